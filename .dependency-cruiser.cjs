@@ -1,0 +1,67 @@
+/** Import rules from docs/ARCHITECTURE.md, checked by `npm run lint:imports` (part of `npm test`). */
+module.exports = {
+  forbidden: [
+    {
+      name: 'engine-is-pure',
+      comment: 'src/engine/ imports nothing else of src/, and no DOM, Svelte, WebLLM or WebContainer.',
+      severity: 'error',
+      from: { path: '^src/engine/' },
+      to: { path: ['^src/(?!engine/)', 'node_modules/(svelte|@mlc-ai|@webcontainer|@codemirror|@xterm)/'] },
+    },
+    {
+      name: 'engine-no-node-builtins',
+      comment: 'The engine runs in a browser worker: no node: builtins outside its tests.',
+      severity: 'error',
+      from: { path: '^src/engine/', pathNot: '\\.test\\.ts$' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'workspace-agent-not-ui-worker',
+      comment: 'workspace/ and agent/ import engine/ only; never ui/ or worker/.',
+      severity: 'error',
+      from: { path: '^src/(workspace|agent)/' },
+      to: { path: '^src/(ui|worker|session|cli)/' },
+    },
+    {
+      name: 'session-types-only',
+      comment: 'session/ depends on agent/ and engine/, never on ui/, worker/ or workspace/.',
+      severity: 'error',
+      from: { path: '^src/session/' },
+      to: { path: '^src/(ui|worker|cli)/' },
+    },
+    {
+      name: 'ui-through-worker',
+      comment: 'ui/ never imports runtime code from engine/, agent/ or workspace/: all work goes through worker/client.ts.',
+      severity: 'error',
+      from: { path: '^src/ui/' },
+      to: { path: '^src/(engine|agent|workspace)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'webllm-only-in-its-adapter',
+      severity: 'error',
+      from: { pathNot: '^src/agent/models/webllm' },
+      to: { path: 'node_modules/@mlc-ai/web-llm' },
+    },
+    {
+      name: 'webcontainer-only-in-its-backend',
+      severity: 'error',
+      from: { pathNot: '^src/workspace/webcontainer' },
+      to: { path: 'node_modules/@webcontainer/api' },
+    },
+    {
+      name: 'postmessage-only-in-worker',
+      comment: 'Only src/worker/ talks across threads (checked by a unit test that scans sources).',
+      severity: 'ignore',
+      from: {},
+      to: {},
+    },
+    { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+    exclude: { path: '\\.svelte$' },
+  },
+};

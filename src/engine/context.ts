@@ -1,0 +1,16 @@
+/**
+ * What a tool sees while it runs: the workspace, the settings, the per-session state and the
+ * jail. One ToolContext per engine session; tools never keep state of their own.
+ */
+import type { Workspace } from './workspace.ts';
+import type { EngineSettings } from './settings.ts';
+import type { SessionState } from './state.ts';
+import type { JailResult, JailOp } from './jail.ts';
+
+export interface ToolContext {
+  readonly ws: Workspace;
+  readonly settings: EngineSettings;
+  readonly state: SessionState;
+  /** Jails a path the model gave: normalizes it, applies every rule, resolves symlinks physically. */
+  resolve(path: string, op: JailOp): Promise<JailResult>;
+}

@@ -1,0 +1,12 @@
+/** The engine's public surface (re-exports only). */
+export * from './workspace.ts';
+export * from './result.ts';
+export * from './settings.ts';
+export * from './tool.ts';
+export * from './context.ts';
+export * from './state.ts';
+export * from './jail.ts';
+export * from './engine.ts';
+export * from './truncate.ts';
+export * from './text.ts';
+export { CODING_TOOLS } from './tools/index.ts';

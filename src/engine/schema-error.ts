@@ -1,0 +1,22 @@
+/**
+ * Turns a zod validation failure into a message a small model can act on: which argument is
+ * wrong, what was expected, and the call to retry with.
+ */
+import { z } from 'zod';
+
+export function schemaErrorText(tool: string, error: z.ZodError, given: Record<string, unknown>, known: readonly string[], example: string): string {
+  const lines = error.issues.map((issue) => {
+    const arg = issue.path.length ? issue.path.join('.') : '(arguments)';
+    if (issue.code === 'invalid_type' && issue.input === undefined) return `- ${arg}: missing (required)`;
+    if (issue.code === 'unrecognized_keys') return `- unknown argument(s): ${issue.keys.join(', ')}`;
+    return `- ${arg}: ${issue.message}`;
+  });
+  const unknown = Object.keys(given).filter((k) => !known.includes(k));
+  if (unknown.length && !lines.some((l) => l.startsWith('- unknown'))) {
+    lines.push(`- unknown argument(s) ignored: ${unknown.join(', ')}`);
+  }
+  return (
+    `${tool} was not run — its arguments do not match the schema:\n${lines.join('\n')}\n` +
+    `Accepted arguments: ${known.join(', ')}. Retry with the arguments fixed, e.g. ${example}`
+  );
+}

@@ -1,0 +1,47 @@
+/**
+ * Honest truncation: keep the head and the tail, cut the middle, and say how much was cut and
+ * how to ask for less. A single oversized result must never evict the rest of the conversation.
+ */
+
+export interface Truncated {
+  readonly text: string;
+  readonly truncated: boolean;
+  /** Characters of the original text. */
+  readonly total: number;
+  /** Characters dropped from the middle. */
+  readonly omitted: number;
+}
+
+/** The steering text appended to every truncated result. */
+export function truncationNote(total: number, omitted: number, cap: number): string {
+  return (
+    `[output truncated: ${total} characters in total, the middle ${omitted} omitted to stay within ${cap}. ` +
+    `Narrow the request — ws_read with offset=/limit=, ws_grep with a tighter pattern or path=, or a command with less output.]`
+  );
+}
+
+/**
+ * Caps `text` at `cap` characters including the marker and the note. Cuts on line boundaries
+ * where one is near, so the kept head and tail stay readable.
+ */
+export function truncateHeadTail(text: string, cap: number): Truncated {
+  if (text.length <= cap) return { text, truncated: false, total: text.length, omitted: 0 };
+  // The note's length depends on the numbers in it; reserve for the widest case.
+  const reserve = truncationNote(text.length, text.length, cap).length + 16;
+  const budget = Math.max(0, cap - reserve);
+  let headLen = Math.ceil(budget * 0.6);
+  let tailLen = budget - headLen;
+  const nl = text.lastIndexOf('\n', headLen);
+  if (nl > headLen * 0.8) headLen = nl + 1;
+  const tailStart = text.length - tailLen;
+  const nl2 = text.indexOf('\n', tailStart);
+  if (nl2 >= 0 && nl2 - tailStart < tailLen * 0.2) tailLen = text.length - (nl2 + 1);
+  const omitted = text.length - headLen - tailLen;
+  const out =
+    text.slice(0, headLen) +
+    `\n… [${omitted} characters omitted] …\n` +
+    text.slice(text.length - tailLen) +
+    '\n' +
+    truncationNote(text.length, omitted, cap);
+  return { text: out, truncated: true, total: text.length, omitted };
+}

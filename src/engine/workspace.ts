@@ -1,0 +1,101 @@
+/**
+ * The Workspace interface: the small surface every backend (memory, Node fs, WebContainer,
+ * the worker proxy) implements. The engine owns it; backends implement it.
+ *
+ * Paths given to a Workspace are already jailed by the engine: POSIX, relative to the root,
+ * without `.`/`..` segments or a leading slash; `''` is the root itself. Backends follow
+ * symlinks in intermediate directories as their filesystem does; the engine resolves every
+ * link itself (through `lstat` + `readlink`) before it calls a method, so what reaches a
+ * backend is a physical path inside the root.
+ *
+ * Failures: a backend throws a `WorkspaceError` with a Node-style `code` (ENOENT, EISDIR,
+ * ENOTDIR, EEXIST, ENOTEMPTY, EINVAL). The engine turns these into messages for the model.
+ */
+
+export type EntryType = 'file' | 'dir' | 'symlink';
+
+export interface Stat {
+  readonly type: EntryType;
+  /** Bytes for files, link text length for symlinks, 0 for directories. */
+  readonly size: number;
+}
+
+export interface DirEntry {
+  readonly name: string;
+  readonly type: EntryType;
+}
+
+export interface ExecOptions {
+  /** Working directory, relative to the root ('' = root). */
+  readonly cwd?: string;
+  readonly timeoutMs: number;
+  /** Output is capped while the command runs, never after. */
+  readonly maxOutputBytes: number;
+  readonly signal?: AbortSignal;
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+export interface ExecResult {
+  /** null when the process was killed (timeout, abort). */
+  readonly exitCode: number | null;
+  /** stdout and stderr interleaved as the process wrote them, ANSI codes left in. */
+  readonly output: string;
+  /** Bytes the process wrote in all, including what the cap dropped. */
+  readonly totalBytes: number;
+  readonly truncated: boolean;
+  readonly timedOut: boolean;
+  /** A backend-specific note ("ran in just-bash", "node not available"), shown in the step. */
+  readonly backendNote?: string;
+}
+
+export interface Workspace {
+  /** 'memory' | 'node' | 'webcontainer' | 'proxy' … shown in the UI and recorded in sessions. */
+  readonly kind: string;
+  /**
+   * The absolute POSIX path of the root as the backend's filesystem sees it (`/ws` for the
+   * memory backend, the real directory for Node). The engine needs it to judge absolute
+   * symlink targets: a target under this path is inside the jail, any other is outside.
+   */
+  readonly root: string;
+  /** True when `lstat`/`readlink` can report symlinks (WebContainer cannot). */
+  readonly supportsSymlinks: boolean;
+
+  readFile(path: string): Promise<Uint8Array>;
+  /** Creates missing parent directories. */
+  writeFile(path: string, data: Uint8Array): Promise<void>;
+  mkdir(path: string): Promise<void>;
+  readdir(path: string): Promise<DirEntry[]>;
+  /** Does not follow a final symlink; null when nothing is there. */
+  lstat(path: string): Promise<Stat | null>;
+  /** The link's target text as stored, or null when `path` is not a symlink. */
+  readlink(path: string): Promise<string | null>;
+  /** Creates missing parent directories of `to`; fails with EEXIST when `to` exists. */
+  rename(from: string, to: string): Promise<void>;
+  /** Removes a file, a symlink (not its target) or a directory tree. */
+  remove(path: string): Promise<void>;
+  /** Runs one already-checked argument vector. Backends without processes return a result explaining so. */
+  exec(argv: readonly string[], opts: ExecOptions): Promise<ExecResult>;
+}
+
+export type WorkspaceErrorCode = 'ENOENT' | 'EISDIR' | 'ENOTDIR' | 'EEXIST' | 'ENOTEMPTY' | 'EINVAL' | 'EIO';
+
+/** The one error type backends throw; `code` mirrors Node's so callers can switch on it. */
+export class WorkspaceError extends Error {
+  constructor(
+    readonly code: WorkspaceErrorCode,
+    readonly path: string,
+    message?: string,
+  ) {
+    super(message ?? `${code}: ${path || '.'}`);
+    this.name = 'WorkspaceError';
+  }
+}
+
+export function isWorkspaceError(e: unknown, code?: WorkspaceErrorCode): e is WorkspaceError {
+  return (
+    typeof e === 'object' &&
+    e !== null &&
+    (e as { name?: unknown }).name === 'WorkspaceError' &&
+    (code === undefined || (e as { code?: unknown }).code === code)
+  );
+}

@@ -1,0 +1,131 @@
+/**
+ * The in-memory workspace: a file tree in just-bash's InMemoryFs, so the offline shell and the
+ * file tools see the same files. Runs in a browser worker and in Node. The project lives at
+ * `/ws`; anything else in the filesystem (e.g. `/outside` in tests) is outside the jail.
+ */
+import { InMemoryFs } from 'just-bash';
+import {
+  WorkspaceError,
+  type DirEntry,
+  type ExecOptions,
+  type ExecResult,
+  type Stat,
+  type Workspace,
+  type WorkspaceErrorCode,
+} from '../../engine/workspace.ts';
+import type { ProcessRunner } from './process-runner.ts';
+
+export const MEMORY_ROOT = '/ws';
+
+/** just-bash's errors carry no `.code`; their messages start with it ("ENOENT: …"). */
+function toWorkspaceError(e: unknown, path: string): WorkspaceError {
+  const msg = e instanceof Error ? e.message : String(e);
+  const m = /^(E[A-Z]+)\b/.exec(msg);
+  const known: readonly WorkspaceErrorCode[] = ['ENOENT', 'EISDIR', 'ENOTDIR', 'EEXIST', 'ENOTEMPTY', 'EINVAL'];
+  const code = m && (known as readonly string[]).includes(m[1]!) ? (m[1] as WorkspaceErrorCode) : 'EIO';
+  return new WorkspaceError(code, path, msg);
+}
+
+export class MemoryWorkspace implements Workspace {
+  readonly kind = 'memory';
+  readonly supportsSymlinks = true;
+
+  constructor(
+    readonly fs: InMemoryFs = new InMemoryFs(),
+    readonly root: string = MEMORY_ROOT,
+    private readonly runner?: ProcessRunner,
+  ) {
+    fs.mkdirSync(root, { recursive: true });
+  }
+
+  /** Absolute path inside the in-memory filesystem. */
+  abs(path: string): string {
+    return path === '' ? this.root : `${this.root}/${path}`;
+  }
+
+  private async guard<T>(path: string, op: () => Promise<T>): Promise<T> {
+    try {
+      return await op();
+    } catch (e) {
+      throw toWorkspaceError(e, path);
+    }
+  }
+
+  async readFile(path: string): Promise<Uint8Array> {
+    const st = await this.lstat(path);
+    if (st?.type === 'dir') throw new WorkspaceError('EISDIR', path);
+    return this.guard(path, () => this.fs.readFileBuffer(this.abs(path)));
+  }
+
+  async writeFile(path: string, data: Uint8Array): Promise<void> {
+    const st = await this.lstat(path);
+    if (st?.type === 'dir') throw new WorkspaceError('EISDIR', path);
+    const parent = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
+    await this.mkdir(parent);
+    await this.guard(path, () => this.fs.writeFile(this.abs(path), data));
+  }
+
+  async mkdir(path: string): Promise<void> {
+    const st = await this.lstat(path);
+    if (st && st.type !== 'dir') throw new WorkspaceError('ENOTDIR', path, `ENOTDIR: ${path} exists and is not a directory`);
+    await this.guard(path, () => this.fs.mkdir(this.abs(path), { recursive: true }));
+  }
+
+  async readdir(path: string): Promise<DirEntry[]> {
+    const entries = await this.guard(path, () => this.fs.readdirWithFileTypes(this.abs(path)));
+    return entries
+      .map((e): DirEntry => ({ name: e.name, type: e.isSymbolicLink ? 'symlink' : e.isDirectory ? 'dir' : 'file' }))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  async lstat(path: string): Promise<Stat | null> {
+    try {
+      const st = await this.fs.lstat(this.abs(path));
+      return { type: st.isSymbolicLink ? 'symlink' : st.isDirectory ? 'dir' : 'file', size: st.isDirectory ? 0 : st.size };
+    } catch (e) {
+      const err = toWorkspaceError(e, path);
+      if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return null;
+      throw err;
+    }
+  }
+
+  async readlink(path: string): Promise<string | null> {
+    const st = await this.lstat(path);
+    if (st?.type !== 'symlink') return null;
+    return this.guard(path, () => this.fs.readlink(this.abs(path)));
+  }
+
+  async rename(from: string, to: string): Promise<void> {
+    if (await this.lstat(to)) throw new WorkspaceError('EEXIST', to);
+    if (!(await this.lstat(from))) throw new WorkspaceError('ENOENT', from);
+    const parent = to.includes('/') ? to.slice(0, to.lastIndexOf('/')) : '';
+    await this.mkdir(parent);
+    await this.guard(from, () => this.fs.mv(this.abs(from), this.abs(to)));
+  }
+
+  async remove(path: string): Promise<void> {
+    if (!(await this.lstat(path))) throw new WorkspaceError('ENOENT', path);
+    await this.guard(path, () => this.fs.rm(this.abs(path), { recursive: true, force: false }));
+  }
+
+  /** Test and seeding helper: creates a symlink at `path` (relative to the root) pointing at `target` as written. */
+  async symlink(target: string, path: string): Promise<void> {
+    const parent = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
+    await this.mkdir(parent);
+    await this.guard(path, () => this.fs.symlink(target, this.abs(path)));
+  }
+
+  exec(argv: readonly string[], opts: ExecOptions): Promise<ExecResult> {
+    if (!this.runner) {
+      return Promise.resolve({
+        exitCode: 127,
+        output: '',
+        totalBytes: 0,
+        truncated: false,
+        timedOut: false,
+        backendNote: 'this memory workspace was created without a process runner, so no command can run in it',
+      });
+    }
+    return this.runner.run(this, argv, opts);
+  }
+}
