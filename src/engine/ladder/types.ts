@@ -1,0 +1,44 @@
+/**
+ * The match ladder's contract, shared by ws_edit and ws_patch: find `oldStr` in a file's text,
+ * walking rungs from exact to loosest, and stop at the first rung with exactly one match.
+ */
+
+/** Rung ids in ladder order. `quotes-dashes` comes from hash-anchored-tools.md. */
+export type RungId = 'exact' | 'trailing-ws' | 'indent' | 'blank-lines' | 'quotes-dashes' | 'anchors';
+
+export interface LadderOptions {
+  /** false = byte-exact only (`edit_tolerance: false`). */
+  readonly tolerance: boolean;
+  /** Rungs switched off by settings. */
+  readonly disabled: readonly RungId[];
+  /** Restrict the search to lines [startLine, endLine] (1-based, inclusive), e.g. a ws_patch anchor window. */
+  readonly window?: { readonly startLine: number; readonly endLine: number };
+}
+
+export interface MatchSpan {
+  /** Character offsets into the file text: [start, end). */
+  readonly start: number;
+  readonly end: number;
+  /** 1-based line numbers of the matched span. */
+  readonly startLine: number;
+  readonly endLine: number;
+}
+
+export type LadderMatch =
+  | {
+      readonly kind: 'unique';
+      readonly rung: RungId;
+      readonly span: MatchSpan;
+      /** new_str adapted to the match (e.g. the file's own indentation re-applied for the indent rung). */
+      adapt(newStr: string): string;
+    }
+  | { readonly kind: 'ambiguous'; readonly rung: RungId; readonly spans: readonly MatchSpan[] }
+  | { readonly kind: 'none'; readonly closest?: ClosestSpan };
+
+export interface ClosestSpan {
+  readonly startLine: number;
+  readonly endLine: number;
+  readonly text: string;
+  /** 0..1 */
+  readonly similarity: number;
+}
