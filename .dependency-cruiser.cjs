@@ -5,8 +5,15 @@ module.exports = {
       name: 'engine-is-pure',
       comment: 'src/engine/ imports nothing else of src/, and no DOM, Svelte, WebLLM or WebContainer.',
       severity: 'error',
-      from: { path: '^src/engine/' },
+      from: { path: '^src/engine/', pathNot: '\\.test\\.ts$' },
       to: { path: ['^src/(?!engine/)', 'node_modules/(svelte|@mlc-ai|@webcontainer|@codemirror|@xterm)/'] },
+    },
+    {
+      name: 'engine-tests-use-backends-only',
+      comment: 'Engine tests may use real backends and platform wiring (no mocks where a real part fits), nothing else.',
+      severity: 'error',
+      from: { path: '^src/engine/.*\\.test\\.ts$' },
+      to: { path: ['^src/(?!engine/|workspace/|platform/)', 'node_modules/(svelte|@mlc-ai|@webcontainer|@codemirror|@xterm)/'] },
     },
     {
       name: 'engine-no-node-builtins',

@@ -1,5 +1,6 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type Plugin } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { fileURLToPath } from 'node:url';
 
 /** WebContainer needs cross-origin isolation; serve it on dev and preview alike. */
 const isolationHeaders = {
@@ -7,8 +8,26 @@ const isolationHeaders = {
   'Cross-Origin-Embedder-Policy': 'require-corp',
 };
 
+/**
+ * index.html carries the production Content-Security-Policy. The dev server injects component
+ * styles inline and talks HMR over a websocket, so only there the policy is relaxed for both.
+ */
+function devCsp(): Plugin {
+  return {
+    name: 'slmcode-dev-csp',
+    apply: 'serve',
+    transformIndexHtml: (html) =>
+      html.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'").replace("connect-src 'self'", "connect-src 'self' ws: wss:"),
+  };
+}
+
 export default defineConfig({
-  plugins: [svelte()],
+  plugins: [svelte(), devCsp()],
+  resolve: {
+    // just-bash's browser bundle imports node:zlib for gzip; the browser gets a stub that says it
+    // is unavailable. Tests run in Node, which has the real module, so vitest keeps it.
+    alias: process.env.VITEST ? {} : { 'node:zlib': fileURLToPath(new URL('./src/worker/node-zlib-stub.ts', import.meta.url)) },
+  },
   server: { headers: isolationHeaders },
   preview: { headers: isolationHeaders },
   worker: { format: 'es' },

@@ -9,4 +9,7 @@ export * from './jail.ts';
 export * from './engine.ts';
 export * from './truncate.ts';
 export * from './text.ts';
+export { restoreCheckpoint } from './checkpoints.ts';
 export { CODING_TOOLS } from './tools/index.ts';
+export { createEngine } from './create.ts';
+export { checkSyntax, syntaxCheckerFor, type SyntaxVerdict } from './syntax/index.ts';

@@ -1,7 +1,8 @@
 /** UTF-8 text helpers shared by the tools. */
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder('utf-8', { fatal: false });
+// ignoreBOM keeps a byte-order mark in the text, so an edit (or a revert) writes it back byte for byte.
+const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
 const strictDecoder = new TextDecoder('utf-8', { fatal: true });
 
 export function encodeText(s: string): Uint8Array {

@@ -51,7 +51,27 @@ export class MemoryWorkspace implements Workspace {
     }
   }
 
+  /**
+   * InMemoryFs lets a path run through a file (`a.txt/x` can even be created); Node's fs says
+   * ENOTDIR. Walk the ancestors, following links as a real fs does, and throw ENOTDIR at the
+   * first one that exists and is not a directory; stop quietly at the first missing one.
+   */
+  private async checkAncestors(path: string): Promise<void> {
+    const parts = path === '' ? [] : path.split('/');
+    for (let i = 1; i < parts.length; i++) {
+      const prefix = parts.slice(0, i).join('/');
+      let isDir: boolean;
+      try {
+        isDir = (await this.fs.stat(this.abs(prefix))).isDirectory;
+      } catch {
+        return;
+      }
+      if (!isDir) throw new WorkspaceError('ENOTDIR', path, `ENOTDIR: ${prefix} is not a directory`);
+    }
+  }
+
   async readFile(path: string): Promise<Uint8Array> {
+    await this.checkAncestors(path);
     const st = await this.lstat(path);
     if (st?.type === 'dir') throw new WorkspaceError('EISDIR', path);
     return this.guard(path, () => this.fs.readFileBuffer(this.abs(path)));
@@ -66,12 +86,14 @@ export class MemoryWorkspace implements Workspace {
   }
 
   async mkdir(path: string): Promise<void> {
+    await this.checkAncestors(path);
     const st = await this.lstat(path);
     if (st && st.type !== 'dir') throw new WorkspaceError('ENOTDIR', path, `ENOTDIR: ${path} exists and is not a directory`);
     await this.guard(path, () => this.fs.mkdir(this.abs(path), { recursive: true }));
   }
 
   async readdir(path: string): Promise<DirEntry[]> {
+    await this.checkAncestors(path);
     const entries = await this.guard(path, () => this.fs.readdirWithFileTypes(this.abs(path)));
     return entries
       .map((e): DirEntry => ({ name: e.name, type: e.isSymbolicLink ? 'symlink' : e.isDirectory ? 'dir' : 'file' }))
@@ -80,6 +102,7 @@ export class MemoryWorkspace implements Workspace {
 
   async lstat(path: string): Promise<Stat | null> {
     try {
+      await this.checkAncestors(path);
       const st = await this.fs.lstat(this.abs(path));
       return { type: st.isSymbolicLink ? 'symlink' : st.isDirectory ? 'dir' : 'file', size: st.isDirectory ? 0 : st.size };
     } catch (e) {
@@ -104,6 +127,7 @@ export class MemoryWorkspace implements Workspace {
   }
 
   async remove(path: string): Promise<void> {
+    if (path === '') throw new WorkspaceError('EINVAL', path, 'EINVAL: the workspace root itself cannot be removed');
     if (!(await this.lstat(path))) throw new WorkspaceError('ENOENT', path);
     await this.guard(path, () => this.fs.rm(this.abs(path), { recursive: true, force: false }));
   }

@@ -1,0 +1,180 @@
+/**
+ * Latency of the read and search tools and of every ws_edit rung over a generated 2,000-file
+ * tree in a NodeWorkspace, each beside a baseline timed in the same run: fs.readFile for
+ * ws_read, an exact str_replace through the same workspace for ws_edit, and spawned `grep -rn`
+ * and `find` for ws_grep and ws_glob (what a harness without its own search would pay).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createEngine } from '../src/engine/create.ts';
+import type { Engine } from '../src/engine/engine.ts';
+import type { ToolResult } from '../src/engine/result.ts';
+import { decodeText, encodeText } from '../src/engine/text.ts';
+import { NodeWorkspace } from '../src/workspace/node/node-workspace.ts';
+import { exactStrReplace } from './edits.ts';
+import { timeRuns, timingCell, type Timing } from './stats.ts';
+import type { BenchRow, BenchSection, BenchSectionDef } from './table.ts';
+import { generateTree, pyFile, pySpan, TREE, type PyFileSpec } from './tree.ts';
+
+const EDIT_MEDIAN_MS = 1;
+const RUNS = { read: 200, edit: 100, large: 50, search: 15 } as const;
+
+interface EditCase {
+  readonly figure: string;
+  readonly path: string;
+  readonly original: string;
+  readonly oldStr: string;
+  readonly newStr: string;
+  readonly expected: string;
+  /** False for the rows that show the ladder's own cost, without the post-edit syntax check. */
+  readonly syntaxCheck: boolean;
+}
+
+const RUNGS = ['exact', 'trailing-whitespace', 'indentation', 'blank-line', 'anchored first+last'] as const;
+type Rung = (typeof RUNGS)[number];
+
+/** An edit of function `fn` in `file` whose old_str drifted so that exactly `rung` matches it. */
+function editCase(file: PyFileSpec, fn: number, rung: Rung, syntaxCheck = true): EditCase {
+  const original = pyFile(file.functions);
+  const span = pySpan(fn);
+  const next = [span[0]!, '    if value is None or value < 0:', '        return 0'];
+  const dedent = (lines: readonly string[]): string => lines.map((l) => l.slice(4)).join('\n');
+  const variants: Record<Rung, [string, string]> = {
+    exact: [span.join('\n'), next.join('\n')],
+    'trailing-whitespace': [span.map((l) => `${l}  `).join('\n'), next.join('\n')],
+    // The ladder re-applies the file's own indentation to new_str, so both come dedented.
+    indentation: [dedent(span), dedent(next)],
+    'blank-line': [[span[0], '', span[1], span[2]].join('\n'), next.join('\n')],
+    'anchored first+last': [[span[0], '    if value == None:', span[2]].join('\n'), next.join('\n')],
+  };
+  const [oldStr, newStr] = variants[rung];
+  return {
+    figure: `ws_edit, ${rung} rung${syntaxCheck ? '' : ', syntax check off'} (${file.size})`,
+    path: file.path,
+    original,
+    oldStr,
+    newStr,
+    expected: original.replace(span.join('\n'), next.join('\n')),
+    syntaxCheck,
+  };
+}
+
+const notAvailable = (figure: string, tool: string): BenchRow => ({ figure, ours: `${tool} not available`, baseline: '' });
+
+/** Why a timed call did not do what the row claims to measure, or null when it did. */
+function failure(r: ToolResult | undefined): string | null {
+  if (!r) return 'not run';
+  return r.ok ? null : `failed: ${r.text.split('\n')[0]!.slice(0, 60)}`;
+}
+
+/** The exact str_replace baseline, on the same file through the same workspace. */
+async function editBaseline(ws: NodeWorkspace, c: EditCase, runs: number, restore: () => Promise<void>): Promise<string> {
+  let baselineApplied = false;
+  const baseline = await timeRuns(
+    async () => {
+      const out = exactStrReplace(decodeText(await ws.readFile(c.path)), c.oldStr, c.newStr);
+      baselineApplied = out !== null;
+      if (out !== null) await ws.writeFile(c.path, encodeText(out));
+    },
+    { runs, before: restore },
+  );
+  return `${timingCell(baseline)}${baselineApplied ? '' : ' (refuses)'}`;
+}
+
+async function editRow(engine: Engine, ws: NodeWorkspace, c: EditCase, runs: number): Promise<BenchRow> {
+  const restore = async (): Promise<void> => {
+    await ws.writeFile(c.path, encodeText(c.original));
+  };
+  const baseline = await editBaseline(ws, c, runs, restore);
+  const target = (met: boolean | null) => ({ text: `median < ${EDIT_MEDIAN_MS} ms`, met });
+  if (!engine.tools.has('ws_edit') || !engine.tools.has('ws_read')) {
+    return { figure: c.figure, ours: 'ws_edit not available', baseline, target: target(null) };
+  }
+  let last: ToolResult | undefined;
+  const ours = await timeRuns(
+    async () => {
+      last = await engine.call('ws_edit', { path: c.path, old_str: c.oldStr, new_str: c.newStr, ...(c.syntaxCheck ? {} : { disable_syntax_check: true }) });
+    },
+    // Untimed: restore the file and read it, as the model would before editing.
+    { runs, before: async () => (await restore(), void (await engine.call('ws_read', { path: c.path }))) },
+  );
+  const after = decodeText(await ws.readFile(c.path));
+  await restore();
+  const why = failure(last) ?? (after === c.expected ? null : 'applied, but the file is not the expected text');
+  return { figure: c.figure, ours: why ?? timingCell(ours), baseline, target: target(why ? false : ours.median < EDIT_MEDIAN_MS) };
+}
+
+async function timedCall(engine: Engine, tool: string, args: object, runs: number): Promise<{ timing: Timing; why: string | null }> {
+  let last: ToolResult | undefined;
+  const timing = await timeRuns(async () => (last = await engine.call(tool, args)), { runs });
+  return { timing, why: failure(last) };
+}
+
+/** Times a spawned command; null when it cannot run here. */
+async function timedSpawn(cmd: string, args: readonly string[], cwd: string, runs: number): Promise<{ timing: Timing; lines: number } | null> {
+  let out = '';
+  try {
+    const timing = await timeRuns(async () => (out = execFileSync(cmd, args, { cwd, encoding: 'utf8' })), { runs, warmup: 2 });
+    return { timing, lines: out.split('\n').filter(Boolean).length };
+  } catch {
+    return null;
+  }
+}
+
+async function searchRow(engine: Engine, dir: string, tool: string, args: object, base: readonly [string, ...string[]]): Promise<BenchRow> {
+  const [cmd, ...cmdArgs] = base;
+  const spawned = await timedSpawn(cmd, cmdArgs, dir, RUNS.search);
+  const baseline = spawned ? `${timingCell(spawned.timing)} (${cmd}, ${spawned.lines} hits)` : `${cmd} not available`;
+  const figure = `${tool} ${JSON.stringify(args)}`;
+  if (!engine.tools.has(tool)) return { ...notAvailable(figure, tool), baseline };
+  const ours = await timedCall(engine, tool, args, RUNS.search);
+  return { figure, ours: ours.why ?? timingCell(ours.timing), baseline };
+}
+
+async function measure(dir: string): Promise<BenchRow[]> {
+  await generateTree(dir);
+  const ws = await NodeWorkspace.open(dir);
+  // Timing loops repeat identical calls on purpose; the loop guard would answer them instead.
+  const engine = createEngine(ws, { loop_guard: false });
+  const rows: BenchRow[] = [];
+
+  const readFigure = `ws_read ${TREE.readPath}`;
+  const baseRead = await timeRuns(() => readFile(join(ws.root, TREE.readPath)), { runs: RUNS.read });
+  if (engine.tools.has('ws_read')) {
+    const ours = await timedCall(engine, 'ws_read', { path: TREE.readPath }, RUNS.read);
+    rows.push({ figure: readFigure, ours: ours.why ?? timingCell(ours.timing), baseline: `${timingCell(baseRead)} (fs.readFile)` });
+  } else rows.push({ ...notAvailable(readFigure, 'ws_read'), baseline: `${timingCell(baseRead)} (fs.readFile)` });
+
+  const { rungFile, largeFile } = TREE;
+  // Every rung on a small file, then the large file; one row of each without the syntax check.
+  const edits = [
+    ...RUNGS.map((rung) => editCase(rungFile, 3, rung)),
+    editCase(rungFile, 3, 'exact', false),
+    editCase(largeFile, 150, 'exact'),
+    editCase(largeFile, 150, 'anchored first+last'),
+    editCase(largeFile, 150, 'exact', false),
+  ];
+  for (const c of edits) rows.push(await editRow(engine, ws, c, c.path === largeFile.path ? RUNS.large : RUNS.edit));
+
+  rows.push(await searchRow(engine, dir, 'ws_grep', { pattern: TREE.grepPattern }, ['grep', '-rnE', TREE.grepPattern, '.']));
+  rows.push(await searchRow(engine, dir, 'ws_glob', { pattern: TREE.globPattern }, ['find', '.', '-type', 'f', '-name', TREE.findName]));
+  return rows;
+}
+
+/** The latency section; the tree lives in a temporary directory removed afterwards. */
+export function latencySection(): BenchSectionDef {
+  const title = `latency over a generated ${TREE.files.toLocaleString('en')}-file tree (NodeWorkspace)`;
+  return {
+    title,
+    async run(): Promise<BenchSection> {
+      const dir = await mkdtemp(join(tmpdir(), 'slm-bench-'));
+      try {
+        return { title, unit: 'median / p90', rows: await measure(dir) };
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}

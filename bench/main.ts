@@ -1,0 +1,41 @@
+/**
+ * `npm run bench [-- --misses]`: runs every section and prints one table of our figures beside
+ * baselines measured in the same run, with the targets marked ✓/✗. Progress goes to stderr, the
+ * table to stdout; `--misses` also lists every case that missed, after the table. A section
+ * that fails prints its error as a row; the others still run.
+ */
+import { useNodeWasm } from '../src/platform/node-wasm.ts';
+import { editCorpusSection } from './edits.ts';
+import { latencySection } from './latency.ts';
+import { renderTable, targetSummary, type BenchSection, type BenchSectionDef } from './table.ts';
+
+/** The sections, in print order. New sections (patch corpus, bundle size, share-link size) go here. */
+const SECTIONS: readonly BenchSectionDef[] = [
+  editCorpusSection('edits-dev.jsonl'),
+  editCorpusSection('edits-gutter-variants.jsonl'),
+  latencySection(),
+];
+
+async function runSection(def: BenchSectionDef): Promise<BenchSection> {
+  const t0 = performance.now();
+  process.stderr.write(`bench: ${def.title} …`);
+  try {
+    const section = await def.run();
+    process.stderr.write(` ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+    return section;
+  } catch (e) {
+    process.stderr.write(' failed\n');
+    const msg = e instanceof Error ? e.message : String(e);
+    return { title: def.title, unit: 'error', rows: [{ figure: 'section failed', ours: msg.split('\n')[0]!, baseline: '' }] };
+  }
+}
+
+useNodeWasm();
+const sections: BenchSection[] = [];
+for (const def of SECTIONS) sections.push(await runSection(def));
+process.stdout.write(`${renderTable(sections)}\n${targetSummary(sections)}\n`);
+if (process.argv.includes('--misses')) {
+  for (const s of sections) {
+    if (s.details?.length) process.stdout.write(`\nmisses in ${s.title}:\n${s.details.map((d) => `  ${d}`).join('\n')}\n`);
+  }
+}

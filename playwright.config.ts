@@ -1,0 +1,49 @@
+/**
+ * End-to-end tests of the built app in real Chromium (Debian's /usr/bin/chromium; Playwright
+ * cannot download browsers here). `npm run test:e2e` builds first; the web server below
+ * serves that build with `vite preview`, which also sends the COOP/COEP headers.
+ */
+import { defineConfig } from '@playwright/test';
+
+const PORT = 4173;
+
+export default defineConfig({
+  testDir: 'e2e',
+  // Failure traces and the specs' screenshots land here (git-ignored; CI keeps it as an artifact).
+  outputDir: 'test-results/playwright',
+  // The machine's two cores are shared: one browser at a time.
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: true,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  reporter: [['list']],
+  use: {
+    baseURL: `http://localhost:${PORT}`,
+    browserName: 'chromium',
+    headless: true,
+    viewport: { width: 1280, height: 720 },
+    // Each run launches a new browser with a fresh temporary profile (no persistent context).
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  webServer: {
+    command: `npx vite preview --port ${PORT} --strictPort`,
+    url: `http://localhost:${PORT}`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+  },
+});

@@ -1,0 +1,135 @@
+/**
+ * Reading and writing text files for the file tools: what is at a jailed path (missing,
+ * directory, binary or text), the standard messages for each, and the one way a tool commits
+ * new text — write it, keep a checkpoint of what it replaced, mark it seen and report the change.
+ */
+import type { ToolContext } from './context.ts';
+import type { JailOp } from './jail.ts';
+import { fail, refusal, type FileChange, type Note, type ToolResult } from './result.ts';
+import { decodeText, encodeText, looksBinary } from './text.ts';
+import { isWorkspaceError, type Workspace } from './workspace.ts';
+import { missingPathText } from './missing-path.ts';
+
+/** A path that passed the jail: `path` is physical (what the backend sees), `display` what the model wrote. */
+export interface JailedPath {
+  readonly path: string;
+  readonly display: string;
+}
+
+export type FileState =
+  | { readonly kind: 'missing' }
+  | { readonly kind: 'dir' }
+  | { readonly kind: 'binary'; readonly size: number }
+  | { readonly kind: 'text'; readonly text: string };
+
+/** What is at a jailed path. Never throws for a missing file. */
+export async function fileState(ws: Workspace, path: string): Promise<FileState> {
+  const st = await ws.lstat(path);
+  if (!st) return { kind: 'missing' };
+  if (st.type === 'dir') return { kind: 'dir' };
+  if (st.type === 'symlink') {
+    // The jail resolves every link before a tool sees a path; a link here is an engine bug.
+    throw new Error(`fileState(${JSON.stringify(path)}): got a symlink, but jailed paths are resolved`);
+  }
+  let bytes: Uint8Array;
+  try {
+    bytes = await ws.readFile(path);
+  } catch (e) {
+    if (isWorkspaceError(e, 'ENOENT')) return { kind: 'missing' };
+    throw e;
+  }
+  if (looksBinary(bytes)) return { kind: 'binary', size: bytes.length };
+  return { kind: 'text', text: decodeText(bytes) };
+}
+
+/** Jails `raw`; the jail's refusal becomes the result. */
+export async function jail(ctx: ToolContext, raw: string, op: JailOp): Promise<{ ok: true; file: JailedPath } | { ok: false; result: ToolResult }> {
+  const r = await ctx.resolve(raw, op);
+  if (!r.ok) return { ok: false, result: refusal(r.text, `jail:${r.rule}`) };
+  return { ok: true, file: { path: r.path, display: r.display } };
+}
+
+export function directoryText(file: JailedPath): string {
+  return `${file.display} is a directory, not a file. Use ws_list ${JSON.stringify({ path: file.display })} to see what is in it, then name one of its files.`;
+}
+
+export function binaryText(file: JailedPath, size: number, tool: string): string {
+  return (
+    `${file.display} is a binary file (${size} bytes); ${tool} works on text files only. ` +
+    `Binary files cannot be shown or edited with the ws_* file tools — find the text file you need with ws_glob or ws_grep.`
+  );
+}
+
+/** The result for a state other than text, with its recovery pointer. */
+export async function notTextResult(ctx: ToolContext, file: JailedPath, state: Exclude<FileState, { kind: 'text' }>, tool: string): Promise<ToolResult> {
+  switch (state.kind) {
+    case 'missing':
+      return fail(await missingPathText(ctx.ws, file.path, file.display), [{ kind: 'hint', text: `${file.display} does not exist`, detail: 'missing' }]);
+    case 'dir':
+      return fail(directoryText(file), [{ kind: 'hint', text: `${file.display} is a directory`, detail: 'directory' }]);
+    case 'binary':
+      return fail(binaryText(file, state.size, tool), [{ kind: 'hint', text: `${file.display} is binary`, detail: 'binary' }]);
+    default: {
+      const never: never = state;
+      throw new Error(`notTextResult: unhandled state ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/** Jails `raw` and reads it as text, or returns the result that explains why it cannot. */
+export async function openText(
+  ctx: ToolContext,
+  raw: string,
+  op: JailOp,
+  tool: string,
+): Promise<{ ok: true; file: JailedPath; text: string } | { ok: false; result: ToolResult }> {
+  const j = await jail(ctx, raw, op);
+  if (!j.ok) return j;
+  const state = await fileState(ctx.ws, j.file.path);
+  if (state.kind !== 'text') return { ok: false, result: await notTextResult(ctx, j.file, state, tool) };
+  return { ok: true, file: j.file, text: state.text };
+}
+
+/** Keeps `before` in the checkpoint store when file checkpoints are on; null when they are off. */
+export function recordCheckpoint(ctx: ToolContext, tool: string, path: string, before: string | null): { id: number; note: Note } | null {
+  if (!ctx.settings.file_checkpoints) return null;
+  const cp = ctx.state.addCheckpoint(tool, path, before);
+  return { id: cp.id, note: { kind: 'checkpoint', text: `checkpoint #${cp.id} keeps ${path} as it was before ${tool}`, detail: String(cp.id) } };
+}
+
+/** The message for a backend failure while changing a file; nothing was changed. */
+export function writeErrorText(tool: string, display: string, e: unknown): string {
+  if (isWorkspaceError(e, 'ENOTDIR')) {
+    return `${tool} could not write ${display}: a folder on its path is a file. Check the path with ws_list and choose one whose folders are folders. Nothing was changed.`;
+  }
+  if (isWorkspaceError(e, 'EISDIR')) return `${tool} could not write ${display}: it is a directory. Name a file inside it. Nothing was changed.`;
+  const msg = e instanceof Error ? e.message : String(e);
+  return `${tool} could not write ${display} (${msg}). Nothing was changed; check the path with ws_list and retry.`;
+}
+
+export interface Committed {
+  readonly notes: Note[];
+  readonly changes: FileChange[];
+}
+
+/**
+ * Writes `after` to a jailed file whose current text is `before` (null = it does not exist),
+ * keeps a checkpoint, marks the new text as seen, and returns the notes and change record.
+ */
+export async function commitText(
+  ctx: ToolContext,
+  tool: string,
+  file: JailedPath,
+  before: string | null,
+  after: string,
+): Promise<{ ok: true; committed: Committed } | { ok: false; result: ToolResult }> {
+  try {
+    await ctx.ws.writeFile(file.path, encodeText(after));
+  } catch (e) {
+    if (!isWorkspaceError(e)) throw e;
+    return { ok: false, result: fail(writeErrorText(tool, file.display, e)) };
+  }
+  const cp = recordCheckpoint(ctx, tool, file.path, before);
+  ctx.state.markSeen(file.path, after);
+  return { ok: true, committed: { notes: cp ? [cp.note] : [], changes: [{ path: file.path, before, after }] } };
+}

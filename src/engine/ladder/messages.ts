@@ -1,0 +1,92 @@
+/**
+ * The texts the model reads when the ladder does not give exactly one place: found N times
+ * (exact), ambiguous (an inexact rung), and not found with the closest span quoted. Shared by
+ * ws_edit and ws_patch so both say the same thing the same way.
+ */
+import { plainPunctuation } from './normalize.ts';
+import { RUNG_NAMES } from './ladder.ts';
+import type { ClosestSpan, MatchSpan, RungId } from './types.ts';
+
+/** How many places a message lists before "and N more". */
+const LISTED_PLACES = 8;
+/** Lines of the closest span quoted in a hint. */
+const QUOTED_LINES = 12;
+const QUOTED_LINE_CHARS = 160;
+
+function range(s: MatchSpan): string {
+  return s.startLine === s.endLine ? `${s.startLine}` : `${s.startLine}–${s.endLine}`;
+}
+
+/** "12, 40, 77" or "10–12, 40–42", capped with "and N more". */
+export function placeList(spans: readonly MatchSpan[]): string {
+  const shown = spans.slice(0, LISTED_PLACES).map(range).join(', ');
+  return spans.length > LISTED_PLACES ? `${shown} and ${spans.length - LISTED_PLACES} more` : shown;
+}
+
+/** The spec's refusal for an exact old_str that occurs more than once. */
+export function foundTimesText(path: string, spans: readonly MatchSpan[]): string {
+  return (
+    `old_str found ${spans.length} times in ${path} (at lines ${placeList(spans)}) — an edit must change one place. ` +
+    `pass replace_all:true, or include more surrounding context (2–3 lines before or after) so old_str matches exactly one place. ` +
+    `Nothing was changed. Do NOT use ws_write.`
+  );
+}
+
+/** The spec's refusal for an inexact rung that found more than one place. */
+export function ambiguousText(path: string, rung: RungId, spans: readonly MatchSpan[]): string {
+  return (
+    `Ambiguous edit refused — the search text matches ${spans.length} places in ${path} (lines ${placeList(spans)}) ` +
+    `with the ${RUNG_NAMES[rung]} match, and an ambiguous edit is a wrong edit. Nothing was changed. ` +
+    `Copy old_str exactly from ws_read (without the line numbers) and include 2–3 more lines so it matches one place, ` +
+    `or pass replace_all:true to change every place.`
+  );
+}
+
+function clip(line: string): string {
+  return line.length > QUOTED_LINE_CHARS ? `${line.slice(0, QUOTED_LINE_CHARS)}…` : line;
+}
+
+/** The first line where the closest span and old_str differ (compared without indentation or quote style). */
+function firstDifference(closest: ClosestSpan, oldLines: readonly string[]): string | undefined {
+  const fileLines = closest.text.split('\n');
+  const key = (l: string) => plainPunctuation(l).trim();
+  for (let k = 0; k < Math.min(fileLines.length, oldLines.length); k++) {
+    if (key(fileLines[k]!) !== key(oldLines[k]!)) {
+      return (
+        `First difference — line ${closest.startLine + k} of the file is:\n  ${clip(fileLines[k]!.trim())}\n` +
+        `but your old_str has:\n  ${clip(oldLines[k]!.trim())}`
+      );
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Not found: what was tried, the closest span quoted with its line numbers (when anything is
+ * alike), and the recovery — re-read with ws_read, then retry with old_str copied exactly.
+ */
+export function notFoundText(path: string, oldStr: string, closest: ClosestSpan | undefined, tolerance: boolean): string {
+  const tried = tolerance
+    ? 'not even after ignoring trailing whitespace, indentation, blank lines and quote/dash style, nor by its first and last lines'
+    : 'and edit_tolerance is off, so old_str must match the file byte for byte';
+  const head = `old_str not found in ${path} — no exact match, ${tried}. Nothing was changed.`;
+  if (!closest) {
+    return (
+      `${head}\nNothing in the file resembles old_str. ws_read ${JSON.stringify({ path })} (or ws_grep for a distinctive line) to see the current text, ` +
+      `then retry ws_edit with old_str copied exactly from it, without the line numbers.`
+    );
+  }
+  const shown = closest.text.split('\n');
+  const quoted = shown.slice(0, QUOTED_LINES).map(clip).join('\n');
+  const more = shown.length > QUOTED_LINES ? `\n… (${shown.length - QUOTED_LINES} more lines)` : '';
+  const offset = Math.max(1, closest.startLine - 3);
+  const limit = closest.endLine - offset + 4;
+  const diff = firstDifference(closest, oldStr.split(/\r?\n/));
+  return [
+    head,
+    `The closest text is lines ${closest.startLine}–${closest.endLine} (${Math.round(closest.similarity * 100)}% similar):`,
+    quoted + more,
+    ...(diff ? [diff] : []),
+    `Re-read those lines with ws_read ${JSON.stringify({ path, offset, limit })}, then retry ws_edit with old_str copied exactly from the file, without the line numbers.`,
+  ].join('\n');
+}

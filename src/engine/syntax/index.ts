@@ -1,0 +1,5 @@
+/** The post-edit syntax check: file-local parse checkers and the engine hook (re-exports only). */
+export { checkSyntax, syntaxCheckerFor } from './check.ts';
+export { createSyntaxPostEdit, revertText, stillBrokenText, syntaxPostEdit } from './post-edit.ts';
+export { isJsoncPath } from './json.ts';
+export { DEFAULT_SYNTAX_BUDGET_MS, type CheckOptions, type SyntaxStatus, type SyntaxVerdict } from './verdict.ts';

@@ -1,0 +1,194 @@
+/**
+ * The console's only way to the engine: a typed async API over the engine worker. Errors the
+ * worker sends as data are rethrown here as `EngineRequestError`. When the worker dies (a
+ * script that fails to load, an uncaught error, a failed start-up) every pending call is
+ * rejected with `EngineCrashedError`, the status says why, and `restart()` starts a new one.
+ */
+import type { ToolResult } from '../engine/result.ts';
+import type {
+  EngineCalls,
+  EngineInfo,
+  EngineRequest,
+  EngineRequestType,
+  EngineResponse,
+  FileView,
+  ToolInfo,
+  WireError,
+  WorkspaceSnapshot,
+} from './protocol.ts';
+
+export type { EngineInfo, FileView, ToolInfo, TreeEntry, WorkspaceSnapshot, JsonSchema } from './protocol.ts';
+// The console renders results; it gets their types from here so ui/ needs no other import path.
+export type { ToolResult, Note, NoteKind, FileChange } from '../engine/result.ts';
+
+export type EngineStatus =
+  | { readonly state: 'starting' }
+  | { readonly state: 'ready'; readonly info: EngineInfo }
+  | { readonly state: 'crashed'; readonly reason: string };
+
+/** The part of a `Worker` the client uses (a MessagePort wrapper in tests). */
+export interface WorkerLike {
+  postMessage(message: EngineRequest): void;
+  /** 'message' events are MessageEvents; 'error' may be an ErrorEvent or a bare Event. */
+  addEventListener(type: 'message' | 'error' | 'messageerror', listener: (event: Event) => void): void;
+  terminate(): void;
+}
+
+/** An error raised inside the worker while handling one request; the worker itself is fine. */
+export class EngineRequestError extends Error {
+  constructor(readonly remote: WireError) {
+    super(remote.message);
+    this.name = 'EngineRequestError';
+  }
+}
+
+/** The worker is gone; nothing more will be answered until `restart()`. */
+export class EngineCrashedError extends Error {
+  constructor(readonly reason: string) {
+    super(`The engine worker stopped: ${reason}. Restart the engine to get a fresh workspace (files in the old one are lost).`);
+    this.name = 'EngineCrashedError';
+  }
+}
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+}
+
+export class EngineClient {
+  #worker: WorkerLike | null = null;
+  #nextId = 1;
+  readonly #pending = new Map<number, Pending>();
+  #status: EngineStatus = { state: 'starting' };
+  readonly #listeners = new Set<(status: EngineStatus) => void>();
+
+  /** `spawn` creates a worker; it is called again by `restart()`. */
+  constructor(private readonly spawn: () => WorkerLike) {
+    this.#start();
+  }
+
+  get status(): EngineStatus {
+    return this.#status;
+  }
+
+  /** Calls `listener` with every status change (not the current one); returns the unsubscribe. */
+  onStatus(listener: (status: EngineStatus) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  listTools(): Promise<readonly ToolInfo[]> {
+    return this.#request('list-tools', {});
+  }
+
+  /** Runs a tool through the engine's whole pipeline; bad arguments come back as a result, not an error. */
+  callTool(name: string, args: unknown): Promise<ToolResult> {
+    return this.#request('call-tool', { name, args });
+  }
+
+  fileTree(): Promise<WorkspaceSnapshot> {
+    return this.#request('file-tree', {});
+  }
+
+  readFile(path: string): Promise<FileView> {
+    return this.#request('read-file', { path });
+  }
+
+  /** A fresh workspace from the template and a fresh engine session; resolves to the new tree. */
+  reset(): Promise<WorkspaceSnapshot> {
+    return this.#request('reset', {});
+  }
+
+  /** Ends the current worker (rejecting what it still owed) and starts a new one. */
+  restart(): void {
+    this.#stop('the engine was restarted');
+    this.#start();
+  }
+
+  /** Ends the worker for good. */
+  dispose(): void {
+    this.#stop('the engine was shut down');
+    this.#setStatus({ state: 'crashed', reason: 'the engine was shut down' });
+  }
+
+  #start(): void {
+    const worker = this.spawn();
+    this.#worker = worker;
+    this.#setStatus({ state: 'starting' });
+    // Events from a worker that was replaced meanwhile are ignored.
+    worker.addEventListener('message', (e) => {
+      if (this.#worker === worker) this.#onMessage((e as MessageEvent).data as EngineResponse);
+    });
+    worker.addEventListener('error', (e) => {
+      if (this.#worker === worker) this.#crash(describeErrorEvent(e));
+    });
+    worker.addEventListener('messageerror', () => {
+      if (this.#worker === worker) this.#crash('a message from the worker could not be read');
+    });
+  }
+
+  #onMessage(msg: EngineResponse): void {
+    switch (msg.type) {
+      case 'ready':
+        this.#setStatus({ state: 'ready', info: msg.info });
+        return;
+      case 'fatal':
+        this.#crash(`it could not start (${msg.error.name}: ${msg.error.message})`);
+        return;
+      case 'result':
+      case 'error': {
+        const pending = this.#pending.get(msg.id);
+        if (!pending) return; // answered after a restart rejected it
+        this.#pending.delete(msg.id);
+        if (msg.type === 'result') pending.resolve(msg.value);
+        else pending.reject(new EngineRequestError(msg.error));
+        return;
+      }
+      default: {
+        const never: never = msg;
+        throw new TypeError(`engine client: unknown message ${JSON.stringify(never)}`);
+      }
+    }
+  }
+
+  #request<K extends EngineRequestType>(type: K, params: EngineCalls[K]['params']): Promise<EngineCalls[K]['result']> {
+    if (this.#status.state === 'crashed' || !this.#worker) {
+      return Promise.reject(new EngineCrashedError(this.#status.state === 'crashed' ? this.#status.reason : 'no worker'));
+    }
+    const id = this.#nextId++;
+    const worker = this.#worker;
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      worker.postMessage({ type, id, ...params } as EngineRequest);
+    });
+  }
+
+  #crash(reason: string): void {
+    this.#stop(reason);
+    this.#setStatus({ state: 'crashed', reason });
+  }
+
+  #stop(reason: string): void {
+    this.#worker?.terminate();
+    this.#worker = null;
+    const pending = [...this.#pending.values()];
+    this.#pending.clear();
+    for (const p of pending) p.reject(new EngineCrashedError(reason));
+  }
+
+  #setStatus(status: EngineStatus): void {
+    this.#status = status;
+    for (const l of this.#listeners) l(status);
+  }
+}
+
+function describeErrorEvent(e: Event): string {
+  const message = (e as ErrorEvent).message;
+  // A module worker that fails to load reports a bare Event with no message.
+  return message ? `it threw an uncaught error (${message})` : 'its script failed to load or threw at start-up';
+}
+
+/** The client for the browser: a module worker bundled by Vite from engine.worker.ts. */
+export function createEngineClient(): EngineClient {
+  return new EngineClient(() => new Worker(new URL('./engine.worker.ts', import.meta.url), { type: 'module', name: 'slmcode-engine' }));
+}

@@ -1,0 +1,153 @@
+/**
+ * The Node workspace: the Workspace interface over a real directory, for the CLI, the bench
+ * and tests. Paths arrive already jailed (relative, no `..`), so this backend only joins them
+ * under the root and translates Node's errors; commands run through `spawnCapped`.
+ */
+import { lstat, mkdir, readFile, readdir, readlink, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { posix } from 'node:path';
+import {
+  WorkspaceError,
+  type DirEntry,
+  type ExecOptions,
+  type ExecResult,
+  type Stat,
+  type Workspace,
+  type WorkspaceErrorCode,
+} from '../../engine/workspace.ts';
+import { spawnCapped } from './node-exec.ts';
+
+const KNOWN_CODES: readonly WorkspaceErrorCode[] = ['ENOENT', 'EISDIR', 'ENOTDIR', 'EEXIST', 'ENOTEMPTY', 'EINVAL'];
+
+/** Node's error → WorkspaceError with the same code (anything else, e.g. EACCES or ELOOP, is EIO). */
+function toWorkspaceError(e: unknown, path: string): WorkspaceError {
+  if (e instanceof WorkspaceError) return e;
+  const code = (e as { code?: unknown }).code;
+  const msg = e instanceof Error ? e.message : String(e);
+  const known = typeof code === 'string' && (KNOWN_CODES as readonly string[]).includes(code);
+  // Node's message names the absolute path; keep it, but report the relative path in `path`.
+  return new WorkspaceError(known ? (code as WorkspaceErrorCode) : 'EIO', path, known ? `${code}: ${path || '.'}` : msg);
+}
+
+function parentOf(path: string): string {
+  const i = path.lastIndexOf('/');
+  return i < 0 ? '' : path.slice(0, i);
+}
+
+export class NodeWorkspace implements Workspace {
+  readonly kind = 'node';
+  readonly supportsSymlinks = true;
+
+  /** Use `NodeWorkspace.open`, which resolves the root physically. */
+  private constructor(readonly root: string) {}
+
+  /**
+   * Opens a directory as a workspace. The root is its `realpath`, so the engine judges an
+   * absolute symlink target against the physical location (e.g. `/tmp` → `/private/tmp`).
+   * Throws a WorkspaceError (ENOENT, ENOTDIR) when `dir` is not a directory.
+   */
+  static async open(dir: string): Promise<NodeWorkspace> {
+    let root: string;
+    try {
+      root = await realpath(dir);
+    } catch (e) {
+      throw toWorkspaceError(e, dir);
+    }
+    const st = await lstat(root);
+    if (!st.isDirectory()) throw new WorkspaceError('ENOTDIR', dir, `ENOTDIR: ${dir} is not a directory`);
+    return new NodeWorkspace(root);
+  }
+
+  /** Absolute path on disk for a jailed relative path. */
+  abs(path: string): string {
+    return path === '' ? this.root : posix.join(this.root, path);
+  }
+
+  private async guard<T>(path: string, op: () => Promise<T>): Promise<T> {
+    try {
+      return await op();
+    } catch (e) {
+      throw toWorkspaceError(e, path);
+    }
+  }
+
+  async readFile(path: string): Promise<Uint8Array> {
+    const buf = await this.guard(path, () => readFile(this.abs(path)));
+    // A plain Uint8Array, as every backend returns, not Node's Buffer subclass.
+    return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+  }
+
+  async writeFile(path: string, data: Uint8Array): Promise<void> {
+    await this.mkdir(parentOf(path));
+    await this.guard(path, () => writeFile(this.abs(path), data));
+  }
+
+  async mkdir(path: string): Promise<void> {
+    const st = await this.lstat(path);
+    if (st?.type === 'dir') return;
+    // Node says EEXIST for a file in the way; the contract (and the memory backend) says ENOTDIR.
+    if (st) throw new WorkspaceError('ENOTDIR', path, `ENOTDIR: ${path} exists and is not a directory`);
+    try {
+      await mkdir(this.abs(path), { recursive: true });
+    } catch (e) {
+      const err = toWorkspaceError(e, path);
+      throw err.code === 'EEXIST' ? new WorkspaceError('ENOTDIR', path, `ENOTDIR: a parent of ${path} is not a directory`) : err;
+    }
+  }
+
+  async readdir(path: string): Promise<DirEntry[]> {
+    const entries = await this.guard(path, () => readdir(this.abs(path), { withFileTypes: true }));
+    return entries
+      .map((e): DirEntry => ({ name: e.name, type: e.isSymbolicLink() ? 'symlink' : e.isDirectory() ? 'dir' : 'file' }))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  async lstat(path: string): Promise<Stat | null> {
+    try {
+      const st = await lstat(this.abs(path));
+      const type = st.isSymbolicLink() ? 'symlink' : st.isDirectory() ? 'dir' : 'file';
+      return { type, size: type === 'dir' ? 0 : st.size };
+    } catch (e) {
+      const err = toWorkspaceError(e, path);
+      if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return null;
+      throw err;
+    }
+  }
+
+  async readlink(path: string): Promise<string | null> {
+    const st = await this.lstat(path);
+    if (st?.type !== 'symlink') return null;
+    return this.guard(path, () => readlink(this.abs(path)));
+  }
+
+  async rename(from: string, to: string): Promise<void> {
+    // fs.rename silently replaces an existing file; the contract refuses instead.
+    if (await this.lstat(to)) throw new WorkspaceError('EEXIST', to);
+    if (!(await this.lstat(from))) throw new WorkspaceError('ENOENT', from);
+    await this.mkdir(parentOf(to));
+    await this.guard(from, () => rename(this.abs(from), this.abs(to)));
+  }
+
+  async remove(path: string): Promise<void> {
+    if (path === '') throw new WorkspaceError('EINVAL', path, 'EINVAL: the workspace root itself cannot be removed');
+    if (!(await this.lstat(path))) throw new WorkspaceError('ENOENT', path);
+    // rm does not follow a final symlink: the link goes, its target stays.
+    await this.guard(path, () => rm(this.abs(path), { recursive: true, force: false }));
+  }
+
+  /** Test and seeding helper: creates a symlink at `path` (relative to the root) pointing at `target` as written. */
+  async symlink(target: string, path: string): Promise<void> {
+    await this.mkdir(parentOf(path));
+    await this.guard(path, () => symlink(target, this.abs(path)));
+  }
+
+  exec(argv: readonly string[], opts: ExecOptions): Promise<ExecResult> {
+    return spawnCapped({
+      argv,
+      cwd: this.abs(opts.cwd ?? ''),
+      timeoutMs: opts.timeoutMs,
+      maxOutputBytes: opts.maxOutputBytes,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.env ? { env: opts.env } : {}),
+    });
+  }
+}

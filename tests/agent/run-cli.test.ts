@@ -1,0 +1,94 @@
+/**
+ * `slm run` through the real CLI: a scripted run over a project directory writes the session
+ * file and exits 0 on done; a run that ends otherwise exits 1; malformed command lines exit 2
+ * with a message naming the fix.
+ */
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanup, runCli, tempRoot } from '../cli/cli-process.ts';
+import type { RunSessionFile } from '../../src/cli/commands/run.ts';
+
+let root: string;
+let scripts: string;
+const MATH = 'export function add(a, b) {\n  return a - b;\n}\n';
+
+beforeAll(async () => {
+  root = await tempRoot();
+  scripts = await tempRoot();
+  await mkdir(join(root, 'src'));
+  await writeFile(join(root, 'src/math.js'), MATH);
+  await writeFile(
+    join(scripts, 'fix.json'),
+    JSON.stringify([
+      '{"tool": "ws_read", "args": {"path": "src/math.js"}}',
+      '{"tool": "ws_edit", "args": {"path": "src/math.js", "old_str": "  return a - b;", "new_str": "  return a + b;"}}',
+      '{"tool": "done", "args": {"summary": "add adds"}}',
+    ]),
+  );
+  await writeFile(join(scripts, 'short.json'), JSON.stringify(['{"tool": "ws_list", "args": {"path": "."}}']));
+  await writeFile(join(scripts, 'bad.json'), '{"not": "an array"}');
+});
+afterAll(cleanup);
+
+describe('slm run', () => {
+  it('runs a scripted session to done, prints why it ended, writes the session file, exits 0', async () => {
+    const out = join(scripts, 'session.json');
+    const evolve = join(scripts, 'bandit.json');
+    const r = await runCli(['run', '--model', `scripted:${join(scripts, 'fix.json')}`, '--task', 'Make add add.', '--root', root, '--out', out, '--evolve', evolve]);
+    expect(r.stdout).toBe('finished with done: add adds (3 steps)\n');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^step 1 ws_read ok\nstep 2 ws_edit ok\nstep 3 done ok \[no-test-tool\]\n$/);
+    expect(await readFile(join(root, 'src/math.js'), 'utf8')).toBe(MATH.replace('a - b', 'a + b'));
+
+    const session = JSON.parse(await readFile(out, 'utf8')) as RunSessionFile;
+    expect(session).toMatchObject({
+      v: 1,
+      kind: 'slm-run',
+      task: 'Make add add.',
+      model: { id: `scripted:${join(scripts, 'fix.json')}`, family: 'scripted', params: { temperature: 0, jsonMode: true }, seed: 0 },
+      settings: { engine: { context_window_tokens: 4096 }, loop: { maxSteps: 25, contextTokens: 4096 } },
+      stop: { kind: 'done', summary: 'add adds' },
+    });
+    expect(session.steps.map((s) => s.raw)).toHaveLength(3);
+    expect(session.steps[1]!.result?.text).toBe('edited src/math.js (1 replacement(s))');
+    expect(session.steps[0]!.messages[0]!.role).toBe('system');
+    const table = JSON.parse(await readFile(evolve, 'utf8')) as { arms: Record<string, Record<string, { pulls: number }>> };
+    expect(table.arms['scripted|javascript']?.search_replace?.pulls).toBe(1);
+  });
+
+  it('exits 1 when the run ends without done (the script runs out)', async () => {
+    const r = await runCli(['run', '--model', `scripted:${join(scripts, 'short.json')}`, '--task', 'Look around.', '--root', root]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^the model failed \(exhausted\): the scripted model has no output left/);
+  });
+
+  it('exits 1 with the reason when the endpoint is not there', async () => {
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise<void>((r) => probe.close(() => r()));
+    const r = await runCli(['run', '--model', `openai:http://127.0.0.1:${port}#qwen2.5-coder:1.5b`, '--task', 'x', '--root', root]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/connection refused\. Start the server/);
+  });
+
+  it.each([
+    { args: ['--task', 't', '--root', '.'], says: /--model SPEC is required/ },
+    { args: ['--model', 'gpt4', '--task', 't', '--root', '.'], says: /is not a model spec: use openai:BASE_URL#MODEL or scripted:FILE/ },
+    { args: ['--model', 'openai:http://127.0.0.1:11434/v1', '--task', 't', '--root', '.'], says: /names no model: write openai:BASE_URL#MODEL/ },
+    { args: ['--model', 'scripted:BAD', '--task', 't', '--root', '.', '--max-steps', '0'], says: /--max-steps must be a whole number ≥ 1, not "0"/ },
+    { args: ['--model', 'scripted:BAD', '--task', 't', '--root', '.'], says: /must hold a JSON array of strings/ },
+    { args: ['--model', 'scripted:BAD', '--task', 't', '--root', '.', '--edit-format', 'xml'], says: /--edit-format must be one of search_replace, unified_diff, whole_file/ },
+    { args: ['--model', 'scripted:BAD', '--task', 't', '--root', '.', '--bogus'], says: /Unknown option '--bogus'/ },
+    { args: ['--model', 'scripted:BAD', '--task', 't', '--root', '.', '--out', '/nonexistent-dir/s.json'], says: /--out \/nonexistent-dir\/s\.json: the directory \/nonexistent-dir does not exist/ },
+  ])('usage error: $says', async (row) => {
+    const args = row.args.map((a) => a.replace('BAD', join(scripts, 'bad.json')));
+    const r = await runCli(['run', ...args]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(row.says);
+    expect(r.stderr).toContain('usage:\n  slm run --model SPEC');
+  });
+});
