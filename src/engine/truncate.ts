@@ -26,8 +26,8 @@ export function truncationNote(total: number, omitted: number, cap: number): str
  */
 export function truncateHeadTail(text: string, cap: number): Truncated {
   if (text.length <= cap) return { text, truncated: false, total: text.length, omitted: 0 };
-  // The note's length depends on the numbers in it; reserve for the widest case.
-  const reserve = truncationNote(text.length, text.length, cap).length + 16;
+  // The marker's and the note's lengths depend on the numbers in them; reserve for the widest case.
+  const reserve = omittedMarker(text.length).length + 1 + truncationNote(text.length, text.length, cap).length;
   const budget = Math.max(0, cap - reserve);
   let headLen = Math.ceil(budget * 0.6);
   let tailLen = budget - headLen;
@@ -39,9 +39,13 @@ export function truncateHeadTail(text: string, cap: number): Truncated {
   const omitted = text.length - headLen - tailLen;
   const out =
     text.slice(0, headLen) +
-    `\n… [${omitted} characters omitted] …\n` +
+    omittedMarker(omitted) +
     text.slice(text.length - tailLen) +
     '\n' +
     truncationNote(text.length, omitted, cap);
   return { text: out, truncated: true, total: text.length, omitted };
+}
+
+function omittedMarker(omitted: number): string {
+  return `\n… [${omitted} characters omitted] …\n`;
 }

@@ -29,18 +29,27 @@ const schema = z.object({
 
 interface Compiled {
   readonly re: RE2JS;
+  /**
+   * The same pattern in multi-line mode, run once over a whole file first: a line that matches
+   * `re` always makes the file match it, so most files are ruled out in one linear pass
+   * instead of one call per line.
+   */
+  readonly whole: RE2JS;
   /** Why the pattern was taken literally, or null when it compiled as a regex. */
   readonly literalBecause: string | null;
 }
 
 function compile(pattern: string, caseInsensitive: boolean): Compiled {
   const flags = caseInsensitive ? RE2JS.CASE_INSENSITIVE : 0;
+  let source = pattern;
+  let literalBecause: string | null = null;
   try {
-    return { re: RE2JS.compile(pattern, flags), literalBecause: null };
+    RE2JS.compile(pattern, flags);
   } catch (e) {
-    const why = e instanceof Error ? e.message : String(e);
-    return { re: RE2JS.compile(RE2JS.quote(pattern), flags), literalBecause: why };
+    literalBecause = e instanceof Error ? e.message : String(e);
+    source = RE2JS.quote(pattern);
   }
+  return { re: RE2JS.compile(source, flags), whole: RE2JS.compile(source, flags | RE2JS.MULTILINE), literalBecause };
 }
 
 /** The line as a hit shows it: trailing CR and whitespace dropped, long lines cut around the match. */
@@ -64,7 +73,7 @@ export const wsGrep = defineTool({
     if (pattern === '') {
       return fail(`ws_grep needs a non-empty pattern, e.g. ws_grep {"pattern":"function main","glob":"*.js"}. To find files by name use ws_glob.`);
     }
-    const { re, literalBecause } = compile(pattern, args.case_insensitive === true);
+    const { re, whole, literalBecause } = compile(pattern, args.case_insensitive === true);
     const j = await jail(ctx, args.path ?? '.', 'read');
     if (!j.ok) return j.result;
     const base = j.file;
@@ -95,6 +104,8 @@ export const wsGrep = defineTool({
       const state = await fileState(ctx.ws, path);
       if (state.kind === 'binary') binary++;
       if (state.kind !== 'text') continue;
+      // Lines are matched without their CR, so the whole-file pass must not see CRs either ("x$").
+      if (!whole.test(state.text.includes('\r') ? state.text.replace(/\r\n/g, '\n') : state.text)) continue;
       const lines = splitLines(state.text);
       let found = false;
       for (let i = 0; i < lines.length; i++) {

@@ -1,0 +1,42 @@
+/**
+ * Approvals: a run in `ask` mode puts every mutating call (a tool whose ToolDef says `writes`)
+ * and every gated shell command before a person, through an `approve(request)` callback. A
+ * denial is a result the model sees, so it can choose another way. `auto` runs everything
+ * the engine allows.
+ */
+import { fail, type ToolResult } from '../engine/result.ts';
+import type { ToolDef } from '../engine/tool.ts';
+
+export type ApprovalMode = 'auto' | 'ask';
+
+export interface ApprovalRequest {
+  /** The step this call belongs to (1-based). */
+  readonly step: number;
+  readonly tool: string;
+  readonly args: unknown;
+  /** Why it needs a person: it changes files, or it is a shell command the policy gates. */
+  readonly reason: 'writes' | 'gated-shell';
+}
+
+/** Resolves true to run the call, false to refuse it. */
+export type Approver = (request: ApprovalRequest) => Promise<boolean>;
+
+/** Says whether a (non-writing) call is gated, e.g. the shell policy's `gated` tier for ws_shell. */
+export type GateCheck = (tool: string, args: unknown) => boolean | Promise<boolean>;
+
+/** The reason a call needs approval in `mode`, or null when it runs without asking. */
+export async function approvalReason(mode: ApprovalMode, def: ToolDef<any> | undefined, args: unknown, isGated?: GateCheck): Promise<ApprovalRequest['reason'] | null> {
+  if (mode === 'auto' || !def) return null;
+  if (def.writes) return 'writes';
+  return (await isGated?.(def.name, args)) ? 'gated-shell' : null;
+}
+
+/** The result the model sees when a person declined its call. */
+export function deniedResult(req: ApprovalRequest): ToolResult {
+  const what = req.reason === 'writes' ? 'nothing was changed' : 'the command did not run';
+  return fail(
+    `A person declined this ${req.tool} call, so ${what}. Do not repeat the same call. ` +
+      'Choose another way (ws_read to look again, a smaller or different change), or finish with done and say what is left undone.',
+    [{ kind: 'refusal', text: `${req.tool} declined by a person`, detail: 'approval-denied' }],
+  );
+}

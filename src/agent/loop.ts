@@ -1,0 +1,200 @@
+/**
+ * The agent loop: query → parse → execute → record, until done or a limit. A limit is a value
+ * (`Stop`) carrying its reason, decided in one place (`limitAfter`). Runs in a worker and in
+ * Node: no DOM, no Node builtins, only the engine. Steps are emitted as they happen
+ * (`onStep`); pause/step/stop go through the step gate and the AbortSignal.
+ */
+import type { Engine } from '../engine/engine.ts';
+import type { ApprovalMode, Approver, GateCheck } from './approvals.ts';
+import { callJsonSchema, toolSpecs } from './call-schema.ts';
+import { buildContext, estimateTokens, promptTokens, type Budget, type PromptParts, type Turn } from './context.ts';
+import type { EditFormat, EditFormatBandit } from './evolve.ts';
+import { toModelError, type ChatMessage, type Completion, type Model } from './model.ts';
+import { parseCall, type ParseOutcome } from './parse.ts';
+import { buildPrompt, type Skill } from './prompt.ts';
+import { INITIAL_STALL } from './stall.ts';
+import { freezeStep, stopText, type Step, type StepTiming, type Stop } from './step.ts';
+import { executeTurn, type TurnOutcome, type TurnSettings } from './turn.ts';
+
+export interface LoopOptions {
+  readonly engine: Engine;
+  readonly model: Model;
+  readonly task: string;
+  readonly maxSteps?: number;
+  readonly seed?: number;
+  readonly temperature?: number;
+  /** The context window in tokens (default: the model's, else 4096). */
+  readonly contextTokens?: number;
+  /** Tokens kept free for each reply (and the model's max_tokens). */
+  readonly outputTokens?: number;
+  /** Constrain output to the call schema (JSON mode); false = free text, parsed leniently. */
+  readonly jsonMode?: boolean;
+  readonly approval?: ApprovalMode;
+  readonly approve?: Approver;
+  readonly isGated?: GateCheck;
+  readonly stallSteps?: number;
+  /** Consecutive replies without a usable call before the run stops. */
+  readonly maxParseFailures?: number;
+  readonly skills?: readonly Skill[];
+  /** The edit format the prompt recommends; when absent and `evolve` is given, the bandit chooses. */
+  readonly editFormat?: EditFormat;
+  readonly evolve?: EditFormatBandit;
+  /** The project's main language, the bandit's key with the model family. */
+  readonly language?: string;
+  readonly signal?: AbortSignal;
+  /** Awaited before each step: a UI holds it open to pause and resolves it to step. */
+  readonly gate?: (nextIndex: number) => Promise<void>;
+  readonly onStep?: (step: Step) => void;
+  readonly onToken?: (delta: string, index: number) => void;
+}
+
+export interface RunResult {
+  readonly stop: Stop;
+  readonly steps: readonly Step[];
+  /** The edit format the prompt recommended, when one was chosen. */
+  readonly editFormat?: EditFormat;
+}
+
+export const LOOP_DEFAULTS = Object.freeze({ maxSteps: 25, seed: 0, temperature: 0, contextTokens: 4096, outputTokens: 512, stallSteps: 6, maxParseFailures: 4 });
+
+export async function runLoop(o: LoopOptions): Promise<RunResult> {
+  const run = prepare(o);
+  const steps: Step[] = [];
+  const end = (stop: Stop): RunResult => ({ stop, steps, ...(run.editFormat && { editFormat: run.editFormat }) });
+  let stall = INITIAL_STALL;
+  let failures = 0;
+  for (let index = 1; ; index++) {
+    if (await stoppedBeforeStep(o, index)) return end({ kind: 'stopped' });
+    const startedAt = Date.now();
+    const { messages, budget } = buildContext(run.prompt, steps.map(toTurn), run.window, run.output);
+    const t0 = performance.now();
+    const reply = await query(o, run, messages, index);
+    if ('stop' in reply) return end(reply.stop);
+    const t1 = performance.now();
+    const parsed = parseCall(reply.text, { tools: run.toolNames });
+    const turn = await executeTurn(run.turn, parsed, index, stall);
+    failures = parsed.ok ? 0 : failures + 1;
+    stall = turn.stall;
+    const stop = turn.stop ?? limitAfter(o, index, failures);
+    const timing = { startedAt, modelMs: t1 - t0, toolMs: performance.now() - t1 };
+    const step = record({ index, messages, budget, reply, parsed, turn, stop, timing });
+    steps.push(step);
+    o.onStep?.(step);
+    o.evolve?.learn(o.model.family, step);
+    if (stop) return end(stop);
+  }
+}
+
+/** The limits checked after every step, in one place. */
+function limitAfter(o: LoopOptions, index: number, failures: number): Stop | undefined {
+  const maxFailures = o.maxParseFailures ?? LOOP_DEFAULTS.maxParseFailures;
+  if (failures >= maxFailures) return { kind: 'parse-failures', count: failures };
+  const maxSteps = o.maxSteps ?? LOOP_DEFAULTS.maxSteps;
+  if (index >= maxSteps) return { kind: 'max-steps', limit: maxSteps };
+  return undefined;
+}
+
+interface PreparedRun {
+  readonly prompt: PromptParts;
+  readonly toolNames: readonly string[];
+  readonly jsonSchema?: object;
+  readonly window: number;
+  readonly output: number;
+  readonly editFormat?: EditFormat;
+  readonly turn: TurnSettings;
+}
+
+function prepare(o: LoopOptions): PreparedRun {
+  const specs = toolSpecs(o.engine.tools.values());
+  const editFormat = o.editFormat ?? o.evolve?.choose(o.model.family, o.language ?? 'other');
+  return {
+    prompt: buildPrompt({ tools: specs, task: o.task, ...(editFormat && { editFormat }), ...(o.skills && { skills: o.skills }) }),
+    toolNames: specs.map((s) => s.name),
+    ...((o.jsonMode ?? true) && { jsonSchema: callJsonSchema(specs) }),
+    window: o.contextTokens ?? o.model.contextWindow ?? LOOP_DEFAULTS.contextTokens,
+    output: o.outputTokens ?? LOOP_DEFAULTS.outputTokens,
+    ...(editFormat && { editFormat }),
+    turn: { engine: o.engine, approval: o.approval ?? 'auto', stallSteps: o.stallSteps ?? LOOP_DEFAULTS.stallSteps, ...(o.approve && { approve: o.approve }), ...(o.isGated && { isGated: o.isGated }) },
+  };
+}
+
+async function query(o: LoopOptions, run: PreparedRun, messages: readonly ChatMessage[], index: number): Promise<Completion | { stop: Stop }> {
+  try {
+    return await o.model.complete(messages, {
+      seed: o.seed ?? LOOP_DEFAULTS.seed,
+      temperature: o.temperature ?? LOOP_DEFAULTS.temperature,
+      maxTokens: run.output,
+      ...(run.jsonSchema && { jsonSchema: run.jsonSchema }),
+      ...(o.signal && { signal: o.signal }),
+      ...(o.onToken && { onToken: (d: string) => o.onToken!(d, index) }),
+    });
+  } catch (e) {
+    const err = toModelError(e);
+    return { stop: err.code === 'aborted' || o.signal?.aborted ? { kind: 'stopped' } : { kind: 'model-error', code: err.code, message: err.message } };
+  }
+}
+
+/** Waits at the step gate; true when the run was stopped before or while waiting. */
+async function stoppedBeforeStep(o: LoopOptions, index: number): Promise<boolean> {
+  if (o.signal?.aborted) return true;
+  if (!o.gate) return false;
+  const signal = o.signal;
+  if (!signal) {
+    await o.gate(index);
+    return false;
+  }
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<void>((resolve) => {
+    onAbort = resolve;
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  await Promise.race([o.gate(index), aborted]);
+  signal.removeEventListener('abort', onAbort!);
+  return signal.aborted;
+}
+
+interface StepParts {
+  readonly index: number;
+  readonly messages: readonly ChatMessage[];
+  readonly budget: Budget;
+  readonly reply: Completion;
+  readonly parsed: ParseOutcome;
+  readonly turn: TurnOutcome;
+  readonly stop: Stop | undefined;
+  readonly timing: StepTiming;
+}
+
+/** Assembles the immutable record of one step; a stop other than done is noted on the step that hit it. */
+function record(p: StepParts): Step {
+  const { parsed, turn, reply } = p;
+  const limit = p.stop && p.stop.kind !== 'done' ? [{ kind: 'limit' as const, text: stopText(p.stop), detail: p.stop.kind }] : [];
+  return freezeStep({
+    index: p.index,
+    messages: p.messages,
+    raw: reply.text,
+    kept: parsed.ok ? parsed.kept : keptFailure(reply.text),
+    ...(parsed.ok ? { call: parsed.call } : { parseError: { kind: parsed.error, message: parsed.message } }),
+    ...(turn.result && { result: turn.result }),
+    observation: turn.observation,
+    notes: [...turn.notes, ...limit],
+    ...(turn.approval && { approval: turn.approval }),
+    ...(turn.tally && { tally: turn.tally }),
+    timing: p.timing,
+    // The model's tokenizer when it reports usage; otherwise an estimate, flagged as one.
+    tokens: reply.usage
+      ? { prompt: reply.usage.promptTokens, completion: reply.usage.completionTokens, estimated: false }
+      : { prompt: promptTokens(p.messages), completion: estimateTokens(reply.text), estimated: true },
+    budget: p.budget,
+  });
+}
+
+function toTurn(step: Step): Turn {
+  return { index: step.index, call: step.kept, observation: step.observation };
+}
+
+/** An unparseable reply stays in the history (the model should see what it sent), cut if long. */
+const KEPT_FAILURE_CHARS = 1000;
+
+function keptFailure(raw: string): string {
+  return raw.length <= KEPT_FAILURE_CHARS ? raw : `${raw.slice(0, KEPT_FAILURE_CHARS)}… [rest of this reply dropped]`;
+}

@@ -1,0 +1,74 @@
+/**
+ * The WebLLM models offered in the UI, with the VRAM each needs (MB, q4f16, from WebLLM's
+ * prebuilt config as listed in STACK-NOTES.md), and the model-family names the edit-format
+ * bandit keys on for any model id (WebLLM ids, Ollama tags, Hugging Face names).
+ */
+
+export interface CatalogModel {
+  /** WebLLM model id (`model_id` in its app config). */
+  readonly id: string;
+  readonly label: string;
+  readonly family: string;
+  readonly params: string;
+  readonly vramMB: number;
+  /** Context window the prebuilt library was compiled for. */
+  readonly contextWindow: number;
+  /** Needs the shader-f16 WebGPU feature (every q4f16 build does). */
+  readonly needsF16: boolean;
+}
+
+/** Known families, most specific first; the canonical spelling is the replacement. */
+const FAMILIES: readonly (readonly [RegExp, string])[] = [
+  [/qwen-?2\.5-?coder/, 'qwen2.5-coder'],
+  [/qwen-?2\.5/, 'qwen2.5'],
+  [/qwen-?3/, 'qwen3'],
+  [/qwen-?2/, 'qwen2'],
+  [/llama-?3\.2/, 'llama-3.2'],
+  [/llama-?3\.1/, 'llama-3.1'],
+  [/llama-?3/, 'llama-3'],
+  [/codellama/, 'codellama'],
+  [/smollm-?2/, 'smollm2'],
+  [/phi-?3\.5/, 'phi-3.5'],
+  [/phi-?4/, 'phi-4'],
+  [/phi-?3/, 'phi-3'],
+  [/gemma-?3/, 'gemma-3'],
+  [/gemma-?2/, 'gemma-2'],
+  [/deepseek-?coder/, 'deepseek-coder'],
+  [/starcoder-?2/, 'starcoder2'],
+  [/mistral/, 'mistral'],
+];
+
+export const DEFAULT_MODEL_ID = 'Qwen2.5-Coder-1.5B-Instruct-q4f16_1-MLC';
+
+function entry(id: string, label: string, params: string, vramMB: number): CatalogModel {
+  return { id, label, family: modelFamily(id), params, vramMB, contextWindow: 4096, needsF16: id.includes('q4f16') };
+}
+
+/** Smallest first, so the list reads as a VRAM ladder. */
+export const CATALOG: readonly CatalogModel[] = [
+  entry('SmolLM2-360M-Instruct-q4f16_1-MLC', 'SmolLM2 360M', '360M', 376),
+  entry('Llama-3.2-1B-Instruct-q4f16_1-MLC', 'Llama 3.2 1B', '1B', 879),
+  entry('Qwen2.5-Coder-0.5B-Instruct-q4f16_1-MLC', 'Qwen2.5-Coder 0.5B', '0.5B', 945),
+  entry(DEFAULT_MODEL_ID, 'Qwen2.5-Coder 1.5B', '1.5B', 1630),
+  entry('Qwen3-1.7B-q4f16_1-MLC', 'Qwen3 1.7B', '1.7B', 2037),
+  entry('Llama-3.2-3B-Instruct-q4f16_1-MLC', 'Llama 3.2 3B', '3B', 2264),
+  entry('Qwen2.5-Coder-3B-Instruct-q4f16_1-MLC', 'Qwen2.5-Coder 3B', '3B', 2505),
+  entry('Qwen3-4B-q4f16_1-MLC', 'Qwen3 4B', '4B', 3432),
+  entry('Phi-3.5-mini-instruct-q4f16_1-MLC', 'Phi-3.5 mini', '3.8B', 3672),
+  entry('Qwen2.5-Coder-7B-Instruct-q4f16_1-MLC', 'Qwen2.5-Coder 7B', '7B', 5107),
+];
+
+export function catalogModel(id: string): CatalogModel | undefined {
+  return CATALOG.find((m) => m.id === id);
+}
+
+/**
+ * The family of a model id: `Qwen2.5-Coder-1.5B-Instruct-q4f16_1-MLC`, `qwen2.5-coder:1.5b` and
+ * `Qwen/Qwen2.5-Coder-1.5B-Instruct-GGUF` are all `qwen2.5-coder`. Unknown ids keep their
+ * first name part, lowercased.
+ */
+export function modelFamily(id: string): string {
+  const name = id.toLowerCase().split('/').pop() ?? '';
+  for (const [re, family] of FAMILIES) if (re.test(name)) return family;
+  return name.split(/[-:_\s]/)[0] || 'unknown';
+}

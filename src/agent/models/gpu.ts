@@ -1,0 +1,65 @@
+/**
+ * WebGPU detection before a model download: is there WebGPU, an adapter, the shader-f16
+ * feature the q4f16 builds need, and is the adapter a software fallback? The answer is a plain
+ * explanation of what to do, never an exception. Works in a page and in a worker.
+ */
+
+/** The part of `navigator.gpu` used here (TypeScript's DOM lib has no WebGPU types). */
+export interface GpuLike {
+  requestAdapter(options?: { powerPreference?: 'high-performance' | 'low-power' }): Promise<AdapterLike | null>;
+}
+
+export interface AdapterLike {
+  readonly features: { has(name: string): boolean };
+  readonly limits?: { readonly maxBufferSize?: number; readonly maxStorageBufferBindingSize?: number };
+  readonly info?: { readonly vendor?: string; readonly architecture?: string; readonly description?: string; readonly isFallbackAdapter?: boolean };
+  /** Older Chromium exposed this on the adapter itself. */
+  readonly isFallbackAdapter?: boolean;
+}
+
+export interface GpuReport {
+  /** A model can run here (perhaps only a q4f32 build, see `f16`). */
+  readonly ok: boolean;
+  readonly webgpu: boolean;
+  readonly adapter: boolean;
+  readonly f16: boolean;
+  /** A software adapter (SwiftShader): it works, far too slowly for a model. */
+  readonly fallback: boolean;
+  /** e.g. "nvidia ampere". */
+  readonly gpuName?: string;
+  readonly maxBufferMB?: number;
+  /** What this means for the person and what to do next. */
+  readonly explanation: string;
+}
+
+const NO_WEBGPU =
+  'This browser has no WebGPU, which running a model inside the page needs. Use a recent desktop Chrome or Edge ' +
+  '(on Linux, enable chrome://flags/#enable-unsafe-webgpu), or connect an OpenAI-compatible endpoint such as Ollama or LM Studio instead.';
+
+const NO_ADAPTER =
+  'WebGPU is present but found no compatible GPU (no adapter). The GPU may be blocklisted or its driver too old: ' +
+  'check chrome://gpu, update the driver, or connect an OpenAI-compatible endpoint such as Ollama or LM Studio instead.';
+
+export async function detectGpu(gpu: GpuLike | undefined = (globalThis.navigator as { gpu?: GpuLike } | undefined)?.gpu): Promise<GpuReport> {
+  const none = { webgpu: false, adapter: false, f16: false, fallback: false };
+  if (!gpu) return { ok: false, ...none, explanation: NO_WEBGPU };
+  let adapter: AdapterLike | null;
+  try {
+    adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
+  } catch (e) {
+    return { ok: false, ...none, webgpu: true, explanation: `${NO_ADAPTER} (requestAdapter failed: ${(e as Error).message})` };
+  }
+  if (!adapter) return { ok: false, ...none, webgpu: true, explanation: NO_ADAPTER };
+
+  const f16 = adapter.features.has('shader-f16');
+  const fallback = adapter.info?.isFallbackAdapter ?? adapter.isFallbackAdapter ?? false;
+  const gpuName = [adapter.info?.vendor, adapter.info?.architecture].filter(Boolean).join(' ') || undefined;
+  const maxBuffer = adapter.limits?.maxBufferSize;
+  const base = { ok: true, webgpu: true, adapter: true, f16, fallback, ...(gpuName && { gpuName }), ...(maxBuffer && { maxBufferMB: Math.floor(maxBuffer / 2 ** 20) }) };
+  const explanation = fallback
+    ? 'WebGPU is running on a software fallback adapter (no real GPU): a model would load but answer far too slowly. Use a machine with a GPU, or an OpenAI-compatible endpoint.'
+    : !f16
+      ? 'This GPU lacks the shader-f16 feature, so the q4f16 models cannot run here. Pick a q4f32 build, try another browser (Chrome/Edge on a recent driver), or use an OpenAI-compatible endpoint.'
+      : `WebGPU is ready${gpuName ? ` on ${gpuName}` : ''} with shader-f16: the q4f16 models can run here.`;
+  return { ...base, ok: !fallback, explanation };
+}

@@ -1,0 +1,177 @@
+/**
+ * A model behind an OpenAI-compatible `/v1/chat/completions` endpoint (Ollama, LM Studio,
+ * llama.cpp's server, vLLM …): streaming SSE, usage when the server reports it, JSON mode via
+ * `response_format: {type: "json_schema"}` (dropped for the rest of the session when the
+ * server rejects it), and errors that say what to do — connection refused, the browser's CORS
+ * block, an HTTP status with its body, a reply that is not a completion.
+ */
+import { ModelError, type ChatMessage, type Completion, type CompleteOptions, type Model, type Usage } from '../model.ts';
+import { modelFamily } from './catalog.ts';
+import { sseData } from './sse.ts';
+
+export interface OpenAIOptions {
+  /** e.g. `http://127.0.0.1:11434/v1`; an origin without a path gets `/v1`. */
+  readonly baseUrl: string;
+  readonly model: string;
+  readonly apiKey?: string;
+  /** Stream tokens (default true). */
+  readonly stream?: boolean;
+  /** Send the call schema as `response_format` (default true). */
+  readonly jsonSchema?: boolean;
+  readonly contextWindow?: number;
+  /** Injected for tests and for runtimes with their own fetch. */
+  readonly fetch?: typeof fetch;
+}
+
+/** How much of an error body goes into a message. */
+const BODY_CHARS = 500;
+
+export class OpenAIModel implements Model {
+  readonly id: string;
+  readonly family: string;
+  readonly contextWindow?: number;
+  private readonly url: string;
+  /** Cleared when the server rejects `response_format`, so later steps do not fail the same way. */
+  private schemaSupported: boolean;
+
+  constructor(private readonly opts: OpenAIOptions) {
+    const base = normalizeBaseUrl(opts.baseUrl);
+    this.url = `${base}/chat/completions`;
+    this.id = `openai:${base}#${opts.model}`;
+    this.family = modelFamily(opts.model);
+    this.schemaSupported = opts.jsonSchema ?? true;
+    if (opts.contextWindow !== undefined) this.contextWindow = opts.contextWindow;
+  }
+
+  async complete(messages: readonly ChatMessage[], o: CompleteOptions): Promise<Completion> {
+    const withSchema = this.schemaSupported && o.jsonSchema !== undefined;
+    const res = await this.post(messages, o, withSchema);
+    if (!res.ok) {
+      const body = await res.text().catch(() => '');
+      if (withSchema && res.status === 400 && /response_format|json_schema/i.test(body)) {
+        this.schemaSupported = false;
+        return this.complete(messages, o);
+      }
+      throw httpError(this.url, res.status, res.statusText, body);
+    }
+    const type = res.headers.get('content-type') ?? '';
+    // Some servers ignore `stream: true` and answer with one JSON body.
+    if (type.includes('text/event-stream') && res.body) return readStream(res.body, o);
+    return readJson(await res.text(), o);
+  }
+
+  private async post(messages: readonly ChatMessage[], o: CompleteOptions, withSchema: boolean): Promise<Response> {
+    const stream = this.opts.stream ?? true;
+    const body = {
+      model: this.opts.model,
+      messages,
+      temperature: o.temperature,
+      seed: o.seed,
+      ...(o.maxTokens !== undefined && { max_tokens: o.maxTokens }),
+      stream,
+      ...(stream && { stream_options: { include_usage: true } }),
+      ...(withSchema && { response_format: { type: 'json_schema', json_schema: { name: 'tool_call', schema: o.jsonSchema, strict: false } } }),
+    };
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (this.opts.apiKey) headers.authorization = `Bearer ${this.opts.apiKey}`;
+    try {
+      return await (this.opts.fetch ?? fetch)(this.url, { method: 'POST', headers, body: JSON.stringify(body), ...(o.signal && { signal: o.signal }) });
+    } catch (e) {
+      throw fetchError(this.url, e);
+    }
+  }
+}
+
+/** `http://host:port` → `http://host:port/v1`; any path is kept as given, without a trailing slash. */
+export function normalizeBaseUrl(baseUrl: string): string {
+  const trimmed = baseUrl.trim().replace(/\/+$/, '');
+  return /^[a-z]+:\/\/[^/]+$/i.test(trimmed) ? `${trimmed}/v1` : trimmed;
+}
+
+async function readStream(body: ReadableStream<Uint8Array>, o: CompleteOptions): Promise<Completion> {
+  let text = '';
+  let usage: Usage | undefined;
+  try {
+    for await (const data of sseData(body, o.signal)) {
+      if (data.trim() === '[DONE]') break;
+      const chunk = parseJson(data);
+      if (chunk === undefined) throw new ModelError('bad-response', `The endpoint streamed an event that is not JSON: ${data.slice(0, BODY_CHARS)}`);
+      const err = (chunk as { error?: { message?: string } }).error;
+      if (err) throw new ModelError('http', `The endpoint reported an error while streaming: ${err.message ?? JSON.stringify(err)}`);
+      const delta = (chunk as { choices?: { delta?: { content?: string | null } }[] }).choices?.[0]?.delta?.content;
+      if (delta) {
+        text += delta;
+        o.onToken?.(delta);
+      }
+      usage = readUsage(chunk) ?? usage;
+    }
+  } catch (e) {
+    if (e instanceof ModelError) throw e;
+    if (o.signal?.aborted || (e instanceof Error && e.name === 'AbortError')) throw new ModelError('aborted', 'The model request was stopped.');
+    throw new ModelError('connection', `The connection broke while the reply was streaming (${(e as Error).message}). Retry; if it keeps happening, check the server's log.`);
+  }
+  if (o.signal?.aborted) throw new ModelError('aborted', 'The model request was stopped.');
+  return usage ? { text, usage } : { text };
+}
+
+function readJson(raw: string, o: CompleteOptions): Completion {
+  const json = parseJson(raw);
+  const content = (json as { choices?: { message?: { content?: string | null } }[] } | undefined)?.choices?.[0]?.message?.content;
+  if (typeof content !== 'string') {
+    throw new ModelError('bad-response', `The endpoint's reply is not a chat completion (no choices[0].message.content): ${raw.slice(0, BODY_CHARS)}`);
+  }
+  o.onToken?.(content);
+  const usage = readUsage(json);
+  return usage ? { text: content, usage } : { text: content };
+}
+
+function readUsage(json: unknown): Usage | undefined {
+  const u = (json as { usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } | null }).usage;
+  if (!u || typeof u.prompt_tokens !== 'number' || typeof u.completion_tokens !== 'number') return undefined;
+  return { promptTokens: u.prompt_tokens, completionTokens: u.completion_tokens };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a failed fetch means: aborted, refused (Node names the cause), or the browser's opaque CORS/network failure. */
+export function fetchError(url: string, e: unknown): ModelError {
+  const err = e as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (err?.name === 'AbortError') return new ModelError('aborted', 'The model request was stopped.');
+  const code = err?.cause?.code;
+  if (code === 'ECONNREFUSED') {
+    return new ModelError('connection', `Could not connect to ${url}: connection refused. Start the server (e.g. \`ollama serve\`, or LM Studio's local server) or fix the host and port in the base URL.`);
+  }
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return new ModelError('connection', `Could not resolve the host of ${url} (${code}). Check the base URL.`);
+  }
+  if (code) return new ModelError('connection', `Could not reach ${url} (${code}: ${err.cause?.message ?? ''}). Check that the server is running and the base URL is right.`);
+  if (/Failed to fetch|NetworkError|Load failed/i.test(err?.message ?? '')) {
+    return new ModelError(
+      'cors',
+      `The browser could not reach ${url} (${err.message}). Either the server is not running, or it does not allow requests from this page (CORS). ` +
+        'Ollama: restart it with OLLAMA_ORIGINS set to this page\'s origin (e.g. OLLAMA_ORIGINS="*" ollama serve). ' +
+        "LM Studio: turn on \"Enable CORS\" in the local server's settings. Other servers: allow this origin in their CORS settings.",
+    );
+  }
+  const why = [err?.message ?? String(e), err?.cause?.message].filter(Boolean).join(': ');
+  return new ModelError('connection', `Could not reach ${url} (${why}). Check that the server is running and the base URL is right.`);
+}
+
+function httpError(url: string, status: number, statusText: string, body: string): ModelError {
+  const hint =
+    status === 401 || status === 403
+      ? ' Check the API key.'
+      : status === 404
+        ? ' Check the base URL (it usually ends in /v1) and that the model name is one the server has (e.g. `ollama list`).'
+        : status >= 500
+          ? " The server failed; its log says why (often the model could not be loaded or ran out of memory)."
+          : '';
+  const shown = body.length > BODY_CHARS ? `${body.slice(0, BODY_CHARS)}…` : body;
+  return new ModelError('http', `${url} answered HTTP ${status}${statusText ? ` ${statusText}` : ''}: ${shown || '(empty body)'}.${hint}`);
+}

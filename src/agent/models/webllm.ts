@@ -1,0 +1,142 @@
+/**
+ * WebLLM on WebGPU — the only importer of `@mlc-ai/web-llm` (a 6.8 MB module). It is imported
+ * only by the model worker, through a dynamic import, so the main bundle never contains it.
+ * JSON mode uses `response_format: {type: "json_object", schema}` (xgrammar, any model);
+ * `seed` + `temperature` give best-effort determinism. Errors become ModelErrors that say
+ * what to do: no WebGPU, no adapter, no shader-f16, device lost (out of memory), quota.
+ */
+import {
+  CreateMLCEngine,
+  deleteModelAllInfoInCache,
+  hasModelInCache,
+  prebuiltAppConfig,
+  type AppConfig,
+  type InitProgressReport,
+  type MLCEngine,
+  type ModelRecord,
+} from '@mlc-ai/web-llm';
+import { ModelError, type ChatMessage, type Completion, type CompleteOptions, type Usage } from '../model.ts';
+import { catalogModel, DEFAULT_MODEL_ID, modelFamily } from './catalog.ts';
+import { detectGpu } from './gpu.ts';
+import type { HostedModel, ModelBackend } from './worker-host.ts';
+import type { CustomModel, LoadProgress, LoadRequest } from './worker-protocol.ts';
+
+/** The backend the model worker serves. */
+export const webllmBackend: ModelBackend = {
+  load: loadWebLLM,
+  isCached: (modelId) => hasModelInCache(modelId, prebuiltAppConfig),
+  deleteCached: (modelId) => deleteModelAllInfoInCache(modelId, prebuiltAppConfig),
+  gpu: () => detectGpu(),
+};
+
+export async function loadWebLLM(req: LoadRequest, onProgress: (p: LoadProgress) => void): Promise<HostedModel> {
+  const appConfig = buildAppConfig(req);
+  const contextWindow = catalogModel(req.custom?.baseModelId ?? req.modelId)?.contextWindow ?? 4096;
+  let engine: MLCEngine;
+  try {
+    engine = await CreateMLCEngine(req.modelId, { appConfig, initProgressCallback: (r) => onProgress(toProgress(r)) }, { context_window_size: contextWindow });
+  } catch (e) {
+    throw explainWebLLMError(e, req.modelId);
+  }
+  return {
+    id: `webllm:${req.modelId}`,
+    family: modelFamily(req.custom?.baseModelId ?? req.modelId),
+    contextWindow,
+    complete: (messages, opts) => complete(engine, req.modelId, messages, opts),
+    unload: () => engine.unload(),
+  };
+}
+
+async function complete(engine: MLCEngine, modelId: string, messages: readonly ChatMessage[], o: CompleteOptions): Promise<Completion> {
+  const stop = () => void engine.interruptGenerate();
+  o.signal?.addEventListener('abort', stop, { once: true });
+  try {
+    const chunks = await engine.chat.completions.create({
+      messages: messages.map((m) => ({ role: m.role, content: m.content })),
+      stream: true,
+      stream_options: { include_usage: true },
+      seed: o.seed,
+      temperature: o.temperature,
+      ...(o.maxTokens !== undefined && { max_tokens: o.maxTokens }),
+      ...(o.jsonSchema && { response_format: { type: 'json_object' as const, schema: JSON.stringify(o.jsonSchema) } }),
+    });
+    let text = '';
+    let usage: Usage | undefined;
+    for await (const chunk of chunks) {
+      const delta = chunk.choices[0]?.delta?.content;
+      if (delta) {
+        text += delta;
+        o.onToken?.(delta);
+      }
+      if (chunk.usage) usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens };
+    }
+    if (o.signal?.aborted) throw new ModelError('aborted', 'The model request was stopped.');
+    return usage ? { text, usage } : { text };
+  } catch (e) {
+    if (e instanceof ModelError) throw e;
+    throw explainWebLLMError(e, modelId);
+  } finally {
+    o.signal?.removeEventListener('abort', stop);
+  }
+}
+
+/** The prebuilt model list, plus a custom model served from its own URL. */
+function buildAppConfig(req: LoadRequest): AppConfig {
+  const list: ModelRecord[] = [...prebuiltAppConfig.model_list];
+  if (req.custom) list.push(customRecord(req.custom, list));
+  return { ...prebuiltAppConfig, model_list: list, ...(req.cacheBackend && { cacheBackend: req.cacheBackend }) };
+}
+
+function customRecord(custom: CustomModel, prebuilt: readonly ModelRecord[]): ModelRecord {
+  const base = prebuilt.find((r) => r.model_id === (custom.baseModelId ?? DEFAULT_MODEL_ID));
+  const lib = custom.modelLib ?? (custom.baseModelId ? base?.model_lib : undefined);
+  if (!lib) {
+    throw new ModelError(
+      'load',
+      `The custom model ${custom.id} needs its compiled model library: give modelLib (the .wasm URL) or baseModelId (a catalog model with the same architecture and quantisation, e.g. ${DEFAULT_MODEL_ID}).`,
+    );
+  }
+  if (!/^https?:\/\//.test(custom.url)) {
+    throw new ModelError('load', `The custom model URL must be absolute (https://…), serving resolve/main/ files; got ${JSON.stringify(custom.url)}.`);
+  }
+  return { model: custom.url, model_id: custom.id, model_lib: lib, ...(base?.overrides && { overrides: base.overrides }), ...(base?.vram_required_MB && { vram_required_MB: base.vram_required_MB }) };
+}
+
+/** Progress with bytes and an ETA: WebLLM reports a fraction, seconds elapsed and "NNNMB fetched" in its text. */
+export function toProgress(r: InitProgressReport): LoadProgress {
+  const elapsedMs = r.timeElapsed * 1000;
+  const mb = /(\d+)MB (?:fetched|loaded)/.exec(r.text)?.[1];
+  const loadedBytes = mb ? Number(mb) * 2 ** 20 : undefined;
+  const p = r.progress;
+  return {
+    progress: p,
+    text: r.text,
+    elapsedMs,
+    ...(p > 0 && p < 1 && elapsedMs > 0 && { etaMs: (elapsedMs * (1 - p)) / p }),
+    ...(loadedBytes !== undefined && { loadedBytes }),
+    ...(loadedBytes !== undefined && p > 0 && { totalBytes: Math.round(loadedBytes / p) }),
+  };
+}
+
+/** Turns WebLLM's errors (matched by name, since the package does not export the classes) into advice. */
+export function explainWebLLMError(e: unknown, modelId: string): ModelError {
+  const name = (e as { name?: string })?.name ?? '';
+  const message = (e as { message?: string })?.message ?? String(e);
+  const vram = catalogModel(modelId)?.vramMB;
+  if (name === 'WebGPUNotAvailableError' || name === 'WebGPUNotFoundError') {
+    return new ModelError('gpu', 'This browser has no WebGPU, which running a model in the page needs. Use a recent desktop Chrome or Edge, or connect an OpenAI-compatible endpoint (Ollama, LM Studio).');
+  }
+  if (/Unable to find a compatible GPU/i.test(message)) {
+    return new ModelError('gpu', 'WebGPU found no compatible GPU (no adapter). Check chrome://gpu and the GPU driver, or connect an OpenAI-compatible endpoint (Ollama, LM Studio).');
+  }
+  if (name === 'ShaderF16SupportError' || /shader-f16/i.test(message)) {
+    return new ModelError('gpu', `This GPU or browser lacks shader-f16, which ${modelId} (a q4f16 build) needs. Pick a q4f32 build of the model, or use an OpenAI-compatible endpoint.`);
+  }
+  if (name === 'DeviceLostError' || /device (was )?lost|out of memory|OOM/i.test(message)) {
+    return new ModelError('gpu', `The GPU device was lost while running ${modelId}, usually because it ran out of memory${vram ? ` (it needs about ${vram} MB of VRAM)` : ''}. Close other GPU-heavy tabs or pick a smaller model, then load again.`);
+  }
+  if (name === 'QuotaExceededError' || /quota/i.test(message)) {
+    return new ModelError('storage', `The browser refused to store the weights of ${modelId} (storage quota exceeded). Delete cached models you no longer use, free disk space, or allow this site more storage, then load again.`);
+  }
+  return new ModelError('load', `WebLLM failed with ${modelId || 'the model'}: ${name ? `${name}: ` : ''}${message}`);
+}

@@ -1,0 +1,104 @@
+/**
+ * The immutable record of one step: the exact messages sent, the raw output, the parsed call
+ * (or why it did not parse), the engine's result, the exact observation the model sees next,
+ * the loop's own notes, timings, tokens, the context budget and the test tally. A UI renders
+ * `readonly Step[]`; nothing edits a step after it is emitted.
+ */
+import type { ToolResult } from '../engine/result.ts';
+import type { ChatMessage, ModelErrorCode } from './model.ts';
+import type { ParseErrorKind, ParsedCall, ParseRepair } from './parse.ts';
+import type { Budget } from './context.ts';
+import type { TestTally } from './tally.ts';
+
+export type LoopNoteKind =
+  | 'dropped-calls' // further calls in the message were dropped (detail: their tool names)
+  | 'parse-retry' // the output had no usable call and the model was told how to retry (detail: error kind)
+  | 'repair' // the call was found after repairs (detail: repair names)
+  | 'stall' // no test progress for N steps; a nudge was appended
+  | 'approval' // a person was asked (detail: approved | denied)
+  | 'elided' // older observations were elided to fit the context window (detail: step indexes)
+  | 'observation-cut' // the latest observation itself was cut to fit
+  | 'no-test-tool' // done ran without a ws_test tool to run the tests
+  | 'final-tests' // done ran the tests one last time
+  | 'limit'; // the run stopped here (detail: stop kind)
+
+export interface LoopNote {
+  readonly kind: LoopNoteKind;
+  readonly text: string;
+  readonly detail?: string;
+}
+
+export interface StepTokens {
+  readonly prompt: number;
+  readonly completion: number;
+  /** True when the counts are a characters/4 estimate rather than the model's tokenizer. */
+  readonly estimated: boolean;
+}
+
+export interface StepTiming {
+  /** Wall clock (ms since the epoch) when the step began. */
+  readonly startedAt: number;
+  readonly modelMs: number;
+  readonly toolMs: number;
+}
+
+export type ApprovalOutcome = 'approved' | 'denied';
+
+export interface Step {
+  /** 1-based. */
+  readonly index: number;
+  /** Exactly what the model was sent. */
+  readonly messages: readonly ChatMessage[];
+  /** Exactly what the model produced. */
+  readonly raw: string;
+  /** The output as the history keeps it: cut to its first call (an unparseable reply, cut if long). */
+  readonly kept: string;
+  readonly call?: ParsedCall;
+  readonly parseError?: { readonly kind: ParseErrorKind; readonly message: string };
+  readonly result?: ToolResult;
+  /** Exactly the text the model sees as the next user message. */
+  readonly observation: string;
+  readonly notes: readonly LoopNote[];
+  /** Present when a person was asked to approve the call. */
+  readonly approval?: ApprovalOutcome;
+  /** Present when a test ran in this step. */
+  readonly tally?: TestTally;
+  readonly timing: StepTiming;
+  readonly tokens: StepTokens;
+  readonly budget: Budget;
+}
+
+/** Why a run ended: a value, handled in one place. */
+export type Stop =
+  | { readonly kind: 'done'; readonly summary: string; readonly tally: TestTally | null; readonly testTool: boolean }
+  | { readonly kind: 'max-steps'; readonly limit: number }
+  | { readonly kind: 'parse-failures'; readonly count: number }
+  | { readonly kind: 'stopped' }
+  | { readonly kind: 'model-error'; readonly code: ModelErrorCode; readonly message: string };
+
+/** One line for people: why the run ended. */
+export function stopText(stop: Stop): string {
+  switch (stop.kind) {
+    case 'done':
+      return `finished with done: ${stop.summary}`;
+    case 'max-steps':
+      return `reached the step limit (${stop.limit}) without the final done JSON`;
+    case 'parse-failures':
+      return `stopped after ${stop.count} replies in a row without a usable tool call`;
+    case 'stopped':
+      return 'stopped by the user';
+    case 'model-error':
+      return `the model failed (${stop.code}): ${stop.message}`;
+    default: {
+      const never: never = stop;
+      throw new Error(`unknown stop ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/** Freezes a step and its arrays so a consumer cannot edit what was emitted. */
+export function freezeStep(step: Step): Step {
+  Object.freeze(step.notes);
+  Object.freeze(step.messages);
+  return Object.freeze(step);
+}

@@ -1,0 +1,82 @@
+/**
+ * One turn's "execute" phase: from a parse outcome to the result and the exact observation the
+ * model sees next. A parse failure is answered with its retry message; `done` ends the run; a
+ * call that needs approval is put before a person; everything else goes through Engine.call.
+ * The loop's own notes (dropped calls, repairs, stall nudge) are appended here, in one place.
+ */
+import type { Engine } from '../engine/engine.ts';
+import type { ToolResult } from '../engine/result.ts';
+import { approvalReason, deniedResult, type ApprovalMode, type Approver, type GateCheck } from './approvals.ts';
+import { DONE_TOOL } from './call-schema.ts';
+import { runDone } from './done.ts';
+import { droppedCallsText, type ParseOutcome } from './parse.ts';
+import { stallStep, type StallState } from './stall.ts';
+import type { ApprovalOutcome, LoopNote, Stop } from './step.ts';
+import { parseTestTally, TEST_TOOLS, type TestTally } from './tally.ts';
+
+export interface TurnSettings {
+  readonly engine: Engine;
+  readonly approval: ApprovalMode;
+  readonly approve?: Approver;
+  readonly isGated?: GateCheck;
+  /** Steps without test progress before the stall nudge. */
+  readonly stallSteps: number;
+}
+
+export interface TurnOutcome {
+  readonly result?: ToolResult;
+  readonly observation: string;
+  readonly notes: readonly LoopNote[];
+  readonly approval?: ApprovalOutcome;
+  readonly tally?: TestTally;
+  readonly stall: StallState;
+  readonly stop?: Stop;
+}
+
+export async function executeTurn(s: TurnSettings, parsed: ParseOutcome, index: number, stall: StallState): Promise<TurnOutcome> {
+  if (!parsed.ok) {
+    const next = stallStep(stall, undefined, s.stallSteps);
+    const notes: LoopNote[] = [{ kind: 'parse-retry', text: `no usable call (${parsed.error}); told the model how to retry`, detail: parsed.error }];
+    return finishTurn({ observation: parsed.message, notes, stall: next.state }, next.nudge);
+  }
+
+  const { call } = parsed;
+  const notes: LoopNote[] = [];
+  if (parsed.repairs.length) notes.push({ kind: 'repair', text: `call found after: ${parsed.repairs.join(', ')}`, detail: parsed.repairs.join(',') });
+  if (parsed.dropped.length) notes.push({ kind: 'dropped-calls', text: `dropped ${parsed.dropped.length} further call(s)`, detail: parsed.dropped.join(',') });
+
+  let result: ToolResult;
+  let approval: ApprovalOutcome | undefined;
+  let tally: TestTally | undefined;
+  let stop: Stop | undefined;
+  if (call.tool === DONE_TOOL) {
+    const done = await runDone(s.engine, call.args);
+    ({ result, tally, stop } = done);
+    notes.push(...done.notes);
+  } else {
+    const reason = await approvalReason(s.approval, s.engine.tools.get(call.tool), call.args, s.isGated);
+    const request = reason && { step: index, tool: call.tool, args: call.args, reason };
+    if (request) {
+      // No approver in ask mode means nobody can say yes: deny rather than act unasked.
+      approval = (await s.approve?.(request)) ? 'approved' : 'denied';
+      notes.push({ kind: 'approval', text: `${call.tool} ${approval} by a person`, detail: approval });
+    }
+    result = request && approval === 'denied' ? deniedResult(request) : await s.engine.call(call.tool, call.args);
+    if (TEST_TOOLS.has(call.tool)) tally = parseTestTally(result.text, call.tool) ?? undefined;
+  }
+
+  const next = stallStep(stall, tally, s.stallSteps);
+  const dropped = parsed.dropped.length ? droppedCallsText(parsed.dropped) : '';
+  const observation = dropped ? `${result.text}\n${dropped}` : result.text;
+  return finishTurn({ result, observation, notes, stall: next.state, ...(approval && { approval }), ...(tally && { tally }), ...(stop && { stop }) }, stop ? undefined : next.nudge);
+}
+
+/** Appends the stall nudge, when there is one, to the observation and the notes. */
+function finishTurn(turn: TurnOutcome, nudge: string | undefined): TurnOutcome {
+  if (!nudge) return turn;
+  return {
+    ...turn,
+    observation: `${turn.observation}\n${nudge}`,
+    notes: [...turn.notes, { kind: 'stall', text: 'no test progress; nudge appended to the observation' }],
+  };
+}

@@ -1,0 +1,229 @@
+/**
+ * `slm run --model SPEC --task TEXT --root DIR [...]`: runs the agent loop headless over a
+ * project directory and writes the session file (settings, model id/params/seed, task, every
+ * step with its raw output and result text). One progress line per step goes to stderr, the
+ * reason the run ended to stdout. Exit 0 when the run ended with done, 1 when it ended any
+ * other way (step limit, model failure, no usable calls, Ctrl-C), 2 for usage errors.
+ */
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createEngine } from '../../engine/create.ts';
+import { walkTree } from '../../engine/walk.ts';
+import { dominantLanguage, EDIT_FORMATS, EditFormatBandit, type EditFormat } from '../../agent/evolve.ts';
+import { LOOP_DEFAULTS, runLoop, type LoopOptions } from '../../agent/loop.ts';
+import type { Model } from '../../agent/model.ts';
+import { OpenAIModel } from '../../agent/models/openai.ts';
+import { ScriptedModel } from '../../agent/models/scripted.ts';
+import { stopText, type Step } from '../../agent/step.ts';
+import { EXIT, UsageError, writeOut, type CliIO, type CommandEntry } from '../command.ts';
+import { FileBanditStore } from '../evolve-store.ts';
+import { openRoot } from '../root.ts';
+import { parseSettingsArg } from '../settings-arg.ts';
+
+const USAGE = `slm run --model SPEC --task TEXT --root DIR [--out FILE] [--max-steps N] [--context TOKENS]
+        [--seed N] [--temperature T] [--free-text] [--edit-format FORMAT] [--evolve FILE] [--settings JSON]
+    Runs the agent loop headless over DIR and writes the session (JSON) to --out.
+    SPEC is openai:BASE_URL#MODEL (an OpenAI-compatible endpoint, e.g. openai:http://127.0.0.1:11434/v1#qwen2.5-coder:1.5b;
+    the key comes from SLM_API_KEY or OPENAI_API_KEY) or scripted:FILE (a JSON array of recorded raw outputs).
+    --max-steps defaults to ${LOOP_DEFAULTS.maxSteps}, --context to ${LOOP_DEFAULTS.contextTokens} tokens, --seed to ${LOOP_DEFAULTS.seed}, --temperature to ${LOOP_DEFAULTS.temperature}.
+    --free-text turns JSON mode off; --edit-format (${EDIT_FORMATS.join('|')}) fixes the recommended edit format;
+    --evolve FILE lets the edit-format bandit in FILE choose it and learn from the run.
+    Exit 0 when the run ended with done, 1 when it ended otherwise, 2 for usage errors.`;
+
+const OPTIONS = {
+  model: { type: 'string' },
+  task: { type: 'string' },
+  root: { type: 'string' },
+  out: { type: 'string' },
+  'max-steps': { type: 'string' },
+  context: { type: 'string' },
+  seed: { type: 'string' },
+  temperature: { type: 'string' },
+  'free-text': { type: 'boolean' },
+  'edit-format': { type: 'string' },
+  evolve: { type: 'string' },
+  settings: { type: 'string' },
+} as const;
+
+interface RunRequest {
+  readonly model: string;
+  readonly task: string;
+  readonly root: string;
+  readonly out?: string;
+  readonly maxSteps: number;
+  readonly context: number;
+  readonly seed: number;
+  readonly temperature: number;
+  readonly jsonMode: boolean;
+  readonly editFormat?: EditFormat;
+  readonly evolve?: string;
+  readonly settings?: string;
+}
+
+/** The session file `--out` receives. */
+export interface RunSessionFile {
+  readonly v: 1;
+  readonly kind: 'slm-run';
+  readonly createdAt: string;
+  readonly task: string;
+  readonly root: string;
+  readonly model: { readonly id: string; readonly family: string; readonly params: { readonly temperature: number; readonly jsonMode: boolean }; readonly seed: number };
+  readonly settings: { readonly engine: object; readonly loop: { readonly maxSteps: number; readonly contextTokens: number; readonly outputTokens: number } };
+  readonly editFormat?: EditFormat;
+  readonly stop: object;
+  readonly steps: readonly Step[];
+}
+
+function usage(message: string): UsageError {
+  return new UsageError(`slm run: ${message}`, USAGE);
+}
+
+function parseCommandLine(argv: readonly string[]): RunRequest {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: false, strict: true });
+  } catch (e) {
+    throw usage((e as Error).message);
+  }
+  const v = parsed.values;
+  if (v.model === undefined) throw usage('--model SPEC is required: openai:BASE_URL#MODEL or scripted:FILE');
+  if (v.task === undefined || !v.task.trim()) throw usage('--task TEXT is required: what the agent should do');
+  if (v.root === undefined) throw usage('--root DIR is required: the project directory the agent works in');
+  const editFormat = v['edit-format'];
+  if (editFormat !== undefined && !(EDIT_FORMATS as readonly string[]).includes(editFormat)) {
+    throw usage(`--edit-format must be one of ${EDIT_FORMATS.join(', ')}, not ${JSON.stringify(editFormat)}`);
+  }
+  if (editFormat !== undefined && v.evolve !== undefined) throw usage('give --edit-format or --evolve, not both: the bandit chooses the format');
+  return {
+    model: v.model,
+    task: v.task,
+    root: v.root,
+    ...(v.out !== undefined && { out: v.out }),
+    maxSteps: intOption('--max-steps', v['max-steps'], LOOP_DEFAULTS.maxSteps, 1),
+    context: intOption('--context', v.context, LOOP_DEFAULTS.contextTokens, 1024),
+    seed: intOption('--seed', v.seed, LOOP_DEFAULTS.seed, 0),
+    temperature: numberOption('--temperature', v.temperature, LOOP_DEFAULTS.temperature),
+    jsonMode: !(v['free-text'] ?? false),
+    ...(editFormat !== undefined && { editFormat: editFormat as EditFormat }),
+    ...(v.evolve !== undefined && { evolve: v.evolve }),
+    ...(v.settings !== undefined && { settings: v.settings }),
+  };
+}
+
+function intOption(name: string, text: string | undefined, fallback: number, min: number): number {
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < min) throw usage(`${name} must be a whole number ≥ ${min}, not ${JSON.stringify(text)}`);
+  return n;
+}
+
+function numberOption(name: string, text: string | undefined, fallback: number): number {
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (!Number.isFinite(n) || n < 0 || n > 2) throw usage(`${name} must be a number from 0 to 2, not ${JSON.stringify(text)}`);
+  return n;
+}
+
+/** `openai:BASE_URL#MODEL` or `scripted:FILE`. */
+async function makeModel(spec: string, context: number): Promise<Model> {
+  if (spec.startsWith('openai:')) {
+    const rest = spec.slice('openai:'.length);
+    const hash = rest.lastIndexOf('#');
+    if (hash < 0 || hash === rest.length - 1) throw usage(`--model ${spec} names no model: write openai:BASE_URL#MODEL, e.g. openai:http://127.0.0.1:11434/v1#qwen2.5-coder:1.5b`);
+    const baseUrl = rest.slice(0, hash);
+    if (!/^https?:\/\/[^/]/.test(baseUrl)) throw usage(`--model ${spec}: the base URL must start with http:// or https://`);
+    const apiKey = process.env.SLM_API_KEY ?? process.env.OPENAI_API_KEY;
+    return new OpenAIModel({ baseUrl, model: rest.slice(hash + 1), contextWindow: context, ...(apiKey && { apiKey }) });
+  }
+  if (spec.startsWith('scripted:')) {
+    const file = spec.slice('scripted:'.length);
+    let value: unknown;
+    try {
+      value = JSON.parse(await readFile(file, 'utf8'));
+    } catch (e) {
+      throw usage(`--model ${spec}: cannot read ${file} as JSON (${(e as Error).message}); give a JSON array of raw model outputs`);
+    }
+    if (!Array.isArray(value) || !value.every((x) => typeof x === 'string')) {
+      throw usage(`--model ${spec}: ${file} must hold a JSON array of strings (the raw outputs, one per step)`);
+    }
+    return new ScriptedModel(value as string[], { name: file, contextWindow: context });
+  }
+  throw usage(`--model ${JSON.stringify(spec)} is not a model spec: use openai:BASE_URL#MODEL or scripted:FILE`);
+}
+
+/** The session is written after the run: refuse up front a --out whose directory is missing, rather than lose the run. */
+async function checkOutDir(out: string): Promise<void> {
+  const dir = dirname(resolve(out));
+  const st = await stat(dir).catch(() => null);
+  if (!st?.isDirectory()) throw usage(`--out ${out}: the directory ${dir} does not exist; create it or write the session elsewhere`);
+}
+
+/** One stderr line per step: index, tool, outcome, notable notes. */
+function progressLine(step: Step): string {
+  const what = step.call ? step.call.tool : `(no call: ${step.parseError?.kind})`;
+  const outcome = step.result ? (step.result.ok ? 'ok' : `failed — ${step.result.text.split('\n')[0]!.slice(0, 120)}`) : 'retry';
+  const notes = [...(step.result?.notes ?? []).filter((n) => n.kind !== 'checkpoint'), ...step.notes.filter((n) => n.kind !== 'repair')].map((n) => n.kind);
+  return `step ${step.index} ${what} ${outcome}${notes.length ? ` [${notes.join(', ')}]` : ''}\n`;
+}
+
+async function runRun(argv: readonly string[], io: CliIO): Promise<number> {
+  const req = parseCommandLine(argv);
+  const settings = req.settings === undefined ? undefined : parseSettingsArg(req.settings);
+  if (settings && !settings.ok) throw usage(settings.text);
+  const root = await openRoot(req.root);
+  if (!root.ok) throw usage(root.text);
+  if (req.out !== undefined) await checkOutDir(req.out);
+  const model = await makeModel(req.model, req.context);
+  const store = req.evolve === undefined ? undefined : new FileBanditStore(req.evolve);
+  let bandit: EditFormatBandit | undefined;
+  try {
+    bandit = store && new EditFormatBandit(await store.load(), req.seed + 1);
+  } catch (e) {
+    throw usage((e as Error).message);
+  }
+
+  // The read ceiling (~15% of the window) must follow the window the model really has.
+  const engine = createEngine(root.ws, { context_window_tokens: req.context, ...settings?.settings });
+  const ac = new AbortController();
+  const onSigint = () => ac.abort();
+  process.once('SIGINT', onSigint);
+  const files = bandit ? (await walkTree(root.ws, '', { maxEntries: 5000 })).entries.filter((e) => e.type === 'file').map((e) => e.path) : [];
+  const options: LoopOptions = {
+    engine,
+    model,
+    task: req.task,
+    maxSteps: req.maxSteps,
+    seed: req.seed,
+    temperature: req.temperature,
+    contextTokens: req.context,
+    jsonMode: req.jsonMode,
+    signal: ac.signal,
+    onStep: (step) => void io.stderr.write(progressLine(step)),
+    ...(req.editFormat && { editFormat: req.editFormat }),
+    ...(bandit && { evolve: bandit, language: dominantLanguage(files) }),
+  };
+  const result = await runLoop(options).finally(() => process.off('SIGINT', onSigint));
+  if (store && bandit) await store.save(bandit.toJSON());
+
+  if (req.out !== undefined) {
+    const session: RunSessionFile = {
+      v: 1,
+      kind: 'slm-run',
+      createdAt: new Date().toISOString(),
+      task: req.task,
+      root: root.ws.root,
+      model: { id: model.id, family: model.family, params: { temperature: req.temperature, jsonMode: req.jsonMode }, seed: req.seed },
+      settings: { engine: engine.settings, loop: { maxSteps: req.maxSteps, contextTokens: req.context, outputTokens: LOOP_DEFAULTS.outputTokens } },
+      ...(result.editFormat && { editFormat: result.editFormat }),
+      stop: result.stop,
+      steps: result.steps,
+    };
+    await writeFile(req.out, `${JSON.stringify(session, null, 2)}\n`);
+  }
+  await writeOut(io.stdout, `${stopText(result.stop)} (${result.steps.length} step${result.steps.length === 1 ? '' : 's'})\n`);
+  return result.stop.kind === 'done' ? EXIT.ok : EXIT.failed;
+}
+
+/** The `run` subcommand. */
+export const runCommand: CommandEntry = { usage: USAGE, run: runRun };
