@@ -47,3 +47,20 @@ describe('jail: messages', async () => {
     if (!r.ok) expect(r.text).toContain('link-out → /outside');
   });
 });
+
+describe('jail: git state is never written', async () => {
+  const ws = await pathFixtureWorkspace();
+  it.each([
+    ['.git/config', 'write', false],
+    ['.git/hooks/pre-commit', 'write', false],
+    ['vendor/lib/.git/config', 'write', false],
+    ['.GIT/config', 'write', false],
+    ['.git/config', 'read', true],
+    ['.github/workflows/ci.yml', 'write', true],
+    ['.gitignore', 'write', true],
+  ] as const)('%s (%s) → ok=%s', async (path, op, okExpected) => {
+    const r = await resolvePath(ws, path, op);
+    expect(r.ok).toBe(okExpected);
+    if (!r.ok) expect(r.text).toContain('git_status');
+  });
+});

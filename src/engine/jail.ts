@@ -137,6 +137,22 @@ function foldName(seg: string): string {
   return seg.normalize('NFKC').toLowerCase().replace(/[ .]+$/, '');
 }
 
+/**
+ * Git's own state is never written by tools: a `.git/config` with `core.fsmonitor` or a hook
+ * would turn a free `git status` (or an approved commit) into arbitrary code. Any `.git`
+ * segment counts, so a nested repository is covered too.
+ */
+function gitState(segments: readonly string[]): boolean {
+  return segments.some((s) => foldName(s) === '.git');
+}
+
+function gitRefusal(display: string): string {
+  return (
+    `write refused — ${display} is inside .git/, git's own state, not project source. ` +
+    `Tools never write there (a hook or config there would run commands). Change project files with ws_write/ws_edit; read git with git_status and git_diff.`
+  );
+}
+
 /** The `.slmcode/` boundary: writable only strictly below `.slmcode/scratch/`, spelled exactly. */
 function privileged(segments: readonly string[]): boolean {
   const first = segments[0];
@@ -198,7 +214,7 @@ async function walk(ws: Workspace, segments: readonly string[], op: JailOp, show
       return {
         ok: false,
         rule: 'final-symlink',
-        text: `write refused — ${shown} is a symlink (${candidate} → ${target}); writes never follow a symlink in the last part of the path. Write to the file it points at by its own path.`,
+        text: `refused — ${shown} is a symlink (${candidate} → ${target}); tools that change files never follow a symlink in the last part of the path. Name the file it points at by its own path.`,
       };
     }
     if (++hops > MAX_LINK_HOPS) {
@@ -229,6 +245,7 @@ export async function resolvePath(ws: Workspace, input: string, op: JailOp): Pro
   if (!Array.isArray(lex)) return lex;
   const display = lex.join('/') || '.';
   if (op === 'write' && privileged(lex)) return refuse('harness', harnessRefusal(display));
+  if (op === 'write' && gitState(lex)) return refuse('git-state', gitRefusal(display));
   const walked = await walk(ws, lex, op, JSON.stringify(input));
   if (!walked.ok) return refuse(walked.rule, walked.text);
   if (op === 'write' && walked.segments.length === 0) {
@@ -236,6 +253,9 @@ export async function resolvePath(ws: Workspace, input: string, op: JailOp): Pro
   }
   if (op === 'write' && privileged(walked.segments)) {
     return refuse('harness', harnessRefusal(`${display} (→ ${walked.segments.join('/')})`));
+  }
+  if (op === 'write' && gitState(walked.segments)) {
+    return refuse('git-state', gitRefusal(`${display} (→ ${walked.segments.join('/')})`));
   }
   return { ok: true, path: walked.segments.join('/'), display };
 }

@@ -1,0 +1,73 @@
+/**
+ * One simple command, from its decoded argv to a verdict: the command name must be a plain
+ * literal word (not quoted, escaped, globbed or a path outside the system bin directories), then
+ * the name picks its rule — a family of refused commands, a dedicated checker, or the table of
+ * read-only utilities. A name found nowhere is refused: the policy is an allow-list.
+ */
+import { never, q, USE, type Verdict } from './decision.ts';
+import type { Checker } from './checker.ts';
+import { checkAwk } from './awk.ts';
+import { checkFamily, familyOf } from './families.ts';
+import { checkFind, checkXargs } from './find-xargs.ts';
+import { checkGit } from './git.ts';
+import { INTERPRETERS } from './interpreters.ts';
+import { checkJq } from './jq.ts';
+import { PACKAGE_MANAGERS } from './package-managers.ts';
+import { checkSed } from './sed.ts';
+import { checkSimple, SIMPLE_TOOLS } from './simple-tools.ts';
+import { TEST_RUNNERS } from './test-runners.ts';
+import { hasGlob, type Word } from './words.ts';
+
+const CHECKERS: Readonly<Record<string, Checker>> = {
+  git: checkGit,
+  find: checkFind,
+  xargs: checkXargs,
+  sed: checkSed,
+  jq: checkJq,
+  ...Object.fromEntries(['awk', 'gawk', 'mawk', 'nawk'].map((n) => [n, (args: readonly Word[]) => checkAwk(n, args)])),
+  ...TEST_RUNNERS,
+  ...PACKAGE_MANAGERS,
+  ...INTERPRETERS,
+};
+
+/** The checker for a command name, or undefined when the name is not allowed to run at all. */
+export function lookup(name: string): Checker | undefined {
+  if (Object.hasOwn(CHECKERS, name)) return CHECKERS[name];
+  if (Object.hasOwn(SIMPLE_TOOLS, name)) {
+    const tool = SIMPLE_TOOLS[name]!;
+    return (args) => checkSimple(name, tool, args);
+  }
+  return undefined;
+}
+
+/** Directories whose programs are the system's own, so `/usr/bin/rg` is rg. */
+const SYSTEM_BIN = new Set(['/bin', '/usr/bin', '/usr/local/bin', '/sbin', '/usr/sbin']);
+
+/** The command name a path resolves to: system bin directories and the project's node_modules/.bin. */
+function resolveName(word: Word): string | Verdict {
+  const t = word.text;
+  if (!t.includes('/')) return t;
+  const cut = t.lastIndexOf('/');
+  const dir = t.slice(0, cut);
+  const base = t.slice(cut + 1);
+  if (SYSTEM_BIN.has(dir) || dir === 'node_modules/.bin' || dir === './node_modules/.bin') return base;
+  return never('path-exec', `${q(word.raw)} runs a program by its path, not a known read-only tool or test runner`, `${USE.readOnly} Run scripts with node FILE or npm test.`);
+}
+
+/** The verdict for one simple command, given its decoded words (name first). */
+export function checkCommand(words: readonly Word[]): Verdict {
+  const first = words[0];
+  if (first === undefined) return never('empty', 'the command is empty', USE.readOnly);
+  if (!first.plain) {
+    return never('quoted-name', `the command name ${q(first.raw)} is quoted or escaped, which hides what runs from string checks`, 'Write the command name plainly (rm, not r\'\'m).');
+  }
+  if (hasGlob(first)) return never('glob-name', `the command name ${q(first.raw)} is a pattern the shell would expand to a program`, 'Write the command name plainly.');
+  const name = resolveName(first);
+  if (typeof name !== 'string') return name;
+  const args = words.slice(1);
+  const family = familyOf(name);
+  if (family) return checkFamily(name, family, args);
+  const checker = lookup(name);
+  if (checker) return checker(args, lookup);
+  return never('unknown', `${q(name)} is not a command ws_shell knows as read-only or as a test runner`, USE.readOnly);
+}

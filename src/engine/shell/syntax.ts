@@ -1,0 +1,263 @@
+/**
+ * The shape rules: a tree-sitter-bash tree is accepted only when it is one simple command or one
+ * pipeline of simple commands. Everything else — lists (`;`, `&&`, `||`, newlines), backgrounding,
+ * subshells, groups, functions, compound commands, declarations — is a finding, and every node
+ * type not recognized here is refused rather than skipped. The result is the pipeline's stages
+ * with their words decoded, ready for the per-command rules.
+ */
+import type { Node } from 'web-tree-sitter';
+import { never, q, USE, type Finding } from './decision.ts';
+import { decodeWords, expansionFinding, type Word } from './words.ts';
+
+/** `NAME=value` before the command name. */
+export interface Assignment {
+  readonly name: string;
+  readonly value: Word;
+  readonly raw: string;
+}
+
+/** One redirection of a stage, its target decoded. */
+export interface Redirect {
+  readonly kind: 'file' | 'heredoc' | 'herestring';
+  /** The operator as written: `>`, `>>`, `<`, `&>`, `>&`, `<<`, `<<<` … */
+  readonly op: string;
+  /** The explicit descriptor number before the operator, if any. */
+  readonly fd: string | null;
+  /** The decoded target word (null for `>&-` or a heredoc). */
+  readonly target: Word | null;
+  readonly raw: string;
+}
+
+/** One simple command of the pipeline. */
+export interface Stage {
+  readonly assignments: readonly Assignment[];
+  /** argv: the command name first. Empty when the stage is a bare redirection. */
+  readonly words: readonly Word[];
+  readonly redirects: readonly Redirect[];
+  readonly raw: string;
+}
+
+const REDIRECT_TYPES = new Set(['file_redirect', 'heredoc_redirect', 'herestring_redirect']);
+
+/** Statement kinds that are not one simple command: [description, rule, next step]. */
+const COMPOUND: Record<string, readonly [string, string, string?]> = {
+  subshell: ['a subshell ( … )', 'compound'],
+  compound_statement: ['a command group { …; }', 'compound'],
+  function_definition: ['a function definition', 'compound'],
+  if_statement: ['an if statement', 'compound'],
+  while_statement: ['a loop', 'compound'],
+  for_statement: ['a loop', 'compound'],
+  c_style_for_statement: ['a loop', 'compound'],
+  case_statement: ['a case statement', 'compound'],
+  negated_command: ['a negated command (!)', 'compound'],
+  test_command: ['a test expression [ … ] / [[ … ]]', 'compound', 'Write the check as test -f FILE, or use ws_list or ws_glob to see whether a file exists.'],
+  declaration_command: ['a declaration (export, declare, local, readonly, typeset) that changes the environment of later commands', 'environment'],
+  unset_command: ['an unset that changes the environment of later commands', 'environment'],
+  variable_assignment: ['a bare variable assignment', 'environment'],
+  variable_assignments: ['bare variable assignments', 'environment'],
+};
+
+function text(src: string, n: Node): string {
+  return src.slice(n.startIndex, n.endIndex);
+}
+
+function compoundFinding(node: Node, src: string): Finding {
+  const kind = COMPOUND[node.type];
+  if (kind === undefined) return never('syntax', `unsupported shell syntax ${q(text(src, node))} (${node.type})`, USE.oneCommand);
+  return never(kind[1], `${q(text(src, node))} is ${kind[0]}, not a single simple command`, kind[2] ?? USE.oneCommand);
+}
+
+function chainFinding(sep: string, second: string): Finding {
+  const shown = sep === '\n' ? 'a newline' : `"${sep}"`;
+  return never('chaining', `${shown} chains a second command ${q(second)}`, USE.oneCommand);
+}
+
+/** Reads the program: exactly one statement, no `&`, no comment, nothing tree-sitter dropped or left unparsed. */
+export function readProgram(root: Node, src: string): Stage[] | Finding {
+  const kids = root.children;
+  // A comment runs nothing, but text after `#` could hide what a reader takes for more command.
+  const comment = root.descendantsOfType('comment')[0];
+  if (comment) return never('comment', `the comment ${q(text(src, comment))} is not run`, 'Send only the command, without a # comment.');
+  const statements = kids.filter((k) => k.isNamed);
+  const amp = kids.find((k) => k.type === '&');
+  if (amp) {
+    const before = statements.filter((s) => s.endIndex <= amp.startIndex).pop();
+    return never('background', `"&" runs ${q(before ? text(src, before) : src)} in the background`, 'Run it in the foreground; ws_shell waits for it, with a timeout.');
+  }
+  // Whatever lies between the top-level nodes must be blank: a safety net against dropped text.
+  let cursor = root.startIndex;
+  for (const k of kids) {
+    if (/\S/.test(src.slice(cursor, k.startIndex).replace(/\\\n/g, ''))) {
+      return never('parse', `part of the command was not understood near ${q(src.slice(cursor, k.startIndex))}`, USE.oneCommand);
+    }
+    cursor = k.endIndex;
+  }
+  if (statements.length === 0) return never('empty', 'the command is empty', USE.readOnly);
+  if (statements.length > 1) {
+    const [first, second] = statements as [Node, Node];
+    const between = src.slice(first.endIndex, second.startIndex);
+    const sep = kids.find((k) => !k.isNamed && k.startIndex >= first.endIndex && k.endIndex <= second.startIndex)?.type ?? (between.includes('\n') ? '\n' : ';');
+    return chainFinding(sep, text(src, second));
+  }
+  return readStatement(statements[0]!, src);
+}
+
+function readStatement(node: Node, src: string): Stage[] | Finding {
+  switch (node.type) {
+    case 'command':
+      return readCommand(node, src);
+    case 'pipeline':
+      return readPipeline(node, src);
+    case 'redirected_statement':
+      return readRedirected(node, src);
+    case 'list': {
+      const op = node.children.find((k) => !k.isNamed);
+      const right = node.lastNamedChild;
+      return chainFinding(op?.type ?? '&&', right ? text(src, right) : '');
+    }
+    default:
+      return compoundFinding(node, src);
+  }
+}
+
+function readPipeline(node: Node, src: string): Stage[] | Finding {
+  const stages: Stage[] = [];
+  for (const k of node.children) {
+    if (k.type === '|' || k.type === '|&') continue;
+    const part = k.type === 'command' ? readCommand(k, src) : k.type === 'redirected_statement' ? readRedirected(k, src) : compoundFinding(k, src);
+    if (!Array.isArray(part)) return part;
+    stages.push(...part);
+  }
+  return stages;
+}
+
+/** What redirections add to a stage while it is read. */
+interface Collected {
+  readonly redirects: Redirect[];
+  /** Words tree-sitter put in a redirection that bash passes to the command (`cat < a b` reads b). */
+  readonly spill: Word[];
+  /** Pipeline stages written after a heredoc's delimiter (`cat <<EOF | wc`). */
+  readonly extra: Stage[];
+}
+
+function collected(): Collected {
+  return { redirects: [], spill: [], extra: [] };
+}
+
+function readRedirected(node: Node, src: string): Stage[] | Finding {
+  const body = node.childForFieldName('body');
+  const acc = collected();
+  for (const k of node.children) {
+    if (body !== null && k.id === body.id) continue;
+    if (!REDIRECT_TYPES.has(k.type)) return compoundFinding(k, src);
+    const f = collectRedirect(k, src, acc);
+    if (f) return f;
+  }
+  if (body === null) return [{ assignments: [], words: acc.spill, redirects: acc.redirects, raw: text(src, node) }, ...acc.extra];
+  if (body.type === 'command') return readCommand(body, src, acc);
+  if (body.type === 'pipeline') {
+    // Redirections after a pipeline belong to its last stage.
+    const stages = readPipeline(body, src);
+    if (!Array.isArray(stages)) return stages;
+    const last = stages.pop()!;
+    return [...stages, { ...last, words: [...last.words, ...acc.spill], redirects: [...last.redirects, ...acc.redirects] }, ...acc.extra];
+  }
+  return compoundFinding(body, src);
+}
+
+/** Reads one redirection node into `acc`. */
+function collectRedirect(node: Node, src: string, acc: Collected): Finding | null {
+  const raw = text(src, node);
+  let op = '';
+  let fd: string | null = null;
+  const targetNodes: Node[] = [];
+  for (const k of node.children) {
+    if (k.type === 'file_descriptor') fd = text(src, k);
+    else if (!k.isNamed && op === '') op = k.type;
+    else if (node.type === 'heredoc_redirect') {
+      const f = heredocPart(k, src, acc);
+      if (f) return f;
+    } else if (k.isNamed) targetNodes.push(k);
+    else return never('syntax', `unsupported redirection ${q(raw)}`, USE.write);
+  }
+  if (node.type === 'heredoc_redirect') {
+    acc.redirects.push({ kind: 'heredoc', op, fd, target: null, raw });
+    return null;
+  }
+  const targets = targetNodes.length ? decodeWords(targetNodes, src) : [];
+  if (!Array.isArray(targets)) return targets;
+  acc.spill.push(...targets.slice(1));
+  acc.redirects.push({ kind: node.type === 'herestring_redirect' ? 'herestring' : 'file', op, fd, target: targets[0] ?? null, raw });
+  return null;
+}
+
+/** One child of a heredoc: its delimiter and body, or what follows the `<<EOF` on its line. */
+function heredocPart(k: Node, src: string, acc: Collected): Finding | null {
+  switch (k.type) {
+    case 'heredoc_start':
+    case 'heredoc_end':
+      return null;
+    case 'heredoc_body': {
+      // With a quoted delimiter tree-sitter gives the body no children: it is literal text.
+      const live = k.namedChildren.find((c) => c.type !== 'heredoc_content');
+      return live ? expansionFinding(live, src) : null;
+    }
+    case 'pipeline': {
+      const stages = readPipeline(k, src);
+      if (!Array.isArray(stages)) return stages;
+      acc.extra.push(...stages);
+      return null;
+    }
+    case 'file_redirect':
+    case 'herestring_redirect':
+      return collectRedirect(k, src, acc);
+    default: {
+      // `cat <<EOF && rm x`: an operator after the delimiter chains the command that follows it.
+      const next = k.nextNamedSibling;
+      return k.isNamed ? compoundFinding(k, src) : chainFinding(k.type, next ? text(src, next) : '');
+    }
+  }
+}
+
+/** A simple command; `outer` holds what a redirected_statement around it collected. */
+function readCommand(node: Node, src: string, outer: Collected = collected()): Stage[] | Finding {
+  const assignments: Assignment[] = [];
+  const wordNodes: Node[] = [];
+  const acc = collected();
+  for (const k of node.children) {
+    if (k.type === 'variable_assignment') {
+      const a = readAssignment(k, src);
+      if (!('name' in a)) return a;
+      assignments.push(a);
+    } else if (k.type === 'command_name') {
+      const inner = k.firstChild;
+      if (inner === null) return never('syntax', `empty command name in ${q(text(src, node))}`, USE.oneCommand);
+      wordNodes.push(inner);
+    } else if (REDIRECT_TYPES.has(k.type)) {
+      const f = collectRedirect(k, src, acc);
+      if (f) return f;
+    } else if (k.isNamed || k.type === '$') wordNodes.push(k);
+    else return never('syntax', `unsupported shell syntax ${q(text(src, k))} in ${q(text(src, node))}`, USE.oneCommand);
+  }
+  const words = decodeWords(wordNodes, src);
+  if (!Array.isArray(words)) return words;
+  const stage: Stage = {
+    assignments,
+    words: [...words, ...acc.spill, ...outer.spill],
+    redirects: [...acc.redirects, ...outer.redirects],
+    raw: text(src, node),
+  };
+  return [stage, ...acc.extra, ...outer.extra];
+}
+
+function readAssignment(node: Node, src: string): Assignment | Finding {
+  const name = node.childForFieldName('name');
+  const value = node.childForFieldName('value');
+  const raw = text(src, node);
+  if (name === null || name.type !== 'variable_name') return never('environment', `unsupported assignment ${q(raw)}`, USE.literal);
+  if (value === null) return { name: text(src, name), value: { text: '', raw: '', quoted: [], plain: true }, raw };
+  if (value.type === 'array') return never('environment', `array assignment ${q(raw)}`, USE.literal);
+  const words = decodeWords([value], src);
+  if (!Array.isArray(words)) return words;
+  return { name: text(src, name), value: words[0]!, raw };
+}
