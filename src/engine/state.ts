@@ -12,6 +12,12 @@ export interface Checkpoint {
   readonly before: string | null;
 }
 
+/** One line of the ws_todo checklist. */
+export interface TodoItem {
+  readonly text: string;
+  readonly done: boolean;
+}
+
 export class SessionState {
   /** path → the file text as this session last read or wrote it. */
   readonly seen = new Map<string, string>();
@@ -21,6 +27,8 @@ export class SessionState {
   /** The loop guard's tracker: the last call's key and how many times in a row it came. */
   lastCallKey = '';
   repeatCount = 0;
+  /** The ws_todo checklist; each ws_todo call replaces it whole. */
+  todo: readonly TodoItem[] = [];
 
   markSeen(path: string, text: string): void {
     this.seen.set(path, text);

@@ -2,7 +2,8 @@
  * ws_mv: the supported way to rename or move a file or directory — rewriting a file under a new
  * name and leaving the old one behind is a common small-model failure. Both sides are jailed as
  * writes, an existing target is never overwritten, and what the session has read moves along,
- * so the file can be edited at its new path without a re-read.
+ * so the file can be edited at its new path without a re-read. With a `.git` directory at the
+ * root the move is also recorded in the index, as `git mv` would (git/rename.ts).
  */
 import { z } from 'zod';
 import { defineTool } from '../tool.ts';
@@ -10,6 +11,7 @@ import { ok, refusal, type FileChange } from '../result.ts';
 import { fileState, jail, notTextResult, writeErrorText } from '../file-io.ts';
 import { isWorkspaceError } from '../workspace.ts';
 import { baseName, joinPath, walkTree } from '../walk.ts';
+import { recordRename, type RenameRecord } from '../git/rename.ts';
 import type { ToolContext } from '../context.ts';
 
 const schema = z.object({
@@ -34,6 +36,29 @@ async function moveChanges(ctx: ToolContext, from: string, to: string, isDir: bo
     changes.push({ path, before: state.text, after: null }, { path: target, before: null, after: state.text });
   }
   return changes;
+}
+
+/**
+ * What the result says about git: like `git mv`, a move of tracked files is recorded in the
+ * index (git_status then shows it as a rename); untracked files and repository-less workspaces
+ * need no word.
+ */
+function gitText(record: RenameRecord, from: string, to: string): string {
+  switch (record.kind) {
+    case 'no-repo':
+    case 'untracked':
+      return '';
+    case 'recorded':
+      return record.files === 1
+        ? ` (git: recorded as a rename in the index, like git mv — git_status shows R  ${from} -> ${to})`
+        : ` (git: ${record.files} tracked files recorded as renames in the index, like git mv)`;
+    case 'failed':
+      return ` (git: the index could not be updated — ${record.reason}; git_status will show ${from} deleted and ${to} untracked)`;
+    default: {
+      const never: never = record;
+      throw new Error(`ws_mv gitText: unhandled record ${JSON.stringify(never)}`);
+    }
+  }
 }
 
 export const wsMv = defineTool({
@@ -82,6 +107,7 @@ export const wsMv = defineTool({
       ctx.state.markSeen(to.path + path.slice(from.path.length), text);
     }
     const what = isDir ? 'directory' : 'file';
-    return ok(`moved ${what} ${from.display} to ${to.display}`, [], changes);
+    const git = gitText(await recordRename(ctx.ws, from.path, to.path), from.display, to.display);
+    return ok(`moved ${what} ${from.display} to ${to.display}${git}`, [], changes);
   },
 });

@@ -1,0 +1,72 @@
+/**
+ * `slm replay FILE_OR_URL [--print]`: verifies a recorded session headless. The session comes
+ * from a file (.session.json), a share link with `#s=…`, or the encoded string alone; it is
+ * checked as untrusted input, replayed in a fresh memory workspace, and every step's result
+ * and workspace compared with the record. The verdict goes to stdout; `--print` also prints
+ * every step's result text exactly as the model saw it, under a header line. Exit 0 when every
+ * step reproduces, 1 at a divergence, 2 for a malformed command line or a session that cannot
+ * be read (with the reason). Part of the public CLI contract.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { replaySession, type StepCheck } from '../../session/replay.ts';
+import { formatReplay, stepHeader } from '../../session/replay-text.ts';
+import { decodeShare, MAX_SESSION_FILE_BYTES, parseSessionFile } from '../../session/share-codec.ts';
+import type { SessionCheck } from '../../session/validate.ts';
+import { EXIT, UsageError, writeOut, type CliIO, type CommandEntry } from '../command.ts';
+
+const USAGE = `slm replay FILE_OR_URL [--print]
+    Replays a recorded session in a fresh memory workspace and checks every step against the record.
+    FILE_OR_URL is a session file (.session.json), a share link with #s=…, or the encoded string alone.
+    --print prints every step's result text exactly as the model saw it, each under a "=== step N · TOOL · ✓" line.
+    Exit 0 when every step reproduces, 1 at the first divergence, 2 for usage errors and sessions that cannot be read.`;
+
+function usage(message: string): UsageError {
+  return new UsageError(`slm replay: ${message}`, USAGE);
+}
+
+/** The one input as a session: a file when one exists at that path, else a link or its encoded part. */
+async function loadSession(input: string): Promise<SessionCheck> {
+  const st = await stat(input).catch(() => null);
+  if (st?.isFile()) {
+    if (st.size > MAX_SESSION_FILE_BYTES) {
+      return { ok: false, kind: 'too-large', text: `${input} is ${st.size} bytes, more than the ${MAX_SESSION_FILE_BYTES} a session file may have, so it was not read; is it a session file?` };
+    }
+    return parseSessionFile(await readFile(input, 'utf8'));
+  }
+  if (st) throw usage(`${input} is a directory; give a session file (.session.json) or a share link`);
+  // Something path-like that is not there: a missing file, not a link to decode.
+  if (!input.includes('#') && /\.json$|^\.{0,2}\//.test(input)) throw usage(`no file ${input}; give a session file (.session.json), a share link with #s=…, or the encoded string`);
+  return decodeShare(input);
+}
+
+async function runReplay(argv: readonly string[], io: CliIO): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options: { print: { type: 'boolean' } }, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw usage((e as Error).message);
+  }
+  const [input, ...extra] = parsed.positionals;
+  if (input === undefined) throw usage('name the session: a file (.session.json), a share link with #s=…, or the encoded string');
+  if (extra.length) throw usage(`one session at a time; unexpected ${extra.map((x) => JSON.stringify(x)).join(' ')}`);
+  const print = parsed.values.print ?? false;
+
+  const loaded = await loadSession(input);
+  if (!loaded.ok) {
+    await writeOut(io.stderr, `slm replay: ${loaded.text}\n`);
+    return EXIT.usage;
+  }
+  // Printing follows the steps in order; each write waits for the stream, so output stays ordered.
+  let printing: Promise<void> = Promise.resolve();
+  const onCheck = (check: StepCheck) => {
+    printing = printing.then(() => writeOut(io.stdout, `${stepHeader(check)}\n${check.resultText}\n`));
+  };
+  const report = await replaySession(loaded.session, print ? { onCheck } : {});
+  await printing;
+  await writeOut(io.stdout, formatReplay(report));
+  return report.ok ? EXIT.ok : EXIT.failed;
+}
+
+/** The `replay` subcommand. */
+export const replayCommand: CommandEntry = { usage: USAGE, run: runReplay };

@@ -1,0 +1,124 @@
+/**
+ * The working tree as git sees it: every file and symlink under the root except `.git`,
+ * with the untracked ones filtered through `.gitignore` (and `.git/info/exclude`) the way
+ * git does — an ignored directory is not entered unless the index tracks something inside it.
+ * Each file's blob id is computed from its bytes: the Workspace keeps no modification times,
+ * so git's stat shortcut cannot be trusted and every tracked file is hashed.
+ */
+import git from 'isomorphic-git';
+import { isWorkspaceError } from '../workspace.ts';
+import { encodeText } from '../text.ts';
+import { joinPath, MAX_WALK_ENTRIES } from '../walk.ts';
+import { MODE } from './fs-adapter.ts';
+import { blobId, type FileMap, type GitBlob, type Repo } from './repo.ts';
+
+/** A working-tree file: its blob id and mode, and its bytes when the caller asked to keep them. */
+export interface WorkFile extends GitBlob {
+  readonly bytes?: Uint8Array;
+}
+
+export interface Worktree {
+  /** Tracked files still present, and untracked files that are not ignored. */
+  readonly files: ReadonlyMap<string, WorkFile>;
+  /** The untracked files (not in the index, not ignored), sorted. */
+  readonly untracked: readonly string[];
+  /** True when the walk stopped at MAX_WALK_ENTRIES; later files are missing from both lists. */
+  readonly truncated: boolean;
+}
+
+/** Every directory that holds a tracked path (at any depth), so the walk knows where git must look inside. */
+export function trackedDirs(tracked: Iterable<string>): Set<string> {
+  const dirs = new Set<string>();
+  for (const path of tracked) {
+    for (let i = path.indexOf('/'); i >= 0; i = path.indexOf('/', i + 1)) dirs.add(path.slice(0, i));
+  }
+  return dirs;
+}
+
+/**
+ * Scans the working tree. `index` decides what is tracked (tracked files are never ignored);
+ * `keepBytes` keeps each file's content for a diff.
+ */
+export async function scanWorktree(repo: Repo, index: FileMap, opts: { keepBytes: boolean }): Promise<Worktree> {
+  const { ws } = repo;
+  const inIndex = trackedDirs(index.keys());
+  const files = new Map<string, WorkFile>();
+  const untracked: string[] = [];
+  let seen = 0;
+  let truncated = false;
+
+  const ignored = (path: string): Promise<boolean> => git.isIgnored({ fs: repo.fs, dir: repo.dir, filepath: path });
+
+  const visit = async (dir: string): Promise<void> => {
+    let entries;
+    try {
+      entries = await ws.readdir(dir);
+    } catch (e) {
+      if (isWorkspaceError(e, 'ENOENT') || isWorkspaceError(e, 'ENOTDIR')) return;
+      throw e;
+    }
+    for (const entry of entries) {
+      if (++seen > MAX_WALK_ENTRIES) {
+        truncated = true;
+        return;
+      }
+      // Git never looks inside a .git directory, nested repositories included.
+      if (entry.name === '.git') continue;
+      const path = joinPath(dir, entry.name);
+      // readdir may follow links on some backends; lstat is the only "is it a link" answer.
+      const st = await ws.lstat(path);
+      if (!st) continue;
+      const tracked = index.has(path);
+      if (st.type === 'dir') {
+        if (inIndex.has(path) || !(await ignored(`${path}/`))) await visit(path);
+        continue;
+      }
+      if (!tracked && (await ignored(path))) continue;
+      const bytes = st.type === 'symlink' ? encodeText((await ws.readlink(path)) ?? '') : await ws.readFile(path);
+      files.set(path, {
+        oid: await blobId(bytes),
+        mode: workMode(st.type, index.get(path)),
+        ...(opts.keepBytes ? { bytes } : {}),
+      });
+      if (!tracked) untracked.push(path);
+    }
+  };
+
+  await visit('');
+  return { files, untracked: untracked.sort(compareGitPaths), truncated };
+}
+
+/**
+ * The mode a working-tree entry has for git. The Workspace reports no permission bits, so a
+ * regular file keeps the mode the index records (100755 stays executable) and is 100644 when new.
+ */
+function workMode(type: 'file' | 'symlink', recorded: GitBlob | undefined): number {
+  if (type === 'symlink') return MODE.symlink;
+  return recorded && recorded.mode !== MODE.symlink ? recorded.mode : MODE.file;
+}
+
+/**
+ * How `git status` shows untracked files: a directory that holds no tracked path is shown once,
+ * as `dir/`, instead of listing its files.
+ */
+export function collapseUntracked(untracked: readonly string[], tracked: Iterable<string>): string[] {
+  const dirs = trackedDirs(tracked);
+  const shown = new Set<string>();
+  for (const path of untracked) {
+    let display = path;
+    for (let i = path.indexOf('/'); i >= 0; i = path.indexOf('/', i + 1)) {
+      const dir = path.slice(0, i);
+      if (!dirs.has(dir)) {
+        display = `${dir}/`;
+        break;
+      }
+    }
+    shown.add(display);
+  }
+  return [...shown].sort(compareGitPaths);
+}
+
+/** Git orders paths by their bytes; for the ASCII paths of a project that is plain code-unit order. */
+export function compareGitPaths(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,126 @@
+/**
+ * The Session record, version 1: everything needed to reproduce a run — the engine version,
+ * the engine and agent settings, the model, the task, the starting workspace (a bundled
+ * template by id + content hash, or the files) and, per step, the model's raw output with the
+ * short hashes of the result the model saw and of the workspace after the step.
+ *
+ * The zod schema is the one gate for records from outside (a file, a link): it bounds every
+ * size, and it knows no approval setting, so none can come in — a recorded session never
+ * switches a live run to running calls unasked. Results are recomputed by replay; the file
+ * form keeps the texts for reading, the shared form (`sharedForm`) drops what replay derives.
+ */
+import { z } from 'zod';
+import { EDIT_FORMATS, type EditFormat } from '../agent/evolve.ts';
+import type { EngineSettings } from '../engine/settings.ts';
+import { SHORT_HASH_HEX } from './hash.ts';
+
+/** The record format this build writes and reads. */
+export const RECORD_VERSION = 1;
+
+/** Bounds on a record from outside: enough for any real session, far below what could hurt. */
+export const RECORD_LIMITS = Object.freeze({ steps: 1000, rawChars: 100_000, textChars: 1_000_000, files: 2000, pathChars: 1024, taskChars: 20_000 });
+
+const hash = z.string().regex(new RegExp(`^[0-9a-f]{${SHORT_HASH_HEX}}$`), `must be ${SHORT_HASH_HEX} lowercase hex digits`);
+const int = (min: number, max: number) => z.number().int().min(min).max(max);
+const text = (max: number) => z.string().max(max);
+
+/** Engine settings with bounds. */
+const engineSettingsSchema = z.object({
+  max_tool_chars: int(100, 1_000_000),
+  read_window_lines: int(1, 100_000),
+  context_window_tokens: int(256, 10_000_000),
+  read_before_edit: z.boolean(),
+  edit_tolerance: z.boolean(),
+  disabled_rungs: z.array(text(64)).max(64),
+  over_edit_guard: z.boolean(),
+  loop_guard: z.boolean(),
+  loop_guard_repeats: int(1, 100),
+  file_checkpoints: z.boolean(),
+  syntax_check: z.boolean(),
+  shell_timeout: int(1, 600_000),
+  shell_timeout_cap: int(1, 600_000),
+}) satisfies z.ZodType<EngineSettings>; // a new engine setting fails here until its bounds are chosen
+
+/** The agent loop's settings that shape what the model saw. There is deliberately no approval mode here. */
+const agentSettingsSchema = z.object({
+  maxSteps: int(1, RECORD_LIMITS.steps),
+  contextTokens: int(256, 10_000_000),
+  outputTokens: int(1, 1_000_000),
+  jsonMode: z.boolean(),
+  stallSteps: int(1, 1000),
+  maxParseFailures: int(1, 1000),
+  editFormat: z.enum(EDIT_FORMATS as [EditFormat, ...EditFormat[]]).optional(),
+});
+
+const modelSchema = z.object({
+  id: text(300),
+  kind: z.enum(['webllm', 'openai', 'scripted']),
+  /** Adapter facts worth keeping (family, context window), as plain values. */
+  params: z.record(text(64), z.union([text(300), z.number(), z.boolean()])),
+  seed: int(0, Number.MAX_SAFE_INTEGER),
+  temperature: z.number().min(0).max(2),
+});
+
+const templateRefSchema = z.object({ template: z.object({ id: text(64), hash }) });
+const filesRefSchema = z.object({
+  files: z
+    .record(text(RECORD_LIMITS.pathChars), text(RECORD_LIMITS.textChars))
+    .refine((files) => Object.keys(files).length <= RECORD_LIMITS.files, `must hold at most ${RECORD_LIMITS.files} files`),
+});
+
+const stepSchema = z.object({
+  /** Exactly what the model produced. */
+  raw: text(RECORD_LIMITS.rawChars),
+  /** The parsed call, for reading; replay parses `raw` again. */
+  call: z.object({ tool: text(200), args: z.unknown() }).optional(),
+  /** Short hash of the observation: exactly the text the model saw next. */
+  resultHash: hash,
+  /** Short hash of the workspace tree after the step. */
+  workspaceHash: hash,
+  /** The observation itself (file form only; replay recomputes it). */
+  resultText: text(RECORD_LIMITS.textChars).optional(),
+  /** The workspace backend a shell step ran on (`memory`, `node`, `webcontainer`). */
+  backend: text(32).optional(),
+  /** A shell step's output, which depends on the backend: kept in every form, so a replay elsewhere can show where it differs. */
+  shellOutput: text(RECORD_LIMITS.textChars).optional(),
+  tally: z.object({ passed: int(0, 1e9), failed: int(0, 1e9), source: text(64) }).optional(),
+  /** A person's answer when the call was put before one; a replay gives the same answer inside its sandbox. */
+  approval: z.enum(['approved', 'denied']).optional(),
+});
+
+/** A version 1 session record. */
+export const sessionSchema = z.object({
+  v: z.literal(RECORD_VERSION),
+  engineVersion: text(64),
+  createdAt: text(40),
+  settings: z.object({ engine: engineSettingsSchema, agent: agentSettingsSchema }),
+  model: modelSchema,
+  task: text(RECORD_LIMITS.taskChars),
+  workspace: z.union([templateRefSchema, filesRefSchema]),
+  steps: z.array(stepSchema).max(RECORD_LIMITS.steps),
+});
+
+export type Session = z.infer<typeof sessionSchema>;
+export type RecordedStep = z.infer<typeof stepSchema>;
+export type AgentSettings = z.infer<typeof agentSettingsSchema>;
+export type ModelInfo = z.infer<typeof modelSchema>;
+export type WorkspaceRef = z.infer<typeof templateRefSchema> | z.infer<typeof filesRefSchema>;
+
+/** The model kind a model id names (`openai:…`, `scripted:…`; anything else runs in WebLLM). */
+export function modelKind(id: string): ModelInfo['kind'] {
+  if (id.startsWith('openai:')) return 'openai';
+  if (id.startsWith('scripted:')) return 'scripted';
+  return 'webllm';
+}
+
+/**
+ * The form that goes into a link: without what replay recomputes (result texts, parsed calls,
+ * tallies), so the URL stays short. Shell output and its backend stay: they cannot be
+ * recomputed elsewhere.
+ */
+export function sharedForm(session: Session): Session {
+  return {
+    ...session,
+    steps: session.steps.map(({ resultText: _t, call: _c, tally: _y, ...kept }) => kept),
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * Recording a run: the agent loop as it is, plus a Session record built step by step — the
+ * raw output, the hash of the observation the model saw and the hash of the workspace after
+ * the step. Replay records its own run the same way and compares the two records, so both
+ * sides hash through exactly this code.
+ */
+import { LOOP_DEFAULTS, runLoop, type LoopOptions, type RunResult } from '../agent/loop.ts';
+import type { Step } from '../agent/step.ts';
+import { TEST_TOOLS } from '../engine/tally.ts';
+import type { Workspace } from '../engine/workspace.ts';
+import { shortHash } from './hash.ts';
+import { modelKind, RECORD_VERSION, type AgentSettings, type ModelInfo, type RecordedStep, type Session } from './record.ts';
+import { describeStart } from './start.ts';
+import { workspaceHash } from './tree.ts';
+import { engineVersion } from './version.ts';
+
+export interface RecordOptions extends LoopOptions {
+  /** When the run started (ISO 8601); defaults to now. The example builder fixes it so regenerated files are identical. */
+  readonly createdAt?: string;
+  /** Called with each step's record as soon as its hashes are known, before the next step runs. */
+  readonly onRecord?: (record: RecordedStep, step: Step) => void;
+}
+
+export interface RecordedRun {
+  readonly result: RunResult;
+  readonly session: Session;
+  /** Starting entries the record could not carry, each with its reason (see `describeStart`). */
+  readonly unrecorded: readonly string[];
+}
+
+/** Runs the loop and records the session. The workspace is described before the first step changes it. */
+export async function recordRun(o: RecordOptions): Promise<RecordedRun> {
+  const ws = o.engine.workspace;
+  const start = await describeStart(ws);
+  const steps: RecordedStep[] = [];
+  // Hashing is async; the next step must not touch the workspace before this one's hash is taken.
+  // The loop awaits its gate before every step, so the gate waits for the pending record.
+  let pending: Promise<void> = Promise.resolve();
+  const result = await runLoop({
+    ...o,
+    onStep: (step) => {
+      pending = pending.then(async () => {
+        const record = await recordStep(step, ws);
+        steps.push(record);
+        o.onRecord?.(record, step);
+      });
+      o.onStep?.(step);
+    },
+    gate: async (index) => {
+      await pending;
+      await o.gate?.(index);
+    },
+  });
+  await pending;
+  const session: Session = {
+    v: RECORD_VERSION,
+    engineVersion: await engineVersion(),
+    createdAt: o.createdAt ?? new Date().toISOString(),
+    settings: { engine: { ...o.engine.settings, disabled_rungs: [...o.engine.settings.disabled_rungs] }, agent: agentSettings(o, result) },
+    model: modelInfo(o),
+    task: o.task,
+    workspace: start.ref,
+    steps,
+  };
+  return { result, session, unrecorded: start.unrecorded };
+}
+
+/** The loop settings that shape what the model saw, with the loop's own defaults filled in. */
+function agentSettings(o: LoopOptions, result: RunResult): AgentSettings {
+  return {
+    maxSteps: o.maxSteps ?? LOOP_DEFAULTS.maxSteps,
+    contextTokens: o.contextTokens ?? o.model.contextWindow ?? LOOP_DEFAULTS.contextTokens,
+    outputTokens: o.outputTokens ?? LOOP_DEFAULTS.outputTokens,
+    jsonMode: o.jsonMode ?? true,
+    stallSteps: o.stallSteps ?? LOOP_DEFAULTS.stallSteps,
+    maxParseFailures: o.maxParseFailures ?? LOOP_DEFAULTS.maxParseFailures,
+    ...(result.editFormat && { editFormat: result.editFormat }),
+  };
+}
+
+function modelInfo(o: LoopOptions): ModelInfo {
+  const { model } = o;
+  return {
+    id: model.id,
+    kind: modelKind(model.id),
+    params: { family: model.family, ...(model.contextWindow !== undefined && { contextWindow: model.contextWindow }) },
+    seed: o.seed ?? LOOP_DEFAULTS.seed,
+    temperature: o.temperature ?? LOOP_DEFAULTS.temperature,
+  };
+}
+
+/**
+ * A step ran a command when its tool is a shell or test tool, or when done made a final test
+ * run: its output depends on the backend (just-bash, Node, WebContainer), so it is recorded.
+ */
+export function isShellStep(step: Step): boolean {
+  if (!step.call || !step.result) return false;
+  return TEST_TOOLS.has(step.call.tool) || step.notes.some((n) => n.kind === 'final-tests');
+}
+
+async function recordStep(step: Step, ws: Workspace): Promise<RecordedStep> {
+  return {
+    raw: step.raw,
+    ...(step.call && { call: { tool: step.call.tool, args: step.call.args } }),
+    resultHash: await shortHash(step.observation),
+    workspaceHash: await workspaceHash(ws),
+    resultText: step.observation,
+    ...(isShellStep(step) && { backend: ws.kind, shellOutput: step.result!.text }),
+    ...(step.tally && { tally: { ...step.tally } }),
+    ...(step.approval && { approval: step.approval }),
+  };
+}

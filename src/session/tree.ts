@@ -1,0 +1,47 @@
+/**
+ * The workspace as recorded: every entry of the tree in walk order (the same walker the search
+ * tools use, so node_modules and .git are left out), and its short hash. The hash is what a
+ * replay compares after each step: any file created, changed, moved or removed changes it.
+ */
+import { encodeText } from '../engine/text.ts';
+import { walkTree } from '../engine/walk.ts';
+import type { EntryType, Workspace } from '../engine/workspace.ts';
+import { concatBytes, shortHash } from './hash.ts';
+
+export interface TreeEntry {
+  readonly path: string;
+  readonly type: EntryType;
+  /** A file's bytes. */
+  readonly bytes?: Uint8Array;
+  /** A symlink's target text. */
+  readonly target?: string;
+}
+
+/**
+ * Reads every entry below the root. A tree larger than the walker's bound is a programmer
+ * error here (sessions run on small projects); it throws rather than hash half a tree.
+ */
+export async function readTree(ws: Workspace): Promise<TreeEntry[]> {
+  const walked = await walkTree(ws, '');
+  if (walked.truncated) throw new RangeError(`readTree: the workspace at ${ws.root} has more entries than the walker visits (${walked.entries.length}); record a smaller project`);
+  const out: TreeEntry[] = [];
+  for (const e of walked.entries) {
+    if (e.type === 'file') out.push({ path: e.path, type: e.type, bytes: await ws.readFile(e.path) });
+    else if (e.type === 'symlink') out.push({ path: e.path, type: e.type, target: (await ws.readlink(e.path)) ?? '' });
+    else out.push({ path: e.path, type: e.type });
+  }
+  return out;
+}
+
+/**
+ * The short hash of the whole tree: each entry as `type path length\n` followed by its bytes
+ * (or link target), so no two different trees serialise alike (the length fences the bytes).
+ */
+export async function workspaceHash(ws: Workspace): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  for (const e of await readTree(ws)) {
+    const body = e.bytes ?? encodeText(e.target ?? '');
+    chunks.push(encodeText(`${e.type} ${e.path} ${body.length}\n`), body);
+  }
+  return shortHash(concatBytes(chunks));
+}

@@ -1,0 +1,44 @@
+/**
+ * The engine version a session records: the app's package version plus a short hash of what
+ * decides the engine's behaviour — the default settings and every tool's name, contract and
+ * argument schema. Two builds with the same version string answer the same calls alike; a
+ * replay on a build with another version says so when it diverges.
+ */
+import pkg from '../../package.json' with { type: 'json' };
+import { argsJsonSchema } from '../agent/call-schema.ts';
+import { DEFAULT_SETTINGS } from '../engine/settings.ts';
+import { CODING_TOOLS } from '../engine/tools/index.ts';
+import { shortHash } from './hash.ts';
+
+/** The app's version from package.json, e.g. `0.1.0`. */
+export const APP_VERSION: string = pkg.version;
+
+let cached: Promise<string> | undefined;
+
+/** `0.1.0+3f9a0c21d4e8`: the app version and the behaviour hash of this build's engine. */
+export function engineVersion(): Promise<string> {
+  cached ??= shortHash(
+    JSON.stringify({
+      settings: DEFAULT_SETTINGS,
+      tools: CODING_TOOLS.map((t) => [t.name, t.summary, argsJsonSchema(t.schema)]),
+    }),
+  ).then((h) => `${APP_VERSION}+${h}`);
+  return cached;
+}
+
+/** The numeric release parts of `1.2.3+hash` (missing parts count as 0). */
+function releaseParts(version: string): number[] {
+  const release = version.split('+')[0]!.split('-')[0]!;
+  return release.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : 0));
+}
+
+/** Negative when `a` is an older release than `b`, positive when newer, 0 when the releases are equal (the hashes may still differ). */
+export function compareReleases(a: string, b: string): number {
+  const pa = releaseParts(a);
+  const pb = releaseParts(b);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
