@@ -12,6 +12,7 @@ import type { EditFormat, EditFormatBandit } from './evolve.ts';
 import { toModelError, type ChatMessage, type Completion, type Model } from './model.ts';
 import { parseCall, type ParseOutcome } from './parse.ts';
 import { buildPrompt, type Skill } from './prompt.ts';
+import { skillCards } from '../engine/skills/index.ts';
 import { INITIAL_STALL } from './stall.ts';
 import { freezeStep, stopText, type Step, type StepTiming, type Stop } from './step.ts';
 import { executeTurn, type TurnOutcome, type TurnSettings } from './turn.ts';
@@ -35,6 +36,7 @@ export interface LoopOptions {
   readonly stallSteps?: number;
   /** Consecutive replies without a usable call before the run stops. */
   readonly maxParseFailures?: number;
+  /** Skill cards for the prompt; default: the engine's bundled skills when ws_skill is registered. */
   readonly skills?: readonly Skill[];
   /** The edit format the prompt recommends; when absent and `evolve` is given, the bandit chooses. */
   readonly editFormat?: EditFormat;
@@ -107,8 +109,10 @@ interface PreparedRun {
 function prepare(o: LoopOptions): PreparedRun {
   const specs = toolSpecs(o.engine.tools.values());
   const editFormat = o.editFormat ?? o.evolve?.choose(o.model.family, o.language ?? 'other');
+  // The prompt shows the cards of the skills ws_skill can serve, unless the caller chose others.
+  const skills = o.skills ?? (o.engine.tools.has('ws_skill') ? skillCards() : []);
   return {
-    prompt: buildPrompt({ tools: specs, task: o.task, ...(editFormat && { editFormat }), ...(o.skills && { skills: o.skills }) }),
+    prompt: buildPrompt({ tools: specs, task: o.task, ...(editFormat && { editFormat }), ...(skills.length && { skills }) }),
     toolNames: specs.map((s) => s.name),
     ...((o.jsonMode ?? true) && { jsonSchema: callJsonSchema(specs) }),
     window: o.contextTokens ?? o.model.contextWindow ?? LOOP_DEFAULTS.contextTokens,

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, runCli, tempRoot } from '../cli/cli-process.ts';
-import type { RunSessionFile } from '../../src/cli/commands/run.ts';
+import type { Session } from '../../src/session/record.ts';
 
 let root: string;
 let scripts: string;
@@ -43,18 +43,16 @@ describe('slm run', () => {
     expect(r.stderr).toMatch(/^step 1 ws_read ok\nstep 2 ws_edit ok\nstep 3 done ok \[no-test-tool\]\n$/);
     expect(await readFile(join(root, 'src/math.js'), 'utf8')).toBe(MATH.replace('a - b', 'a + b'));
 
-    const session = JSON.parse(await readFile(out, 'utf8')) as RunSessionFile;
+    const session = JSON.parse(await readFile(out, 'utf8')) as Session;
     expect(session).toMatchObject({
       v: 1,
-      kind: 'slm-run',
       task: 'Make add add.',
-      model: { id: `scripted:${join(scripts, 'fix.json')}`, family: 'scripted', params: { temperature: 0, jsonMode: true }, seed: 0 },
-      settings: { engine: { context_window_tokens: 4096 }, loop: { maxSteps: 25, contextTokens: 4096 } },
-      stop: { kind: 'done', summary: 'add adds' },
+      model: { id: `scripted:${join(scripts, 'fix.json')}`, kind: 'scripted', params: { family: 'scripted', contextWindow: 4096 }, seed: 0, temperature: 0 },
+      settings: { engine: { context_window_tokens: 4096 }, agent: { maxSteps: 25, contextTokens: 4096 } },
+      workspace: { files: { 'src/math.js': MATH } },
     });
     expect(session.steps.map((s) => s.raw)).toHaveLength(3);
-    expect(session.steps[1]!.result?.text).toBe('edited src/math.js (1 replacement(s))');
-    expect(session.steps[0]!.messages[0]!.role).toBe('system');
+    expect(session.steps[1]!.resultText).toBe('edited src/math.js (1 replacement(s))');
     const table = JSON.parse(await readFile(evolve, 'utf8')) as { arms: Record<string, Record<string, { pulls: number }>> };
     expect(table.arms['scripted|javascript']?.search_replace?.pulls).toBe(1);
   });

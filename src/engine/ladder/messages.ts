@@ -65,15 +65,29 @@ function firstDifference(closest: ClosestSpan, oldLines: readonly string[]): str
  * Not found: what was tried, the closest span quoted with its line numbers (when anything is
  * alike), and the recovery — re-read with ws_read, then retry with old_str copied exactly.
  */
-export function notFoundText(path: string, oldStr: string, closest: ClosestSpan | undefined, tolerance: boolean): string {
+/** Who is asking: the searched text's name and the tool to retry (ws_edit's old_str, or a ws_patch hunk). */
+export interface SearchSubject {
+  readonly name: string;
+  readonly retry: string;
+}
+
+export const OLD_STR_SUBJECT: SearchSubject = { name: 'old_str', retry: 'retry ws_edit with old_str copied exactly from it' };
+
+export function notFoundText(
+  path: string,
+  oldStr: string,
+  closest: ClosestSpan | undefined,
+  tolerance: boolean,
+  subject: SearchSubject = OLD_STR_SUBJECT,
+): string {
   const tried = tolerance
     ? 'not even after ignoring trailing whitespace, indentation, blank lines and quote/dash style, nor by its first and last lines'
-    : 'and edit_tolerance is off, so old_str must match the file byte for byte';
-  const head = `old_str not found in ${path} — no exact match, ${tried}. Nothing was changed.`;
+    : `and edit_tolerance is off, so ${subject.name} must match the file byte for byte`;
+  const head = `${subject.name} not found in ${path} — no exact match, ${tried}. Nothing was changed.`;
   if (!closest) {
     return (
-      `${head}\nNothing in the file resembles old_str. ws_read ${JSON.stringify({ path })} (or ws_grep for a distinctive line) to see the current text, ` +
-      `then retry ws_edit with old_str copied exactly from it, without the line numbers.`
+      `${head}\nNothing in the file resembles ${subject.name}. ws_read ${JSON.stringify({ path })} (or ws_grep for a distinctive line) to see the current text, ` +
+      `then ${subject.retry}, without the line numbers.`
     );
   }
   const shown = closest.text.split('\n');
@@ -87,6 +101,6 @@ export function notFoundText(path: string, oldStr: string, closest: ClosestSpan 
     `The closest text is lines ${closest.startLine}–${closest.endLine} (${Math.round(closest.similarity * 100)}% similar):`,
     quoted + more,
     ...(diff ? [diff] : []),
-    `Re-read those lines with ws_read ${JSON.stringify({ path, offset, limit })}, then retry ws_edit with old_str copied exactly from the file, without the line numbers.`,
+    `Re-read those lines with ws_read ${JSON.stringify({ path, offset, limit })}, then ${subject.retry.replace(' from it', ' from the file')}, without the line numbers.`,
   ].join('\n');
 }

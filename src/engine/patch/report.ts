@@ -4,7 +4,7 @@
  * matched. A refused patch lists every hunk — the ones that would have applied too — so the
  * model can fix the failed ones and send the whole patch again.
  */
-import { notFoundText, placeList, RUNG_NAMES, RUNG_NOTES, type MatchSpan, type RungId } from '../ladder/index.ts';
+import { notFoundText, placeList, type SearchSubject, RUNG_NAMES, RUNG_NOTES, type MatchSpan, type RungId } from '../ladder/index.ts';
 import type { HunkFailure, HunkOutcome } from './apply.ts';
 import { AnchorWindowLines } from './locate.ts';
 
@@ -45,11 +45,17 @@ function hunkLine(index: number, outcome: HunkOutcome, path: string, tolerance: 
   }
 }
 
+/** How not-found messages name a hunk's old side and the retry. */
+const HUNK_SUBJECT: SearchSubject = {
+  name: "the hunk's context and - lines",
+  retry: 'retry ws_patch with the context and - lines copied exactly from it (or use ws_edit for a single change)',
+};
+
 /** Why a hunk failed, and what to do about it. */
 export function failureText(f: HunkFailure, path: string, tolerance: boolean): string {
   switch (f.kind) {
     case 'not-found':
-      return `its context and - lines (its old_str) are not in ${path}.\n${notFoundText(path, f.oldText, f.closest, tolerance)}`;
+      return `its context and - lines are not in ${path}.\n${notFoundText(path, f.oldText, f.closest, tolerance, HUNK_SUBJECT)}`;
     case 'ambiguous': {
       const where = f.scope === 'window' && f.header !== undefined ? `within ±${AnchorWindowLines} lines of its @@ line ${f.header}` : `in ${path}`;
       const more = 'Add 2–3 more unchanged lines around the change (as context) so it matches exactly one place.';

@@ -175,7 +175,7 @@ describe('ws_patch: refusals, one row per message; nothing is written', () => {
       name: 'one hunk of two misses: every hunk reported, nothing written',
       files: { 'a.py': PY },
       args: { patch: diff('a.py', '@@ -2 +2 @@\n-    x = 1\n+    x = 2\n@@ -7 +7 @@\n-    return yy\n+    return z\n') },
-      says: /^Patch refused — 1 of 2 hunks did not apply to a\.py, so nothing was written: a patch applies whole or not at all\.\nhunk 1: anchored@2\.\.2 exact\nhunk 2: FAILED — its context and - lines \(its old_str\) are not in a\.py\.\nold_str not found in a\.py[\s\S]*The closest text is lines 7–7 \(\d+% similar\):\n    return y\n[\s\S]*\nFix the failed hunk and send the whole patch again/,
+      says: /^Patch refused — 1 of 2 hunks did not apply to a\.py, so nothing was written: a patch applies whole or not at all\.\nhunk 1: anchored@2\.\.2 exact\nhunk 2: FAILED — its context and - lines are not in a\.py\.\nthe hunk's context and - lines not found in a\.py[\s\S]*The closest text is lines 7–7 \(\d+% similar\):\n    return y\n[\s\S]*\nFix the failed hunk and send the whole patch again/,
       rule: 'not-found',
     },
     {
