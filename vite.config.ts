@@ -31,7 +31,17 @@ export default defineConfig({
   server: { headers: isolationHeaders },
   preview: { headers: isolationHeaders },
   worker: { format: 'es' },
-  build: { target: 'es2022', sourcemap: true },
+  build: {
+    target: 'es2022',
+    sourcemap: true,
+    // Two pages: the app, and the WebContainer check page (e2e/webcontainer.spec.ts uses it).
+    rolldownOptions: {
+      input: {
+        main: fileURLToPath(new URL('./index.html', import.meta.url)),
+        'webcontainer-check': fileURLToPath(new URL('./webcontainer-check.html', import.meta.url)),
+      },
+    },
+  },
   test: {
     include: ['src/**/*.test.ts', 'tests/**/*.test.ts'],
     environment: 'node',

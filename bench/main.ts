@@ -7,13 +7,17 @@
 import { useNodeWasm } from '../src/platform/node-wasm.ts';
 import { editCorpusSection } from './edits.ts';
 import { latencySection } from './latency.ts';
+import { patchCorpusSection } from './patch.ts';
+import { shareSection } from './share.ts';
 import { renderTable, targetSummary, type BenchSection, type BenchSectionDef } from './table.ts';
 
 /** The sections, in print order. New sections (patch corpus, bundle size, share-link size) go here. */
 const SECTIONS: readonly BenchSectionDef[] = [
   editCorpusSection('edits-dev.jsonl'),
   editCorpusSection('edits-gutter-variants.jsonl'),
+  patchCorpusSection(),
   latencySection(),
+  shareSection(),
 ];
 
 async function runSection(def: BenchSectionDef): Promise<BenchSection> {

@@ -24,7 +24,7 @@ export { expect };
 
 /** Opens the console and waits until the engine has listed its tools and the workspace. */
 export async function openConsole(page: Page): Promise<void> {
-  await page.goto('/');
+  await page.goto('/#/console');
   await expect(page.getByRole('heading', { level: 1 })).toContainText('slmcode playground');
   await expect(toolCard(page, 'ws_read')).toBeVisible();
   await expect(treeFile(page, 'src/strings.js')).toBeVisible();

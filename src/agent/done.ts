@@ -9,7 +9,7 @@ import { fail, ok, type ToolResult } from '../engine/result.ts';
 import { schemaErrorText } from '../engine/schema-error.ts';
 import { doneSchema, DONE_TOOL, TEST_TOOL } from './call-schema.ts';
 import type { LoopNote, Stop } from './step.ts';
-import { parseTestTally, tallyText, type TestTally } from './tally.ts';
+import { parseTestTally, tallyText, type TestTally } from '../engine/tally.ts';
 
 export interface DoneOutcome {
   readonly result: ToolResult;

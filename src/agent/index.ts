@@ -11,7 +11,7 @@ export * from './call-schema.ts';
 export * from './context.ts';
 export * from './approvals.ts';
 export * from './evolve.ts';
-export * from './tally.ts';
+export * from '../engine/tally.ts';
 export * from './stall.ts';
 export { ScriptedModel, type ScriptedOptions } from './models/scripted.ts';
 export { OpenAIModel, type OpenAIOptions } from './models/openai.ts';

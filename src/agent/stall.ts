@@ -3,7 +3,7 @@
  * N steps without a better tally append a nudge to the observation. The state is a value; each
  * step produces the next one.
  */
-import { improves, tallyText, type TestTally } from './tally.ts';
+import { improves, tallyText, type TestTally } from '../engine/tally.ts';
 
 export interface StallState {
   /** The best tally so far; undefined until a test has run. */

@@ -8,7 +8,7 @@ import type { ToolResult } from '../engine/result.ts';
 import type { ChatMessage, ModelErrorCode } from './model.ts';
 import type { ParseErrorKind, ParsedCall, ParseRepair } from './parse.ts';
 import type { Budget } from './context.ts';
-import type { TestTally } from './tally.ts';
+import type { TestTally } from '../engine/tally.ts';
 
 export type LoopNoteKind =
   | 'dropped-calls' // further calls in the message were dropped (detail: their tool names)

@@ -12,7 +12,7 @@ import { runDone } from './done.ts';
 import { droppedCallsText, type ParseOutcome } from './parse.ts';
 import { stallStep, type StallState } from './stall.ts';
 import type { ApprovalOutcome, LoopNote, Stop } from './step.ts';
-import { parseTestTally, TEST_TOOLS, type TestTally } from './tally.ts';
+import { parseTestTally, TEST_TOOLS, type TestTally } from '../engine/tally.ts';
 
 export interface TurnSettings {
   readonly engine: Engine;

@@ -9,12 +9,14 @@ import { batchCommand } from './commands/batch.ts';
 import { callCommand } from './commands/call.ts';
 import { checkShellEntry } from './commands/check-shell.ts';
 import { runCommand } from './commands/run.ts';
+import { replayCommand } from './commands/replay.ts';
 
 /** Every subcommand, by name. */
 const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   call: callCommand,
   batch: batchCommand,
   run: runCommand,
+  replay: replayCommand,
   'check-shell': checkShellEntry,
 };
 

@@ -13,4 +13,6 @@ export interface ToolContext {
   readonly state: SessionState;
   /** Jails a path the model gave: normalizes it, applies every rule, resolves symlinks physically. */
   resolve(path: string, op: JailOp): Promise<JailResult>;
+  /** True when a person approved this very call in the UI (a gated shell command may then run). */
+  readonly approved?: boolean;
 }

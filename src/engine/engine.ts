@@ -28,6 +28,12 @@ export interface EngineOptions {
   readonly postEdit?: PostEditHook;
 }
 
+/** Per-call options from the caller (the agent loop, the console), never from the model. */
+export interface CallOptions {
+  /** A person approved this call; gated shell commands run only with it. */
+  readonly approved?: boolean;
+}
+
 export class Engine {
   readonly settings: EngineSettings;
   readonly state = new SessionState();
@@ -50,7 +56,7 @@ export class Engine {
     return this.opts.workspace;
   }
 
-  async call(name: string, rawArgs: unknown): Promise<ToolResult> {
+  async call(name: string, rawArgs: unknown, options: CallOptions = {}): Promise<ToolResult> {
     const def = this.tools.get(name);
     if (!def) {
       return fail(
@@ -84,9 +90,10 @@ export class Engine {
       ]);
     }
 
+    const ctx: ToolContext = options.approved ? { ...this.ctx, approved: true } : this.ctx;
     let result: ToolResult;
     try {
-      result = await def.run(parsed.data, this.ctx);
+      result = await def.run(parsed.data, ctx);
     } catch (e) {
       // A tool never throws for bad input; reaching here is a bug. Keep the session alive and say so.
       const msg = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
@@ -95,7 +102,7 @@ export class Engine {
       ]);
     }
     if (def.writes && result.ok && result.changes.length && this.settings.syntax_check && !disableSyntax && this.opts.postEdit) {
-      result = await this.opts.postEdit(this.ctx, name, result);
+      result = await this.opts.postEdit(ctx, name, result);
     }
     return this.cap({ ...result, notes: [...notes, ...result.notes] });
   }

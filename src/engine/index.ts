@@ -13,3 +13,4 @@ export { restoreCheckpoint } from './checkpoints.ts';
 export { CODING_TOOLS } from './tools/index.ts';
 export { createEngine } from './create.ts';
 export { checkSyntax, syntaxCheckerFor, type SyntaxVerdict } from './syntax/index.ts';
+export { BUNDLED_SKILLS, skillCards, type SkillCard } from './skills/index.ts';

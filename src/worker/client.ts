@@ -1,25 +1,68 @@
 /**
- * The console's only way to the engine: a typed async API over the engine worker. Errors the
+ * The page's only way to the engine: a typed async API over the engine worker (the console's
+ * tool calls, and runs with their streamed events). Errors the
  * worker sends as data are rethrown here as `EngineRequestError`. When the worker dies (a
  * script that fails to load, an uncaught error, a failed start-up) every pending call is
  * rejected with `EngineCrashedError`, the status says why, and `restart()` starts a new one.
  */
 import type { ToolResult } from '../engine/result.ts';
+import type { GpuReport } from '../agent/models/gpu.ts';
 import type {
+  EndpointProbe,
   EngineCalls,
   EngineInfo,
   EngineRequest,
   EngineRequestType,
   EngineResponse,
   FileView,
+  PathCheck,
+  RunAction,
+  RunConfig,
+  RunEvent,
+  RunInfo,
+  RunOptions,
   ToolInfo,
   WireError,
   WorkspaceSnapshot,
 } from './protocol.ts';
 
-export type { EngineInfo, FileView, ToolInfo, TreeEntry, WorkspaceSnapshot, JsonSchema } from './protocol.ts';
-// The console renders results; it gets their types from here so ui/ needs no other import path.
+export type {
+  ApprovalAsk,
+  EndpointProbe,
+  EngineInfo,
+  FileView,
+  JsonSchema,
+  ModelChoice,
+  PathCheck,
+  RecordedRunInfo,
+  RunAction,
+  RunConfig,
+  RunEvent,
+  RunInfo,
+  RunOptions,
+  RunSettings,
+  SkippedPath,
+  StepRecord,
+  TaskChoice,
+  TemplateInfo,
+  ToolInfo,
+  TreeEntry,
+  WorkspaceSnapshot,
+} from './protocol.ts';
+// The UI renders results and steps; it gets their types from here so ui/ needs no other import path.
 export type { ToolResult, Note, NoteKind, FileChange } from '../engine/result.ts';
+export type { Step, Stop, LoopNote, LoopNoteKind, StepTokens, StepTiming } from '../agent/step.ts';
+export type { Budget } from '../agent/context.ts';
+export type { ChatMessage } from '../agent/model.ts';
+export type { ParsedCall } from '../agent/parse.ts';
+export type { TestTally } from '../engine/tally.ts';
+export type { ApprovalMode } from '../agent/approvals.ts';
+export type { CatalogModel } from '../agent/models/catalog.ts';
+export type { GpuReport } from '../agent/models/gpu.ts';
+export type { LoadProgress } from '../agent/models/worker-protocol.ts';
+
+/** A run event with the id of the run it belongs to. */
+export type RunEventListener = (runId: number, event: RunEvent) => void;
 
 export type EngineStatus =
   | { readonly state: 'starting' }
@@ -61,6 +104,7 @@ export class EngineClient {
   readonly #pending = new Map<number, Pending>();
   #status: EngineStatus = { state: 'starting' };
   readonly #listeners = new Set<(status: EngineStatus) => void>();
+  readonly #runListeners = new Set<RunEventListener>();
 
   /** `spawn` creates a worker; it is called again by `restart()`. */
   constructor(private readonly spawn: () => WorkerLike) {
@@ -97,6 +141,62 @@ export class EngineClient {
   /** A fresh workspace from the template and a fresh engine session; resolves to the new tree. */
   reset(): Promise<WorkspaceSnapshot> {
     return this.#request('reset', {});
+  }
+
+  /** Calls `listener` with every run event; returns the unsubscribe. */
+  onRunEvent(listener: RunEventListener): () => void {
+    this.#runListeners.add(listener);
+    return () => this.#runListeners.delete(listener);
+  }
+
+  /** Templates, recorded runs, the WebLLM catalog and the default settings. */
+  runOptions(): Promise<RunOptions> {
+    return this.#request('run-options', {});
+  }
+
+  /** WebGPU, adapter and shader-f16 detection, with a plain explanation. */
+  gpuReport(): Promise<GpuReport> {
+    return this.#request('gpu-report', {});
+  }
+
+  /** Which dropped paths the jail accepts, and how they will be stored. */
+  checkPaths(paths: readonly string[]): Promise<readonly PathCheck[]> {
+    return this.#request('check-paths', { paths });
+  }
+
+  probeEndpoint(baseUrl: string, apiKey?: string): Promise<EndpointProbe> {
+    return this.#request('probe-endpoint', { baseUrl, ...(apiKey && { apiKey }) });
+  }
+
+  /** Catalog ids with cached weights (loads WebLLM in the model worker the first time). */
+  webllmCache(): Promise<readonly string[]> {
+    return this.#request('webllm-cache', {});
+  }
+
+  webllmDelete(modelId: string): Promise<readonly string[]> {
+    return this.#request('webllm-delete', { modelId });
+  }
+
+  /** Starts a run (stopping the one before); its events arrive through onRunEvent. */
+  startRun(config: RunConfig): Promise<RunInfo> {
+    return this.#request('start-run', { config });
+  }
+
+  controlRun(runId: number, action: RunAction): Promise<void> {
+    return this.#request('control-run', { runId, action });
+  }
+
+  answerApproval(runId: number, askId: number, approved: boolean): Promise<void> {
+    return this.#request('answer-approval', { runId, askId, approved });
+  }
+
+  /** The run's workspace after `step` (0 = before step 1). */
+  runTree(runId: number, step: number): Promise<WorkspaceSnapshot> {
+    return this.#request('run-tree', { runId, step });
+  }
+
+  runFile(runId: number, step: number, path: string): Promise<FileView> {
+    return this.#request('run-file', { runId, step, path });
   }
 
   /** Ends the current worker (rejecting what it still owed) and starts a new one. */
@@ -144,6 +244,9 @@ export class EngineClient {
         else pending.reject(new EngineRequestError(msg.error));
         return;
       }
+      case 'run':
+        for (const l of this.#runListeners) l(msg.runId, msg.event);
+        return;
       default: {
         const never: never = msg;
         throw new TypeError(`engine client: unknown message ${JSON.stringify(never)}`);

@@ -1,22 +1,19 @@
 /**
- * The worker side of the protocol: owns one engine session at a time and answers requests in
- * arrival order. Kept apart from engine.worker.ts so the same code runs over a MessageChannel
- * in a Node test.
+ * The worker side of the protocol: owns the console's engine session and the current run
+ * (run-host.ts), and answers requests in arrival order. Kept apart from engine.worker.ts so
+ * the same code runs over a MessageChannel in a Node test.
  */
 import { z } from 'zod';
-import type { Engine } from '../engine/engine.ts';
 import type { ToolDef } from '../engine/tool.ts';
-import type { EngineCalls, EngineInfo, EngineRequest, EngineResponse, ToolInfo, WireError } from './protocol.ts';
+import { detectGpu } from '../agent/models/gpu.ts';
+import type { SessionFactory } from './engine-session.ts';
+import type { EngineCalls, EngineRequest, EngineResponse, ToolInfo, WireError } from './protocol.ts';
+import { RunHost, runOptions, type RunServices } from './run-host.ts';
+import { probeEndpoint } from './run-models.ts';
+import { checkPaths } from './run-workspace.ts';
 import { snapshotWorkspace, viewFile } from './workspace-view.ts';
 
-/** One engine over one workspace, plus what the console says about it. */
-export interface EngineSession {
-  readonly engine: Engine;
-  readonly info: EngineInfo;
-}
-
-/** Creates a fresh session; called at start-up and on every reset. */
-export type SessionFactory = () => Promise<EngineSession>;
+export type { EngineSession, SessionFactory } from './engine-session.ts';
 
 /** The part of a worker scope (or a MessagePort) the host uses. */
 export interface HostEndpoint {
@@ -41,9 +38,10 @@ export function toolInfo(def: ToolDef<unknown>): ToolInfo {
   return { name: def.name, summary: def.summary, writes: def.writes, aliases: { ...def.aliases }, inputSchema };
 }
 
-/** Answers requests arriving on `endpoint` until the worker ends. */
-export function serveEngine(endpoint: HostEndpoint, newSession: SessionFactory): void {
+/** Answers requests arriving on `endpoint` until the worker ends; runs use `services` for their models. */
+export function serveEngine(endpoint: HostEndpoint, newSession: SessionFactory, services: RunServices = {}): void {
   let session = newSession();
+  const runs = new RunHost((runId, event) => endpoint.postMessage({ type: 'run', runId, event }), services);
   // One request at a time: a reset must not swap the engine under a running tool call.
   let queue: Promise<unknown> = session.then(
     (s) => endpoint.postMessage({ type: 'ready', info: s.info }),
@@ -65,11 +63,39 @@ export function serveEngine(endpoint: HostEndpoint, newSession: SessionFactory):
         session = newSession();
         return snapshotWorkspace((await session).engine);
       }
+      case 'run-options':
+        return runOptions();
+      case 'gpu-report':
+        return detectGpu();
+      case 'check-paths':
+        return checkPaths(req.paths);
+      case 'probe-endpoint':
+        return probeEndpoint(req.baseUrl, req.apiKey, services.fetch);
+      case 'webllm-cache':
+        return webllm().cached();
+      case 'webllm-delete':
+        await webllm().deleteCached(req.modelId);
+        return webllm().cached();
+      case 'start-run':
+        return runs.start(req.config);
+      case 'control-run':
+        return runs.control(req.runId, req.action);
+      case 'answer-approval':
+        return runs.answer(req.runId, req.askId, req.approved);
+      case 'run-tree':
+        return runs.tree(req.runId, req.step);
+      case 'run-file':
+        return runs.file(req.runId, req.step, req.path);
       default: {
         const never: never = req;
         throw new TypeError(`engine worker: unknown request type ${JSON.stringify((never as { type?: unknown }).type)}`);
       }
     }
+  }
+
+  function webllm() {
+    if (!services.webllm) throw new Error('WebLLM needs the model worker, which only a browser has; use the scripted model or an endpoint.');
+    return services.webllm;
   }
 
   endpoint.addEventListener('message', (event) => {

@@ -6,6 +6,7 @@
  */
 import { EngineClient, type WorkerLike } from './client.ts';
 import { serveEngine, type HostEndpoint, type SessionFactory } from './engine-host.ts';
+import type { RunServices } from './run-host.ts';
 import type { EngineRequest } from './protocol.ts';
 
 /** A Worker stand-in over one end of a MessageChannel. */
@@ -33,13 +34,13 @@ export class PortWorker extends EventTarget implements WorkerLike {
   }
 }
 
-/** Starts a host on `newSession` for every spawn, as `new Worker` would start a fresh worker. */
-export function connectInProcess(newSession: SessionFactory): { client: EngineClient; workers: PortWorker[] } {
+/** Starts a host on `newSession` (runs using `services`) for every spawn, as `new Worker` would start a fresh worker. */
+export function connectInProcess(newSession: SessionFactory, services: RunServices = {}): { client: EngineClient; workers: PortWorker[] } {
   const workers: PortWorker[] = [];
   const client = new EngineClient(() => {
     const { port1, port2 } = new MessageChannel();
     port2.start();
-    serveEngine(port2 as unknown as HostEndpoint, newSession);
+    serveEngine(port2 as unknown as HostEndpoint, newSession, services);
     const worker = new PortWorker(port1);
     workers.push(worker);
     return worker;

@@ -2,10 +2,17 @@
  * The engine worker's protocol — types only. Requests are a union tagged by `type` and carry
  * an `id`; every reply names the id it answers. Errors cross the boundary as data
  * (`WireError`) and are rethrown by the client. The worker handles one request at a time, in
- * the order they arrive, so a tool call never interleaves with a reset.
+ * the order they arrive, so a tool call never interleaves with a reset. A run is the one
+ * exception to request/reply: `start-run` answers at once, and the run's steps, approval
+ * questions and end follow as `run` events tagged with its id.
  */
-import type { ToolResult } from '../engine/result.ts';
+import type { FileChange, ToolResult } from '../engine/result.ts';
 import type { EntryType } from '../engine/workspace.ts';
+import type { ApprovalMode, ApprovalRequest } from '../agent/approvals.ts';
+import type { CatalogModel } from '../agent/models/catalog.ts';
+import type { GpuReport } from '../agent/models/gpu.ts';
+import type { LoadProgress } from '../agent/models/worker-protocol.ts';
+import type { Step, Stop } from '../agent/step.ts';
 
 /** A JSON Schema document as `z.toJSONSchema` produces it: plain, cloneable data. */
 export type JsonSchema = { readonly [key: string]: unknown };
@@ -57,6 +64,144 @@ export interface EngineInfo {
   readonly template: { readonly id: string; readonly title: string; readonly hash: string; readonly task: string };
 }
 
+// ── Runs: the agent loop in the worker, steps streamed to the page ──────────────────────────
+
+/** A bundled template as the start screen lists it. */
+export interface TemplateInfo {
+  readonly id: string;
+  readonly title: string;
+  readonly description: string;
+  readonly task: string;
+  readonly fileCount: number;
+  readonly hash: string;
+}
+
+/** A recorded run the scripted model can replay. */
+export interface RecordedRunInfo {
+  readonly id: string;
+  readonly title: string;
+  readonly description: string;
+  /** The template it was recorded against: the only task it fits. */
+  readonly templateId: string;
+  readonly steps: number;
+}
+
+/** The run settings a person can change on the start screen. */
+export interface RunSettings {
+  readonly maxSteps: number;
+  readonly approval: ApprovalMode;
+  readonly temperature: number;
+  readonly seed: number;
+  /** The engine's result cap (`max_tool_chars`). */
+  readonly maxToolChars: number;
+  /** Lines ws_read shows by default (`read_window_lines`). */
+  readonly readWindowLines: number;
+  /** The context window the prompt is budgeted for, in tokens. */
+  readonly contextTokens: number;
+  /** Pause between scripted steps so a person can watch them arrive (0 = none; live models ignore it). */
+  readonly paceMs: number;
+}
+
+/** What the start screen needs to offer choices: templates, recorded runs, WebLLM models, defaults. */
+export interface RunOptions {
+  readonly templates: readonly TemplateInfo[];
+  readonly recorded: readonly RecordedRunInfo[];
+  readonly catalog: readonly CatalogModel[];
+  /** The catalog model offered first. */
+  readonly defaultModelId: string;
+  readonly defaults: RunSettings;
+  /** How many dropped files, and how much text, a run takes. */
+  readonly dropLimits: { readonly maxFiles: number; readonly maxBytes: number };
+}
+
+/** Where the run starts: a bundled template, or files a person dropped in (with their own task). */
+export type TaskChoice =
+  | { readonly kind: 'template'; readonly templateId: string }
+  | { readonly kind: 'files'; readonly files: Readonly<Record<string, string>>; readonly task: string };
+
+/** Which model drives the run. */
+export type ModelChoice =
+  | { readonly kind: 'scripted'; readonly recordedId: string }
+  | { readonly kind: 'openai'; readonly baseUrl: string; readonly model: string; readonly apiKey?: string }
+  | { readonly kind: 'webllm'; readonly modelId: string };
+
+export interface RunConfig {
+  readonly task: TaskChoice;
+  readonly model: ModelChoice;
+  readonly settings: RunSettings;
+  /** Start paused, before step 1 (then Step walks one turn at a time). */
+  readonly paused?: boolean;
+}
+
+/** A dropped path the jail refused, and why (the jail's own text). */
+export interface SkippedPath {
+  readonly path: string;
+  readonly reason: string;
+}
+
+/** What the worker says about a run it started. */
+export interface RunInfo {
+  readonly runId: number;
+  /** The task text the model is given. */
+  readonly task: string;
+  readonly workspace:
+    | { readonly kind: 'template'; readonly id: string; readonly title: string; readonly hash: string }
+    | { readonly kind: 'files'; readonly fileCount: number; readonly hash: string };
+  readonly model: {
+    /** Filled in once the model is loaded (WebLLM) or at once (the others). */
+    readonly label: string;
+    /** True for recorded turns: the output is not a live model's. */
+    readonly scripted: boolean;
+  };
+  readonly settings: RunSettings;
+  /** Dropped paths the jail refused (they were not seeded). */
+  readonly skipped: readonly SkippedPath[];
+}
+
+/** One step as the page receives it: the loop's immutable record plus the workspace change of that step. */
+export interface StepRecord {
+  readonly step: Step;
+  /** Every file that differs between the workspace before and after the step, whichever tool changed it. */
+  readonly changes: readonly FileChange[];
+  /** Files in the workspace after the step. */
+  readonly fileCount: number;
+}
+
+/** A call waiting for a person's yes or no (approvals: ask). */
+export interface ApprovalAsk extends ApprovalRequest {
+  readonly id: number;
+}
+
+export type RunAction = 'pause' | 'resume' | 'step' | 'stop';
+
+/** Something that happened in a run, pushed to the page as it happens. */
+export type RunEvent =
+  /** Running freely, or paused before the next step. */
+  | { readonly kind: 'phase'; readonly phase: 'running' | 'paused' }
+  /** The model is being downloaded or compiled (WebLLM). */
+  | { readonly kind: 'loading'; readonly progress: LoadProgress }
+  /** The model is loaded; its id for the record. */
+  | { readonly kind: 'model'; readonly id: string }
+  /** A piece of the output the model is writing for step `index`. */
+  | { readonly kind: 'token'; readonly index: number; readonly delta: string }
+  | { readonly kind: 'step'; readonly record: StepRecord }
+  /** A call waits for approval (null: the question was answered or withdrawn). */
+  | { readonly kind: 'approval'; readonly ask: ApprovalAsk | null }
+  /** The run is over; nothing more comes for it. `text` says why, for people. */
+  | { readonly kind: 'ended'; readonly stop: Stop; readonly text: string };
+
+/** Whether a dropped path would be accepted by the jail. */
+export interface PathCheck {
+  readonly path: string;
+  /** The path as it will be stored (normalized), when accepted. */
+  readonly stored?: string;
+  /** The jail's refusal, when refused. */
+  readonly reason?: string;
+}
+
+/** An OpenAI-compatible endpoint's answer to `GET /models`, or why it could not be reached. */
+export type EndpointProbe = { readonly ok: true; readonly models: readonly string[] } | { readonly ok: false; readonly message: string };
+
 /** Each request's parameters and the value its reply carries, by request type. */
 export interface EngineCalls {
   'list-tools': { params: {}; result: readonly ToolInfo[] };
@@ -65,6 +210,23 @@ export interface EngineCalls {
   'read-file': { params: { readonly path: string }; result: FileView };
   /** A fresh workspace seeded from the template, and a fresh engine session (seen files, loop guard). */
   reset: { params: {}; result: WorkspaceSnapshot };
+
+  'run-options': { params: {}; result: RunOptions };
+  /** WebGPU detection, done in the worker (no WebLLM download needed). */
+  'gpu-report': { params: {}; result: GpuReport };
+  'check-paths': { params: { readonly paths: readonly string[] }; result: readonly PathCheck[] };
+  'probe-endpoint': { params: { readonly baseUrl: string; readonly apiKey?: string }; result: EndpointProbe };
+  /** Catalog ids whose weights are in the browser's cache (loads the WebLLM module in the model worker). */
+  'webllm-cache': { params: {}; result: readonly string[] };
+  /** Deletes one model's cached weights; answers the ids still cached. */
+  'webllm-delete': { params: { readonly modelId: string }; result: readonly string[] };
+  /** Starts a run (stopping the one before); its events follow the reply. */
+  'start-run': { params: { readonly config: RunConfig }; result: RunInfo };
+  'control-run': { params: { readonly runId: number; readonly action: RunAction }; result: void };
+  'answer-approval': { params: { readonly runId: number; readonly askId: number; readonly approved: boolean }; result: void };
+  /** The workspace after step `step` of the run (0 = before step 1). */
+  'run-tree': { params: { readonly runId: number; readonly step: number }; result: WorkspaceSnapshot };
+  'run-file': { params: { readonly runId: number; readonly step: number; readonly path: string }; result: FileView };
 }
 
 export type EngineRequestType = keyof EngineCalls;
@@ -86,4 +248,6 @@ export type EngineResponse =
   /** The worker could not set itself up; it answers nothing after this. */
   | { readonly type: 'fatal'; readonly error: WireError }
   | { readonly type: 'result'; readonly id: number; readonly value: unknown }
-  | { readonly type: 'error'; readonly id: number; readonly error: WireError };
+  | { readonly type: 'error'; readonly id: number; readonly error: WireError }
+  /** An event of run `runId`, not a reply to any request. */
+  | { readonly type: 'run'; readonly runId: number; readonly event: RunEvent };

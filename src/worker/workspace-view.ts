@@ -5,6 +5,7 @@
  * can never show anything a tool could not reach.
  */
 import type { Engine } from '../engine/engine.ts';
+import type { Workspace } from '../engine/workspace.ts';
 import { walkTree } from '../engine/walk.ts';
 import { decodeText, looksBinary } from '../engine/text.ts';
 import type { FileView, TreeEntry, WorkspaceSnapshot } from './protocol.ts';
@@ -16,8 +17,12 @@ export const SNAPSHOT_MAX_ENTRIES = 2000;
 export const VIEW_MAX_BYTES = 256 * 1024;
 
 /** Every entry of the engine's workspace, depth-first and sorted (node_modules and .git are listed, not entered). */
-export async function snapshotWorkspace(engine: Engine): Promise<WorkspaceSnapshot> {
-  const ws = engine.workspace;
+export function snapshotWorkspace(engine: Engine): Promise<WorkspaceSnapshot> {
+  return treeEntries(engine.workspace);
+}
+
+/** Every entry of `ws` with sizes and link targets, capped at SNAPSHOT_MAX_ENTRIES. */
+export async function treeEntries(ws: Workspace): Promise<WorkspaceSnapshot> {
   const walked = await walkTree(ws, '', { maxEntries: SNAPSHOT_MAX_ENTRIES });
   const entries: TreeEntry[] = [];
   for (const { path, type } of walked.entries) {
@@ -42,7 +47,11 @@ export async function viewFile(engine: Engine, path: string): Promise<FileView> 
   const st = await engine.workspace.lstat(jailed.path);
   if (!st) throw new Error(`${path} does not exist any more; the file tree was refreshed.`);
   if (st.type === 'dir') throw new Error(`${path} is a directory; pick a file in the tree.`);
-  const bytes = await engine.workspace.readFile(jailed.path);
+  return fileView(path, await engine.workspace.readFile(jailed.path));
+}
+
+/** A file's bytes as the viewer shows them: text up to VIEW_MAX_BYTES, or null when binary. */
+export function fileView(path: string, bytes: Uint8Array): FileView {
   const truncated = bytes.length > VIEW_MAX_BYTES;
   const head = truncated ? bytes.subarray(0, VIEW_MAX_BYTES) : bytes;
   return { path, size: bytes.length, text: looksBinary(head) ? null : decodeText(head), truncated };

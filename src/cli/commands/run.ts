@@ -1,7 +1,8 @@
 /**
  * `slm run --model SPEC --task TEXT --root DIR [...]`: runs the agent loop headless over a
- * project directory and writes the session file (settings, model id/params/seed, task, every
- * step with its raw output and result text). One progress line per step goes to stderr, the
+ * project directory and, with --out, writes the Session record (src/session/record.ts: the
+ * settings, the model, the task, the starting files, every step's raw output with its result
+ * and workspace hashes) that `slm replay` verifies. One progress line per step goes to stderr, the
  * reason the run ended to stdout. Exit 0 when the run ended with done, 1 when it ended any
  * other way (step limit, model failure, no usable calls, Ctrl-C), 2 for usage errors.
  */
@@ -12,6 +13,7 @@ import { createEngine } from '../../engine/create.ts';
 import { walkTree } from '../../engine/walk.ts';
 import { dominantLanguage, EDIT_FORMATS, EditFormatBandit, type EditFormat } from '../../agent/evolve.ts';
 import { LOOP_DEFAULTS, runLoop, type LoopOptions } from '../../agent/loop.ts';
+import { recordRun } from '../../session/recorder.ts';
 import type { Model } from '../../agent/model.ts';
 import { OpenAIModel } from '../../agent/models/openai.ts';
 import { ScriptedModel } from '../../agent/models/scripted.ts';
@@ -23,7 +25,7 @@ import { parseSettingsArg } from '../settings-arg.ts';
 
 const USAGE = `slm run --model SPEC --task TEXT --root DIR [--out FILE] [--max-steps N] [--context TOKENS]
         [--seed N] [--temperature T] [--free-text] [--edit-format FORMAT] [--evolve FILE] [--settings JSON]
-    Runs the agent loop headless over DIR and writes the session (JSON) to --out.
+    Runs the agent loop headless over DIR and writes the session record (JSON, replayable with slm replay) to --out.
     SPEC is openai:BASE_URL#MODEL (an OpenAI-compatible endpoint, e.g. openai:http://127.0.0.1:11434/v1#qwen2.5-coder:1.5b;
     the key comes from SLM_API_KEY or OPENAI_API_KEY) or scripted:FILE (a JSON array of recorded raw outputs).
     --max-steps defaults to ${LOOP_DEFAULTS.maxSteps}, --context to ${LOOP_DEFAULTS.contextTokens} tokens, --seed to ${LOOP_DEFAULTS.seed}, --temperature to ${LOOP_DEFAULTS.temperature}.
@@ -59,20 +61,6 @@ interface RunRequest {
   readonly editFormat?: EditFormat;
   readonly evolve?: string;
   readonly settings?: string;
-}
-
-/** The session file `--out` receives. */
-export interface RunSessionFile {
-  readonly v: 1;
-  readonly kind: 'slm-run';
-  readonly createdAt: string;
-  readonly task: string;
-  readonly root: string;
-  readonly model: { readonly id: string; readonly family: string; readonly params: { readonly temperature: number; readonly jsonMode: boolean }; readonly seed: number };
-  readonly settings: { readonly engine: object; readonly loop: { readonly maxSteps: number; readonly contextTokens: number; readonly outputTokens: number } };
-  readonly editFormat?: EditFormat;
-  readonly stop: object;
-  readonly steps: readonly Step[];
 }
 
 function usage(message: string): UsageError {
@@ -203,22 +191,13 @@ async function runRun(argv: readonly string[], io: CliIO): Promise<number> {
     ...(req.editFormat && { editFormat: req.editFormat }),
     ...(bandit && { evolve: bandit, language: dominantLanguage(files) }),
   };
-  const result = await runLoop(options).finally(() => process.off('SIGINT', onSigint));
+  // Recording describes the starting files and hashes the tree after every step: only when a session is wanted.
+  const running = req.out === undefined ? runLoop(options).then((result) => ({ result, session: undefined, unrecorded: [] })) : recordRun(options);
+  const { result, session, unrecorded } = await running.finally(() => process.off('SIGINT', onSigint));
   if (store && bandit) await store.save(bandit.toJSON());
 
-  if (req.out !== undefined) {
-    const session: RunSessionFile = {
-      v: 1,
-      kind: 'slm-run',
-      createdAt: new Date().toISOString(),
-      task: req.task,
-      root: root.ws.root,
-      model: { id: model.id, family: model.family, params: { temperature: req.temperature, jsonMode: req.jsonMode }, seed: req.seed },
-      settings: { engine: engine.settings, loop: { maxSteps: req.maxSteps, contextTokens: req.context, outputTokens: LOOP_DEFAULTS.outputTokens } },
-      ...(result.editFormat && { editFormat: result.editFormat }),
-      stop: result.stop,
-      steps: result.steps,
-    };
+  if (req.out !== undefined && session) {
+    for (const entry of unrecorded) io.stderr.write(`not in the session: ${entry}\n`);
     await writeFile(req.out, `${JSON.stringify(session, null, 2)}\n`);
   }
   await writeOut(io.stdout, `${stopText(result.stop)} (${result.steps.length} step${result.steps.length === 1 ? '' : 's'})\n`);

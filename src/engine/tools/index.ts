@@ -4,20 +4,34 @@ import { wsRead } from './ws_read.ts';
 import { wsWrite } from './ws_write.ts';
 import { wsEdit } from './ws_edit.ts';
 import { wsReplaceLines } from './ws_replace_lines.ts';
+import { wsPatch } from './ws_patch.ts';
 import { wsMv } from './ws_mv.ts';
 import { wsDelete } from './ws_delete.ts';
 import { wsList } from './ws_list.ts';
 import { wsGlob } from './ws_glob.ts';
 import { wsGrep } from './ws_grep.ts';
+import { wsShell } from './ws_shell.ts';
+import { wsTest } from './ws_test.ts';
+import { gitStatus } from './git_status.ts';
+import { gitDiff } from './git_diff.ts';
+import { wsTodo } from './ws_todo.ts';
+import { wsSkill } from './ws_skill.ts';
 
 export const CODING_TOOLS: readonly ToolDef<any>[] = [
   wsRead,
   wsWrite,
   wsEdit,
   wsReplaceLines,
+  wsPatch,
   wsMv,
   wsDelete,
   wsList,
   wsGlob,
   wsGrep,
+  wsShell,
+  wsTest,
+  gitStatus,
+  gitDiff,
+  wsTodo,
+  wsSkill,
 ];

@@ -1,9 +1,10 @@
 /**
- * Words for what the engine reports: a label and a one-line "why this helps a small model"
- * for every note kind, and the status of a result. Keyed by NoteKind, so a new kind in the
- * engine is a type error here until it is explained.
+ * Words for what the engine and the loop report: a label and a one-line "why this helps a
+ * small model" for every note kind (the tool console and the run inspector share this one
+ * table), and the status of a result. Keyed by NoteKind and LoopNoteKind, so a new kind is a
+ * type error here until it is explained.
  */
-import type { NoteKind, ToolResult } from '../../worker/client.ts';
+import type { LoopNoteKind, NoteKind, ToolResult } from '../../worker/client.ts';
 
 export interface NoteExplanation {
   /** A short badge label. */
@@ -14,7 +15,7 @@ export interface NoteExplanation {
   readonly tone: 'info' | 'warn' | 'stop';
 }
 
-export const NOTE_EXPLANATIONS: Readonly<Record<NoteKind, NoteExplanation>> = {
+export const NOTE_EXPLANATIONS: Readonly<Record<NoteKind | LoopNoteKind, NoteExplanation>> = {
   rung: {
     label: 'Ladder rung',
     tone: 'warn',
@@ -94,6 +95,52 @@ export const NOTE_EXPLANATIONS: Readonly<Record<NoteKind, NoteExplanation>> = {
     label: 'Shell policy',
     tone: 'info',
     why: 'The command was checked before it ran; the note says what the policy decided, so the model learns which commands are allowed.',
+  },
+  // The loop's own notes (what happened around the tool call).
+  'dropped-calls': {
+    label: 'Extra calls cut',
+    tone: 'warn',
+    why: 'Only the first call of a message runs; the model is told which calls were dropped, so it sends one per turn after seeing each result.',
+  },
+  'parse-retry': {
+    label: 'Retry asked',
+    tone: 'stop',
+    why: 'The reply held no usable call; the model is shown the exact shape to send, rather than a generic error it cannot act on.',
+  },
+  repair: {
+    label: 'Call repaired',
+    tone: 'info',
+    why: 'The call was found inside prose, fences or slightly broken JSON, so a formatting slip does not cost the model a turn.',
+  },
+  approval: {
+    label: 'Approval',
+    tone: 'info',
+    why: 'A person said yes or no to a call that changes files; a no comes back as a result, so the model can choose another way.',
+  },
+  elided: {
+    label: 'Elided',
+    tone: 'warn',
+    why: 'Older results were replaced by a short marker to fit the context window; the marker says how to get them back.',
+  },
+  'observation-cut': {
+    label: 'Cut to fit',
+    tone: 'warn',
+    why: 'The latest result alone was too big for the window; its head and tail were kept, so the model still sees the start and the end.',
+  },
+  'no-test-tool': {
+    label: 'No test tool',
+    tone: 'warn',
+    why: 'done normally runs the tests one last time; without a test tool the record says so instead of claiming success.',
+  },
+  'final-tests': {
+    label: 'Final tests',
+    tone: 'info',
+    why: "done ran the tests once more, so the run ends on a measured tally, not on the model's word.",
+  },
+  limit: {
+    label: 'Run ended',
+    tone: 'stop',
+    why: 'The run stopped here (step limit, unusable replies, a model error or Stop); the reason is kept on the step that hit it.',
   },
 };
 

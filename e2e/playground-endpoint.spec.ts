@@ -1,0 +1,94 @@
+/**
+ * A live model behind an OpenAI-compatible endpoint, played by a small local server that
+ * answers /v1/models and /v1/chat/completions with the starter run's outputs. The page's
+ * requests go from the engine worker across origins, so this checks CORS, the page's CSP and
+ * the run end to end without the scripted model; a server that sends no CORS headers gets the
+ * explanation of how to allow this page.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { STARTER_RUN } from '../src/agent/scripts/starter-run.ts';
+import { expect, screenshot, test } from './console.ts';
+
+interface StandIn {
+  readonly url: string;
+  readonly requests: string[];
+  close(): Promise<void>;
+}
+
+/** Starts the stand-in; `cors` false leaves out the CORS headers a browser needs. */
+async function standIn(cors: boolean): Promise<StandIn> {
+  const requests: string[] = [];
+  let next = 0;
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    requests.push(`${req.method} ${req.url}`);
+    if (cors) {
+      res.setHeader('access-control-allow-origin', '*');
+      res.setHeader('access-control-allow-headers', 'content-type, authorization');
+      res.setHeader('access-control-allow-methods', 'GET, POST, OPTIONS');
+    }
+    if (req.method === 'OPTIONS') return void res.writeHead(204).end();
+    if (req.method === 'GET' && req.url === '/v1/models') {
+      res.setHeader('content-type', 'application/json');
+      return void res.end(JSON.stringify({ data: [{ id: 'stand-in-coder' }] }));
+    }
+    if (req.method === 'POST' && req.url === '/v1/chat/completions') {
+      req.resume();
+      req.on('end', () => {
+        const content = STARTER_RUN.outputs[Math.min(next++, STARTER_RUN.outputs.length - 1)];
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content } }], usage: { prompt_tokens: 900 + next, completion_tokens: 40 } }));
+      });
+      return;
+    }
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/v1`, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+test('an endpoint drives a live run: connection check, steps with the model’s own token counts', async ({ page, problems: _problems }) => {
+  const server = await standIn(true);
+  try {
+    await page.goto('/');
+    await page.getByRole('radio', { name: /OpenAI-compatible endpoint/ }).check();
+    await page.getByLabel('Base URL').fill(server.url);
+    await page.getByLabel('Model', { exact: true }).fill('stand-in-coder');
+    await page.getByRole('button', { name: 'Check connection' }).click();
+    await expect(page.getByText('Connected: 1 model listed (stand-in-coder).')).toBeVisible();
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await expect(page.getByTestId('run-stop')).toContainText('finished with done', { timeout: 30_000 });
+    await expect(page.getByTestId('scripted-label')).toHaveCount(0);
+    await expect(page.getByText(`stand-in-coder at ${server.url}`)).toBeVisible();
+    const timeline = page.getByRole('listbox', { name: 'Steps' });
+    await expect(timeline.getByRole('option')).toHaveCount(7);
+    // Usage from the server replaces the estimate.
+    await timeline.getByRole('option').filter({ hasText: '#5' }).click();
+    await expect(page.getByTestId('inspector').getByText(/^905 prompt \+ 40 reply tokens ·/)).toBeVisible();
+    await expect(page.getByTestId('inspector').getByText('scripted: recorded turns, not a live model')).toHaveCount(0);
+    expect(server.requests.filter((r) => r === 'POST /v1/chat/completions')).toHaveLength(7);
+    await screenshot(page, '22-endpoint-run');
+  } finally {
+    await server.close();
+  }
+});
+
+test('an endpoint that does not allow this page (no CORS headers) is explained', async ({ page, problems }) => {
+  const server = await standIn(false);
+  try {
+    await page.goto('/');
+    await page.getByRole('radio', { name: /OpenAI-compatible endpoint/ }).check();
+    await page.getByLabel('Base URL').fill(server.url);
+    await page.getByRole('button', { name: 'Check connection' }).click();
+    const failure = page.getByRole('alert').filter({ hasText: 'CORS' });
+    await expect(failure).toContainText('does not allow requests from this page (CORS)');
+    await expect(failure).toContainText('OLLAMA_ORIGINS');
+    await screenshot(page, '23-endpoint-cors');
+    // The browser itself logs the blocked request; that line is expected here, and the only one.
+    expect(problems.every((p) => /CORS|Failed to load resource|ERR_FAILED/.test(p))).toBe(true);
+    problems.length = 0;
+  } finally {
+    await server.close();
+  }
+});

@@ -1,0 +1,194 @@
+/**
+ * A run as the page sees it, in one place: what was started, the immutable step records as
+ * they arrive, the phase (loading, running, paused, ended), the output being written, an
+ * approval question, and which step the inspector shows. Run events are applied here and
+ * nowhere else; components read this state and call its methods.
+ *
+ * The selected step lives in the URL (the router): `step` there, or the latest step when the
+ * URL names none, so the inspector follows a live run until a person picks a step.
+ */
+import type { ApprovalAsk, EngineClient, EngineStatus, LoadProgress, RunAction, RunConfig, RunEvent, RunInfo, StepRecord, Stop } from '../../worker/client.ts';
+
+export type RunPhase = 'idle' | 'starting' | 'loading' | 'running' | 'paused' | 'ended';
+
+/** Where the selected step is kept (the router, in the page). */
+export interface StepSelection {
+  get(): number | null;
+  set(step: number | null): void;
+}
+
+/** The output of the step in progress, as it streams in. */
+export interface LiveOutput {
+  readonly index: number;
+  readonly text: string;
+}
+
+export class RunState {
+  readonly #client: EngineClient;
+  readonly #selection: StepSelection;
+  info = $state.raw<RunInfo | null>(null);
+  /** Immutable records, replaced (never edited) as steps arrive. */
+  records = $state.raw<readonly StepRecord[]>([]);
+  /** Where the run is in its life; the worker's running/paused applies once the model is there. */
+  #life = $state<'idle' | 'starting' | 'started' | 'ended'>('idle');
+  #workerPhase = $state<'running' | 'paused'>('running');
+  stop = $state.raw<{ stop: Stop; text: string } | null>(null);
+  loading = $state.raw<LoadProgress | null>(null);
+  /** The loaded model's id, once the worker reports it. */
+  modelId = $state<string | null>(null);
+  live = $state.raw<LiveOutput | null>(null);
+  ask = $state.raw<ApprovalAsk | null>(null);
+  /** A problem talking to the engine (a refused configuration, a crash). */
+  error = $state<string | null>(null);
+
+  readonly phase: RunPhase = $derived.by(() => {
+    if (this.#life !== 'started') return this.#life;
+    if (this.modelId === null) return this.loading ? 'loading' : 'starting';
+    return this.#workerPhase;
+  });
+  readonly latest: number | null = $derived(this.records.length ? this.records[this.records.length - 1]!.step.index : null);
+  readonly selected: StepRecord | null = $derived(this.records.find((r) => r.step.index === this.selectedIndex) ?? null);
+  readonly active: boolean = $derived(this.phase === 'starting' || this.phase === 'loading' || this.phase === 'running' || this.phase === 'paused');
+
+  /** The step the inspector shows: the URL's, or the latest. */
+  get selectedIndex(): number | null {
+    return this.#selection.get() ?? this.latest;
+  }
+
+  constructor(client: EngineClient, selection: StepSelection) {
+    this.#client = client;
+    this.#selection = selection;
+  }
+
+  /** Follows run events and the engine's status; returns the cleanup for the component's $effect. */
+  connect(): () => void {
+    const offEvents = this.#client.onRunEvent((runId, event) => this.#apply(runId, event));
+    const offStatus = this.#client.onStatus((s) => this.#onStatus(s));
+    return () => {
+      offEvents();
+      offStatus();
+    };
+  }
+
+  /** Starts a run; the step in the URL is cleared so the inspector follows the new run. */
+  async start(config: RunConfig): Promise<boolean> {
+    this.#reset();
+    this.#life = 'starting';
+    this.#selection.set(null);
+    try {
+      this.info = await this.#client.startRun(config);
+      this.#life = 'started';
+      return true;
+    } catch (e) {
+      this.#life = 'idle';
+      this.error = message(e);
+      return false;
+    }
+  }
+
+  async control(action: RunAction): Promise<void> {
+    const info = this.info;
+    if (!info || !this.active) return;
+    try {
+      await this.#client.controlRun(info.runId, action);
+    } catch (e) {
+      this.error = message(e);
+    }
+  }
+
+  async answer(approved: boolean): Promise<void> {
+    const info = this.info;
+    const ask = this.ask;
+    if (!info || !ask) return;
+    this.ask = null;
+    try {
+      await this.#client.answerApproval(info.runId, ask.id, approved);
+    } catch (e) {
+      this.error = message(e);
+    }
+  }
+
+  /** Selects a recorded step (clamped to the recorded ones). */
+  select(index: number): void {
+    if (!this.records.length) return;
+    const first = this.records[0]!.step.index;
+    const clamped = Math.min(Math.max(index, first), this.latest ?? first);
+    this.#selection.set(clamped);
+  }
+
+  /** Moves the selection by `delta` steps; from "following the latest", back from the latest. */
+  move(delta: number): void {
+    const from = this.selectedIndex ?? this.latest;
+    if (from === null) return;
+    this.select(from + delta);
+  }
+
+  selectFirst(): void {
+    if (this.records.length) this.select(this.records[0]!.step.index);
+  }
+
+  selectLast(): void {
+    if (this.latest !== null) this.select(this.latest);
+  }
+
+  #apply(runId: number, event: RunEvent): void {
+    // Events of an older run (stopped when this one started) are ignored.
+    if (!this.info || runId !== this.info.runId) return;
+    switch (event.kind) {
+      case 'phase':
+        this.#workerPhase = event.phase;
+        return;
+      case 'loading':
+        this.loading = event.progress;
+        return;
+      case 'model':
+        this.modelId = event.id;
+        return;
+      case 'token':
+        this.live = { index: event.index, text: this.live?.index === event.index ? this.live.text + event.delta : event.delta };
+        return;
+      case 'step':
+        this.records = [...this.records, event.record];
+        if (this.live?.index === event.record.step.index) this.live = null;
+        return;
+      case 'approval':
+        this.ask = event.ask;
+        return;
+      case 'ended':
+        this.stop = { stop: event.stop, text: event.text };
+        this.#life = 'ended';
+        this.live = null;
+        this.ask = null;
+        return;
+      default: {
+        const never: never = event;
+        throw new TypeError(`run state: unknown event ${JSON.stringify(never)}`);
+      }
+    }
+  }
+
+  #onStatus(s: EngineStatus): void {
+    if (s.state === 'crashed' && this.active) {
+      this.#life = 'ended';
+      this.error = `The run ended because the engine worker stopped: ${s.reason}.`;
+      this.live = null;
+      this.ask = null;
+    }
+  }
+
+  #reset(): void {
+    this.info = null;
+    this.records = [];
+    this.stop = null;
+    this.loading = null;
+    this.modelId = null;
+    this.live = null;
+    this.ask = null;
+    this.error = null;
+    this.#workerPhase = 'running';
+  }
+}
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

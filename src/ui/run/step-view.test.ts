@@ -1,0 +1,192 @@
+/** The run views' pure logic: statuses, badges, cut markers, the budget bar, the plots' series, call arguments and keys. */
+import { describe, expect, it } from 'vitest';
+import type { Budget, Note, Step, StepRecord, ToolResult } from '../../worker/client.ts';
+import { pageMayStep, stepKey } from './keys.ts';
+import {
+  argEntries,
+  badgeNotes,
+  budgetSegments,
+  budgetUsed,
+  contextSeries,
+  formatBytes,
+  formatMs,
+  indentedLines,
+  markCuts,
+  rungSeries,
+  stepNotes,
+  stepStatus,
+  tallySeries,
+} from './step-view.ts';
+
+const BUDGET: Budget = { window: 4096, output: 512, system: 400, tools: 300, task: 80, history: 200, observation: 100, free: 2504, elided: [], omitted: [], observationCut: false, estimated: true };
+
+function step(patch: Partial<Step> = {}): Step {
+  return {
+    index: 1,
+    messages: [],
+    raw: '',
+    kept: '',
+    observation: '',
+    notes: [],
+    timing: { startedAt: 0, modelMs: 0, toolMs: 0 },
+    tokens: { prompt: 10, completion: 5, estimated: true },
+    budget: BUDGET,
+    ...patch,
+  };
+}
+
+const result = (ok: boolean, notes: Note[] = []): ToolResult => ({ ok, text: '', notes, changes: [] });
+
+describe('stepStatus', () => {
+  it.each([
+    ['a result that succeeded', step({ result: result(true) }), 'ok'],
+    ['a refusal', step({ result: result(false, [{ kind: 'refusal', text: 'r' }]) }), 'refused'],
+    ['a failure', step({ result: result(false, [{ kind: 'schema', text: 's' }]) }), 'failed'],
+    ['no usable call', step({ parseError: { kind: 'no-call', message: 'm' } }), 'no-call'],
+  ])('%s → %s', (_label, s, status) => {
+    expect(stepStatus(s)).toBe(status);
+  });
+});
+
+describe('notes and badges', () => {
+  const s = step({
+    result: result(true, [
+      { kind: 'checkpoint', text: 'cp' },
+      { kind: 'rung', text: 'matched by the indent rung', detail: 'indent' },
+      { kind: 'rung', text: 'again', detail: 'indent' },
+    ]),
+    notes: [{ kind: 'dropped-calls', text: 'dropped 1', detail: 'ws_test' }, { kind: 'repair', text: 'fence' }],
+  });
+
+  it('lists the engine notes first, then the loop notes, each with its source', () => {
+    expect(stepNotes(s).map((n) => [n.kind, n.source])).toEqual([
+      ['checkpoint', 'engine'],
+      ['rung', 'engine'],
+      ['rung', 'engine'],
+      ['dropped-calls', 'loop'],
+      ['repair', 'loop'],
+    ]);
+  });
+
+  it('badges only the kinds where the ACI stepped in, once each', () => {
+    expect(badgeNotes(s).map((n) => n.kind)).toEqual(['rung', 'dropped-calls']);
+  });
+});
+
+describe('markCuts', () => {
+  it.each([
+    ['plain text', 'abc', [['abc', false]]],
+    ['the empty string', '', [['', false]]],
+    ['a truncation marker', 'head\n… [120 characters omitted] …\ntail', [['head\n', false], ['… [120 characters omitted] …', true], ['\ntail', false]]],
+    ['the truncation note', 'x\n[output truncated: 900 characters in total, the middle 120 omitted to stay within 800. Narrow it.]', [['x\n', false], ['[output truncated: 900 characters in total, the middle 120 omitted to stay within 800. Narrow it.]', true]]],
+    ['an elided observation', '[observation of step 3 elided to fit the context window — re-run the tool if you need it]', [['[observation of step 3 elided to fit the context window — re-run the tool if you need it]', true]]],
+    ['omitted steps', 'Task: t\n\n[steps 1–4 omitted to fit the context window — their changes are in the files]', [['Task: t\n\n', false], ['[steps 1–4 omitted to fit the context window — their changes are in the files]', true]]],
+    ['a cut reply', '{"a": 1… [rest of this reply dropped]', [['{"a": 1', false], ['… [rest of this reply dropped]', true]]],
+  ])('%s', (_label, text, spans) => {
+    expect(markCuts(text).map((s) => [s.text, s.cut])).toEqual(spans);
+    expect(markCuts(text).map((s) => s.text).join('')).toBe(text);
+  });
+});
+
+describe('budget', () => {
+  it('splits the window into its parts in prompt order, with shares', () => {
+    const segs = budgetSegments(BUDGET);
+    expect(segs.map((s) => [s.part, s.tokens])).toEqual([
+      ['system', 400],
+      ['tools', 300],
+      ['task', 80],
+      ['history', 200],
+      ['observation', 100],
+      ['free', 2504],
+      ['output', 512],
+    ]);
+    expect(segs.reduce((n, s) => n + s.share, 0)).toBeCloseTo(1);
+    expect(budgetUsed(BUDGET)).toBe(1080);
+  });
+});
+
+describe('plot series', () => {
+  const records: StepRecord[] = [
+    { step: step({ index: 1, tally: { passed: 8, failed: 1, source: 'ws_test' } }), changes: [], fileCount: 3 },
+    { step: step({ index: 2, result: result(true, [{ kind: 'rung', text: 'r', detail: 'indent' }]) }), changes: [], fileCount: 3 },
+    { step: step({ index: 3, tally: { passed: 9, failed: 0, source: 'ws_test' } }), changes: [], fileCount: 3 },
+  ];
+
+  it('tests: one point per step that ran them', () => {
+    expect(tallySeries(records)).toEqual([
+      { index: 1, passed: 8, failed: 1 },
+      { index: 3, passed: 9, failed: 0 },
+    ]);
+  });
+
+  it('context: the used share of every step', () => {
+    expect(contextSeries(records).map((c) => [c.index, Math.round(c.share * 1000)])).toEqual([
+      [1, 264],
+      [2, 264],
+      [3, 264],
+    ]);
+  });
+
+  it('rungs: the steps that needed one', () => {
+    expect(rungSeries(records)).toEqual([{ index: 2, rungs: ['indent'] }]);
+  });
+});
+
+describe('call arguments', () => {
+  it.each([
+    ['an object', { path: 'a.js', old_str: '  x\n  y', replace_all: true }, [['path', 'a.js', true], ['old_str', '  x\n  y', true], ['replace_all', 'true', false]]],
+    ['not an object', 'a.js', [['(arguments)', '"a.js"', false]]],
+    ['an array', [1], [['(arguments)', '[1]', false]]],
+  ])('%s', (_label, args, entries) => {
+    expect(argEntries(args).map((a) => [a.name, a.text, a.isString])).toEqual(entries);
+  });
+
+  it('splits indentation from each line', () => {
+    expect(indentedLines('    if (x)\n\treturn;\nend')).toEqual([
+      { indent: '    ', rest: 'if (x)' },
+      { indent: '\t', rest: 'return;' },
+      { indent: '', rest: 'end' },
+    ]);
+  });
+});
+
+describe('formatting', () => {
+  it.each([
+    [250, '250 ms'],
+    [1500, '1.5 s'],
+    [95_000, '1 min 35 s'],
+  ])('%d ms → %s', (ms, text) => expect(formatMs(ms)).toBe(text));
+
+  it.each([
+    [512 * 1024, '512 KB'],
+    [400 * 2 ** 20, '400 MB'],
+    [1.5 * 2 ** 30, '1.50 GB'],
+  ])('%d bytes → %s', (bytes, text) => expect(formatBytes(bytes)).toBe(text));
+});
+
+describe('stepping keys', () => {
+  it.each([
+    ['ArrowLeft', 'move -1'],
+    ['k', 'move -1'],
+    ['ArrowUp', 'move -1'],
+    ['ArrowRight', 'move 1'],
+    ['j', 'move 1'],
+    ['ArrowDown', 'move 1'],
+    ['Home', 'first'],
+    ['End', 'last'],
+    ['x', null],
+  ])('%s → %s', (key, action) => {
+    const done: string[] = [];
+    const handled = stepKey({ move: (d) => done.push(`move ${d}`), selectFirst: () => done.push('first'), selectLast: () => done.push('last') }, key);
+    expect(handled).toBe(action !== null);
+    expect(done).toEqual(action ? [action] : []);
+  });
+
+  it.each([
+    ['nothing focused', null, true],
+    ['a button', { closest: () => null }, true],
+    ['a text field', { closest: () => ({}) }, false],
+  ])('page-level stepping with %s: %s', (_label, target, may) => {
+    expect(pageMayStep(target as EventTarget | null)).toBe(may);
+  });
+});

@@ -1,0 +1,173 @@
+/**
+ * The run views' pure logic: a step's status and badges for the timeline, all its notes in
+ * one list, the spans of a text that the engine or the context budget cut (so they can be
+ * marked), the budget bar's segments, and the series the small plots draw.
+ */
+import type { Budget, LoopNoteKind, NoteKind, Step, StepRecord } from '../../worker/client.ts';
+import { resultStatus, type ResultStatus } from '../shared/explain.ts';
+
+/** ok / refused / failed for a tool result; no-call when the reply held no usable call. */
+export type StepStatus = ResultStatus | 'no-call';
+
+export function stepStatus(step: Step): StepStatus {
+  if (!step.result) return 'no-call';
+  return resultStatus(step.result);
+}
+
+export const STATUS_LABEL: Readonly<Record<StepStatus, string>> = { ok: 'ok', refused: 'refused', failed: 'failed', 'no-call': 'no call' };
+
+/** What the step called, for a one-word label. */
+export function stepTool(step: Step): string {
+  return step.call?.tool ?? 'no call';
+}
+
+/** The ladder rungs that matched in this step (e.g. `indent`). */
+export function rungsOf(step: Step): string[] {
+  return (step.result?.notes ?? []).filter((n) => n.kind === 'rung').map((n) => n.detail ?? n.text);
+}
+
+/** One note of a step, whoever made it: the engine (in the tool result) or the loop. */
+export interface StepNote {
+  readonly kind: NoteKind | LoopNoteKind;
+  readonly text: string;
+  readonly detail?: string;
+  readonly source: 'engine' | 'loop';
+}
+
+/** The engine's notes first (what the tool call did), then the loop's (what happened around it). */
+export function stepNotes(step: Step): StepNote[] {
+  return [...(step.result?.notes ?? []).map((n) => ({ ...n, source: 'engine' as const })), ...step.notes.map((n) => ({ ...n, source: 'loop' as const }))];
+}
+
+/** Note kinds worth a badge on the timeline: the ones that mean the ACI stepped in. */
+const BADGE_KINDS: ReadonlySet<string> = new Set(['rung', 'gutter-stripped', 'refusal', 'loop-guard', 'syntax-revert', 'stall', 'dropped-calls', 'parse-retry', 'observation-cut', 'truncated', 'schema', 'alias', 'limit']);
+
+export function badgeNotes(step: Step): StepNote[] {
+  const seen = new Set<string>();
+  return stepNotes(step).filter((n) => BADGE_KINDS.has(n.kind) && !seen.has(n.kind) && seen.add(n.kind));
+}
+
+/** One argument of a parsed call, as the inspector lists it: strings as written (newlines real), anything else as JSON. */
+export interface ArgEntry {
+  readonly name: string;
+  readonly text: string;
+  readonly isString: boolean;
+}
+
+/** The call's arguments one by one; arguments that are not an object come back as one `(arguments)` entry. */
+export function argEntries(args: unknown): ArgEntry[] {
+  if (!args || typeof args !== 'object' || Array.isArray(args)) return [{ name: '(arguments)', text: JSON.stringify(args), isString: false }];
+  return Object.entries(args).map(([name, v]) => (typeof v === 'string' ? { name, text: v, isString: true } : { name, text: JSON.stringify(v, null, 2), isString: false }));
+}
+
+/** A line split into its indentation and the rest, so indentation (where edits drift) can be shown. */
+export function indentedLines(text: string): { indent: string; rest: string }[] {
+  return text.split('\n').map((line) => {
+    const indent = /^[ \t]*/.exec(line)![0];
+    return { indent, rest: line.slice(indent.length) };
+  });
+}
+
+/** Prompt + completion tokens. */
+export function stepTokens(step: Step): number {
+  return step.tokens.prompt + step.tokens.completion;
+}
+
+export function formatMs(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
+  if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(0)} MB`;
+  return `${(bytes / 1024 ** 3).toFixed(2)} GB`;
+}
+
+/** A piece of a text: either as written, or a marker the engine or the budget put where something was cut. */
+export interface Span {
+  readonly text: string;
+  readonly cut: boolean;
+}
+
+/**
+ * The markers of cut text: the truncation's `… [N characters omitted] …` and its closing note,
+ * the budget's elided and omitted steps, and a long call or reply cut in the history.
+ */
+const CUT_MARKER = /… \[\d+ characters omitted\] …|\[output truncated: [^\]\n]*\]|\[observation of step \d+ elided[^\]\n]*\]|\[steps? [\d–]+ omitted[^\]\n]*\]|… \[rest of [^\]\n]*\]/g;
+
+export function markCuts(text: string): Span[] {
+  const spans: Span[] = [];
+  let at = 0;
+  for (const m of text.matchAll(CUT_MARKER)) {
+    if (m.index > at) spans.push({ text: text.slice(at, m.index), cut: false });
+    spans.push({ text: m[0], cut: true });
+    at = m.index + m[0].length;
+  }
+  if (at < text.length || spans.length === 0) spans.push({ text: text.slice(at), cut: false });
+  return spans;
+}
+
+export type BudgetPart = 'system' | 'tools' | 'task' | 'history' | 'observation' | 'free' | 'output';
+
+export interface BudgetSegment {
+  readonly part: BudgetPart;
+  readonly label: string;
+  readonly tokens: number;
+  /** Share of the window, 0..1. */
+  readonly share: number;
+}
+
+const BUDGET_LABELS: Readonly<Record<BudgetPart, string>> = {
+  system: 'system prompt',
+  tools: 'tool cards',
+  task: 'task',
+  history: 'earlier steps',
+  observation: 'latest result',
+  free: 'free',
+  output: 'kept for the reply',
+};
+
+/** The window split into its parts, in the order the prompt is built. */
+export function budgetSegments(b: Budget): BudgetSegment[] {
+  const parts: [BudgetPart, number][] = [
+    ['system', b.system],
+    ['tools', b.tools],
+    ['task', b.task],
+    ['history', b.history],
+    ['observation', b.observation],
+    ['free', b.free],
+    ['output', b.output],
+  ];
+  return parts.map(([part, tokens]) => ({ part, label: BUDGET_LABELS[part], tokens, share: b.window > 0 ? tokens / b.window : 0 }));
+}
+
+/** Tokens of the window the prompt used (everything but free and the reply's reserve). */
+export function budgetUsed(b: Budget): number {
+  return b.system + b.tools + b.task + b.history + b.observation;
+}
+
+/** One point per step that ran tests. */
+export interface TallyPoint {
+  readonly index: number;
+  readonly passed: number;
+  readonly failed: number;
+}
+
+export function tallySeries(records: readonly StepRecord[]): TallyPoint[] {
+  return records.flatMap(({ step }) => (step.tally ? [{ index: step.index, passed: step.tally.passed, failed: step.tally.failed }] : []));
+}
+
+/** Share of the window the prompt used, per step. */
+export function contextSeries(records: readonly StepRecord[]): { index: number; share: number }[] {
+  return records.map(({ step }) => ({ index: step.index, share: step.budget.window > 0 ? budgetUsed(step.budget) / step.budget.window : 0 }));
+}
+
+/** The rungs used, per step that had any. */
+export function rungSeries(records: readonly StepRecord[]): { index: number; rungs: string[] }[] {
+  return records.flatMap(({ step }) => {
+    const rungs = rungsOf(step);
+    return rungs.length ? [{ index: step.index, rungs }] : [];
+  });
+}

@@ -1,0 +1,201 @@
+/**
+ * The start screen's state: the task (a bundled template, or dropped files with a task of
+ * one's own), the model (scripted, an OpenAI-compatible endpoint, or WebLLM with its GPU check
+ * and cache), and the run settings; and from them the run configuration, or the reason there
+ * is none yet. Only these methods talk to the engine client.
+ */
+import type {
+  CatalogModel,
+  EndpointProbe,
+  EngineClient,
+  GpuReport,
+  ModelChoice,
+  PathCheck,
+  RecordedRunInfo,
+  RunConfig,
+  RunOptions,
+  RunSettings,
+  TaskChoice,
+} from '../../worker/client.ts';
+import { settingsProblem } from './settings-fields.ts';
+import { fromDataTransfer, fromFileList, readDropped, type DropSkip, type DroppedFile, type ReadableFile } from './dropped-files.ts';
+
+export type TaskKind = 'template' | 'files';
+/** The settings as the form edits them. */
+export type SettingsFields = { -readonly [K in keyof RunSettings]: RunSettings[K] };
+export type ModelKind = 'scripted' | 'openai' | 'webllm';
+
+export interface EndpointFields {
+  baseUrl: string;
+  model: string;
+  apiKey: string;
+}
+
+/** A configuration to run, or why the Run button is disabled. */
+export type Readiness = { readonly ok: true; readonly config: RunConfig } | { readonly ok: false; readonly reason: string };
+
+export class StartState {
+  options = $state.raw<RunOptions | null>(null);
+  loadError = $state<string | null>(null);
+
+  taskKind = $state<TaskKind>('template');
+  templateId = $state('starter');
+  dropped = $state.raw<readonly DroppedFile[]>([]);
+  /** Files the drop could not take (too big, binary, dependencies) and paths the jail refused. */
+  dropSkipped = $state.raw<readonly DropSkip[]>([]);
+  dropBusy = $state(false);
+  ownTask = $state('');
+
+  modelKind = $state<ModelKind>('scripted');
+  endpoint = $state<EndpointFields>({ baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen2.5-coder:1.5b', apiKey: '' });
+  probe = $state.raw<EndpointProbe | null>(null);
+  probing = $state(false);
+  webllmId = $state('');
+  gpu = $state.raw<GpuReport | null>(null);
+  /** Catalog ids with cached weights; null until someone asks. */
+  cached = $state.raw<readonly string[] | null>(null);
+  cacheBusy = $state(false);
+  cacheError = $state<string | null>(null);
+
+  settings = $state<SettingsFields | null>(null);
+  startPaused = $state(false);
+
+  /** The recorded run that fits the chosen task, if any: scripted is offered only then. */
+  readonly recorded: RecordedRunInfo | null = $derived(
+    this.taskKind === 'template' ? (this.options?.recorded.find((r) => r.templateId === this.templateId) ?? null) : null,
+  );
+  readonly webllmModel: CatalogModel | null = $derived(this.options?.catalog.find((m) => m.id === this.webllmId) ?? null);
+  readonly readiness: Readiness = $derived(this.#readiness());
+
+  constructor(private readonly client: EngineClient) {}
+
+  /** Loads the choices and detects the GPU; safe to call again (after an engine restart). */
+  async load(): Promise<void> {
+    try {
+      const options = await this.client.runOptions();
+      this.options = options;
+      this.settings ??= { ...options.defaults };
+      if (!this.webllmId) this.webllmId = options.defaultModelId;
+      this.loadError = null;
+    } catch (e) {
+      this.loadError = message(e);
+      return;
+    }
+    try {
+      this.gpu = await this.client.gpuReport();
+    } catch (e) {
+      this.gpu = { ok: false, webgpu: false, adapter: false, f16: false, fallback: false, explanation: `WebGPU could not be checked: ${message(e)}` };
+    }
+  }
+
+  setTaskKind(kind: TaskKind): void {
+    this.taskKind = kind;
+    // The recorded turns fit only their own task: move off scripted when they no longer apply.
+    if (kind === 'files' && this.modelKind === 'scripted') this.modelKind = this.gpu?.ok ? 'webllm' : 'openai';
+  }
+
+  /** Reads dropped or picked files, then asks the worker's jail about every path. */
+  async addFiles(source: DataTransfer | FileList): Promise<void> {
+    const limits = this.options?.dropLimits;
+    if (!limits) return;
+    this.dropBusy = true;
+    try {
+      const readable: ReadableFile[] = 'items' in source ? await fromDataTransfer(source) : fromFileList(source);
+      const read = await readDropped(readable, limits);
+      const checks: readonly PathCheck[] = read.files.length ? await this.client.checkPaths(read.files.map((f) => f.path)) : [];
+      const refused = checks.filter((c) => c.stored === undefined).map((c) => ({ path: c.path, reason: c.reason ?? 'refused' }));
+      const accepted = new Set(checks.filter((c) => c.stored !== undefined).map((c) => c.path));
+      this.dropped = read.files.filter((f) => accepted.has(f.path));
+      this.dropSkipped = [...read.skipped, ...refused];
+      this.setTaskKind('files');
+    } catch (e) {
+      this.dropSkipped = [{ path: 'the drop', reason: message(e) }];
+    } finally {
+      this.dropBusy = false;
+    }
+  }
+
+  clearFiles(): void {
+    this.dropped = [];
+    this.dropSkipped = [];
+  }
+
+  async probeEndpoint(): Promise<void> {
+    this.probing = true;
+    this.probe = null;
+    try {
+      this.probe = await this.client.probeEndpoint(this.endpoint.baseUrl, this.endpoint.apiKey || undefined);
+    } catch (e) {
+      this.probe = { ok: false, message: message(e) };
+    } finally {
+      this.probing = false;
+    }
+  }
+
+  /** Lists cached WebLLM weights (the model worker loads WebLLM for this, once). */
+  async refreshCache(): Promise<void> {
+    await this.#cacheWork(() => this.client.webllmCache());
+  }
+
+  async deleteCached(modelId: string): Promise<void> {
+    await this.#cacheWork(() => this.client.webllmDelete(modelId));
+  }
+
+  async #cacheWork(work: () => Promise<readonly string[]>): Promise<void> {
+    this.cacheBusy = true;
+    this.cacheError = null;
+    try {
+      this.cached = await work();
+    } catch (e) {
+      this.cacheError = message(e);
+    } finally {
+      this.cacheBusy = false;
+    }
+  }
+
+  #readiness(): Readiness {
+    const settings = this.settings;
+    if (!this.options || !settings) return { ok: false, reason: 'Loading the choices…' };
+    // An emptied number field binds as null: name it before the worker has to refuse it.
+    const problem = settingsProblem(settings);
+    if (problem) return { ok: false, reason: problem };
+    const task = this.#task();
+    if ('reason' in task) return { ok: false, reason: task.reason };
+    const model = this.#model();
+    if ('reason' in model) return { ok: false, reason: model.reason };
+    return { ok: true, config: { task, model, settings: { ...settings }, paused: this.startPaused } };
+  }
+
+  #task(): TaskChoice | { reason: string } {
+    if (this.taskKind === 'template') return { kind: 'template', templateId: this.templateId };
+    if (this.dropped.length === 0) return { reason: 'Drop files (or pick them) to run on your own project.' };
+    if (!this.ownTask.trim()) return { reason: 'Say what the agent should do with your files.' };
+    return { kind: 'files', files: Object.fromEntries(this.dropped.map((f) => [f.path, f.text])), task: this.ownTask };
+  }
+
+  #model(): ModelChoice | { reason: string } {
+    switch (this.modelKind) {
+      case 'scripted':
+        return this.recorded ? { kind: 'scripted', recordedId: this.recorded.id } : { reason: 'The scripted model has recorded turns only for the starter task; pick another model for your own files.' };
+      case 'openai': {
+        const { baseUrl, model, apiKey } = this.endpoint;
+        if (!/^https?:\/\/[^/\s]+/.test(baseUrl.trim())) return { reason: 'Give the endpoint a base URL starting with http:// or https://.' };
+        if (!model.trim()) return { reason: 'Name the model the endpoint should run.' };
+        return { kind: 'openai', baseUrl: baseUrl.trim(), model: model.trim(), ...(apiKey && { apiKey }) };
+      }
+      case 'webllm':
+        if (this.gpu && !this.gpu.ok) return { reason: 'WebLLM cannot run in this browser (see why above); pick the scripted model or an endpoint.' };
+        if (!this.webllmModel) return { reason: 'Pick a WebLLM model.' };
+        if (this.webllmModel.needsF16 && this.gpu && !this.gpu.f16) return { reason: `${this.webllmModel.label} needs shader-f16, which this GPU lacks.` };
+        return { kind: 'webllm', modelId: this.webllmModel.id };
+      default: {
+        const never: never = this.modelKind;
+        throw new TypeError(`unknown model kind ${JSON.stringify(never)}`);
+      }
+    }
+  }
+}
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

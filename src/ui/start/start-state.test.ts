@@ -1,0 +1,102 @@
+/**
+ * The start screen's state against the real worker host (in one process): the choices it
+ * loads, and the rule table behind the Run button — each row a choice and the configuration
+ * it gives, or the reason Run is disabled.
+ */
+import { createServer } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { connectInProcess } from '../../worker/in-process.ts';
+import { createTemplateSession } from '../../worker/starter-session.ts';
+import { StartState } from './start-state.svelte.ts';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const c of cleanups.splice(0)) c();
+});
+
+/** A port nothing listens on: bound by the system, then released. */
+function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function loaded(): Promise<StartState> {
+  const { client } = connectInProcess(() => createTemplateSession());
+  cleanups.push(() => client.dispose());
+  const start = new StartState(client);
+  await start.load();
+  return start;
+}
+
+describe('StartState', () => {
+  it('loads the choices: the starter task, its recorded run, the defaults, and a GPU verdict', async () => {
+    const start = await loaded();
+    expect(start.options?.templates[0]?.id).toBe('starter');
+    expect(start.recorded?.templateId).toBe('starter');
+    expect(start.settings).toEqual(start.options?.defaults);
+    expect(start.webllmId).toBe(start.options?.defaultModelId);
+    // Node has no navigator.gpu: the worker's detection says so, in words.
+    expect(start.gpu).toMatchObject({ ok: false, webgpu: false });
+    expect(start.gpu?.explanation).toMatch(/no WebGPU/);
+    expect(start.readiness).toEqual({
+      ok: true,
+      config: { task: { kind: 'template', templateId: 'starter' }, model: { kind: 'scripted', recordedId: start.recorded!.id }, settings: start.options!.defaults, paused: false },
+    });
+  });
+
+  it.each<[string, (s: StartState) => void, RegExp | object]>([
+    ['own files without files', (s) => s.setTaskKind('files'), /^Drop files \(or pick them\)/],
+    ['own files without a task', (s) => ((s.dropped = [{ path: 'a.js', text: 'x' }]), s.setTaskKind('files')), /^Say what the agent should do/],
+    [
+      'own files with a task (the endpoint is picked, as no GPU is there)',
+      (s) => ((s.dropped = [{ path: 'a.js', text: 'x' }]), s.setTaskKind('files'), (s.ownTask = 'Fix a.')),
+      { task: { kind: 'files', files: { 'a.js': 'x' }, task: 'Fix a.' }, model: { kind: 'openai', baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen2.5-coder:1.5b' } },
+    ],
+    ['scripted with own files', (s) => ((s.dropped = [{ path: 'a.js', text: 'x' }]), (s.ownTask = 't'), (s.taskKind = 'files'), (s.modelKind = 'scripted')), /recorded turns only for the starter task/],
+    ['an endpoint without a scheme', (s) => ((s.modelKind = 'openai'), (s.endpoint.baseUrl = 'localhost:11434')), /base URL starting with http/],
+    ['an endpoint without a model', (s) => ((s.modelKind = 'openai'), (s.endpoint.model = ' ')), /^Name the model/],
+    [
+      'an endpoint with a key',
+      (s) => ((s.modelKind = 'openai'), (s.endpoint.apiKey = 'k')),
+      { model: { kind: 'openai', baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen2.5-coder:1.5b', apiKey: 'k' } },
+    ],
+    ['WebLLM without a GPU', (s) => (s.modelKind = 'webllm'), /WebLLM cannot run in this browser/],
+    [
+      'WebLLM on a GPU without shader-f16',
+      (s) => ((s.modelKind = 'webllm'), (s.gpu = { ok: true, webgpu: true, adapter: true, f16: false, fallback: false, explanation: '' })),
+      /needs shader-f16, which this GPU lacks/,
+    ],
+    [
+      'WebLLM on a capable GPU',
+      (s) => ((s.modelKind = 'webllm'), (s.gpu = { ok: true, webgpu: true, adapter: true, f16: true, fallback: false, explanation: '' })),
+      { model: { kind: 'webllm', modelId: 'Qwen2.5-Coder-1.5B-Instruct-q4f16_1-MLC' } },
+    ],
+    ['an emptied setting', (s) => ((s.settings!.maxSteps as unknown as null) = null), /^Fill in “Max steps”\.$/],
+    ['a setting out of bounds', (s) => (s.settings!.temperature = 5), /^“Temperature” must be between 0 and 2\.$/],
+    ['start paused', (s) => (s.startPaused = true), { paused: true }],
+  ])('%s', async (_label, change, expected) => {
+    const start = await loaded();
+    change(start);
+    const r = start.readiness;
+    if (expected instanceof RegExp) {
+      expect(r.ok).toBe(false);
+      expect(!r.ok && r.reason).toMatch(expected);
+    } else {
+      expect(r.ok).toBe(true);
+      expect(r.ok && r.config).toMatchObject(expected);
+    }
+  });
+
+  it('the endpoint check reports an unreachable server in words', async () => {
+    const start = await loaded();
+    const port = await closedPort();
+    start.endpoint.baseUrl = `http://127.0.0.1:${port}`;
+    await start.probeEndpoint();
+    expect(start.probe).toEqual({ ok: false, message: expect.stringMatching(new RegExp(`^Could not connect to http://127\\.0\\.0\\.1:${port}/v1/models: connection refused\\. Start the server`)) });
+    expect(start.probing).toBe(false);
+  });
+});

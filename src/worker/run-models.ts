@@ -1,0 +1,162 @@
+/**
+ * The models a run can use, built in the engine worker: the scripted model over a recorded run,
+ * an OpenAI-compatible endpoint (fetched from the worker), or WebLLM in the model worker, which
+ * this worker spawns on first use and talks to through ModelWorkerClient. Also the start
+ * screen's model look-ups: an endpoint's model list and WebLLM's cache.
+ */
+import { toModelError, type Model } from '../agent/model.ts';
+import { CATALOG } from '../agent/models/catalog.ts';
+import { fetchError, normalizeBaseUrl, OpenAIModel } from '../agent/models/openai.ts';
+import { ScriptedModel } from '../agent/models/scripted.ts';
+import { ModelWorkerClient } from '../agent/models/worker-client.ts';
+import type { LoadProgress, ModelRequest, ModelResponse } from '../agent/models/worker-protocol.ts';
+import { recordedRunById } from '../agent/scripts/starter-run.ts';
+import type { EndpointProbe, ModelChoice } from './protocol.ts';
+
+/** The part of a Worker the model link uses. */
+export interface ModelPort {
+  postMessage(message: ModelRequest): void;
+  addEventListener(type: 'message' | 'error', listener: (event: Event) => void): void;
+  terminate(): void;
+}
+
+/** How the page labels a model choice before it is loaded. */
+export function modelLabel(choice: ModelChoice): { label: string; scripted: boolean } {
+  switch (choice.kind) {
+    case 'scripted':
+      return { label: `scripted: ${recordedRunById(choice.recordedId)?.title ?? choice.recordedId}`, scripted: true };
+    case 'openai':
+      return { label: `${choice.model} at ${normalizeBaseUrl(choice.baseUrl)}`, scripted: false };
+    case 'webllm':
+      return { label: `WebLLM ${CATALOG.find((m) => m.id === choice.modelId)?.label ?? choice.modelId}`, scripted: false };
+    default: {
+      const never: never = choice;
+      throw new TypeError(`unknown model choice ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/**
+ * The WebLLM side: one model worker, spawned on first use and kept, with the last loaded model
+ * reused while the same id is asked for (loading again would recompile the weights). A worker
+ * that dies rejects whatever was waiting on it, and the next use spawns a new one.
+ */
+interface ModelWorker {
+  readonly client: ModelWorkerClient;
+  readonly port: ModelPort;
+  /** Rejects when the worker dies. */
+  readonly crashed: Promise<never>;
+}
+
+export class ModelLink {
+  #worker: ModelWorker | null = null;
+  #loaded: { modelId: string; model: Model } | null = null;
+
+  constructor(private readonly spawn: () => ModelPort) {}
+
+  async load(modelId: string, onProgress: (p: LoadProgress) => void): Promise<Model> {
+    if (this.#loaded?.modelId === modelId) return this.#loaded.model;
+    this.#loaded = null;
+    const model = await this.#call((c) => c.load({ modelId }, onProgress));
+    this.#loaded = { modelId, model };
+    return model;
+  }
+
+  /** Catalog ids whose weights are cached. */
+  async cached(): Promise<string[]> {
+    const out: string[] = [];
+    for (const m of CATALOG) if (await this.#call((c) => c.isCached(m.id))) out.push(m.id);
+    return out;
+  }
+
+  async deleteCached(modelId: string): Promise<void> {
+    if (this.#loaded?.modelId === modelId) {
+      this.#loaded = null;
+      await this.#call((c) => c.unload());
+    }
+    await this.#call((c) => c.deleteCached(modelId));
+  }
+
+  #call<T>(work: (client: ModelWorkerClient) => Promise<T>): Promise<T> {
+    const w = (this.#worker ??= this.#start());
+    return Promise.race([work(w.client), w.crashed]);
+  }
+
+  #start(): ModelWorker {
+    const port = this.spawn();
+    const client = new ModelWorkerClient((m) => port.postMessage(m));
+    let fail: (e: Error) => void = () => {};
+    const crashed = new Promise<never>((_, reject) => (fail = reject));
+    crashed.catch(() => {}); // observed through Promise.race only
+    port.addEventListener('message', (e) => client.receive((e as MessageEvent<ModelResponse>).data));
+    port.addEventListener('error', (e) => {
+      const message = (e as ErrorEvent).message;
+      port.terminate();
+      if (this.#worker?.port === port) {
+        this.#worker = null;
+        this.#loaded = null;
+      }
+      fail(toModelError(new Error(`the model worker stopped (${message || 'its script failed to load'}); try again, or pick another model`)));
+    });
+    return { client, port, crashed };
+  }
+}
+
+export interface ModelContext {
+  readonly contextTokens: number;
+  readonly onProgress: (p: LoadProgress) => void;
+  /** Absent where there is no model worker (Node tests): WebLLM is then refused with a reason. */
+  readonly webllm?: ModelLink;
+  readonly fetch?: typeof fetch;
+}
+
+/** The Model for a choice. Throws a ModelError (or an Error) that says what to do; the run ends with it. */
+export async function createModel(choice: ModelChoice, ctx: ModelContext): Promise<Model> {
+  switch (choice.kind) {
+    case 'scripted': {
+      const recorded = recordedRunById(choice.recordedId);
+      if (!recorded) throw new Error(`There is no recorded run "${choice.recordedId}"; pick one of the listed scripted runs.`);
+      return new ScriptedModel(recorded.outputs, { name: recorded.id, contextWindow: ctx.contextTokens });
+    }
+    case 'openai':
+      return new OpenAIModel({
+        baseUrl: choice.baseUrl,
+        model: choice.model,
+        contextWindow: ctx.contextTokens,
+        ...(choice.apiKey && { apiKey: choice.apiKey }),
+        ...(ctx.fetch && { fetch: ctx.fetch }),
+      });
+    case 'webllm':
+      if (!ctx.webllm) throw new Error('WebLLM runs only in a browser with a model worker; pick the scripted model or an endpoint.');
+      return ctx.webllm.load(choice.modelId, ctx.onProgress);
+    default: {
+      const never: never = choice;
+      throw new TypeError(`unknown model choice ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/** How long the connection check waits for an answer. */
+export const PROBE_TIMEOUT_MS = 8000;
+
+/** Asks an OpenAI-compatible endpoint for its models (`GET /models`): a quick check that the URL, the key and CORS are right. */
+export async function probeEndpoint(baseUrl: string, apiKey: string | undefined, fetchFn: typeof fetch = fetch): Promise<EndpointProbe> {
+  const url = `${normalizeBaseUrl(baseUrl)}/models`;
+  if (!/^https?:\/\/[^/]/.test(url)) return { ok: false, message: `The base URL must start with http:// or https://, e.g. http://127.0.0.1:11434/v1 (got ${JSON.stringify(baseUrl)}).` };
+  let res: Response;
+  // A host that swallows packets would hold the worker's request queue: give up in time.
+  const signal = AbortSignal.timeout(PROBE_TIMEOUT_MS);
+  try {
+    res = await fetchFn(url, { headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {}, signal });
+  } catch (e) {
+    if (signal.aborted) return { ok: false, message: `${url} did not answer within ${PROBE_TIMEOUT_MS / 1000} s. Check the host and port, and that the server is running.` };
+    return { ok: false, message: fetchError(url, e).message };
+  }
+  if (!res.ok) {
+    const hint = res.status === 401 || res.status === 403 ? ' Check the API key.' : res.status === 404 ? ' Check the base URL: it usually ends in /v1.' : '';
+    return { ok: false, message: `${url} answered HTTP ${res.status}.${hint}` };
+  }
+  const body = (await res.json().catch(() => null)) as { data?: { id?: unknown }[] } | null;
+  const models = (body?.data ?? []).map((m) => m.id).filter((id): id is string => typeof id === 'string');
+  return { ok: true, models };
+}

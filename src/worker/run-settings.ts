@@ -1,0 +1,46 @@
+/**
+ * Run settings: their defaults (the loop's and the engine's own), their bounds, and how they
+ * become engine settings. The worker checks every configuration it is given, because a run
+ * configuration may one day come from a shared link rather than from this page's form.
+ */
+import { z } from 'zod';
+import { LOOP_DEFAULTS } from '../agent/loop.ts';
+import { DEFAULT_SETTINGS, type EngineSettings } from '../engine/settings.ts';
+import type { RunSettings } from './protocol.ts';
+
+/** The start screen's initial values. */
+export const RUN_DEFAULTS: RunSettings = Object.freeze({
+  maxSteps: LOOP_DEFAULTS.maxSteps,
+  approval: 'auto',
+  temperature: LOOP_DEFAULTS.temperature,
+  seed: LOOP_DEFAULTS.seed,
+  maxToolChars: DEFAULT_SETTINGS.max_tool_chars,
+  readWindowLines: DEFAULT_SETTINGS.read_window_lines,
+  contextTokens: LOOP_DEFAULTS.contextTokens,
+  paceMs: 700,
+});
+
+const int = (min: number, max: number) => z.number().int().min(min).max(max);
+
+const runSettingsSchema = z.strictObject({
+  maxSteps: int(1, 200),
+  approval: z.enum(['auto', 'ask']),
+  temperature: z.number().min(0).max(2),
+  seed: int(0, 2 ** 31 - 1),
+  maxToolChars: int(500, 200_000),
+  readWindowLines: int(10, 2000),
+  contextTokens: int(2048, 131_072),
+  paceMs: int(0, 10_000),
+});
+
+/** The settings when they are in bounds; otherwise an Error naming each bad field. */
+export function checkRunSettings(settings: unknown): RunSettings {
+  const parsed = runSettingsSchema.safeParse(settings);
+  if (!parsed.success) throw new Error(`The run settings are not usable:\n${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+/** The engine settings a run uses: the result cap, the read window, and the read ceiling following the context window. */
+export function engineSettingsFor(s: RunSettings): Partial<EngineSettings> {
+  return { max_tool_chars: s.maxToolChars, read_window_lines: s.readWindowLines, context_window_tokens: s.contextTokens };
+}

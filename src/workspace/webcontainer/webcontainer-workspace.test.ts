@@ -1,0 +1,270 @@
+/**
+ * The WebContainer backend over a stand-in WebContainer (Node fs and processes with
+ * WebContainer's limits: no stat/lstat/symlinks in the fs API, message-only errors, one output
+ * stream). The shared contract suite needs symlinks, which this backend honestly lacks, so the
+ * contract's non-symlink rows are repeated here; the symlink rows become "links are invisible".
+ */
+import { mkdtemp, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { isWorkspaceError, type ExecOptions, type Workspace, type WorkspaceErrorCode } from '../../engine/workspace.ts';
+import { NodeWebContainer } from './node-webcontainer.fixture.ts';
+import type { SpawnedProcess } from './spawn-capped.ts';
+import type { TerminalEvent } from './terminal-feed.ts';
+import { toWorkspaceError, WebContainerWorkspace, type WebContainerLike } from './webcontainer-workspace.ts';
+
+const dirs: string[] = [];
+afterAll(async () => {
+  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+});
+
+async function fresh(events?: TerminalEvent[]): Promise<{ ws: WebContainerWorkspace; wc: NodeWebContainer }> {
+  const dir = await mkdtemp(join(tmpdir(), 'slm-wc-'));
+  dirs.push(dir);
+  const wc = new NodeWebContainer(dir);
+  return { ws: new WebContainerWorkspace(wc, events ? { onTerminal: (e) => events.push(e) } : {}), wc };
+}
+
+const enc = new TextEncoder();
+const bytes = (s: string): Uint8Array => enc.encode(s);
+const text = async (ws: Workspace, p: string): Promise<string> => new TextDecoder().decode(await ws.readFile(p));
+
+async function codeOf(p: Promise<unknown>): Promise<WorkspaceErrorCode | 'no error'> {
+  try {
+    await p;
+    return 'no error';
+  } catch (e) {
+    if (isWorkspaceError(e)) return e.code;
+    throw e;
+  }
+}
+
+describe('files', () => {
+  let ws: WebContainerWorkspace;
+  let wc: NodeWebContainer;
+  beforeEach(async () => {
+    ({ ws, wc } = await fresh());
+    await ws.writeFile('a.txt', bytes('alpha\n'));
+    await ws.writeFile('src/b.js', bytes('const b = 1;\n'));
+    await ws.writeFile('src/deep/c.py', bytes('c = 3\n'));
+  });
+
+  it('describes itself: webcontainer, rooted at the workdir, without symlinks', async () => {
+    expect([ws.kind, ws.root, ws.supportsSymlinks]).toEqual(['webcontainer', wc.workdir, false]);
+    expect(await ws.lstat('')).toEqual({ type: 'dir', size: 0 });
+  });
+
+  it('round-trips every byte value, creating parents', async () => {
+    const data = Uint8Array.from({ length: 512 }, (_, i) => i % 256);
+    await ws.writeFile('bin/x/blob.dat', data);
+    const back = await ws.readFile('bin/x/blob.dat');
+    expect(back.constructor).toBe(Uint8Array);
+    expect(Array.from(back)).toEqual(Array.from(data));
+    expect(await ws.lstat('bin/x')).toEqual({ type: 'dir', size: 0 });
+  });
+
+  it('readdir lists names sorted by code unit, with types', async () => {
+    for (const n of ['b', 'B', 'a', '_', '10', '9']) await ws.writeFile(`sorted/${n}`, bytes(n));
+    await ws.mkdir('sorted/dir');
+    const got = await ws.readdir('sorted');
+    expect(got.map((e) => e.name)).toEqual(['10', '9', 'B', '_', 'a', 'b', 'dir']);
+    expect(got.at(-1)).toEqual({ name: 'dir', type: 'dir' });
+    expect(await ws.readdir('')).toEqual([
+      { name: 'a.txt', type: 'file' },
+      { name: 'sorted', type: 'dir' },
+      { name: 'src', type: 'dir' },
+    ]);
+  });
+
+  it.each([
+    ['a file: its byte length', 'utf8.txt', { type: 'file', size: 5 }],
+    ['an empty file', 'empty', { type: 'file', size: 0 }],
+    ['a directory: size 0', 'src/deep', { type: 'dir', size: 0 }],
+    ['a missing path', 'missing', null],
+    ['a path under a missing directory', 'missing/deeper', null],
+    ['a path under a file', 'a.txt/under', null],
+  ] as const)('lstat of %s', async (_label, path, want) => {
+    await ws.writeFile('utf8.txt', bytes('é€'));
+    await ws.writeFile('empty', new Uint8Array(0));
+    expect(await ws.lstat(path)).toEqual(want);
+  });
+
+  it('rename moves files and trees, creating parents; refuses an existing destination', async () => {
+    await ws.rename('a.txt', 'moved/here/a2.txt');
+    expect(await text(ws, 'moved/here/a2.txt')).toBe('alpha\n');
+    await ws.rename('src', 'lib');
+    expect(await text(ws, 'lib/deep/c.py')).toBe('c = 3\n');
+    expect(await codeOf(ws.rename('lib/b.js', 'moved'))).toBe('EEXIST');
+    expect(await text(ws, 'lib/b.js')).toBe('const b = 1;\n');
+  });
+
+  it('remove takes files and whole trees', async () => {
+    await ws.remove('a.txt');
+    await ws.remove('src');
+    expect(await ws.readdir('')).toEqual([]);
+  });
+
+  const errors: ReadonlyArray<readonly [string, (w: Workspace) => Promise<unknown>, WorkspaceErrorCode]> = [
+    ['readFile of a missing file', (w) => w.readFile('missing.txt'), 'ENOENT'],
+    ['readFile of a directory', (w) => w.readFile('src'), 'EISDIR'],
+    ['readFile under a file', (w) => w.readFile('a.txt/x'), 'ENOTDIR'],
+    ['writeFile onto a directory', (w) => w.writeFile('src', bytes('x')), 'EISDIR'],
+    ['writeFile under a file', (w) => w.writeFile('a.txt/x', bytes('x')), 'ENOTDIR'],
+    ['writeFile two levels under a file', (w) => w.writeFile('a.txt/x/y', bytes('x')), 'ENOTDIR'],
+    ['mkdir where a file is', (w) => w.mkdir('a.txt'), 'ENOTDIR'],
+    ['mkdir under a file', (w) => w.mkdir('a.txt/sub'), 'ENOTDIR'],
+    ['readdir of a missing directory', (w) => w.readdir('missing'), 'ENOENT'],
+    ['readdir of a file', (w) => w.readdir('a.txt'), 'ENOTDIR'],
+    ['rename to a path under a file', (w) => w.rename('src/b.js', 'a.txt/b.js'), 'ENOTDIR'],
+    ['rename of a missing source', (w) => w.rename('missing', 'elsewhere'), 'ENOENT'],
+    ['rename onto an existing file', (w) => w.rename('src/b.js', 'a.txt'), 'EEXIST'],
+    ['remove of a missing path', (w) => w.remove('missing'), 'ENOENT'],
+    ['remove of the root', (w) => w.remove(''), 'EINVAL'],
+  ];
+  it.each(errors.map(([label, op, code]) => ({ label, op, code })))('$label → $code', async ({ op, code }) => {
+    expect(await codeOf(op(ws))).toBe(code);
+  });
+
+  it('errors carry the relative path, not the fs path inside WebContainer', async () => {
+    const err = await ws.readFile('src/missing.js').catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'ENOENT', path: 'src/missing.js', message: 'ENOENT: src/missing.js' });
+  });
+
+  it('links are invisible, as WebContainer shows them: listed as files, read through, readlink null', async () => {
+    await symlink('a.txt', join(wc.workdir, 'link'));
+    await symlink('nowhere', join(wc.workdir, 'dangling'));
+    expect(await ws.readdir('')).toContainEqual({ name: 'link', type: 'file' });
+    expect(await ws.lstat('link')).toEqual({ type: 'file', size: 6 });
+    expect(await ws.readlink('link')).toBeNull();
+    expect(await ws.lstat('dangling')).toBeNull();
+    // Listed, so it can still be removed (and is never silently replaced by a rename).
+    expect(await codeOf(ws.rename('a.txt', 'dangling'))).toBe('EEXIST');
+    await ws.remove('dangling');
+    expect((await ws.readdir('')).map((e) => e.name)).not.toContain('dangling');
+  });
+
+  it('mountFiles replaces every file with the given set in one mount', async () => {
+    await ws.mountFiles({ 'package.json': '{}\n', 'src/index.js': 'export {};\n', 'test/a/b.test.js': '' });
+    expect((await ws.readdir('')).map((e) => e.name)).toEqual(['package.json', 'src', 'test']);
+    expect((await ws.readdir('src')).map((e) => e.name)).toEqual(['index.js']);
+    expect(await text(ws, 'src/index.js')).toBe('export {};\n');
+    expect(await ws.lstat('test/a/b.test.js')).toEqual({ type: 'file', size: 0 });
+  });
+});
+
+describe('toWorkspaceError', () => {
+  it.each([
+    ['a code in the message only', new Error("ENOENT: no such file or directory, open '/home/p/x'"), 'ENOENT', 'ENOENT: x'],
+    ['a code property', Object.assign(new Error('whatever'), { code: 'EISDIR' }), 'EISDIR', 'EISDIR: x'],
+    ['an unknown code: EIO with the original text', new Error('EACCES: permission denied'), 'EIO', 'EACCES: permission denied'],
+    ['no code at all', new Error('the iframe went away'), 'EIO', 'the iframe went away'],
+    ['a thrown string', 'boom', 'EIO', 'boom'],
+  ] as const)('%s', (_label, thrown, code, message) => {
+    expect(toWorkspaceError(thrown, 'x')).toMatchObject({ code, path: 'x', message });
+  });
+});
+
+describe('exec', () => {
+  const base: ExecOptions = { timeoutMs: 10_000, maxOutputBytes: 64 * 1024 };
+
+  it('spawns exactly argv, relative cwd and env; interleaves output; reports the exit code', async () => {
+    const { ws, wc } = await fresh();
+    await ws.mkdir('sub');
+    const r = await ws.exec(['sh', '-c', 'echo "$P" $0; pwd; echo err >&2; exit 3', '$HOME *'], { ...base, cwd: 'sub', env: { P: 'probe' } });
+    expect(wc.spawned.at(-1)).toEqual({ command: 'sh', args: ['-c', 'echo "$P" $0; pwd; echo err >&2; exit 3', '$HOME *'], options: { cwd: 'sub', env: { P: 'probe' } } });
+    expect(r).toMatchObject({ exitCode: 3, output: `probe $HOME *\n${join(wc.workdir, 'sub')}\nerr\n`, truncated: false, timedOut: false });
+    expect(r.totalBytes).toBe(r.output.length);
+    const atRoot = await ws.exec(['pwd'], base);
+    expect(wc.spawned.at(-1)?.options).toEqual({});
+    expect(atRoot.output).toBe(`${wc.workdir}\n`);
+  });
+
+  it('caps output while running: head and tail kept, every byte counted, the cut marked', async () => {
+    const { ws } = await fresh();
+    const script = 'echo HEAD-START; head -c 1000000 /dev/zero | tr "\\0" x; echo; echo TAIL-END';
+    const r = await ws.exec(['sh', '-c', script], { ...base, maxOutputBytes: 1000 });
+    expect(r).toMatchObject({ exitCode: 0, truncated: true, totalBytes: 11 + 1_000_000 + 1 + 9 });
+    expect(r.output.startsWith('HEAD-START\nxxx')).toBe(true);
+    expect(r.output.endsWith('xxx\nTAIL-END\n')).toBe(true);
+    expect(r.output).toContain(`\n… [${r.totalBytes - 1000} bytes of output omitted] …\n`);
+  });
+
+  it('kills on timeout and answers without waiting for the exit', async () => {
+    const { ws } = await fresh();
+    const started = Date.now();
+    const r = await ws.exec(['sh', '-c', 'echo started; sleep 60'], { ...base, timeoutMs: 300 });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(r).toMatchObject({ exitCode: null, timedOut: true, output: 'started\n', backendNote: 'killed after 300 ms' });
+  });
+
+  it('honours an AbortSignal before and during the run', async () => {
+    const { ws, wc } = await fresh();
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 200);
+    const r = await ws.exec(['sleep', '60'], { ...base, signal: ac.signal });
+    expect(r).toMatchObject({ exitCode: null, timedOut: false, backendNote: 'cancelled; the process was killed' });
+    const spawnsBefore = wc.spawned.length;
+    const before = await ws.exec(['echo', 'never'], { ...base, signal: AbortSignal.abort() });
+    expect(before).toMatchObject({ exitCode: null, output: '', backendNote: 'cancelled before it started' });
+    expect(wc.spawned.length).toBe(spawnsBefore);
+  });
+
+  it.each([
+    ['an empty argument vector', [], {}, 127, 'no command was given (the argument vector is empty)'],
+    ['a working directory that does not exist', ['pwd'], { cwd: 'missing' }, 126, 'could not start pwd in missing: no such directory'],
+    ['a working directory that is a file', ['pwd'], { cwd: 'f.txt' }, 126, 'could not start pwd in f.txt: no such directory'],
+  ] as const)('does not spawn for %s', async (_label, argv, extra, exitCode, note) => {
+    const { ws, wc } = await fresh();
+    await ws.writeFile('f.txt', bytes('f'));
+    const r = await ws.exec(argv, { ...base, ...extra });
+    expect(r).toMatchObject({ exitCode, output: '', backendNote: note });
+    expect(wc.spawned).toEqual([]);
+  });
+
+  it('tees the command, its output as it arrives and its end to the terminal listener', async () => {
+    const events: TerminalEvent[] = [];
+    const { ws } = await fresh(events);
+    await ws.exec(['sh', '-c', 'echo one; echo two; exit 2'], base);
+    await ws.exec(['sleep', '5'], { ...base, timeoutMs: 100 });
+    expect(events[0]).toEqual({ kind: 'command', argv: ['sh', '-c', 'echo one; echo two; exit 2'], cwd: '' });
+    const output = events.filter((e) => e.kind === 'output').map((e) => (e as { data: string }).data).join('');
+    expect(output).toBe('one\ntwo\n');
+    const ends = events.filter((e) => e.kind === 'exit');
+    expect(ends).toEqual([
+      { kind: 'exit', exitCode: 2 },
+      { kind: 'exit', exitCode: null, note: 'killed after 100 ms' },
+    ]);
+  });
+});
+
+describe('exec against what WebContainer may do', () => {
+  const base: ExecOptions = { timeoutMs: 150, maxOutputBytes: 1024 };
+  /** A WebContainer whose spawn is replaced; the fs is never touched by these calls. */
+  const withSpawn = (spawn: WebContainerLike['spawn']): WebContainerWorkspace =>
+    new WebContainerWorkspace({ workdir: '/home/p', fs: null as unknown as WebContainerLike['fs'], mount: () => Promise.resolve(), spawn });
+
+  it('a spawn that rejects is exit 127 with the reason', async () => {
+    const ws = withSpawn(() => Promise.reject(new Error('jsh: command not found: nope')));
+    expect(await ws.exec(['nope'], base)).toMatchObject({ exitCode: 127, backendNote: 'could not start nope: jsh: command not found: nope' });
+  });
+
+  it('a spawn that never answers is stopped by the timeout', async () => {
+    const ws = withSpawn(() => new Promise(() => {}));
+    expect(await ws.exec(['hang'], base)).toMatchObject({ exitCode: null, timedOut: true, backendNote: 'killed after 150 ms' });
+  });
+
+  it('a killed process whose exit never settles and whose output stays open still ends at the timeout', async () => {
+    let killed = 0;
+    const proc: SpawnedProcess = {
+      output: new ReadableStream<string>({ start: (c) => c.enqueue('partial ') }),
+      exit: new Promise(() => {}),
+      kill: () => killed++,
+    };
+    const started = Date.now();
+    const r = await withSpawn(() => Promise.resolve(proc)).exec(['node', 'server.js'], base);
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(r).toMatchObject({ exitCode: null, timedOut: true, output: 'partial ', totalBytes: 8 });
+    expect(killed).toBe(1);
+  });
+});

@@ -1,0 +1,213 @@
+/**
+ * The WebContainer workspace: the Workspace interface over a booted WebContainer's `fs` and
+ * `spawn` — a real Node.js and npm in the tab. Main thread only (the library needs `window`);
+ * the engine worker reaches it through the workspace proxy.
+ *
+ * WebContainer's fs API has readFile, writeFile, readdir (with file types), mkdir, rm and
+ * rename, and nothing else: no stat, no lstat, no symlinks. So this backend:
+ * - derives `lstat` from a `readdir(parent, {withFileTypes: true})`, and a file's size from
+ *   reading it (exact, as the engine's size checks need; it costs a read per call);
+ * - reports `supportsSymlinks: false` and `readlink` → null. An entry the API reports as neither
+ *   file nor directory (its only other kind is a link, e.g. npm's `node_modules/.bin`) is shown
+ *   as a file; reads follow links as the fs does;
+ * - maps the fs errors (a Node-style code on the error or at the start of its message) to
+ *   WorkspaceError codes.
+ * Paths given to `fs` start with `/`, which WebContainer resolves against its workdir.
+ */
+import type { FileSystemTree } from '@webcontainer/api';
+import {
+  WorkspaceError,
+  type DirEntry,
+  type ExecOptions,
+  type ExecResult,
+  type Stat,
+  type Workspace,
+  type WorkspaceErrorCode,
+} from '../../engine/workspace.ts';
+import { toFileTree } from './file-tree.ts';
+import { spawnCapped, type SpawnedProcess, type SpawnOptionsLike } from './spawn-capped.ts';
+import type { TerminalListener } from './terminal-feed.ts';
+
+/** A directory entry as WebContainer's readdir returns it: no `isSymbolicLink`. */
+export interface WebContainerDirent {
+  readonly name: string;
+  isFile(): boolean;
+  isDirectory(): boolean;
+}
+
+/** The calls this backend makes on `WebContainer.fs`. */
+export interface WebContainerFs {
+  readFile(path: string): Promise<Uint8Array>;
+  writeFile(path: string, data: Uint8Array): Promise<void>;
+  readdir(path: string, options: { withFileTypes: true }): Promise<WebContainerDirent[]>;
+  mkdir(path: string, options: { recursive: true }): Promise<unknown>;
+  rm(path: string, options: { recursive: boolean; force: boolean }): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+}
+
+/** The part of a booted `WebContainer` this backend uses (a booted instance fits as it is). */
+export interface WebContainerLike {
+  /** Absolute path of the working directory, e.g. `/home/projects-abc`. */
+  readonly workdir: string;
+  readonly fs: WebContainerFs;
+  spawn(command: string, args: string[], options?: SpawnOptionsLike): Promise<SpawnedProcess>;
+  mount(tree: FileSystemTree): Promise<void>;
+}
+
+export interface WebContainerWorkspaceOptions {
+  /** The terminal tee: every command, its output as it arrives and its end (for the xterm panel). */
+  readonly onTerminal?: TerminalListener;
+}
+
+const KNOWN_CODES: readonly WorkspaceErrorCode[] = ['ENOENT', 'EISDIR', 'ENOTDIR', 'EEXIST', 'ENOTEMPTY', 'EINVAL'];
+
+/** An fs error → WorkspaceError. The code may be a property or only the message's first word (errors cross an iframe). */
+export function toWorkspaceError(e: unknown, path: string): WorkspaceError {
+  if (e instanceof WorkspaceError) return e;
+  const msg = e instanceof Error ? e.message : String(e);
+  const prop = (e as { code?: unknown } | null)?.code;
+  const code = typeof prop === 'string' ? prop : (/^(E[A-Z]+)\b/.exec(msg)?.[1] ?? '');
+  const known = (KNOWN_CODES as readonly string[]).includes(code);
+  // The fs message names the absolute path inside WebContainer; the error keeps the relative one.
+  return new WorkspaceError(known ? (code as WorkspaceErrorCode) : 'EIO', path, known ? `${code}: ${path || '.'}` : msg);
+}
+
+function parentOf(path: string): string {
+  const i = path.lastIndexOf('/');
+  return i < 0 ? '' : path.slice(0, i);
+}
+
+function byName(a: DirEntry, b: DirEntry): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+export class WebContainerWorkspace implements Workspace {
+  readonly kind = 'webcontainer';
+  /** WebContainer's fs API cannot see links (see the file comment). */
+  readonly supportsSymlinks = false;
+  readonly root: string;
+
+  constructor(
+    private readonly wc: WebContainerLike,
+    private readonly options: WebContainerWorkspaceOptions = {},
+  ) {
+    this.root = wc.workdir;
+  }
+
+  /** The fs path of a workspace path: WebContainer resolves `/…` against its workdir. */
+  private fsPath(path: string): string {
+    return `/${path}`;
+  }
+
+  private async guard<T>(path: string, op: () => Promise<T>): Promise<T> {
+    try {
+      return await op();
+    } catch (e) {
+      throw toWorkspaceError(e, path);
+    }
+  }
+
+  /**
+   * Replaces the workspace's files with `files` (a template, or a person's dropped files): every
+   * top-level entry is removed, then the tree is mounted in one call.
+   */
+  async mountFiles(files: Readonly<Record<string, string | Uint8Array>>): Promise<void> {
+    for (const entry of await this.readdir('')) await this.remove(entry.name);
+    await this.guard('', () => this.wc.mount(toFileTree(files)));
+  }
+
+  async readFile(path: string): Promise<Uint8Array> {
+    const bytes = await this.guard(path, () => this.wc.fs.readFile(this.fsPath(path)));
+    // A plain Uint8Array, as every backend returns, whatever subclass the fs handed back.
+    return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  async writeFile(path: string, data: Uint8Array): Promise<void> {
+    if ((await this.entryType(path)) === 'dir') throw new WorkspaceError('EISDIR', path);
+    await this.mkdir(parentOf(path));
+    await this.guard(path, () => this.wc.fs.writeFile(this.fsPath(path), data));
+  }
+
+  async mkdir(path: string): Promise<void> {
+    const type = await this.entryType(path);
+    if (type === 'dir') return;
+    if (type) throw new WorkspaceError('ENOTDIR', path, `ENOTDIR: ${path} exists and is not a directory`);
+    try {
+      await this.wc.fs.mkdir(this.fsPath(path), { recursive: true });
+    } catch (e) {
+      // A file among the ancestors: Node-like filesystems say EEXIST or ENOTDIR; the contract says ENOTDIR.
+      const err = toWorkspaceError(e, path);
+      throw err.code === 'EEXIST' || err.code === 'ENOTDIR' ? new WorkspaceError('ENOTDIR', path, `ENOTDIR: a parent of ${path} is not a directory`) : err;
+    }
+  }
+
+  async readdir(path: string): Promise<DirEntry[]> {
+    const entries = await this.guard(path, () => this.wc.fs.readdir(this.fsPath(path), { withFileTypes: true }));
+    return entries.map((e): DirEntry => ({ name: e.name, type: e.isDirectory() ? 'dir' : 'file' })).sort(byName);
+  }
+
+  /**
+   * What the parent's listing says `path` is, without reading it: null when nothing is there
+   * (or a parent is missing or a file). Enough for every check but `lstat`'s size.
+   */
+  private async entryType(path: string): Promise<'file' | 'dir' | null> {
+    if (path === '') return 'dir';
+    let entries: WebContainerDirent[];
+    try {
+      entries = await this.wc.fs.readdir(this.fsPath(parentOf(path)), { withFileTypes: true });
+    } catch (e) {
+      const err = toWorkspaceError(e, path);
+      if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return null;
+      throw err;
+    }
+    const name = path.slice(path.lastIndexOf('/') + 1);
+    const entry = entries.find((e) => e.name === name);
+    return entry ? (entry.isDirectory() ? 'dir' : 'file') : null;
+  }
+
+  /** From the parent's listing; a file's size is the length of its bytes, read for the purpose. */
+  async lstat(path: string): Promise<Stat | null> {
+    const type = await this.entryType(path);
+    if (type !== 'file') return type === 'dir' ? { type, size: 0 } : null;
+    try {
+      return { type, size: (await this.wc.fs.readFile(this.fsPath(path))).byteLength };
+    } catch (e) {
+      // Removed between the listing and the read, or a link to nothing: nothing readable is there.
+      const err = toWorkspaceError(e, path);
+      if (err.code === 'ENOENT') return null;
+      throw err;
+    }
+  }
+
+  /** WebContainer's fs cannot read a link's text: there are no symlinks to report. */
+  readlink(_path: string): Promise<string | null> {
+    return Promise.resolve(null);
+  }
+
+  async rename(from: string, to: string): Promise<void> {
+    // fs.rename replaces an existing file; the contract refuses instead.
+    // Checked on the listing: a dangling link is listed, so even that is never silently replaced.
+    if (await this.entryType(to)) throw new WorkspaceError('EEXIST', to);
+    if (!(await this.entryType(from))) throw new WorkspaceError('ENOENT', from);
+    await this.mkdir(parentOf(to));
+    await this.guard(from, () => this.wc.fs.rename(this.fsPath(from), this.fsPath(to)));
+  }
+
+  async remove(path: string): Promise<void> {
+    if (path === '') throw new WorkspaceError('EINVAL', path, 'EINVAL: the workspace root itself cannot be removed');
+    if (!(await this.entryType(path))) throw new WorkspaceError('ENOENT', path);
+    await this.guard(path, () => this.wc.fs.rm(this.fsPath(path), { recursive: true, force: false }));
+  }
+
+  /**
+   * Spawns exactly `argv` (the vector the shell policy checked): `argv[0]` is the program,
+   * the rest its arguments, with no shell in between unless the engine asked for `bash -c`.
+   */
+  async exec(argv: readonly string[], opts: ExecOptions): Promise<ExecResult> {
+    const cwd = opts.cwd ?? '';
+    if ((await this.entryType(cwd)) !== 'dir') {
+      return { exitCode: 126, output: '', totalBytes: 0, truncated: false, timedOut: false, backendNote: `could not start ${argv[0] ?? 'the command'} in ${cwd}: no such directory` };
+    }
+    return spawnCapped((cmd, args, o) => this.wc.spawn(cmd, args, o), argv, opts, this.options.onTerminal);
+  }
+}
