@@ -1,11 +1,12 @@
 /**
- * Approvals: a run in `ask` mode puts every mutating call (a tool whose ToolDef says `writes`)
- * and every gated shell command before a person, through an `approve(request)` callback. A
- * denial is a result the model sees, so it can choose another way. `auto` runs everything
- * the engine allows.
+ * Approvals: a gated shell command (the policy's `gated` tier: installs, commits …) always goes
+ * before a person, in every mode; a run in `ask` mode also puts every mutating call (a tool
+ * whose ToolDef says `writes`) before them, through an `approve(request)` callback. A denial is
+ * a result the model sees, so it can choose another way.
  */
 import { fail, type ToolResult } from '../engine/result.ts';
 import type { ToolDef } from '../engine/tool.ts';
+import { isGatedShellCall } from '../engine/tools/run-command.ts';
 
 export type ApprovalMode = 'auto' | 'ask';
 
@@ -25,10 +26,15 @@ export type Approver = (request: ApprovalRequest) => Promise<boolean>;
 export type GateCheck = (tool: string, args: unknown) => boolean | Promise<boolean>;
 
 /** The reason a call needs approval in `mode`, or null when it runs without asking. */
-export async function approvalReason(mode: ApprovalMode, def: ToolDef<any> | undefined, args: unknown, isGated?: GateCheck): Promise<ApprovalRequest['reason'] | null> {
-  if (mode === 'auto' || !def) return null;
-  if (def.writes) return 'writes';
-  return (await isGated?.(def.name, args)) ? 'gated-shell' : null;
+export async function approvalReason(
+  mode: ApprovalMode,
+  def: ToolDef<any> | undefined,
+  args: unknown,
+  isGated: GateCheck = isGatedShellCall,
+): Promise<ApprovalRequest['reason'] | null> {
+  if (!def) return null;
+  if (await isGated(def.name, args)) return 'gated-shell';
+  return mode === 'ask' && def.writes ? 'writes' : null;
 }
 
 /** The result the model sees when a person declined its call. */

@@ -61,7 +61,7 @@ export async function executeTurn(s: TurnSettings, parsed: ParseOutcome, index: 
       approval = (await s.approve?.(request)) ? 'approved' : 'denied';
       notes.push({ kind: 'approval', text: `${call.tool} ${approval} by a person`, detail: approval });
     }
-    result = request && approval === 'denied' ? deniedResult(request) : await s.engine.call(call.tool, call.args);
+    result = request && approval === 'denied' ? deniedResult(request) : await s.engine.call(call.tool, call.args, { approved: approval === 'approved' });
     if (TEST_TOOLS.has(call.tool)) tally = parseTestTally(result.text, call.tool) ?? undefined;
   }
 

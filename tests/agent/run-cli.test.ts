@@ -40,7 +40,7 @@ describe('slm run', () => {
     const r = await runCli(['run', '--model', `scripted:${join(scripts, 'fix.json')}`, '--task', 'Make add add.', '--root', root, '--out', out, '--evolve', evolve]);
     expect(r.stdout).toBe('finished with done: add adds (3 steps)\n');
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/^step 1 ws_read ok\nstep 2 ws_edit ok\nstep 3 done ok \[no-test-tool\]\n$/);
+    expect(r.stderr).toMatch(/^step 1 ws_read ok\nstep 2 ws_edit ok\nstep 3 done failed — Run finished\. Summary recorded: add adds \[hint, final-tests\]\n$/);
     expect(await readFile(join(root, 'src/math.js'), 'utf8')).toBe(MATH.replace('a - b', 'a + b'));
 
     const session = JSON.parse(await readFile(out, 'utf8')) as Session;

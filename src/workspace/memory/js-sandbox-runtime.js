@@ -1,0 +1,375 @@
+// @ts-check
+/**
+ * The JavaScript sandbox's runtime: the first and only trusted code in the sandbox worker. The
+ * worker is created from a data: URL, so it has an opaque origin: no IndexedDB, no Cache
+ * Storage, no cookies, and the playground's own origin is a foreign one to it. This file is
+ * loaded as source text (plain JavaScript, no imports) and runs one job:
+ *
+ * - `run`: load the entry file (ES module or CommonJS) with `process`, `console` and timers in
+ *   place (node-shims/globals.js), then exit once no timer is pending (as Node exits when its
+ *   event loop is empty);
+ * - `test`: load each test file with the node:test shim, then print the TAP plan and tally.
+ *
+ * Workspace modules become blob: URLs created here, their specifiers replaced at the offsets
+ * the host computed; each test file gets fresh URLs, so module state does not leak from one
+ * file to the next (Node runs each file in its own process). Output is bounded here as it is
+ * written — the head is sent as it comes, then a rolling tail every 50 ms — and the host
+ * bounds it again, since the workspace code shares this realm and can post messages itself.
+ */
+
+/**
+ * @typedef {{ start: number, end: number, target: string, dynamic: boolean }} Dep
+ * @typedef {{ id: string, kind: 'esm' | 'cjs' | 'json' | 'error', source: string, deps: Dep[], requires: Record<string, string>, names: string[], error?: { message: string, code: string } }} Mod
+ * @typedef {{ mode: 'run' | 'test', entries: string[], argv: string[], cwd: string, env: Record<string, string>, modules: Record<string, Mod>, namePatterns: string[], headChars: number, tailChars: number }} Job
+ * @typedef {{ type: 'head', text: string } | { type: 'tail', text: string, total: number } | { type: 'exit', code: number }} OutMessage
+ * @typedef {{ url(source: string, type: string): string, post(message: OutMessage): void, onUncaught(handler: (error: unknown) => void): void }} Io
+ */
+
+/** Thrown by process.exit to unwind the program; never reported as an error. */
+class ExitSignal {
+  /** @param {number} code */
+  constructor(code) {
+    this.code = code;
+  }
+}
+
+/** The timer functions as they were before the program's tracked ones replaced them. */
+const realSetTimeout = globalThis.setTimeout.bind(globalThis);
+
+/**
+ * UTF-8 length of `s`: 2 bytes below U+0800, 3 above, 4 for a surrogate pair (2 per half).
+ * @param {string} s
+ */
+function utf8Length(s) {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x80) n += c < 0x800 || (c >= 0xd800 && c <= 0xdfff) ? 1 : 2;
+  }
+  return n;
+}
+
+/**
+ * The bounded output stream: the first `headChars` go out as written; after that only a
+ * rolling tail of `tailChars` is kept and sent at most every 50 ms and at the end.
+ * @param {Io} io
+ * @param {number} headChars
+ * @param {number} tailChars
+ */
+function makeOutput(io, headChars, tailChars) {
+  let headLeft = headChars;
+  let tail = '';
+  let total = 0;
+  let dirty = false;
+  let last = 0;
+  let closed = false;
+  const flush = () => {
+    if (!dirty) return;
+    dirty = false;
+    last = Date.now();
+    io.post({ type: 'tail', text: tail, total });
+  };
+  return {
+    /** @param {string} text */
+    write(text) {
+      if (closed || text === '') return;
+      total += utf8Length(text);
+      if (headLeft > 0) {
+        const part = text.slice(0, headLeft);
+        headLeft -= part.length;
+        io.post({ type: 'head', text: part });
+        text = text.slice(part.length);
+        if (text === '') return;
+      }
+      tail = (tail + text).slice(-tailChars);
+      dirty = true;
+      if (Date.now() - last > 50) flush();
+    },
+    flush,
+    close() {
+      flush();
+      closed = true;
+    },
+  };
+}
+
+/**
+ * @param {Job} job
+ * @param {Io} io
+ * @returns {Promise<void>}
+ */
+export async function runJob(job, io) {
+  const out = makeOutput(io, job.headChars, job.tailChars);
+  let exited = false;
+  /** @param {number} code */
+  const finish = (code) => {
+    if (exited) return;
+    exited = true;
+    out.close();
+    io.post({ type: 'exit', code });
+  };
+
+  /** URL → module id, to show paths instead of blob URLs in messages and stacks (this runtime's own URL too). */
+  const names = new Map([[import.meta.url, 'node:internal/sandbox']]);
+  /** @param {string} text */
+  const clean = (text) => {
+    for (const [url, id] of names) text = text.split(url).join(id);
+    return text;
+  };
+
+  // In test mode, output from the program is a TAP comment, as node --test shows a child's stdout.
+  let atLineStart = true;
+  /** @param {string} text */
+  const userWrite = (text) => {
+    if (job.mode !== 'test') return out.write(text);
+    let shown = '';
+    for (const ch of text.split(/(?<=\n)/)) {
+      shown += (atLineStart ? '# ' : '') + ch;
+      atLineStart = ch.endsWith('\n');
+    }
+    out.write(shown);
+  };
+
+  const active = new Set();
+  /** @type {(() => void) | null} */
+  let wake = null;
+  const poke = () => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  /**
+   * An uncaught error as Node prints it: `Name [CODE]: message` and the program's own frames
+   * (the runtime's and Node's internal ones say nothing about the program).
+   * @param {unknown} e
+   */
+  const describe = (e) => {
+    if (!(e instanceof Error)) return `Uncaught ${String(e)}`;
+    const code = /** @type {{ code?: unknown }} */ (e).code;
+    const title = `${e.name}${typeof code === 'string' ? ` [${code}]` : ''}: ${e.message}`;
+    const frames = clean(e.stack ?? '')
+      .split('\n')
+      .filter((l) => /^\s+at /.test(l) && !/\(?node:[\w/]+:\d+:\d+\)?$/.test(l));
+    return clean([title, ...frames].join('\n'));
+  };
+  let uncaught = 0;
+  io.onUncaught((e) => {
+    if (e instanceof ExitSignal || exited) return;
+    uncaught++;
+    userWrite(`${describe(e)}\n`);
+    if (job.mode === 'run') finish(1);
+  });
+
+  const shared = new Map();
+  const shims = new Map();
+  try {
+    for (const mod of Object.values(job.modules)) {
+      if (mod.id.startsWith('node:')) shared.set(mod.id, link(job, io, shared, names, mod.id, []));
+    }
+    for (const id of shared.keys()) shims.set(id, await import(shared.get(id)));
+  } catch (e) {
+    userWrite(`${describe(e)}\n`);
+    return finish(70);
+  }
+  shims.get('node:internal/globals').installGlobals({
+    argv: job.argv,
+    env: job.env,
+    cwd: job.cwd,
+    write: userWrite,
+    active,
+    poke,
+    exit: (/** @type {number} */ code) => {
+      finish(code);
+      throw new ExitSignal(code);
+    },
+  });
+
+  try {
+    const code = job.mode === 'test' ? await runTests(job, io, shared, shims, names, out.write, clean, describe) : await runMain(job, io, shared, shims, names, active, (w) => (wake = w));
+    finish(uncaught && code === 0 ? 1 : code);
+  } catch (e) {
+    if (e instanceof ExitSignal) return;
+    userWrite(`${describe(e)}\n`);
+    finish(1);
+  }
+}
+
+/**
+ * The URL of module `id` for one link generation, creating those of its dependencies first.
+ * @param {Job} job
+ * @param {Io} io
+ * @param {Map<string, string>} urls
+ * @param {Map<string, string>} names
+ * @param {string} id
+ * @param {string[]} path
+ * @returns {string}
+ */
+function link(job, io, urls, names, id, path) {
+  const known = urls.get(id);
+  if (known) return known;
+  if (path.includes(id)) {
+    throw Object.assign(new Error(`circular import ${[...path.slice(path.indexOf(id)), id].join(' -> ')} is not supported by the offline sandbox; run it on the Node backend`), { code: 'ERR_SANDBOX_CYCLE' });
+  }
+  const mod = job.modules[id];
+  if (!mod) throw new Error(`the sandbox was not given module ${id}`);
+  let source;
+  let type = 'text/javascript';
+  switch (mod.kind) {
+    case 'esm': {
+      let text = '';
+      let at = 0;
+      for (const d of [...mod.deps].sort((a, b) => a.start - b.start)) {
+        // A static import that cannot be served fails the importer before any of it runs, as in Node.
+        const target = job.modules[d.target];
+        if (!d.dynamic && target?.kind === 'error') throw moduleError(target);
+        text += mod.source.slice(at, d.start) + JSON.stringify(link(job, io, urls, names, d.target, [...path, id]));
+        at = d.end;
+      }
+      source = `${text}${mod.source.slice(at)}\n//# sourceURL=${id}`;
+      break;
+    }
+    case 'json':
+      source = mod.source;
+      type = 'application/json';
+      break;
+    case 'cjs': {
+      const exported = mod.names.map((n) => `export const ${n} = __m == null ? undefined : __m[${JSON.stringify(n)}];`).join('\n');
+      source = `const __m = globalThis[Symbol.for('slm.require')](${JSON.stringify(id)});\nexport default __m;\n${exported}\n`;
+      break;
+    }
+    case 'error':
+      source = `throw Object.assign(new Error(${JSON.stringify(mod.error?.message ?? id)}), { code: ${JSON.stringify(mod.error?.code ?? 'ERR_MODULE_NOT_FOUND')} });\nexport default undefined;`;
+      break;
+  }
+  const url = io.url(source, type);
+  urls.set(id, url);
+  names.set(url, id);
+  return url;
+}
+
+/**
+ * The error a module that cannot be served stands for, with Node's code.
+ * @param {Mod} mod
+ */
+function moduleError(mod) {
+  return Object.assign(new Error(mod.error?.message ?? mod.id), { code: mod.error?.code ?? 'ERR_MODULE_NOT_FOUND' });
+}
+
+/**
+ * A fresh link generation: shims shared, workspace modules new (URLs and CommonJS cache), with
+ * `require` installed for it.
+ * @param {Job} job
+ * @param {Io} io
+ * @param {Map<string, string>} shared
+ * @param {Map<string, any>} shims
+ * @param {Map<string, string>} names
+ */
+function generation(job, io, shared, shims, names) {
+  const urls = new Map(shared);
+  /** @type {Map<string, { exports: unknown }>} */
+  const cache = new Map();
+  /** @param {string} id @returns {unknown} */
+  const load = (id) => {
+    const shim = shims.get(id);
+    if (shim) return shim.default ?? shim;
+    const mod = job.modules[id];
+    if (!mod) throw Object.assign(new Error(`Cannot find module '${id}'`), { code: 'MODULE_NOT_FOUND' });
+    if (mod.kind === 'json') return JSON.parse(mod.source);
+    if (mod.kind === 'error') throw moduleError(mod);
+    if (mod.kind === 'esm') throw Object.assign(new Error(`require() of ES Module ${id} not supported; use import instead`), { code: 'ERR_REQUIRE_ESM' });
+    const hit = cache.get(id);
+    if (hit) return hit.exports;
+    const module = { exports: /** @type {unknown} */ ({}), id, filename: id, loaded: false };
+    cache.set(id, module);
+    const dir = id.slice(0, id.lastIndexOf('/')) || '/';
+    const req = Object.assign(
+      (/** @type {string} */ spec) => {
+        const target = mod.requires[spec];
+        if (target === undefined) throw Object.assign(new Error(`Cannot find module '${spec}' from ${id}: the offline sandbox resolves require() only for literal specifiers`), { code: 'MODULE_NOT_FOUND' });
+        return load(target);
+      },
+      { cache: {}, main: undefined },
+    );
+    const fn = new Function('exports', 'require', 'module', '__filename', '__dirname', `${mod.source}\n//# sourceURL=${id}`);
+    fn.call(module.exports, module.exports, req, module, id, dir);
+    module.loaded = true;
+    return module.exports;
+  };
+  /** @type {Record<symbol, unknown>} */ (/** @type {unknown} */ (globalThis))[Symbol.for('slm.require')] = load;
+  return {
+    /** @param {string} id */
+    async start(id) {
+      if (job.modules[id]?.kind === 'cjs') return load(id);
+      return import(link(job, io, urls, names, id, []));
+    },
+  };
+}
+
+/**
+ * @param {Job} job
+ * @param {Io} io
+ * @param {Map<string, string>} shared
+ * @param {Map<string, any>} shims
+ * @param {Map<string, string>} names
+ * @param {Set<unknown>} active
+ * @param {(wake: () => void) => void} onWake
+ */
+async function runMain(job, io, shared, shims, names, active, onWake) {
+  const entry = job.entries[0];
+  if (entry === undefined) return 9;
+  await generation(job, io, shared, shims, names).start(entry);
+  // Node exits once nothing is pending; here: no timer of the program's left after a macrotask turn.
+  for (;;) {
+    await new Promise((r) => realSetTimeout(r, 0));
+    if (active.size === 0) break;
+    await new Promise((r) => onWake(() => r(undefined)));
+  }
+  const code = /** @type {any} */ (globalThis).process.exitCode;
+  return typeof code === 'number' ? code : 0;
+}
+
+/**
+ * @param {Job} job
+ * @param {Io} io
+ * @param {Map<string, string>} shared
+ * @param {Map<string, any>} shims
+ * @param {Map<string, string>} names
+ * @param {(text: string) => void} write
+ * @param {(text: string) => string} clean
+ * @param {(error: unknown) => string} describe
+ */
+async function runTests(job, io, shared, shims, names, write, clean, describe) {
+  const t = shims.get('node:test');
+  t.__sandboxConfigure({ write, clean, namePatterns: job.namePatterns });
+  for (const file of job.entries) {
+    try {
+      await generation(job, io, shared, shims, names).start(file);
+    } catch (e) {
+      if (e instanceof ExitSignal) throw e;
+      t.__sandboxFileFailed(file, describe(e));
+      continue;
+    }
+    await t.__sandboxDrain();
+  }
+  return t.__sandboxFinish().failed > 0 ? 1 : 0;
+}
+
+// Started as the sandbox worker's script: take one job, answer on this worker's port.
+const scope = /** @type {any} */ (globalThis);
+if (typeof scope.WorkerGlobalScope === 'function' && scope instanceof scope.WorkerGlobalScope) {
+  const post = scope.postMessage.bind(scope);
+  const addListener = scope.addEventListener.bind(scope);
+  const createUrl = URL.createObjectURL.bind(URL);
+  const BlobCtor = scope.Blob;
+  scope.onmessage = (/** @type {MessageEvent} */ e) => {
+    scope.onmessage = null;
+    void runJob(/** @type {Job} */ (e.data), {
+      url: (source, type) => createUrl(new BlobCtor([source], { type })),
+      post,
+      onUncaught(handler) {
+        addListener('error', (/** @type {ErrorEvent} */ ev) => (ev.preventDefault(), handler(ev.error ?? ev.message)));
+        addListener('unhandledrejection', (/** @type {PromiseRejectionEvent} */ ev) => (ev.preventDefault(), handler(ev.reason)));
+      },
+    });
+  };
+}

@@ -1,0 +1,151 @@
+/**
+ * The browser's JsEngine: runs `node …` for the memory workspace in a sandbox worker whose
+ * code comes from a data: URL, which gives it an opaque origin — it cannot open the
+ * playground's IndexedDB or Cache Storage, has no cookies, and the playground's origin is a
+ * foreign one to it (checked in e2e/shell.spec.ts). The engine worker creates it directly (a
+ * worker may start a nested worker; no page or iframe is involved), sends it one job — the
+ * module graph read from the in-memory files, with the node:* shims — and terminates it when
+ * the job ends, times out or is cancelled, so `for(;;){}` costs one thread until the timeout
+ * and never the page. Messages from the worker are untrusted (workspace code runs in its
+ * realm): they are checked and bounded here.
+ */
+import type { ExecResult } from '../../engine/workspace.ts';
+import runtimeSource from './js-sandbox-runtime.js?raw';
+import { planNode } from './js-sandbox-args.ts';
+import { ModuleGraph, type SandboxModule } from './js-sandbox-modules.ts';
+import { isTimeout, type JsEngine, type JsRequest } from './node-commands.ts';
+import type { ProcessRunner } from './process-runner.ts';
+import { ShellRunner } from './shell-runner.ts';
+
+/** The part of a worker the engine uses; a worker_threads adapter implements it in tests. */
+export interface SandboxWorker {
+  postMessage(message: SandboxJob): void;
+  onMessage(handler: (data: unknown) => void): void;
+  /** The worker failed to start or crashed outside the job's own error handling. */
+  onError(handler: (message: string) => void): void;
+  terminate(): void;
+}
+
+/** Starts one sandbox worker running the runtime source. */
+export type SandboxSpawner = (runtime: string) => SandboxWorker;
+
+/** One job, as js-sandbox-runtime.js reads it. */
+export interface SandboxJob {
+  readonly mode: 'run' | 'test';
+  readonly entries: readonly string[];
+  readonly argv: readonly string[];
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly modules: Readonly<Record<string, SandboxModule>>;
+  readonly namePatterns: readonly string[];
+  readonly headChars: number;
+  readonly tailChars: number;
+}
+
+const WHERE = 'node ran in the browser sandbox (an opaque-origin worker with node:test, node:assert, node:path and node:util shims; not Node itself)';
+
+/** The browser's spawner: a module worker from a data: URL (opaque origin). */
+export function dataUrlWorker(runtime: string): SandboxWorker {
+  const worker = new Worker(`data:text/javascript;charset=utf-8,${encodeURIComponent(runtime)}`, { type: 'module', name: 'slmcode-js-sandbox' });
+  return {
+    postMessage: (m) => worker.postMessage(m),
+    onMessage: (h) => worker.addEventListener('message', (e) => h(e.data)),
+    onError: (h) => worker.addEventListener('error', (e) => (e.preventDefault(), h(e.message || 'the sandbox worker could not start'))),
+    terminate: () => worker.terminate(),
+  };
+}
+
+export class SandboxJsEngine implements JsEngine {
+  constructor(private readonly spawn: SandboxSpawner = dataUrlWorker) {}
+
+  async run(req: JsRequest): Promise<ExecResult> {
+    const plan = await planNode(req.fs, req.root, req.cwd, req.args);
+    if (plan.mode === 'print') return finished(plan.exitCode, plan.text, WHERE);
+    const entries = plan.mode === 'run' ? [plan.entry] : plan.files;
+    if (plan.mode === 'test' && entries.length === 0) {
+      return finished(1, `Could not find any test files in ${req.cwd} (names like *.test.js, test-*.js, or files under a test/ directory)\n`, WHERE);
+    }
+    const modules = await new ModuleGraph(req.fs, req.root).collect(entries);
+    const headChars = Math.ceil(req.maxOutputBytes / 2);
+    const job: SandboxJob = {
+      mode: plan.mode,
+      entries,
+      argv: plan.mode === 'run' ? plan.argv : [],
+      cwd: req.cwd,
+      env: req.env,
+      modules,
+      namePatterns: plan.mode === 'test' ? plan.namePatterns : [],
+      headChars,
+      tailChars: req.maxOutputBytes - headChars,
+    };
+    return this.execute(job, req);
+  }
+
+  /** Runs `job` in a fresh worker until it exits, times out or is cancelled; never rejects. */
+  private execute(job: SandboxJob, req: JsRequest): Promise<ExecResult> {
+    return new Promise((resolve) => {
+      let head = '';
+      let tail = '';
+      let total = 0;
+      let done = false;
+      let worker: SandboxWorker;
+      try {
+        worker = this.spawn(runtimeSource);
+      } catch (e) {
+        // No Worker here (a Node host without this engine's spawner), or the page's policy forbids it.
+        return resolve(finished(126, `node: the JavaScript sandbox could not start: ${(e as Error).message}\n`, `${WHERE}; the sandbox worker could not be created`));
+      }
+      const end = (exitCode: number | null, timedOut: boolean, note?: string) => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        req.signal.removeEventListener('abort', onAbort);
+        worker.terminate();
+        resolve(assemble(head, tail, total, exitCode, timedOut, note ? `${WHERE}; ${note}` : WHERE));
+      };
+      const timer = setTimeout(() => end(null, true, `killed after ${req.timeoutMs} ms (the sandbox worker was terminated)`), req.timeoutMs);
+      // The shell aborts with a TimeoutError when its own timeout fires first: that is a timeout too.
+      const onAbort = () =>
+        isTimeout(req.signal) ? end(null, true, `killed after ${req.timeoutMs} ms (the sandbox worker was terminated)`) : end(null, false, 'cancelled; the sandbox worker was terminated');
+      req.signal.addEventListener('abort', onAbort, { once: true });
+      if (req.signal.aborted) return onAbort();
+
+      worker.onMessage((data) => {
+        const m = data as { type?: unknown; text?: unknown; total?: unknown; code?: unknown } | null;
+        if (done || !m || typeof m !== 'object') return;
+        if (m.type === 'head' && typeof m.text === 'string') {
+          head += m.text.slice(0, Math.max(0, job.headChars - head.length));
+          total = Math.max(total, head.length);
+        } else if (m.type === 'tail' && typeof m.text === 'string') {
+          tail = m.text.slice(-job.tailChars);
+          if (typeof m.total === 'number' && Number.isFinite(m.total)) total = Math.max(total, m.total);
+        } else if (m.type === 'exit') {
+          end(Number.isInteger(m.code) && (m.code as number) >= 0 && (m.code as number) < 256 ? (m.code as number) : 1, false);
+        }
+      });
+      worker.onError((message) => {
+        head += `${head && !head.endsWith('\n') ? '\n' : ''}sandbox: ${message}\n`;
+        end(1, false, 'the sandbox worker failed');
+      });
+      worker.postMessage(job);
+    });
+  }
+}
+
+/** The browser memory workspace's runner: just-bash, with `node` in this sandbox. */
+export function sandboxRunner(): ProcessRunner {
+  return new ShellRunner(new SandboxJsEngine());
+}
+
+function finished(exitCode: number, text: string, note: string): ExecResult {
+  return { exitCode, output: text, totalBytes: text.length, truncated: false, timedOut: false, backendNote: note };
+}
+
+/** The kept head and tail, with a marker where the middle was dropped. */
+function assemble(head: string, tail: string, total: number, exitCode: number | null, timedOut: boolean, note: string): ExecResult {
+  const kept = new TextEncoder().encode(head + tail).length;
+  const totalBytes = Math.max(total, kept);
+  const truncated = totalBytes > kept;
+  const output = truncated ? `${head}\n… [${totalBytes - kept} bytes of output omitted] …\n${tail}` : head + tail;
+  return { exitCode, output, totalBytes, truncated, timedOut, backendNote: note };
+}

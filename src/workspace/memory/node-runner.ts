@@ -1,0 +1,67 @@
+/**
+ * The JsEngine for Node hosts (tests, the CLI) using the memory backend: the workspace's files
+ * are written to a fresh temporary directory and real `node` runs there, in its own process
+ * group with the timeout and the output cap of node-exec.ts; the directory is removed after.
+ * The result's backendNote says it ran in Node, so a session replayed in the browser (where
+ * the sandbox runs instead) can say where its output differs. Files the program writes stay in
+ * the temporary copy: the in-memory workspace is not changed by running code.
+ */
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { InMemoryFs } from 'just-bash';
+import type { ExecResult } from '../../engine/workspace.ts';
+import { spawnCapped } from '../node/node-exec.ts';
+import { isTimeout, type JsEngine, type JsRequest } from './node-commands.ts';
+
+/** Directories not copied: dependencies cannot have been installed offline, and git data is not code. */
+const SKIPPED = new Set(['node_modules', '.git']);
+
+/** Copies the tree under `dir` (absolute in `fs`) into `to`; symlinks are copied as the files they point at. */
+async function materialize(fs: InMemoryFs, dir: string, to: string): Promise<void> {
+  await mkdir(to, { recursive: true });
+  for (const e of await fs.readdirWithFileTypes(dir)) {
+    if (SKIPPED.has(e.name)) continue;
+    const from = `${dir}/${e.name}`;
+    const st = e.isSymbolicLink ? await fs.stat(from).catch(() => null) : e;
+    if (st?.isDirectory) await materialize(fs, from, join(to, e.name));
+    else if (st?.isFile) await writeFile(join(to, e.name), await fs.readFileBuffer(from));
+  }
+}
+
+/** The in-memory shell's exported variables, without those naming its own paths (HOME=/ws, PWD …) or PATH. */
+function shellVariables(env: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (!['HOME', 'PWD', 'OLDPWD', 'PATH', 'SHLVL'].includes(k)) out[k] = v;
+  return out;
+}
+
+export class NodeJsEngine implements JsEngine {
+  /** `nodePath` is the node binary to run (this process's own by default). */
+  constructor(private readonly nodePath: string = process.execPath) {}
+
+  async run(req: JsRequest): Promise<ExecResult> {
+    const dir = await mkdtemp(join(tmpdir(), 'slm-node-'));
+    try {
+      await materialize(req.fs, req.root, dir);
+      const rel = req.cwd === req.root ? '' : req.cwd.slice(req.root.length + 1);
+      const r = await spawnCapped({
+        argv: [this.nodePath, ...req.args],
+        cwd: join(dir, rel),
+        timeoutMs: req.timeoutMs,
+        maxOutputBytes: req.maxOutputBytes,
+        signal: req.signal,
+        env: shellVariables(req.env),
+      });
+      // Paths in the output name the temporary copy; show them as the workspace paths they are.
+      const output = r.output.split(dir).join(req.root);
+      const where = `node ran in Node ${process.version} on this machine, over a temporary copy of the workspace (files it writes are not kept)`;
+      // The shell's timeout may abort the run a moment before this engine's own timer: still a timeout.
+      const timedOut = r.timedOut || isTimeout(req.signal);
+      const why = timedOut ? `killed after ${req.timeoutMs} ms (the whole process group)` : r.backendNote;
+      return { ...r, output, timedOut, backendNote: why ? `${where}; ${why}` : where };
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+}
