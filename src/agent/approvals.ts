@@ -33,8 +33,8 @@ export async function approvalReason(
   isGated: GateCheck = isGatedShellCall,
 ): Promise<ApprovalRequest['reason'] | null> {
   if (!def) return null;
-  if (await isGated(def.name, args)) return 'gated-shell';
-  return mode === 'ask' && def.writes ? 'writes' : null;
+  if (mode === 'ask' && def.writes) return 'writes';
+  return (await isGated(def.name, args)) ? 'gated-shell' : null;
 }
 
 /** The result the model sees when a person declined its call. */
