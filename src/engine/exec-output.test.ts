@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanOutput, lastLines, stripAnsi, viewExec, type ExecViewOptions } from './exec-output.ts';
+import { cleanOutput, dropTimingLines, lastLines, stripAnsi, viewExec, type ExecViewOptions } from './exec-output.ts';
 import type { ExecResult } from './workspace.ts';
 
 describe('stripAnsi and cleanOutput', () => {
@@ -75,5 +75,18 @@ describe('viewExec', () => {
 
   it('records the backend note', () => {
     expect(viewExec({ ...base, output: 'x', backendNote: 'ran in just-bash' }, opts).notes).toEqual([{ kind: 'shell', text: 'ran in just-bash', detail: 'backend' }]);
+  });
+});
+
+describe('dropTimingLines', () => {
+  it.each([
+    ['TAP duration in a YAML block', 'ok 1 - a\n  ---\n  duration_ms: 0.227236\n  ...\nok 2 - b', 'ok 1 - a\nok 2 - b'],
+    ['TAP summary duration', '# pass 8\n# fail 1\n# duration_ms 225.811237', '# pass 8\n# fail 1'],
+    ['a YAML block with more than a duration keeps the rest', 'not ok 1 - a\n  ---\n  duration_ms: 1.5\n  failureType: testCodeFailure\n  ...', 'not ok 1 - a\n  ---\n  failureType: testCodeFailure\n  ...'],
+    ['vitest start and duration', ' Test Files  1 passed (1)\n   Start at  02:22:47\n   Duration  1.01s (transform 545ms)', ' Test Files  1 passed (1)'],
+    ['jest time', 'Tests:       1 passed, 1 total\nTime:        0.512 s', 'Tests:       1 passed, 1 total'],
+    ['a test named after durations stays', 'ok 3 - duration_ms parsing works', 'ok 3 - duration_ms parsing works'],
+  ])('%s', (_name, input, expected) => {
+    expect(dropTimingLines(input)).toBe(expected);
   });
 });

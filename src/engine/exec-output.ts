@@ -32,6 +32,28 @@ export function cleanOutput(text: string): string {
     .join('\n');
 }
 
+/** Timing-only lines of test runners: TAP's `duration_ms`, vitest's `Start at`/`Duration`, jest's `Time:`. */
+const TIMING_LINE = /^\s*(?:#\s*)?duration_ms:?\s+[\d.]+\s*$|^\s*(?:Start at|Duration)\s{2,}\S.*$|^\s*Time:\s+[\d.]+\s*m?s\b.*$/;
+
+/**
+ * Drops the lines of a test runner's output that only say how long things took, and the TAP
+ * YAML blocks (`---` … `...`) left empty by that. A model can do nothing with timings, they
+ * take context a small model needs, and they change from run to run, which would make every
+ * recorded test result differ on replay.
+ */
+export function dropTimingLines(text: string): string {
+  const kept = text.split('\n').filter((line) => !TIMING_LINE.test(line));
+  const out: string[] = [];
+  for (let i = 0; i < kept.length; i++) {
+    if (kept[i]!.trim() === '---' && kept[i + 1]?.trim() === '...') {
+      i++;
+      continue;
+    }
+    out.push(kept[i]!);
+  }
+  return out.join('\n');
+}
+
 export interface ExecView {
   /** The text for the model. */
   readonly text: string;

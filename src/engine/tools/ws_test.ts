@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { defineTool } from '../tool.ts';
 import { fail, ok, type Note } from '../result.ts';
-import { cleanOutput, lastLines, viewExec } from '../exec-output.ts';
+import { cleanOutput, dropTimingLines, lastLines, viewExec } from '../exec-output.ts';
 import { firstFailures, parseTestTally, tallyNote, tallyText, type TestFailure } from '../tally.ts';
 import { checkCommand, runChecked } from './run-command.ts';
 import { findTestCommand } from './test-command.ts';
@@ -71,7 +71,7 @@ export const wsTest = defineTool({
     }
     if (failures.length) head.push(failureList(failures, tally?.failed));
     // With the tally read, the end of the output (the runner's summary) is enough; without it, show all that fits.
-    const tail = tally ? lastLines(cleanOutput(exec.output), TAIL_LINES) : null;
+    const tail = tally ? lastLines(dropTimingLines(cleanOutput(exec.output)), TAIL_LINES) : null;
     head.push(tail && tail.total > TAIL_LINES ? `Output (last ${TAIL_LINES} of ${tail.total} lines; ws_shell ${JSON.stringify(found.line)} shows more):` : 'Output:');
     const summary = head.join('\n');
 
