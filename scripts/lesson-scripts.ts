@@ -125,14 +125,15 @@ const READING_BIG_FILES: LessonScript = {
   ],
 };
 
+/** The function the cart lesson adds. */
+const DISCOUNT_FN = "/** Takes 10% off the total for the code SAVE10; any other code removes the discount. */\nexport function applyDiscount(cart, code) {\n  cart.discount = code === 'SAVE10' ? 0.1 : 0;\n  return cart;\n}\n";
+
 /** The whole cart.js, re-emitted with applyDiscount added and itemCount silently dropped — a typical whole-file rewrite. */
 function cartRewrite(cart: string): string {
   const start = cart.indexOf('/** How many items');
   const end = cart.indexOf('/** The amount to pay');
-  return `${cart.slice(0, start)}${cart.slice(end)}\n/** Takes 10% off for the code SAVE10. */\nexport function applyDiscount(cart, code) {\n  cart.discount = code === 'SAVE10' ? 0.1 : 0;\n  return cart;\n}\n`;
+  return `${cart.slice(0, start)}${cart.slice(end)}\n${DISCOUNT_FN}`;
 }
-
-const DISCOUNT_FN = "/** Takes 10% off the total for the code SAVE10; any other code removes the discount. */\nexport function applyDiscount(cart, code) {\n  cart.discount = code === 'SAVE10' ? 0.1 : 0;\n  return cart;\n}\n";
 
 /** The end of cart.js: total's last lines, the anchor for appending. */
 const CART_TAIL = '  for (const line of cart.lines) sum += line.price * line.quantity;\n  return Math.round(sum);\n}\n';

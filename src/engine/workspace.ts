@@ -57,6 +57,8 @@ export interface Workspace {
    * symlink targets: a target under this path is inside the jail, any other is outside.
    */
   readonly root: string;
+  /** False when `exec` can never run a command (a memory workspace made without a process runner). */
+  readonly runsCommands?: boolean;
   /** True when `lstat`/`readlink` can report symlinks (WebContainer cannot). */
   readonly supportsSymlinks: boolean;
 

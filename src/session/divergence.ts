@@ -24,12 +24,20 @@ const DIFF_LINES = 3;
 const LINE_CHARS = 160;
 
 /** Compares one replayed step with its record; undefined when it reproduced. */
-export function compareSteps(index: number, expected: RecordedStep, actual: RecordedStep, step: Step, versionNote: string): Divergence | undefined {
+export function compareSteps(
+  index: number,
+  expected: RecordedStep,
+  actual: RecordedStep,
+  step: Step,
+  versionNote: string,
+  replayRunsCommands = true,
+): Divergence | undefined {
   const tool = step.call ? ` (${step.call.tool})` : '';
   if (expected.resultHash !== actual.resultHash) {
     if (expected.shellOutput !== undefined && actual.shellOutput !== undefined && expected.shellOutput !== actual.shellOutput) {
-      const where =
-        expected.backend === actual.backend
+      const where = !replayRunsCommands
+        ? `recorded on the ${expected.backend ?? 'unknown'} backend, but this replay's workspace runs no commands (a replay never runs a session's code on this machine)`
+        : expected.backend === actual.backend
           ? `recorded and replayed on the ${actual.backend} backend, so the command's output is not deterministic`
           : `recorded on the ${expected.backend ?? 'unknown'} backend and replayed on ${actual.backend}`;
       return {

@@ -38,8 +38,13 @@ export interface StepCheck {
   readonly index: number;
   /** The tool the replayed step called, when its output parsed to a call. */
   readonly tool?: string;
-  /** Exactly the text the model saw after this step, as the replay computed it. */
+  /** The step's full result text, as the replay computed it (what the result hash covers). */
   readonly resultText: string;
+  /**
+   * Exactly the text the model saw of this result: as the next step's prompt carried it, cut
+   * to fit the context window when it had to be. For the last step, the result as produced.
+   */
+  readonly seenText: string;
   /** Absent when the step reproduced. */
   readonly divergence?: Divergence;
 }
@@ -78,12 +83,17 @@ export async function replaySession(session: Session, opts: ReplayOptions = {}):
   const recorded = session.steps;
   const checks: StepCheck[] = [];
   let current = 0;
-  const onRecord = (actual: RecordedStep, step: Step) => {
-    const expected = recorded[step.index - 1];
-    const divergence = expected ? compareSteps(step.index, expected, actual, step, versionNote) : undefined;
-    const check: StepCheck = { index: step.index, ...(step.call && { tool: step.call.tool }), resultText: step.observation, ...(divergence && { divergence }) };
+  // A check is held back until the next step's prompt shows how the model saw its result.
+  let held: Omit<StepCheck, 'seenText'> | undefined;
+  const emit = (check: StepCheck) => {
     checks.push(check);
     opts.onCheck?.(check);
+  };
+  const onRecord = (actual: RecordedStep, step: Step) => {
+    if (held) emit({ ...held, seenText: step.messages.at(-1)?.content ?? held.resultText });
+    const expected = recorded[step.index - 1];
+    const divergence = expected ? compareSteps(step.index, expected, actual, step, versionNote, ws.runsCommands !== false) : undefined;
+    held = { index: step.index, ...(step.call && { tool: step.call.tool }), resultText: step.observation, ...(divergence && { divergence }) };
   };
   const { result } = await recordRun({
     engine,
@@ -109,6 +119,7 @@ export async function replaySession(session: Session, opts: ReplayOptions = {}):
     ...(opts.signal && { signal: opts.signal }),
   });
 
+  if (held) emit({ ...held, seenText: held.resultText });
   const diverged = checks.filter((c) => c.divergence);
   let divergence = diverged[0]?.divergence;
   if (!divergence && checks.length < recorded.length) {

@@ -21,7 +21,7 @@ import { replaySession } from '../../src/session/replay.ts';
 import { formatReplay, stepHeader } from '../../src/session/replay-text.ts';
 import { engineVersion } from '../../src/session/version.ts';
 import { NodeWorkspace } from '../../src/workspace/node/node-workspace.ts';
-import { copy, FIX_OUTPUTS, MATH, recordScript } from './support.ts';
+import { copy, FIX_OUTPUTS, MATH, recordScript, workspaceWith } from './support.ts';
 
 let session: Session;
 const dirs: string[] = [];
@@ -143,3 +143,20 @@ describe('backend-dependent shell steps', () => {
 function withStep(s: Session, i: number, patch: Partial<Session['steps'][number]>): Session {
   return { ...s, steps: s.steps.map((step, j) => (j === i ? { ...step, ...patch } : step)) };
 }
+
+describe('seenText: the result as the model saw it', () => {
+  it('is the text the next prompt carried, cut to fit a small context window, while resultText stays whole', async () => {
+    const big = Array.from({ length: 400 }, (_, i) => `export const value${i} = ${i}; // a line long enough to count`).join('\n');
+    const session = await recordScript({
+      workspace: await workspaceWith({ 'src/big.js': big }),
+      outputs: ['{"tool": "ws_read", "args": {"path": "src/big.js", "limit": 400}}', '{"tool": "done", "args": {"summary": "read it"}}'],
+      loop: { contextTokens: 3000 },
+    });
+    const report = await replaySession(session);
+    expect(report.ok).toBe(true);
+    const [read, done] = report.steps;
+    expect(read!.seenText.length).toBeLessThan(read!.resultText.length);
+    expect(read!.seenText).toContain('characters omitted');
+    expect(done!.seenText).toBe(done!.resultText);
+  });
+});

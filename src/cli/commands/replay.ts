@@ -60,7 +60,7 @@ async function runReplay(argv: readonly string[], io: CliIO): Promise<number> {
   // Printing follows the steps in order; each write waits for the stream, so output stays ordered.
   let printing: Promise<void> = Promise.resolve();
   const onCheck = (check: StepCheck) => {
-    printing = printing.then(() => writeOut(io.stdout, `${stepHeader(check)}\n${check.resultText}\n`));
+    printing = printing.then(() => writeOut(io.stdout, `${stepHeader(check)}\n${check.seenText}\n`));
   };
   const report = await replaySession(loaded.session, print ? { onCheck } : {});
   await printing;

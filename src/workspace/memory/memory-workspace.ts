@@ -39,6 +39,10 @@ export class MemoryWorkspace implements Workspace {
   }
 
   /** Absolute path inside the in-memory filesystem. */
+  get runsCommands(): boolean {
+    return this.runner !== undefined;
+  }
+
   abs(path: string): string {
     return path === '' ? this.root : `${this.root}/${path}`;
   }
