@@ -118,6 +118,6 @@ describe('the lesson that runs commands', () => {
   it('diverges, at its first test run, in a workspace that cannot run commands (as slm replay uses)', async () => {
     const report = await replaySession(await loadLesson(lesson.id));
     expect(report.divergence).toMatchObject({ index: 1, kind: 'shell' });
-    expect(report.divergence?.why).toContain("this replay's workspace runs no commands");
+    expect(report.divergence?.why).toContain('in a workspace that runs no commands');
   });
 });
