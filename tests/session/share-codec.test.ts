@@ -48,7 +48,7 @@ const record = fc.record({
     engine: fc.constant({}),
     agent: fc.record({ maxSteps: fc.integer({ min: 1, max: 1000 }), contextTokens: fc.integer({ min: 256, max: 65536 }), outputTokens: fc.integer({ min: 1, max: 4096 }), jsonMode: fc.boolean(), stallSteps: fc.integer({ min: 1, max: 20 }), maxParseFailures: fc.integer({ min: 1, max: 10 }) }),
   }),
-  model: fc.record({ id: fc.string({ maxLength: 40 }), kind: fc.constantFrom('webllm' as const, 'openai' as const, 'scripted' as const), params: fc.dictionary(fc.string({ maxLength: 10 }), fc.oneof(fc.string({ maxLength: 20 }), fc.integer(), fc.boolean())), seed: fc.nat(), temperature: fc.integer({ min: 0, max: 20 }).map((t) => t / 10) }),
+  model: fc.record({ id: fc.string({ maxLength: 40 }), kind: fc.constantFrom('webllm' as const, 'openai' as const, 'scripted' as const), params: fc.dictionary(fc.string({ maxLength: 10 }).filter((k) => k !== '__proto__'), fc.oneof(fc.string({ maxLength: 20 }), fc.integer(), fc.boolean())), seed: fc.nat(), temperature: fc.integer({ min: 0, max: 20 }).map((t) => t / 10) }),
   task: fc.string({ maxLength: 200 }),
   workspace: fc.oneof(fc.record({ template: fc.record({ id: fc.constant('starter'), hash: hex12 }) }), fc.record({ files: fc.dictionary(path, fc.string({ maxLength: 100 }), { maxKeys: 5 }) })),
   steps: fc.array(step, { maxLength: 8 }),
@@ -64,6 +64,14 @@ describe('round trip', () => {
       }),
       { numRuns: 60 },
     );
+  });
+
+  it('drops an own __proto__ key instead of carrying it into the record', async () => {
+    const hostile = JSON.parse(JSON.stringify(sharedForm(session)).replace('"params":{', '"params":{"__proto__":{"polluted":true},')) as Session;
+    const back = await decodeShare(await encodeJson(hostile));
+    expect(back.ok).toBe(true);
+    if (back.ok) expect(Object.hasOwn(back.session.model.params, '__proto__')).toBe(false);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it('accepts a full link, the hash alone, s=… and the bare string, and replaces any old hash', async () => {
