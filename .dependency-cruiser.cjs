@@ -30,8 +30,8 @@ module.exports = {
       to: { path: '^src/(ui|worker|session|cli)/' },
     },
     {
-      name: 'session-types-only',
-      comment: 'session/ depends on agent/ and engine/, never on ui/, worker/ or workspace/.',
+      name: 'session-below-ui',
+      comment: 'session/ depends on engine/, agent/ and workspace/ (fresh workspaces and templates to replay in), never on ui/, worker/ or cli/.',
       severity: 'error',
       from: { path: '^src/session/' },
       to: { path: '^src/(ui|worker|cli)/' },
@@ -54,6 +54,15 @@ module.exports = {
       severity: 'error',
       from: { pathNot: '^src/workspace/webcontainer' },
       to: { path: 'node_modules/@webcontainer/api' },
+    },
+    {
+      name: 'webcontainer-host-on-the-main-thread',
+      comment:
+        "WebContainer boots on the main thread only: in worker/, only webcontainer-link.ts (the page's side) reaches its host. " +
+        'The engine worker imports workspace/webcontainer/ by file, node-syntax-check.ts alone, so it never bundles @webcontainer/api.',
+      severity: 'error',
+      from: { path: '^src/worker/', pathNot: ['^src/worker/webcontainer-link\\.ts$', '\\.test\\.ts$'] },
+      to: { path: '^src/workspace/webcontainer/', pathNot: '^src/workspace/webcontainer/node-syntax-check\\.ts$', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'postmessage-only-in-worker',
