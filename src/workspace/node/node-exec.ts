@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import type { ExecResult } from '../../engine/workspace.ts';
+import { CappedBytes } from '../capped-bytes.ts';
 
 export interface SpawnRequest {
   readonly argv: readonly string[];
@@ -14,59 +15,6 @@ export interface SpawnRequest {
   readonly maxOutputBytes: number;
   readonly signal?: AbortSignal;
   readonly env?: Readonly<Record<string, string>>;
-}
-
-/**
- * Keeps the first `headCap` bytes and the last `tailCap` bytes of a stream of chunks, and counts
- * all of them. Memory stays bounded by the two caps whatever the command writes.
- */
-export class CappedOutput {
-  private readonly head: Buffer[] = [];
-  private headBytes = 0;
-  private tail: Buffer[] = [];
-  private tailBytes = 0;
-  totalBytes = 0;
-
-  constructor(
-    private readonly headCap: number,
-    private readonly tailCap: number,
-  ) {}
-
-  push(chunk: Buffer): void {
-    this.totalBytes += chunk.length;
-    const room = this.headCap - this.headBytes;
-    if (room > 0) {
-      const part = chunk.subarray(0, room);
-      this.head.push(part);
-      this.headBytes += part.length;
-      chunk = chunk.subarray(part.length);
-    }
-    if (chunk.length === 0 || this.tailCap === 0) return;
-    this.tail.push(chunk);
-    this.tailBytes += chunk.length;
-    // Drop whole chunks from the front while the rest still covers the tail, then trim the first.
-    while (this.tail.length > 1 && this.tailBytes - this.tail[0]!.length >= this.tailCap) {
-      this.tailBytes -= this.tail.shift()!.length;
-    }
-    const excess = this.tailBytes - this.tailCap;
-    if (excess > 0) {
-      this.tail[0] = this.tail[0]!.subarray(excess);
-      this.tailBytes -= excess;
-    }
-  }
-
-  get truncated(): boolean {
-    return this.totalBytes > this.headBytes + this.tailBytes;
-  }
-
-  /** The kept text; where bytes were dropped, a marker line says how many. */
-  text(): string {
-    const head = Buffer.concat(this.head).toString('utf8');
-    const tail = Buffer.concat(this.tail).toString('utf8');
-    if (!this.truncated) return head + tail;
-    const omitted = this.totalBytes - this.headBytes - this.tailBytes;
-    return `${head}\n… [${omitted} bytes of output omitted] …\n${tail}`;
-  }
 }
 
 /** Kills the process group led by `pid`; the group may already be gone. */
@@ -87,8 +35,7 @@ export function spawnCapped(req: SpawnRequest): Promise<ExecResult> {
   }
   if (req.signal?.aborted) return Promise.resolve(notRun(null, 'cancelled before it started'));
 
-  const headCap = Math.ceil(req.maxOutputBytes / 2);
-  const out = new CappedOutput(headCap, req.maxOutputBytes - headCap);
+  const out = new CappedBytes(req.maxOutputBytes);
 
   return new Promise<ExecResult>((resolvePromise) => {
     let settled = false;

@@ -7,7 +7,7 @@
  * model, the terminal panel shows it as is.
  */
 import type { ExecOptions, ExecResult } from '../../engine/workspace.ts';
-import { CappedBytes } from './capped-output.ts';
+import { CappedBytes } from '../capped-bytes.ts';
 import type { TerminalListener } from './terminal-feed.ts';
 
 /** The part of a WebContainerProcess used here. */

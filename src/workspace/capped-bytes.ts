@@ -1,9 +1,8 @@
 /**
  * A command's output, bounded while it runs: the first half of the cap and the last half are
  * kept, every byte is counted, and the text says where bytes were dropped. Platform-neutral
- * (Uint8Array and TextDecoder, no Node Buffer), so it runs on the page next to WebContainer;
- * its marker line is the Node backend's (`CappedOutput` in node-exec.ts), so the engine and
- * the model see the same note from either backend.
+ * (Uint8Array and TextDecoder, no Node Buffer), so the Node backend and the WebContainer host
+ * share it, and the engine and the model see the same marker from either backend.
  */
 
 export class CappedBytes {

@@ -1,6 +1,6 @@
 /** CappedBytes: what is kept, what is counted, and the marker, one row per case. */
 import { describe, expect, it } from 'vitest';
-import { CappedBytes } from './capped-output.ts';
+import { CappedBytes } from './capped-bytes.ts';
 
 const enc = new TextEncoder();
 
