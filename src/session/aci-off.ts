@@ -13,7 +13,7 @@
  */
 import { diffArrays } from 'diff';
 import type { Step } from '../agent/step.ts';
-import type { FileChange } from '../engine/result.ts';
+import { firstLine, type FileChange } from '../engine/result.ts';
 import { CHARS_PER_TOKEN, DEFAULT_SETTINGS } from '../engine/settings.ts';
 import { splitLines } from '../engine/text.ts';
 import { runNaive, type NaiveChange, type NaiveOutcome } from './aci-off-harness.ts';
@@ -217,6 +217,10 @@ function compare(c: Context): Judged {
   const sameFiles = aciAfter.size === naiveAfter.size && [...aciAfter].every(([p, a]) => naiveAfter.has(p) && naiveAfter.get(p) === a);
   if (c.naive.unparsed && c.aci.evidence.tool !== undefined) return worse(`The strict naive parser cannot read the call the ACI's parser read: ${c.naive.text}`);
   if (c.naive.ended && c.aci.evidence.tool !== 'done') return worse('The naive harness ends the run here.');
+  if (!c.naive.ok && c.aci.evidence.ok === true) {
+    const lost = c.aci.changes.length > c.naive.changes.length ? 'so the change the ACI made does not happen' : 'while the ACI ran it';
+    return worse(`The call fails in the naive harness (${firstLine(c.naive.text)}), ${lost}.`);
+  }
   if (!sameFiles) {
     return c.aci.changes.length > c.naive.changes.length ? worse('The change the ACI made does not happen.') : worse(`The naive harness writes ${changedPaths(c)}, which the ACI did not.`);
   }

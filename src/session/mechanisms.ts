@@ -49,6 +49,8 @@ export interface StepEvidence {
   readonly notes?: readonly { readonly kind: string; readonly detail?: string }[];
   /** A person's answer, when the call was put before one. */
   readonly approval?: 'approved' | 'denied';
+  /** Whether the tool call succeeded; absent when read back from a session file. */
+  readonly ok?: boolean;
 }
 
 export interface Mechanism {
@@ -75,6 +77,7 @@ export function liveEvidence(step: Step): StepEvidence {
     text: step.observation,
     notes: [...(step.result?.notes ?? []), ...step.notes],
     ...(step.approval && { approval: step.approval }),
+    ...(step.result && { ok: step.result.ok }),
   };
 }
 

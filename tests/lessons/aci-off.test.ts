@@ -160,7 +160,7 @@ const rows: Row[] = [
     text: /^Error: ws_write needs "content"\.$/,
     writes: [],
     aciChanged: true,
-    why: /^The change the ACI made does not happen\.$/,
+    why: /^The call fails in the naive harness \(Error: ws_write needs "content"\.\), so the change the ACI made does not happen\.$/,
   },
   {
     name: 'two calls in one reply: the naive harness runs the first and drops the rest unsaid',
@@ -255,5 +255,21 @@ describe('the naive path normalisation (its only jail)', () => {
     ['/ws/../etc/passwd', { inside: false, shown: '/etc/passwd' }],
   ])('%s', (raw, place) => {
     expect(naivePlace(raw)).toEqual(place);
+  });
+});
+
+describe('aciOffForStep: a call only the ACI could read', () => {
+  it('is worse when the naive harness fails on an argument alias the engine accepted', async () => {
+    const { aciOffForStep } = await import('../../src/session/aci-off.ts');
+    const step = {
+      raw: '{"tool": "ws_read", "args": {"file_path": "a.js"}}',
+      call: { tool: 'ws_read', args: { file_path: 'a.js' } },
+      observation: '[a.js#0000: lines 1-1 of 1]\n     1|x',
+      notes: [],
+      result: { ok: true, text: '[a.js#0000: lines 1-1 of 1]\n     1|x', notes: [{ kind: 'alias', text: 'file_path accepted as path', detail: 'file_path' }], changes: [] },
+    } as unknown as Parameters<typeof aciOffForStep>[0];
+    const off = aciOffForStep(step, { 'a.js': 'x\n' });
+    expect(off.verdict).toBe('worse');
+    expect(off.why).toContain('ws_read needs "path"');
   });
 });

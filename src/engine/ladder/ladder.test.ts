@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findMatch, replaceSpans, toRungIds, RUNG_ORDER } from './ladder.ts';
 import type { LadderMatch, LadderOptions, RungId } from './types.ts';
+import { notFoundText } from './messages.ts';
 
 const ON: LadderOptions = { tolerance: true, disabled: [] };
 
@@ -192,5 +193,17 @@ describe('ladder: options', () => {
   it('toRungIds keeps known rung names only', () => {
     expect(toRungIds(['indent', 'bogus', 'anchors'])).toEqual(['indent', 'anchors']);
     expect(RUNG_ORDER[0]).toBe('exact');
+  });
+});
+
+describe('notFoundText names only the rungs that ran', () => {
+  it.each([
+    [{ tolerance: true, disabled: [] }, 'not even after ignoring trailing whitespace, indentation, blank lines and quote/dash style, nor by its first and last lines'],
+    [{ tolerance: true, disabled: ['indent', 'anchors'] }, 'not even after ignoring trailing whitespace, blank lines and quote/dash style.'],
+    [{ tolerance: true, disabled: ['trailing-ws', 'indent', 'blank-lines', 'quotes-dashes'] }, 'no exact match, not even by its first and last lines.'],
+    [{ tolerance: true, disabled: ['trailing-ws', 'indent', 'blank-lines', 'quotes-dashes', 'anchors'] }, 'every looser rung is switched off (disabled_rungs), so old_str must match the file byte for byte'],
+    [{ tolerance: false, disabled: [] }, 'edit_tolerance is off, so old_str must match the file byte for byte'],
+  ] as const)('%j', (tried, says) => {
+    expect(notFoundText('a.js', 'x', undefined, tried)).toContain(says);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { plainPunctuation } from './normalize.ts';
 import { RUNG_NAMES } from './ladder.ts';
-import type { ClosestSpan, MatchSpan, RungId } from './types.ts';
+import type { ClosestSpan, LadderOptions, MatchSpan, RungId } from './types.ts';
 
 /** How many places a message lists before "and N more". */
 const LISTED_PLACES = 8;
@@ -73,17 +73,37 @@ export interface SearchSubject {
 
 export const OLD_STR_SUBJECT: SearchSubject = { name: 'old_str', retry: 'retry ws_edit with old_str copied exactly from it' };
 
+/** Which rungs a search walked: ws_edit's and ws_patch's ladder settings. */
+export type LadderTried = Pick<LadderOptions, 'tolerance' | 'disabled'>;
+
+/** What each looser rung ignores, for the not-found message. */
+const IGNORED: Readonly<Record<Exclude<RungId, 'exact' | 'anchors'>, string>> = {
+  'trailing-ws': 'trailing whitespace',
+  indent: 'indentation',
+  'blank-lines': 'blank lines',
+  'quotes-dashes': 'quote/dash style',
+};
+
+/** "not even after ignoring …, nor by its first and last lines", naming only the rungs that ran. */
+function triedText(tried: LadderTried, name: string): string {
+  if (!tried.tolerance) return `and edit_tolerance is off, so ${name} must match the file byte for byte`;
+  const on = (r: RungId) => !tried.disabled.includes(r);
+  const ignored = (Object.keys(IGNORED) as (keyof typeof IGNORED)[]).filter(on).map((r) => IGNORED[r]);
+  const parts: string[] = [];
+  if (ignored.length) parts.push(`not even after ignoring ${ignored.length > 1 ? `${ignored.slice(0, -1).join(', ')} and ${ignored.at(-1)}` : ignored[0]}`);
+  if (on('anchors')) parts.push(parts.length ? 'nor by its first and last lines' : 'not even by its first and last lines');
+  return parts.length ? parts.join(', ') : `and every looser rung is switched off (disabled_rungs), so ${name} must match the file byte for byte`;
+}
+
 export function notFoundText(
   path: string,
   oldStr: string,
   closest: ClosestSpan | undefined,
-  tolerance: boolean,
+  tried: LadderTried,
   subject: SearchSubject = OLD_STR_SUBJECT,
 ): string {
-  const tried = tolerance
-    ? 'not even after ignoring trailing whitespace, indentation, blank lines and quote/dash style, nor by its first and last lines'
-    : `and edit_tolerance is off, so ${subject.name} must match the file byte for byte`;
-  const head = `${subject.name} not found in ${path} — no exact match, ${tried}. Nothing was changed.`;
+  const how = triedText(tried, subject.name);
+  const head = `${subject.name} not found in ${path} — no exact match, ${how}. Nothing was changed.`;
   if (!closest) {
     return (
       `${head}\nNothing in the file resembles ${subject.name}. ws_read ${JSON.stringify({ path })} (or ws_grep for a distinctive line) to see the current text, ` +

@@ -4,7 +4,7 @@
  * matched. A refused patch lists every hunk — the ones that would have applied too — so the
  * model can fix the failed ones and send the whole patch again.
  */
-import { notFoundText, placeList, type SearchSubject, RUNG_NAMES, RUNG_NOTES, type MatchSpan, type RungId } from '../ladder/index.ts';
+import { notFoundText, placeList, type SearchSubject, type LadderTried, RUNG_NAMES, RUNG_NOTES, type MatchSpan, type RungId } from '../ladder/index.ts';
 import type { HunkFailure, HunkOutcome } from './apply.ts';
 import { AnchorWindowLines } from './locate.ts';
 
@@ -24,7 +24,7 @@ function lines(s: MatchSpan): string {
 }
 
 /** One hunk's line in a report. */
-function hunkLine(index: number, outcome: HunkOutcome, path: string, tolerance: boolean): string {
+function hunkLine(index: number, outcome: HunkOutcome, path: string, tried: LadderTried): string {
   const head = `hunk ${index}:`;
   switch (outcome.kind) {
     case 'anchored': {
@@ -37,7 +37,7 @@ function hunkLine(index: number, outcome: HunkOutcome, path: string, tolerance: 
     case 'inserted':
       return `${head} inserted ${plural(outcome.lines, 'line')} ${outcome.afterLine === 0 ? 'at the top' : `after line ${outcome.afterLine}`}`;
     case 'failed':
-      return `${head} FAILED — ${failureText(outcome.failure, path, tolerance)}`;
+      return `${head} FAILED — ${failureText(outcome.failure, path, tried)}`;
     default: {
       const never: never = outcome;
       throw new Error(`hunkLine: unhandled ${JSON.stringify(never)}`);
@@ -52,10 +52,10 @@ const HUNK_SUBJECT: SearchSubject = {
 };
 
 /** Why a hunk failed, and what to do about it. */
-export function failureText(f: HunkFailure, path: string, tolerance: boolean): string {
+export function failureText(f: HunkFailure, path: string, tried: LadderTried): string {
   switch (f.kind) {
     case 'not-found':
-      return `its context and - lines are not in ${path}.\n${notFoundText(path, f.oldText, f.closest, tolerance, HUNK_SUBJECT)}`;
+      return `its context and - lines are not in ${path}.\n${notFoundText(path, f.oldText, f.closest, tried, HUNK_SUBJECT)}`;
     case 'ambiguous': {
       const where = f.scope === 'window' && f.header !== undefined ? `within ±${AnchorWindowLines} lines of its @@ line ${f.header}` : `in ${path}`;
       const more = 'Add 2–3 more unchanged lines around the change (as context) so it matches exactly one place.';
@@ -108,20 +108,20 @@ export function rungNotes(files: readonly FileReport[]): string[] {
 }
 
 /** The success text: per file `patched PATH (N hunk(s))` (or created / deleted) and its hunk lines. */
-export function successText(files: readonly FileReport[], tolerance: boolean): string {
+export function successText(files: readonly FileReport[], tried: LadderTried): string {
   const out: string[] = [];
   for (const f of files) {
     const n = f.outcomes.length;
     if (f.mode === 'create') out.push(`created ${f.display} (${n} hunk(s))`);
     else if (f.mode === 'delete') out.push(`deleted ${f.display} (${n} hunk(s) removed all of its lines)`);
     else out.push(`patched ${f.display} (${n} hunk(s))`);
-    f.outcomes.forEach((o, i) => out.push(hunkLine(i + 1, o, f.display, tolerance)));
+    f.outcomes.forEach((o, i) => out.push(hunkLine(i + 1, o, f.display, tried)));
   }
   return out.join('\n');
 }
 
 /** The refusal text when any hunk failed: nothing was written, every hunk's line, and the recovery. */
-export function failedText(files: readonly FileReport[], tolerance: boolean): string {
+export function failedText(files: readonly FileReport[], tried: LadderTried): string {
   const total = files.reduce((n, f) => n + f.outcomes.length, 0);
   const failedFiles = files.filter((f) => f.outcomes.some((o) => o.kind === 'failed'));
   const failed = failedFiles.reduce((n, f) => n + f.outcomes.filter((o) => o.kind === 'failed').length, 0);
@@ -130,7 +130,7 @@ export function failedText(files: readonly FileReport[], tolerance: boolean): st
   const out = [`Patch refused — ${failed} of ${plural(total, 'hunk')} did not apply ${where}, so ${nothing}: a patch applies whole or not at all.`];
   for (const f of files) {
     if (files.length > 1) out.push(`${f.display}:`);
-    f.outcomes.forEach((o, i) => out.push(hunkLine(i + 1, o, f.display, tolerance)));
+    f.outcomes.forEach((o, i) => out.push(hunkLine(i + 1, o, f.display, tried)));
   }
   out.push(
     failed === 1

@@ -21,6 +21,7 @@ import {
   toRungIds,
   RUNG_NOTES,
   type LadderCandidate,
+  type LadderTried,
   type LadderMatch,
 } from '../ladder/index.ts';
 
@@ -163,7 +164,7 @@ async function runEdit(args: EditArgs, ctx: ToolContext): Promise<ToolResult> {
 
   // One place is edited; several only with replace_all (every place that rung found).
   if (match.kind === 'none' || (match.kind === 'ambiguous' && args.replace_all !== true)) {
-    return missResult(ctx, file.path, path, match, plan.search, opts.tolerance, notes, plan.gutterKept);
+    return missResult(ctx, file.path, path, match, plan.search, opts, notes, plan.gutterKept);
   }
   const edits: readonly LadderCandidate[] = match.kind === 'unique' ? [{ span: match.span, adapt: match.adapt }] : match.candidates;
 
@@ -191,7 +192,7 @@ function missResult(
   path: string,
   match: Exclude<LadderMatch, { kind: 'unique' }>,
   search: string,
-  tolerance: boolean,
+  tried: LadderTried,
   notes: Note[],
   gutterKept: boolean,
 ): ToolResult {
@@ -203,7 +204,7 @@ function missResult(
   const hint: Note[] = match.closest
     ? [{ kind: 'hint', text: `closest span: lines ${match.closest.startLine}–${match.closest.endLine}`, detail: 'closest' }]
     : [];
-  const text = notFoundText(path, search, match.closest, tolerance) + (gutterKept ? `\n${GUTTER_KEPT_TEXT}` : '');
+  const text = notFoundText(path, search, match.closest, tried) + (gutterKept ? `\n${GUTTER_KEPT_TEXT}` : '');
   return miss(ctx, key, path, text, 'not-found', [...notes, ...hint]);
 }
 

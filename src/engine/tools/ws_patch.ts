@@ -12,7 +12,7 @@ import { fail, firstLine, ok, refusal, type FileChange, type Note, type ToolResu
 import { commitText, recordCheckpoint, writeErrorText } from '../file-io.ts';
 import { encodeText } from '../text.ts';
 import { isWorkspaceError } from '../workspace.ts';
-import { toRungIds } from '../ladder/index.ts';
+import { toRungIds, type LadderTried } from '../ladder/index.ts';
 import {
   applyHunks,
   failedText,
@@ -64,12 +64,11 @@ async function runPatch(args: PatchArgs, ctx: ToolContext): Promise<ToolResult> 
   const resolved = await resolveTargets(ctx, parsed.patch, args.path);
   if (!resolved.ok) return resolved.result;
 
-  const tolerance = ctx.settings.edit_tolerance;
-  const opts = { tolerance, disabled: toRungIds(ctx.settings.disabled_rungs) };
+  const opts = { tolerance: ctx.settings.edit_tolerance, disabled: toRungIds(ctx.settings.disabled_rungs) };
   const applied: Applied[] = resolved.targets.map((target) => ({ target, result: applyHunks(target.before ?? '', target.hunks, opts) }));
   const reports: FileReport[] = applied.map(({ target, result }) => ({ display: target.file.display, mode: target.mode, outcomes: result.outcomes }));
 
-  if (applied.some((a) => !a.result.ok)) return fail(failedText(reports, tolerance), failureNotes(reports, tolerance));
+  if (applied.some((a) => !a.result.ok)) return fail(failedText(reports, opts), failureNotes(reports, opts));
 
   const leftover = applied.find((a) => a.target.mode === 'delete' && a.result.text.trim() !== '');
   if (leftover) return refusal(deleteLeftoverText(leftover), 'delete-incomplete');
@@ -90,7 +89,7 @@ async function runPatch(args: PatchArgs, ctx: ToolContext): Promise<ToolResult> 
   const notes: Note[] = [...successNotes(reports), ...committed.notes];
   const tail = rungNotes(reports);
   if (notes.some((n) => n.kind === 'gutter-stripped')) tail.push(GUTTER_NOTE);
-  const text = [successText(reports, tolerance), ...tail].join('\n');
+  const text = [successText(reports, opts), ...tail].join('\n');
   return ok(text, notes, committed.changes);
 }
 
@@ -175,12 +174,12 @@ function ruleOf(f: HunkFailure): string {
   }
 }
 
-function failureNotes(reports: readonly FileReport[], tolerance: boolean): Note[] {
+function failureNotes(reports: readonly FileReport[], tried: LadderTried): Note[] {
   const notes: Note[] = [];
   for (const r of reports) {
     r.outcomes.forEach((o, i) => {
       if (o.kind !== 'failed') return;
-      notes.push({ kind: 'refusal', text: `${r.display} hunk ${i + 1}: ${firstLine(failureText(o.failure, r.display, tolerance))}`, detail: ruleOf(o.failure) });
+      notes.push({ kind: 'refusal', text: `${r.display} hunk ${i + 1}: ${firstLine(failureText(o.failure, r.display, tried))}`, detail: ruleOf(o.failure) });
       if (o.failure.kind === 'not-found' && o.failure.closest) {
         const c = o.failure.closest;
         notes.push({ kind: 'hint', text: `${r.display} hunk ${i + 1}: closest span lines ${c.startLine}–${c.endLine}`, detail: 'closest' });
