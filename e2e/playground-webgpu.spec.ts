@@ -14,7 +14,7 @@ test('without a GPU adapter, WebLLM explains why and offers the scripted model a
   await expect(status).toContainText(/no WebGPU|found no compatible GPU/);
   await expect(status).toContainText('OpenAI-compatible endpoint');
   // The catalog stays visible (with the VRAM each model needs) but cannot be picked.
-  await expect(page.getByRole('radio', { name: /Qwen2.5-Coder 1.5B/ })).toBeDisabled();
+  await expect(page.getByRole('radio', { name: /^Qwen2\.5-Coder 1\.5B 1\.6 GB/ })).toBeDisabled();
   await expect(page.getByRole('group', { name: /Model \(VRAM/ })).toContainText('1.6 GB');
   await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeDisabled();
   await expect(page.locator('#run-why')).toContainText('WebLLM cannot run in this browser');

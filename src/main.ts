@@ -4,17 +4,25 @@ import './app.css';
 import App from './ui/App.svelte';
 import { ConsoleState } from './ui/console/console-state.svelte.ts';
 import { Router } from './ui/router.svelte.ts';
+import { RunLab } from './ui/run/run-lab.svelte.ts';
 import { RunState } from './ui/run/run-state.svelte.ts';
 import { TimeTravel } from './ui/run/time-travel.svelte.ts';
 import { StartState } from './ui/start/start-state.svelte.ts';
+import { WorkspaceChoice } from './ui/start/workspace-choice.svelte.ts';
 import { Theme } from './ui/theme.svelte.ts';
 import { createEngineClient } from './worker/client.ts';
+import { openSessionStore } from './session/idb-store.ts';
+import { Sessions } from './ui/sessions/sessions.svelte.ts';
+import { WebContainerLink } from './worker/webcontainer-link.ts';
 
 const target = document.getElementById('app');
 if (!target) throw new Error('index.html has no #app element to mount the playground into');
 
 const client = createEngineClient();
 const router = new Router(window);
+// `?wcTimeout=MS` shortens WebContainer's boot timeout (the e2e specs use it).
+const wcTimeout = Number(new URLSearchParams(location.search).get('wcTimeout'));
+const webcontainer = new WebContainerLink(client, Number.isInteger(wcTimeout) && wcTimeout > 0 ? { timeoutMs: wcTimeout } : {});
 const storage = (() => {
   try {
     return window.localStorage;
@@ -23,14 +31,36 @@ const storage = (() => {
   }
 })();
 
+const start = new StartState(client, new WorkspaceChoice(webcontainer));
+const run = new RunState(client, { get: () => router.step, set: (step) => router.setStep(step) });
+const tab = (() => {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return null; // storage disabled: a reload then cannot find the run it cut short
+  }
+})();
+const sessions = new Sessions({
+  client,
+  store: openSessionStore(window.indexedDB),
+  run,
+  start,
+  router,
+  win: window,
+  tab,
+  clipboard: () => navigator.clipboard,
+});
+
 mount(App, {
   target,
   props: {
     router,
     theme: new Theme({ root: document.documentElement, storage }),
     con: new ConsoleState(client),
-    start: new StartState(client),
-    run: new RunState(client, { get: () => router.step, set: (step) => router.setStep(step) }),
+    start,
+    run,
     travel: new TimeTravel(client),
+    lab: new RunLab(client, run),
+    sessions,
   },
 });

@@ -24,7 +24,7 @@ export async function deflateRaw(bytes: Uint8Array): Promise<Uint8Array> {
  * Errors for data that ends early: Node's zlib says "unexpected end of file", Chromium "not
  * properly terminated", Firefox "unexpected end"; anything else is corrupt data.
  */
-const ENDS_EARLY = /unexpected end|not properly terminated|end of (the )?(file|stream|input|data)|incomplete/i;
+const ENDS_EARLY = /unexpected end|not properly terminated|end of (the )?(file|stream|input|data)|incomplete|truncated/i;
 
 /** Inflates raw deflate `bytes`, stopping past `maxBytes` of output. Never throws for bad input. */
 export async function inflateRawCapped(bytes: Uint8Array, maxBytes: number): Promise<InflateOutcome> {

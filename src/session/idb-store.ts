@@ -39,8 +39,6 @@ export interface SessionStore {
   /** Saves (or replaces) a session and its list entry together. */
   put(meta: SavedMeta, session: Session): Promise<void>;
   remove(id: string): Promise<void>;
-  /** True when sessions outlive the page (IndexedDB), false for the in-memory fallback. */
-  readonly persistent: boolean;
 }
 
 const DB_VERSION = 1;
@@ -74,8 +72,6 @@ function committed(tx: IDBTransaction, what: string): Promise<void> {
 
 /** The IndexedDB store. */
 export class IdbSessionStore implements SessionStore {
-  readonly persistent = true;
-
   private constructor(private readonly db: IDBDatabase) {}
 
   /** Opens (creating on first use) the database `name`. */
@@ -122,7 +118,6 @@ export class IdbSessionStore implements SessionStore {
 
 /** The fallback when IndexedDB is unavailable: the same store, for the life of the page. */
 export class MemorySessionStore implements SessionStore {
-  readonly persistent = false;
   readonly #entries = new Map<string, { meta: SavedMeta; session: Session }>();
 
   async list(): Promise<SavedMeta[]> {

@@ -8,6 +8,8 @@
 import type { ToolResult } from '../engine/result.ts';
 import type { GpuReport } from '../agent/models/gpu.ts';
 import type {
+  AciSettings,
+  AttachedWorkspaceInfo,
   EndpointProbe,
   EngineCalls,
   EngineInfo,
@@ -16,18 +18,31 @@ import type {
   EngineResponse,
   FileView,
   PathCheck,
+  RerunReport,
   RunAction,
   RunConfig,
   RunEvent,
   RunInfo,
   RunOptions,
+  RungInfo,
+  SessionRunConfig,
+  ShareLink,
   ToolInfo,
   WireError,
   WorkspaceSnapshot,
 } from './protocol.ts';
+import type { Session } from '../session/record.ts';
+import type { SessionCheck } from '../session/validate.ts';
+import type { Step } from '../agent/step.ts';
+import type { AciOff } from '../session/aci-off.ts';
 
 export type {
+  AciSettings,
   ApprovalAsk,
+  AttachedWorkspaceInfo,
+  RerunDivergence,
+  RerunReport,
+  RungInfo,
   EndpointProbe,
   EngineInfo,
   FileView,
@@ -47,8 +62,19 @@ export type {
   TemplateInfo,
   ToolInfo,
   TreeEntry,
+  WorkspaceChoice,
   WorkspaceSnapshot,
+  ReplayVerdict,
+  SessionHeader,
+  SessionRunConfig,
+  ShareLink,
+  StepCheckView,
 } from './protocol.ts';
+// Sessions as the page keeps, exports and shows them.
+export type { Session, RecordedStep } from '../session/record.ts';
+export type { SessionCheck, RefusalKind } from '../session/validate.ts';
+export type { Divergence } from '../session/divergence.ts';
+export type { AciOff, AciOffVerdict, NaiveChange } from '../session/aci-off.ts';
 // The UI renders results and steps; it gets their types from here so ui/ needs no other import path.
 export type { ToolResult, Note, NoteKind, FileChange } from '../engine/result.ts';
 export type { Step, Stop, LoopNote, LoopNoteKind, StepTokens, StepTiming } from '../agent/step.ts';
@@ -71,7 +97,8 @@ export type EngineStatus =
 
 /** The part of a `Worker` the client uses (a MessagePort wrapper in tests). */
 export interface WorkerLike {
-  postMessage(message: EngineRequest): void;
+  /** `transfer` lists what moves to the worker with the message (a MessagePort). */
+  postMessage(message: EngineRequest, transfer: Transferable[]): void;
   /** 'message' events are MessageEvents; 'error' may be an ErrorEvent or a bare Event. */
   addEventListener(type: 'message' | 'error' | 'messageerror', listener: (event: Event) => void): void;
   terminate(): void;
@@ -199,6 +226,46 @@ export class EngineClient {
     return this.#request('run-file', { runId, step, path });
   }
 
+  /** Decodes a share link in the worker (it is untrusted): the session, or the message saying why it cannot be opened. */
+  openLink(link: string): Promise<SessionCheck> {
+    return this.#request('open-link', { link });
+  }
+
+  /** Checks a session file in the worker, as untrusted input (a picked or dropped File, or a Blob of text). */
+  openFile(file: Blob): Promise<SessionCheck> {
+    return this.#request('open-file', { file });
+  }
+
+  /** The share link of `session` on the page at `base`, with its length report. */
+  shareLink(session: Session, base: string): Promise<ShareLink> {
+    return this.#request('share-link', { session, base });
+  }
+
+  /** Starts a run from a recorded session (stopping the one before): replay, then the live model if one is given. */
+  startSessionRun(config: SessionRunConfig): Promise<RunInfo> {
+    return this.#request('start-session-run', { config });
+  }
+
+  /** "ACI off" for `step` of run `runId`: what a naive harness would have shown and written, and the verdict. */
+  aciOff(runId: number, step: Step): Promise<AciOff> {
+    return this.#request('aci-off', { runId, step });
+  }
+
+  /** The ladder rungs a settings re-run can switch off. */
+  ladderRungs(): Promise<readonly RungInfo[]> {
+    return this.#request('ladder-rungs', {});
+  }
+
+  /** Re-runs `session`'s raw outputs under `aci` in a fresh engine, up to the first step whose result differs. */
+  rerunSettings(session: Session, aci: AciSettings): Promise<RerunReport> {
+    return this.#request('rerun-settings', { session, aci });
+  }
+
+  /** Hands the worker `port` (transferred: unusable here afterwards), which serves the page's WebContainer workspace. */
+  attachWorkspace(port: MessagePort): Promise<AttachedWorkspaceInfo> {
+    return this.#request('attach-workspace', { port }, [port]);
+  }
+
   /** Ends the current worker (rejecting what it still owed) and starts a new one. */
   restart(): void {
     this.#stop('the engine was restarted');
@@ -254,7 +321,7 @@ export class EngineClient {
     }
   }
 
-  #request<K extends EngineRequestType>(type: K, params: EngineCalls[K]['params']): Promise<EngineCalls[K]['result']> {
+  #request<K extends EngineRequestType>(type: K, params: EngineCalls[K]['params'], transfer: Transferable[] = []): Promise<EngineCalls[K]['result']> {
     if (this.#status.state === 'crashed' || !this.#worker) {
       return Promise.reject(new EngineCrashedError(this.#status.state === 'crashed' ? this.#status.reason : 'no worker'));
     }
@@ -262,7 +329,7 @@ export class EngineClient {
     const worker = this.#worker;
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      worker.postMessage({ type, id, ...params } as EngineRequest);
+      worker.postMessage({ type, id, ...params } as EngineRequest, transfer);
     });
   }
 

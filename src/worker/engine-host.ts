@@ -6,9 +6,14 @@
 import { z } from 'zod';
 import type { ToolDef } from '../engine/tool.ts';
 import { detectGpu } from '../agent/models/gpu.ts';
+import { AttachedWorkspace } from './attached-workspace.ts';
 import type { SessionFactory } from './engine-session.ts';
 import type { EngineCalls, EngineRequest, EngineResponse, ToolInfo, WireError } from './protocol.ts';
 import { RunHost, runOptions, type RunServices } from './run-host.ts';
+import { ladderRungs, rerunWithSettings } from './run-lab.ts';
+import { aciOffForStep } from '../session/aci-off.ts';
+import { decodeShare, linkReport, shareUrl } from '../session/share-codec.ts';
+import { openSessionFile } from './session-run.ts';
 import { probeEndpoint } from './run-models.ts';
 import { checkPaths } from './run-workspace.ts';
 import { snapshotWorkspace, viewFile } from './workspace-view.ts';
@@ -41,7 +46,8 @@ export function toolInfo(def: ToolDef<unknown>): ToolInfo {
 /** Answers requests arriving on `endpoint` until the worker ends; runs use `services` for their models. */
 export function serveEngine(endpoint: HostEndpoint, newSession: SessionFactory, services: RunServices = {}): void {
   let session = newSession();
-  const runs = new RunHost((runId, event) => endpoint.postMessage({ type: 'run', runId, event }), services);
+  const attached = new AttachedWorkspace();
+  const runs = new RunHost((runId, event) => endpoint.postMessage({ type: 'run', runId, event }), { ...services, attached });
   // One request at a time: a reset must not swap the engine under a running tool call.
   let queue: Promise<unknown> = session.then(
     (s) => endpoint.postMessage({ type: 'ready', info: s.info }),
@@ -86,6 +92,24 @@ export function serveEngine(endpoint: HostEndpoint, newSession: SessionFactory, 
         return runs.tree(req.runId, req.step);
       case 'run-file':
         return runs.file(req.runId, req.step, req.path);
+      case 'attach-workspace':
+        return attached.attach(req.port);
+      case 'open-link':
+        return decodeShare(req.link);
+      case 'open-file':
+        return openSessionFile(req.file);
+      case 'share-link': {
+        const url = await shareUrl(req.session, req.base);
+        return { url, report: linkReport(url) };
+      }
+      case 'start-session-run':
+        return runs.startSession(req.config);
+      case 'aci-off':
+        return aciOffForStep(req.step, runs.textFiles(req.runId, req.step.index - 1));
+      case 'ladder-rungs':
+        return ladderRungs();
+      case 'rerun-settings':
+        return rerunWithSettings(req.session, req.aci);
       default: {
         const never: never = req;
         throw new TypeError(`engine worker: unknown request type ${JSON.stringify((never as { type?: unknown }).type)}`);

@@ -19,8 +19,8 @@ export class PortWorker extends EventTarget implements WorkerLike {
     port.start();
   }
 
-  postMessage(message: EngineRequest): void {
-    this.port.postMessage(message);
+  postMessage(message: EngineRequest, transfer: Transferable[] = []): void {
+    this.port.postMessage(message, transfer);
   }
 
   terminate(): void {

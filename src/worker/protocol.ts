@@ -13,6 +13,11 @@ import type { CatalogModel } from '../agent/models/catalog.ts';
 import type { GpuReport } from '../agent/models/gpu.ts';
 import type { LoadProgress } from '../agent/models/worker-protocol.ts';
 import type { Step, Stop } from '../agent/step.ts';
+import type { AciOff } from '../session/aci-off.ts';
+import type { Divergence } from '../session/divergence.ts';
+import type { RecordedStep, Session } from '../session/record.ts';
+import type { LinkReport } from '../session/share-codec.ts';
+import type { SessionCheck } from '../session/validate.ts';
 
 /** A JSON Schema document as `z.toJSONSchema` produces it: plain, cloneable data. */
 export type JsonSchema = { readonly [key: string]: unknown };
@@ -119,6 +124,17 @@ export type TaskChoice =
   | { readonly kind: 'template'; readonly templateId: string }
   | { readonly kind: 'files'; readonly files: Readonly<Record<string, string>>; readonly task: string };
 
+/** The workspace backends a person can choose for a run. */
+export type WorkspaceChoice = 'memory' | 'webcontainer';
+
+/** The workspace the page attached to the engine worker (`attach-workspace`), as it describes itself. */
+export interface AttachedWorkspaceInfo {
+  /** The backend serving it ('webcontainer'). */
+  readonly kind: string;
+  /** Its absolute root on that backend. */
+  readonly root: string;
+}
+
 /** Which model drives the run. */
 export type ModelChoice =
   | { readonly kind: 'scripted'; readonly recordedId: string }
@@ -129,6 +145,8 @@ export interface RunConfig {
   readonly task: TaskChoice;
   readonly model: ModelChoice;
   readonly settings: RunSettings;
+  /** Where the run's files live: the in-memory workspace (default), or the WebContainer the page attached. */
+  readonly workspace?: WorkspaceChoice;
   /** Start paused, before step 1 (then Step walks one turn at a time). */
   readonly paused?: boolean;
 }
@@ -156,6 +174,12 @@ export interface RunInfo {
   readonly settings: RunSettings;
   /** Dropped paths the jail refused (they were not seeded). */
   readonly skipped: readonly SkippedPath[];
+  /** The workspace backend the run really uses ('memory' or 'webcontainer'). */
+  readonly backend: string;
+  /** Why the run is not on the backend that was asked for, when it is not. */
+  readonly backendNote?: string;
+  /** Present for a run from a recorded session: how many of its steps are replayed, and whether a live model continues. */
+  readonly replay?: { readonly upTo: number; readonly continues: boolean };
 }
 
 /** One step as the page receives it: the loop's immutable record plus the workspace change of that step. */
@@ -165,6 +189,10 @@ export interface StepRecord {
   readonly changes: readonly FileChange[];
   /** Files in the workspace after the step. */
   readonly fileCount: number;
+  /** The step as the session record keeps it (raw output, hashes, result text). */
+  readonly recorded?: RecordedStep;
+  /** For a step replayed from a record: whether it reproduced. */
+  readonly check?: StepCheckView;
 }
 
 /** A call waiting for a person's yes or no (approvals: ask). */
@@ -188,7 +216,101 @@ export type RunEvent =
   /** A call waits for approval (null: the question was answered or withdrawn). */
   | { readonly kind: 'approval'; readonly ask: ApprovalAsk | null }
   /** The run is over; nothing more comes for it. `text` says why, for people. */
-  | { readonly kind: 'ended'; readonly stop: Stop; readonly text: string };
+  | { readonly kind: 'ended'; readonly stop: Stop; readonly text: string }
+  /** The session record's header, sent once before step 1: with the steps' `recorded` parts it is the whole record. */
+  | { readonly kind: 'session'; readonly header: SessionHeader }
+  /** The verdict on the replayed part of a session run, once its last recorded step is checked (or the run ended before it). */
+  | { readonly kind: 'verdict'; readonly verdict: ReplayVerdict };
+
+// ── Sessions: recording, replay and continuing, share links ─────────────────────────────────
+
+/** Everything of a session record except its steps. */
+export type SessionHeader = Omit<Session, 'steps'>;
+
+/** How a step replayed from a record compares with it. */
+export type StepCheckView = { readonly reproduced: true } | { readonly reproduced: false; readonly divergence: Divergence };
+
+/** The verdict on the replayed part of a session run. */
+export interface ReplayVerdict {
+  /** True when every replayed step reproduced. */
+  readonly ok: boolean;
+  /** Steps replayed and compared. */
+  readonly checked: number;
+  /** Steps the run was asked to replay. */
+  readonly expected: number;
+  /** The first divergence, with why (also a missing step, or a start that failed). */
+  readonly divergence?: Divergence;
+  /** Steps after the first divergence that differ too. */
+  readonly laterDivergences: number;
+  readonly recordedVersion: string;
+  readonly replayVersion: string;
+  /** The workspace the replay ran in, e.g. `memory (with the JavaScript sandbox)`. */
+  readonly backend: string;
+  readonly ms: number;
+}
+
+/**
+ * A run from a recorded session: its first `upTo` raw outputs are replayed into a fresh engine
+ * with the record's settings and each step is checked against the record; then `model`
+ * continues live from there (null: replay only). The session is checked again in the worker.
+ */
+export interface SessionRunConfig {
+  readonly session: Session;
+  readonly upTo: number;
+  readonly model: ModelChoice | null;
+  /** For the live part: approvals, pace, and how many more steps it may take (`maxSteps`). */
+  readonly settings: RunSettings;
+  readonly paused?: boolean;
+}
+
+// ── What-ifs on a run: "ACI off" for one step, a re-run under other ACI settings ─────────────
+
+/** The ACI settings a re-run can change (engine settings by other names). */
+export interface AciSettings {
+  /** `max_tool_chars`. */
+  readonly maxToolChars: number;
+  /** `read_window_lines`. */
+  readonly readWindowLines: number;
+  /** `disabled_rungs`: ladder rungs switched off, by id. */
+  readonly disabledRungs: readonly string[];
+  /** `loop_guard`. */
+  readonly loopGuard: boolean;
+}
+
+/** A ladder rung: its id (for `disabled_rungs`) and the name the spec's messages use. */
+export interface RungInfo {
+  readonly id: string;
+  readonly name: string;
+}
+
+/** Where a re-run parts from the run: the replay's divergence, with the start of both results. */
+export interface RerunDivergence extends Divergence {
+  /** The tool the step called, when its output parsed to a call. */
+  readonly tool?: string;
+  /** The first lines of the result the model saw in the run (empty when the record has no text). */
+  readonly before: string;
+  /** The first lines of the result under the new settings (empty when the re-run ended before the step). */
+  readonly after: string;
+}
+
+/** What a re-run under other settings found. */
+export interface RerunReport {
+  /** Steps re-run and compared: up to and including the first that differs. */
+  readonly checked: number;
+  /** Steps in the run. */
+  readonly total: number;
+  /** Absent when every step gave the same result as in the run. */
+  readonly divergence?: RerunDivergence;
+  /** The workspace the re-run used, e.g. `memory (with the JavaScript sandbox)`. */
+  readonly backend: string;
+  readonly ms: number;
+}
+
+/** A share link and its length report (`fits` false: offer the file instead). */
+export interface ShareLink {
+  readonly url: string;
+  readonly report: LinkReport;
+}
 
 /** Whether a dropped path would be accepted by the jail. */
 export interface PathCheck {
@@ -227,6 +349,26 @@ export interface EngineCalls {
   /** The workspace after step `step` of the run (0 = before step 1). */
   'run-tree': { params: { readonly runId: number; readonly step: number }; result: WorkspaceSnapshot };
   'run-file': { params: { readonly runId: number; readonly step: number; readonly path: string }; result: FileView };
+  /**
+   * Hands the worker a port serving a workspace from the page (WebContainer, which boots on the
+   * main thread only); runs asking for `workspace: 'webcontainer'` use it from then on. The port
+   * travels in the transfer list; a new attach replaces the one before.
+   */
+  'attach-workspace': { params: { readonly port: MessagePort }; result: AttachedWorkspaceInfo };
+  /** Decodes a share link (untrusted): the session, or the codec's message saying why not. */
+  'open-link': { params: { readonly link: string }; result: SessionCheck };
+  /** Checks a session file (untrusted) the same way; its size is checked before it is read. */
+  'open-file': { params: { readonly file: Blob }; result: SessionCheck };
+  /** The share link of a session on the page at `base`, and how long it is. */
+  'share-link': { params: { readonly session: Session; readonly base: string }; result: ShareLink };
+  /** Starts a run from a recorded session (stopping the one before): replay, then optionally a live model. */
+  'start-session-run': { params: { readonly config: SessionRunConfig }; result: RunInfo };
+  /** "ACI off" for `step` of run `runId`: what a naive harness would have done with its raw output, over the workspace before it. */
+  'aci-off': { params: { readonly runId: number; readonly step: Step }; result: AciOff };
+  /** The ladder rungs a settings re-run can switch off. */
+  'ladder-rungs': { params: {}; result: readonly RungInfo[] };
+  /** Re-runs `session`'s raw outputs under other ACI settings in a fresh engine, up to the first step whose result differs. */
+  'rerun-settings': { params: { readonly session: Session; readonly aci: AciSettings }; result: RerunReport };
 }
 
 export type EngineRequestType = keyof EngineCalls;

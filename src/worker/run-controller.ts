@@ -13,6 +13,8 @@ export interface ControllerOptions {
   readonly paused: boolean;
   /** Wait this long before each step after the first while running (scripted pacing). */
   readonly paceMs: number;
+  /** No pause before steps up to this one (steps replayed from a record run at full speed). */
+  readonly paceAfter?: number;
   /** Where phase changes and approval questions go (to the page). */
   readonly emit: (event: RunEvent) => void;
 }
@@ -42,7 +44,7 @@ export class RunController {
 
   /** Awaited by the loop before step `index`. */
   async gate(index: number): Promise<void> {
-    if (!this.#paused && index > 1 && this.#opts.paceMs > 0) await this.#sleep(this.#opts.paceMs);
+    if (!this.#paused && index > 1 + (this.#opts.paceAfter ?? 0) && this.#opts.paceMs > 0) await this.#sleep(this.#opts.paceMs);
     while (this.#paused && this.#steps === 0 && !this.signal.aborted) {
       await new Promise<void>((resolve) => (this.#wake = resolve));
     }

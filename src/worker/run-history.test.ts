@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { encodeText } from '../engine/text.ts';
 import { MemoryWorkspace } from '../workspace/memory/memory-workspace.ts';
 import { RunHistory } from './run-history.ts';
+import { VIEW_MAX_BYTES } from './workspace-view.ts';
 
 async function workspace(files: Record<string, string | Uint8Array>): Promise<MemoryWorkspace> {
   const ws = new MemoryWorkspace();
@@ -69,5 +70,20 @@ describe('RunHistory', () => {
     await history.capture(await workspace({}));
     expect(() => history.tree(3)).toThrow('run history: no capture for step 3; captured steps are 0..0');
     expect(() => history.tree(0.5)).toThrow(RangeError);
+  });
+});
+
+describe('RunHistory.textFiles', () => {
+  it('gives the text files at a step; binary and partly captured files are left out', async () => {
+    const big = 'x'.repeat(VIEW_MAX_BYTES + 1);
+    const ws = await workspace({ 'a.js': 'a1', 'img.bin': new Uint8Array([1, 0, 2]), 'big.txt': big });
+    const history = new RunHistory();
+    await history.capture(ws);
+    await ws.writeFile('a.js', encodeText('a2'));
+    await ws.writeFile('b.js', encodeText('b'));
+    await history.capture(ws);
+    expect(history.textFiles(0)).toEqual({ 'a.js': 'a1' });
+    expect(history.textFiles(1)).toEqual({ 'a.js': 'a2', 'b.js': 'b' });
+    expect(() => history.textFiles(2)).toThrow(/no capture for step 2/);
   });
 });

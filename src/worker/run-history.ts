@@ -84,6 +84,16 @@ export class RunHistory {
     return this.#at(step).files.size;
   }
 
+  /**
+   * The text files at `step`, path → text, as a harness that reads files would see them:
+   * binary files and files too large to have been captured whole are left out.
+   */
+  textFiles(step: number): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const [path, f] of this.#at(step).files) if (f.text !== null && !f.truncated) out[path] = f.text;
+    return out;
+  }
+
   /** Every file that differs between step - 1 and `step`, sorted by path. */
   changes(step: number): FileChange[] {
     if (step < 1) return [];

@@ -3,20 +3,44 @@
  * steps sent to the page as they happen. Each step goes out as an immutable record with the
  * workspace change it made, measured by capturing the workspace after the step (RunHistory),
  * which is also what answers "the file tree at step N". Starting a run stops the one before.
+ *
+ * Every run is recorded as a Session record as it goes (recordRun): the header goes out before
+ * step 1 and each step carries its record entry, so the page can save the run after every
+ * step. A run from a recorded session (session-run.ts) replays its first steps, checks each
+ * against the record, and may then go on with a live model.
  */
-import { runLoop } from '../agent/loop.ts';
-import { toModelError } from '../agent/model.ts';
+import type { ApprovalMode, ApprovalRequest } from '../agent/approvals.ts';
+import { toModelError, type Model } from '../agent/model.ts';
 import { CATALOG, DEFAULT_MODEL_ID } from '../agent/models/catalog.ts';
 import { RECORDED_RUNS } from '../agent/scripts/starter-run.ts';
-import { stopText, type Step, type Stop } from '../agent/step.ts';
+import type { Step, Stop } from '../agent/step.ts';
 import type { Engine } from '../engine/engine.ts';
-import { TEMPLATES } from '../workspace/templates/index.ts';
-import type { FileView, RunAction, RunConfig, RunEvent, RunInfo, RunOptions, WorkspaceSnapshot } from './protocol.ts';
+import { hashTemplateFiles, TEMPLATES, templateById } from '../workspace/templates/index.ts';
+import type { AttachedWorkspace } from './attached-workspace.ts';
+import type { FileView, RunAction, RunConfig, RunEvent, RunInfo, RunOptions, SessionRunConfig, WorkspaceChoice, WorkspaceSnapshot } from './protocol.ts';
 import { RunController } from './run-controller.ts';
 import { RunHistory } from './run-history.ts';
-import { createModel, modelLabel, type ModelLink } from './run-models.ts';
+import { createModel, modelLabel, type ModelContext, type ModelLink } from './run-models.ts';
 import { checkRunSettings, engineSettingsFor, RUN_DEFAULTS } from './run-settings.ts';
 import { createRunWorkspace, DROP_LIMITS } from './run-workspace.ts';
+import type { SessionBackend } from './starter-session.ts';
+import type { AgentSettings, RecordedStep } from '../session/record.ts';
+import { recordRun } from '../session/recorder.ts';
+import { describeStart, type StartDescription } from '../session/start.ts';
+import { checkSession } from '../session/validate.ts';
+import {
+  continuationSteps,
+  endText,
+  liveAgentSettings,
+  loopSettings,
+  openSessionWorkspace,
+  PrefixModel,
+  ReplayChecker,
+  replayApprovals,
+  scriptedContinuation,
+  sessionHeader,
+  type ReplayApprovals,
+} from './session-run.ts';
 
 /** Where run events go: the worker posts them to the page. */
 export type RunEmitter = (runId: number, event: RunEvent) => void;
@@ -26,13 +50,36 @@ export interface RunServices {
   readonly webllm?: ModelLink;
   /** The fetch endpoints are called with (injected in tests). */
   readonly fetch?: typeof fetch;
+  /** The workspace the page attached (WebContainer), for runs that ask for it. */
+  readonly attached?: AttachedWorkspace;
 }
+
+/** Why a run that asked for WebContainer runs in memory, when nothing is attached. */
+export const NO_WEBCONTAINER =
+  'WebContainer was chosen, but the page has not attached it to the engine (it did not start on this page); this run uses the in-memory workspace. ' +
+  'Reload the page to try WebContainer again.';
 
 interface ActiveRun {
   readonly info: RunInfo;
   readonly controller: RunController;
   readonly history: RunHistory;
   readonly engine: Engine;
+}
+
+/** What differs between a run from the start screen and a run from a recorded session. */
+interface RunPlan {
+  /** Builds the model, after the reply to the start request has gone out. */
+  model(ctx: ModelContext): Promise<Model>;
+  /** The loop settings the run uses and records, once the model (and its context window) is known. */
+  agent(model: Model): AgentSettings;
+  readonly seed: number;
+  readonly temperature: number;
+  readonly approval: ApprovalMode;
+  /** The starting workspace, described before step 1. */
+  readonly start: StartDescription;
+  /** Recorded answers for the replayed steps of a session run. */
+  readonly approvals?: ReplayApprovals;
+  readonly checker?: ReplayChecker;
 }
 
 /** The choices the start screen offers. */
@@ -64,22 +111,103 @@ export class RunHost {
     }
     this.#run?.controller.stop();
     this.#run = null;
-    const ws = await createRunWorkspace(config.task, engineSettingsFor(settings));
+    const placed = await this.#backendFor(config.workspace ?? 'memory');
+    const ws = await createRunWorkspace(config.task, engineSettingsFor(settings), placed.backend);
     const runId = this.#nextId++;
     const emit = (event: RunEvent) => this.emit(runId, event);
-    const info: RunInfo = { runId, task: ws.task, workspace: ws.workspace, model: modelLabel(config.model), settings, skipped: ws.skipped };
+    const info: RunInfo = {
+      runId,
+      task: ws.task,
+      workspace: ws.workspace,
+      model: modelLabel(config.model),
+      settings,
+      skipped: ws.skipped,
+      backend: ws.session.engine.workspace.kind,
+      ...(placed.note && { backendNote: placed.note }),
+    };
     const run: ActiveRun = {
       info,
       controller: new RunController({ paused: config.paused ?? false, paceMs: config.model.kind === 'scripted' ? settings.paceMs : 0, emit }),
       history: new RunHistory(),
       engine: ws.session.engine,
     };
-    await run.history.capture(run.engine.workspace);
-    this.#run = run;
-    // A timer, not a microtask: the reply to start-run is posted first, so the page knows the
-    // run id before any of its events arrive.
-    setTimeout(() => void this.#execute(run, config, emit), 0);
-    return info;
+    const plan: RunPlan = {
+      model: (ctx) => createModel(config.model, ctx),
+      agent: (model) => liveAgentSettings(settings.maxSteps, Math.min(settings.contextTokens, model.contextWindow ?? settings.contextTokens)),
+      seed: settings.seed,
+      temperature: settings.temperature,
+      approval: settings.approval,
+      start: await describeStart(run.engine.workspace),
+    };
+    return this.#launch(run, plan, emit);
+  }
+
+  /**
+   * Starts a run from a recorded session: a fresh memory workspace seeded from the record, its
+   * first `upTo` raw outputs replayed and checked, then the live model when one is given. The
+   * session is untrusted (a link, a file): it is checked again here, and the record's settings
+   * pass the schema's bounds; none of them can approve anything.
+   */
+  async startSession(config: SessionRunConfig): Promise<RunInfo> {
+    const settings = checkRunSettings(config.settings);
+    const checked = await checkSession(config.session);
+    if (!checked.ok) throw new Error(checked.text);
+    const session = checked.session;
+    const { upTo, model: choice } = config;
+    const n = session.steps.length;
+    if (!Number.isInteger(upTo) || upTo < (choice ? 0 : 1) || upTo > n) {
+      throw new Error(`Step ${upTo} is not in this session: it has ${n} recorded step${n === 1 ? '' : 's'}; pick one of them.`);
+    }
+    this.#run?.controller.stop();
+    this.#run = null;
+    const opened = await openSessionWorkspace(session);
+    if (!opened.ok) throw new Error(opened.text);
+    const runId = this.#nextId++;
+    const emit = (event: RunEvent) => this.emit(runId, event);
+    const ref = session.workspace;
+    const template = 'template' in ref ? templateById(ref.template.id) : undefined;
+    const info: RunInfo = {
+      runId,
+      task: session.task,
+      workspace: template
+        ? { kind: 'template', id: template.id, title: template.title, hash: template.hash }
+        : { kind: 'files', fileCount: 'files' in ref ? Object.keys(ref.files).length : 0, hash: 'files' in ref ? await hashTemplateFiles(ref.files) : '' },
+      model: choice ? modelLabel(choice) : { label: 'the recorded outputs, replayed', scripted: true },
+      settings,
+      skipped: [],
+      backend: opened.engine.workspace.kind,
+      replay: { upTo, continues: choice !== null },
+    };
+    const run: ActiveRun = {
+      info,
+      // Replayed steps run at full speed; the pace applies only to a scripted live part.
+      controller: new RunController({ paused: config.paused ?? false, paceMs: choice?.kind === 'scripted' ? settings.paceMs : 0, paceAfter: upTo, emit }),
+      history: new RunHistory(),
+      engine: opened.engine,
+    };
+    const agent = session.settings.agent;
+    const outputs = session.steps.slice(0, upTo).map((s) => s.raw);
+    const family = String(session.model.params.family ?? 'scripted');
+    const plan: RunPlan = {
+      model: async (ctx) => {
+        if (!choice) return new PrefixModel(outputs, null, family);
+        const live = choice.kind === 'scripted' ? scriptedContinuation(choice.recordedId, session, upTo, agent.contextTokens) : await createModel(choice, ctx);
+        return new PrefixModel(outputs, live, family);
+      },
+      agent: (model) => ({
+        ...agent,
+        maxSteps: choice ? continuationSteps(upTo, settings.maxSteps) : agent.maxSteps,
+        contextTokens: Math.min(agent.contextTokens, model.contextWindow ?? agent.contextTokens),
+      }),
+      seed: session.model.seed,
+      temperature: session.model.temperature,
+      // Replay only: nobody is asked, the recorded answers are given again. Live: the person's setting.
+      approval: choice ? settings.approval : 'auto',
+      start: await describeStart(run.engine.workspace),
+      approvals: replayApprovals(session.steps, upTo),
+      checker: await ReplayChecker.create(session, upTo, opened.backend, opened.runsCommands),
+    };
+    return this.#launch(run, plan, emit);
   }
 
   control(runId: number, action: RunAction): void {
@@ -100,45 +228,92 @@ export class RunHost {
     return this.#get(runId).history.file(step, path);
   }
 
+  /** The run's text files after `step` (0 = before step 1), path → text. */
+  textFiles(runId: number, step: number): Record<string, string> {
+    return this.#get(runId).history.textFiles(step);
+  }
+
+  /** The backend a run asked for, or none (memory) with the reason when it is not there. */
+  async #backendFor(choice: WorkspaceChoice): Promise<{ backend?: SessionBackend; note?: string }> {
+    switch (choice) {
+      case 'memory':
+        return {};
+      case 'webcontainer': {
+        let backend: SessionBackend | null = null;
+        try {
+          backend = (await this.services.attached?.fresh()) ?? null;
+        } catch (e) {
+          // The page stopped answering (EIO): the run still starts, in memory, and says why.
+          const why = e instanceof Error ? e.message : String(e);
+          return { note: `WebContainer could not be prepared for this run (${why}); this run uses the in-memory workspace. Reload the page to try WebContainer again.` };
+        }
+        return backend ? { backend } : { note: NO_WEBCONTAINER };
+      }
+      default: {
+        const never: never = choice;
+        throw new TypeError(`run host: unknown workspace choice ${JSON.stringify(never)}`);
+      }
+    }
+  }
+
   #get(runId: number): ActiveRun {
     const run = this.#run;
     if (!run || run.info.runId !== runId) throw new Error(`Run ${runId} is no longer kept: only the latest run is. Start a new run.`);
     return run;
   }
 
-  async #execute(run: ActiveRun, config: RunConfig, emit: (event: RunEvent) => void): Promise<void> {
-    const { controller, history, engine, info } = run;
+  /** Captures the starting workspace, makes the run the current one and answers; the run itself begins after the reply. */
+  async #launch(run: ActiveRun, plan: RunPlan, emit: (event: RunEvent) => void): Promise<RunInfo> {
+    await run.history.capture(run.engine.workspace);
+    this.#run = run;
+    // A timer, not a microtask: the reply to the start request is posted first, so the page
+    // knows the run id before any of its events arrive.
+    setTimeout(() => void this.#execute(run, plan, emit), 0);
+    return run.info;
+  }
+
+  async #execute(run: ActiveRun, plan: RunPlan, emit: (event: RunEvent) => void): Promise<void> {
+    const { controller, engine, info } = run;
     const settings = info.settings;
+    const createdAt = new Date().toISOString();
     emit({ kind: 'phase', phase: controller.paused ? 'paused' : 'running' });
     let stop: Stop;
     try {
-      const model = await createModel(config.model, {
+      const model = await plan.model({
         contextTokens: settings.contextTokens,
         onProgress: (progress) => emit({ kind: 'loading', progress }),
         ...(this.services.webllm && { webllm: this.services.webllm }),
         ...(this.services.fetch && { fetch: this.services.fetch }),
       });
       emit({ kind: 'model', id: model.id });
+      const agent = plan.agent(model);
+      const { seed, temperature, approvals } = plan;
+      emit({ kind: 'session', header: await sessionHeader({ engine, model, task: info.task, agent, seed, temperature, start: plan.start, createdAt }) });
       // Steps are recorded in order; the gate waits for the last record, so the workspace is
       // captured after a step and before the next one can change it.
       let recorded = Promise.resolve();
-      const result = await runLoop({
+      const { result } = await recordRun({
         engine,
         model,
         task: info.task,
-        maxSteps: settings.maxSteps,
-        seed: settings.seed,
-        temperature: settings.temperature,
-        contextTokens: Math.min(settings.contextTokens, model.contextWindow ?? settings.contextTokens),
-        approval: settings.approval,
-        approve: (request) => controller.approve(request),
+        seed,
+        temperature,
+        ...loopSettings(agent),
+        createdAt,
+        approval: plan.approval,
+        approve: (request: ApprovalRequest) => {
+          const answer = approvals?.recordedAnswer(request.step);
+          return answer === undefined ? controller.approve(request) : Promise.resolve(answer);
+        },
+        ...(approvals && { isGated: (tool: string, args: unknown) => approvals.isGated(tool, args) }),
         signal: controller.signal,
         gate: async (index) => {
           await recorded;
+          approvals?.at(index);
           await controller.gate(index);
         },
-        onStep: (step) => {
-          recorded = recorded.then(() => this.#record(history, engine, step, emit));
+        onRecord: (entry, step) => {
+          recorded = recorded.then(() => this.#record(run, plan.checker, step, entry, emit));
         },
         onToken: (delta, index) => emit({ kind: 'token', index, delta }),
       });
@@ -148,11 +323,18 @@ export class RunHost {
       const err = toModelError(e);
       stop = controller.signal.aborted ? { kind: 'stopped' } : { kind: 'model-error', code: err.code, message: err.message };
     }
-    emit({ kind: 'ended', stop, text: stopText(stop) });
+    const verdict = plan.checker?.verdict(stop);
+    if (verdict) emit({ kind: 'verdict', verdict });
+    emit({ kind: 'ended', stop, text: endText(stop, info.replay) });
   }
 
-  async #record(history: RunHistory, engine: Engine, step: Step, emit: (event: RunEvent) => void): Promise<void> {
-    const n = await history.capture(engine.workspace);
-    emit({ kind: 'step', record: { step, changes: history.changes(n), fileCount: history.fileCount(n) } });
+  /** Captures the workspace after `step` and sends the step with its record entry (and, when replayed, its check). */
+  async #record(run: ActiveRun, checker: ReplayChecker | undefined, step: Step, entry: RecordedStep, emit: (event: RunEvent) => void): Promise<void> {
+    const n = await run.history.capture(run.engine.workspace);
+    const check = checker?.check(entry, step);
+    emit({ kind: 'step', record: { step, changes: run.history.changes(n), fileCount: run.history.fileCount(n), recorded: entry, ...(check && { check }) } });
+    // The replayed part is over: say so now, before a live model takes over.
+    const verdict = checker?.complete ? checker.verdict() : null;
+    if (verdict) emit({ kind: 'verdict', verdict });
   }
 }

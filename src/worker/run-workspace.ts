@@ -11,7 +11,7 @@ import { MemoryWorkspace } from '../workspace/memory/memory-workspace.ts';
 import { hashTemplateFiles, templateById, type Template } from '../workspace/templates/index.ts';
 import type { EngineSession } from './engine-session.ts';
 import type { PathCheck, RunInfo, SkippedPath, TaskChoice } from './protocol.ts';
-import { createTemplateSession } from './starter-session.ts';
+import { createTemplateSession, type SessionBackend } from './starter-session.ts';
 
 /** Limits on dropped files, so a dropped home directory cannot exhaust the tab. */
 export const DROP_LIMITS = Object.freeze({ maxFiles: 500, maxBytes: 4 * 1024 * 1024 });
@@ -38,13 +38,16 @@ export interface RunWorkspace {
   readonly skipped: readonly SkippedPath[];
 }
 
-/** The session a run starts on. Throws an Error the page shows for an unknown template or files over the limits. */
-export async function createRunWorkspace(choice: TaskChoice, settings: Partial<EngineSettings>): Promise<RunWorkspace> {
+/**
+ * The session a run starts on, in a fresh memory workspace or on `backend` (emptied by the
+ * caller). Throws an Error the page shows for an unknown template or files over the limits.
+ */
+export async function createRunWorkspace(choice: TaskChoice, settings: Partial<EngineSettings>, backend?: SessionBackend): Promise<RunWorkspace> {
   if (choice.kind === 'template') {
     const template = templateById(choice.templateId);
     if (!template) throw new Error(`There is no bundled template "${choice.templateId}"; pick one of the listed tasks.`);
     return {
-      session: await createTemplateSession(template, settings),
+      session: await createTemplateSession(template, settings, backend),
       task: template.task,
       workspace: { kind: 'template', id: template.id, title: template.title, hash: template.hash },
       skipped: [],
@@ -56,7 +59,7 @@ export async function createRunWorkspace(choice: TaskChoice, settings: Partial<E
   if (Object.keys(files).length === 0) throw new Error('None of the dropped files can go into the workspace; see why each was refused, or pick the starter task.');
   const template: Template = { id: FILES_TEMPLATE_ID, title: 'Your files', description: 'Files dropped into the playground.', task, files, hash: await hashTemplateFiles(files) };
   return {
-    session: await createTemplateSession(template, settings),
+    session: await createTemplateSession(template, settings, backend),
     task,
     workspace: { kind: 'files', fileCount: Object.keys(files).length, hash: template.hash },
     skipped,

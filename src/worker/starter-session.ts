@@ -1,21 +1,31 @@
 /**
- * The console's session, and every run's: a memory workspace seeded with a bundled template
- * (or with a person's own files, shaped as a template), and an engine built by createEngine
- * (the coding tools and the post-edit syntax check) over it. Used by the worker and,
- * unchanged, by the protocol tests.
+ * The console's session, and every run's: a workspace seeded with a bundled template (or with
+ * a person's own files, shaped as a template), and an engine built by createEngine (the coding
+ * tools and the post-edit syntax check) over it. The workspace is a fresh memory workspace
+ * unless the caller hands another (the WebContainer the page attached). Used by the worker
+ * and, unchanged, by the protocol tests.
  */
 import { createEngine } from '../engine/create.ts';
 import type { EngineSettings } from '../engine/settings.ts';
+import type { SyntaxChecker } from '../engine/syntax/index.ts';
+import type { Workspace } from '../engine/workspace.ts';
 import { MemoryWorkspace } from '../workspace/memory/memory-workspace.ts';
 import { sandboxRunner } from '../workspace/memory/js-sandbox.ts';
 import { STARTER_TEMPLATE, seedTemplate, type Template } from '../workspace/templates/index.ts';
 import type { EngineSession } from './engine-session.ts';
 
-/** A fresh session on `template` (the starter by default), with `settings` over the engine defaults. */
-export async function createTemplateSession(template: Template = STARTER_TEMPLATE, settings?: Partial<EngineSettings>): Promise<EngineSession> {
-  const workspace = new MemoryWorkspace(undefined, undefined, sandboxRunner());
+/** A workspace other than a fresh memory one: empty, ready to be seeded, and the checker that suits it. */
+export interface SessionBackend {
+  readonly workspace: Workspace;
+  /** The post-edit syntax check's checker (e.g. `node --check` where Node runs); the in-process one by default. */
+  readonly syntaxCheck?: SyntaxChecker;
+}
+
+/** A fresh session on `template` (the starter by default), with `settings` over the engine defaults, on `backend` (memory by default). */
+export async function createTemplateSession(template: Template = STARTER_TEMPLATE, settings?: Partial<EngineSettings>, backend?: SessionBackend): Promise<EngineSession> {
+  const workspace = backend?.workspace ?? new MemoryWorkspace(undefined, undefined, sandboxRunner());
   await seedTemplate(workspace, template);
-  const engine = createEngine(workspace, settings);
+  const engine = createEngine(workspace, settings, backend?.syntaxCheck ? { syntaxCheck: backend.syntaxCheck } : {});
   return {
     engine,
     info: {

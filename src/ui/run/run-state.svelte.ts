@@ -7,7 +7,7 @@
  * The selected step lives in the URL (the router): `step` there, or the latest step when the
  * URL names none, so the inspector follows a live run until a person picks a step.
  */
-import type { ApprovalAsk, EngineClient, EngineStatus, LoadProgress, RunAction, RunConfig, RunEvent, RunInfo, StepRecord, Stop } from '../../worker/client.ts';
+import type { ApprovalAsk, EngineClient, EngineStatus, LoadProgress, ReplayVerdict, RunAction, RunConfig, RunEvent, RunInfo, SessionRunConfig, StepRecord, Stop } from '../../worker/client.ts';
 
 export type RunPhase = 'idle' | 'starting' | 'loading' | 'running' | 'paused' | 'ended';
 
@@ -40,6 +40,8 @@ export class RunState {
   ask = $state.raw<ApprovalAsk | null>(null);
   /** A problem talking to the engine (a refused configuration, a crash). */
   error = $state<string | null>(null);
+  /** For a run from a recorded session: the verdict on its replayed part, once it is known. */
+  verdict = $state.raw<ReplayVerdict | null>(null);
 
   readonly phase: RunPhase = $derived.by(() => {
     if (this.#life !== 'started') return this.#life;
@@ -48,6 +50,10 @@ export class RunState {
   });
   readonly latest: number | null = $derived(this.records.length ? this.records[this.records.length - 1]!.step.index : null);
   readonly selected: StepRecord | null = $derived(this.records.find((r) => r.step.index === this.selectedIndex) ?? null);
+  /** A replay of a recording that stops without done (a run cut short) reached its end: an ending, not a failure. */
+  readonly endOfRecording: boolean = $derived(
+    !!this.info?.replay && !this.info.replay.continues && this.stop?.stop.kind === 'model-error' && this.stop.stop.code === 'exhausted',
+  );
   readonly active: boolean = $derived(this.phase === 'starting' || this.phase === 'loading' || this.phase === 'running' || this.phase === 'paused');
 
   /** The step the inspector shows: the URL's, or the latest. */
@@ -71,12 +77,21 @@ export class RunState {
   }
 
   /** Starts a run; the step in the URL is cleared so the inspector follows the new run. */
-  async start(config: RunConfig): Promise<boolean> {
+  start(config: RunConfig): Promise<boolean> {
+    return this.#begin(() => this.#client.startRun(config));
+  }
+
+  /** Starts a run from a recorded session (replay, then maybe a live model), like `start`. */
+  startSession(config: SessionRunConfig): Promise<boolean> {
+    return this.#begin(() => this.#client.startSessionRun(config));
+  }
+
+  async #begin(request: () => Promise<RunInfo>): Promise<boolean> {
     this.#reset();
     this.#life = 'starting';
     this.#selection.set(null);
     try {
-      this.info = await this.#client.startRun(config);
+      this.info = await request();
       this.#life = 'started';
       return true;
     } catch (e) {
@@ -154,6 +169,11 @@ export class RunState {
       case 'approval':
         this.ask = event.ask;
         return;
+      case 'verdict':
+        this.verdict = event.verdict;
+        return;
+      case 'session':
+        return; // the record's header is the session keeper's business (ui/sessions)
       case 'ended':
         this.stop = { stop: event.stop, text: event.text };
         this.#life = 'ended';
@@ -185,6 +205,7 @@ export class RunState {
     this.live = null;
     this.ask = null;
     this.error = null;
+    this.verdict = null;
     this.#workerPhase = 'running';
   }
 }

@@ -19,6 +19,7 @@ import type {
 } from '../../worker/client.ts';
 import { settingsProblem } from './settings-fields.ts';
 import { fromDataTransfer, fromFileList, readDropped, type DropSkip, type DroppedFile, type ReadableFile } from './dropped-files.ts';
+import type { WorkspaceChoice } from './workspace-choice.svelte.ts';
 
 export type TaskKind = 'template' | 'files';
 /** The settings as the form edits them. */
@@ -67,7 +68,11 @@ export class StartState {
   readonly webllmModel: CatalogModel | null = $derived(this.options?.catalog.find((m) => m.id === this.webllmId) ?? null);
   readonly readiness: Readiness = $derived(this.#readiness());
 
-  constructor(private readonly client: EngineClient) {}
+  /** `workspace` is the workspace choice; without it, runs use the worker's default (memory). */
+  constructor(
+    private readonly client: EngineClient,
+    readonly workspace?: WorkspaceChoice,
+  ) {}
 
   /** Loads the choices and detects the GPU; safe to call again (after an engine restart). */
   async load(): Promise<void> {
@@ -163,7 +168,9 @@ export class StartState {
     if ('reason' in task) return { ok: false, reason: task.reason };
     const model = this.#model();
     if ('reason' in model) return { ok: false, reason: model.reason };
-    return { ok: true, config: { task, model, settings: { ...settings }, paused: this.startPaused } };
+    const place = this.workspace?.forRun;
+    if (place && !place.ok) return { ok: false, reason: place.reason };
+    return { ok: true, config: { task, model, settings: { ...settings }, paused: this.startPaused, ...(place && { workspace: place.workspace }) } };
   }
 
   #task(): TaskChoice | { reason: string } {

@@ -1,0 +1,176 @@
+/**
+ * Sessions in the page, against the real worker host over a MessageChannel and the real
+ * RunState: a start-screen run is saved after every step, a "reload" (a new Sessions over the
+ * same store and tab storage) replays what was saved and continues into the same entry, a bad
+ * link becomes the codec's message with nothing started, bundled examples replay with every
+ * step checked, and the continuing model is chosen as documented. The store is the in-memory
+ * one: IndexedDB itself is exercised in e2e/sessions.spec.ts.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { MemorySessionStore } from '../../session/idb-store.ts';
+import { checkSession } from '../../session/validate.ts';
+import { useNodeWasm } from '../../platform/node-wasm.ts';
+import type { Session } from '../../worker/client.ts';
+import { connectInProcess } from '../../worker/in-process.ts';
+import { createTemplateSession } from '../../worker/starter-session.ts';
+import { Router, type RouterWindow } from '../router.svelte.ts';
+import { RunState } from '../run/run-state.svelte.ts';
+import { StartState } from '../start/start-state.svelte.ts';
+import { RECORDING_KEY, type TabStorage } from './keeper.svelte.ts';
+import { hashHasSession, Sessions, type SessionWindow } from './sessions.svelte.ts';
+
+useNodeWasm();
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const c of cleanups.splice(0)) c();
+});
+
+async function until(what: string, cond: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** The address bar and history of a page, enough for the router and the link handling. */
+function fakeWindow(hash: string): SessionWindow & RouterWindow {
+  const location = { hash, href: `http://localhost:4173/${hash}`, pathname: '/', search: '' };
+  const go = (_d: unknown, _u: string, url: string) => {
+    location.hash = url.slice(url.indexOf('#'));
+    location.href = `http://localhost:4173/${location.hash}`;
+  };
+  return {
+    location,
+    history: { replaceState: go, pushState: go },
+    document: undefined as unknown as Document,
+    addEventListener: () => {},
+    removeEventListener: () => {},
+  };
+}
+
+/** A tab's sessionStorage. */
+function tabStorage(): TabStorage & { map: Map<string, string> } {
+  const map = new Map<string, string>();
+  return { map, getItem: (k) => map.get(k) ?? null, setItem: (k, v) => void map.set(k, v), removeItem: (k) => void map.delete(k) };
+}
+
+/** One page: a worker, the run, the start screen and the sessions, over `store` and `tab`. */
+async function page(store: MemorySessionStore, tab: TabStorage, hash = '#/') {
+  const { client } = connectInProcess(() => createTemplateSession());
+  const win = fakeWindow(hash);
+  const router = new Router(win);
+  const run = new RunState(client, { get: () => router.step, set: (s) => router.setStep(s) });
+  const start = new StartState(client);
+  await start.load();
+  start.settings!.paceMs = 0;
+  const sessions = new Sessions({ client, store: Promise.resolve({ store, warning: null }), run, start, router, win, tab, clipboard: () => undefined });
+  cleanups.push(run.connect(), () => client.dispose());
+  cleanups.push(sessions.connect());
+  return { client, run, start, sessions, router, win };
+}
+
+describe('hashHasSession', () => {
+  it.each([
+    ['#s=abc', true],
+    ['#x=1&s=abc', true],
+    ['#/run?step=2', false],
+    ['#/', false],
+    ['', false],
+    ['#ss=abc', false],
+  ])('%s → %s', (hash, expected) => {
+    expect(hashHasSession(hash)).toBe(expected);
+  });
+});
+
+describe('recording, reload and continuing', () => {
+  it('saves a start-screen run after every step, restores it after a reload and continues into the same entry', async () => {
+    const store = new MemorySessionStore();
+    const tab = tabStorage();
+    const first = await page(store, tab);
+    const ready = first.start.readiness;
+    if (!ready.ok) throw new Error(ready.reason);
+    await first.run.start({ ...ready.config, paused: true });
+    for (const n of [1, 2]) {
+      await first.run.control('step');
+      await until(`step ${n} saved`, () => first.sessions.keeper.savedSteps === n);
+    }
+    const script = first.start.options!.recorded[0]!;
+    const [meta] = await store.list();
+    expect(meta).toMatchObject({ steps: 2, status: 'live', source: 'run', title: `tiny-utils (starter) · scripted: ${script.title}` });
+    expect(tab.map.get(RECORDING_KEY)).toBe(meta!.id);
+    const saved = (await store.get(meta!.id))!;
+    expect(saved.steps.map((s) => s.raw)).toEqual(first.run.records.map((r) => r.step.raw));
+    expect((await checkSession(saved)).ok).toBe(true);
+
+    // The reload: a new page over the same storage finds the run and replays what was saved.
+    const second = await page(store, tab);
+    await until('the restored replay', () => second.run.verdict !== null && second.sessions.keeper.shown !== null);
+    expect(second.run.verdict).toMatchObject({ ok: true, checked: 2 });
+    expect(second.sessions.keeper.shown).toMatchObject({ id: meta!.id, source: 'restored' });
+    expect(second.router.page).toBe('run');
+    await until('the replay to end', () => second.run.phase === 'ended');
+    expect(second.run.endOfRecording).toBe(true);
+    expect(second.run.stop?.text).toBe('the recording ends here: its 2 recorded steps were replayed. To go on, pick a step and press "Continue from here".');
+
+    const choice = second.sessions.continueChoice(saved);
+    expect(choice).toMatchObject({ ok: true, choice: { kind: 'scripted', recordedId: script.id } });
+    await second.sessions.continueFrom(2);
+    await until('the continued run to end', () => second.run.phase === 'ended' && second.run.records.length === 7);
+    await second.sessions.keeper.settled();
+    expect(second.run.records.map((r) => r.check?.reproduced)).toEqual([true, true, undefined, undefined, undefined, undefined, undefined]);
+    const after = await store.list();
+    expect(after).toHaveLength(1);
+    expect(after[0]).toMatchObject({ id: meta!.id, steps: 7, status: 'ended', createdAt: meta!.createdAt, stopText: expect.stringMatching(/^finished with done/) });
+    expect(tab.map.has(RECORDING_KEY)).toBe(false);
+  });
+});
+
+describe('opening sessions', () => {
+  it('turns a bad link into the codec message, leaves the address without it and starts nothing', async () => {
+    const { sessions, run, win } = await page(new MemorySessionStore(), tabStorage(), '#s=abc$def');
+    await until('the notice', () => sessions.notice !== null);
+    expect(sessions.notice).toEqual({ tone: 'error', text: expect.stringMatching(/^The shared link could not be opened\. The session link contains "\$" \(U\+0024\) at position 4/) });
+    expect(win.location.hash).toBe('#/');
+    expect(run.info).toBeNull();
+  });
+
+  it('replays a bundled example with every step checked, and keeps nothing in the list', async () => {
+    const store = new MemorySessionStore();
+    const { sessions, run } = await page(store, tabStorage());
+    const example = sessions.examples.find((e) => e.key === 'example:drifted-edit')!;
+    await sessions.openBundled(example);
+    await until('the verdict', () => run.verdict !== null);
+    expect(run.verdict).toMatchObject({ ok: true, checked: 3, expected: 3 });
+    expect(sessions.keeper.shown).toMatchObject({ source: 'example', title: 'Example: A drifted edit', recording: false });
+    await until('the end', () => run.phase === 'ended');
+    expect(await store.list()).toEqual([]);
+  });
+
+  it('keeps a session opened from a file, and refuses a file that is not one', async () => {
+    const store = new MemorySessionStore();
+    const { sessions, run } = await page(store, tabStorage());
+    const text = await sessions.examples.find((e) => e.key === 'example:drifted-edit')!.load();
+    await sessions.openFiles([new File([text], 'mine.session.json')]);
+    await until('the verdict', () => run.verdict !== null);
+    expect(await store.list()).toMatchObject([{ title: 'mine', source: 'file', steps: 3 }]);
+    await sessions.openFiles([new File(['x'], 'photo.png')]);
+    expect(sessions.notice?.text).toBe('photo.png is not a session file: session files end in .session.json. To run on your own files, choose "Your own files" under Task.');
+  });
+});
+
+describe('continueChoice', () => {
+  // Each row gets the id of the start screen's recorded run.
+  type Row = (id: string) => [modelId: string, expected: object];
+  it.each<[string, 'scripted' | 'openai', Row]>([
+    ['its own script, for a session that script recorded', 'scripted', (id) => [`scripted:${id}`, { ok: true, choice: { kind: 'scripted', recordedId: id } }]],
+    ['no model, when the start screen offers only a script that did not record it', 'scripted', () => ['webllm-model', { ok: false, reason: expect.stringContaining('pick an OpenAI-compatible endpoint or a WebLLM model') }]],
+    ['the start screen endpoint', 'openai', () => ['webllm-model', { ok: true, choice: { kind: 'openai', model: 'qwen2.5-coder:1.5b' }, label: 'qwen2.5-coder:1.5b at http://127.0.0.1:11434/v1' }]],
+  ])('%s', async (_name, kind, row) => {
+    const { sessions, start } = await page(new MemorySessionStore(), tabStorage());
+    start.modelKind = kind;
+    const [modelId, expected] = row(start.options!.recorded[0]!.id);
+    expect(sessions.continueChoice({ model: { id: modelId } } as Session)).toMatchObject(expected);
+  });
+});

@@ -1,0 +1,105 @@
+/**
+ * The what-ifs on a run, over the worker protocol in one process, on the recorded starter run
+ * as the page holds it (the session header event plus each step's record entry): "ACI off"
+ * for single steps, and re-runs under other ACI settings — one row per setting, each with the
+ * step where it first changes what the model saw, or none.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STARTER_RUN } from '../agent/scripts/starter-run.ts';
+import type { AciSettings, EngineClient, RunConfig, Session, SessionHeader, StepRecord } from './client.ts';
+import { connectInProcess } from './in-process.ts';
+import { RUN_DEFAULTS } from './run-settings.ts';
+import { createTemplateSession } from './starter-session.ts';
+
+const CONFIG: RunConfig = { task: { kind: 'template', templateId: 'starter' }, model: { kind: 'scripted', recordedId: STARTER_RUN.id }, settings: { ...RUN_DEFAULTS, paceMs: 0 } };
+
+let client: EngineClient;
+let runId: number;
+let records: StepRecord[];
+let session: Session;
+
+beforeAll(async () => {
+  client = connectInProcess(() => createTemplateSession()).client;
+  let header: SessionHeader | null = null;
+  const steps: StepRecord[] = [];
+  let done!: () => void;
+  const ended = new Promise<void>((resolve) => (done = resolve));
+  client.onRunEvent((_id, event) => {
+    if (event.kind === 'session') header = event.header;
+    if (event.kind === 'step') steps.push(event.record);
+    if (event.kind === 'ended') done();
+  });
+  runId = (await client.startRun(CONFIG)).runId;
+  await ended;
+  records = steps;
+  session = { ...header!, steps: steps.map((r) => r.recorded!) };
+});
+afterAll(() => client.dispose());
+
+const step = (index: number) => records.find((r) => r.step.index === index)!.step;
+
+/** The run's own ACI settings. */
+const RECORDED: AciSettings = { maxToolChars: RUN_DEFAULTS.maxToolChars, readWindowLines: RUN_DEFAULTS.readWindowLines, disabledRungs: [], loopGuard: true };
+
+describe('ACI off', () => {
+  it.each([
+    { index: 5, verdict: 'worse', why: /^Exact match only: old_str's indentation differs from the file's, so the edit does not land/, text: /^Error: old_str not found in src\/strings\.js/ },
+    { index: 4, verdict: 'worse', why: /^The prose is taken as the final answer: the run ends here/, text: /^\(no JSON in the reply/ },
+    { index: 1, verdict: 'same', why: /^The command runs the same way/, text: /^\$ npm test\n/ },
+    { index: 7, verdict: 'same', why: /^Both end the run here\.$/, text: /^Run ended: / },
+  ])('step $index: $verdict', async ({ index, verdict, why, text }) => {
+    const off = await client.aciOff(runId, step(index));
+    expect(off.verdict).toBe(verdict);
+    expect(off.why).toMatch(why);
+    expect(off.text).toMatch(text);
+  });
+
+  it('works on the workspace before the step: the naive edit of step 5 would have changed nothing', async () => {
+    const off = await client.aciOff(runId, step(5));
+    expect(off.changes).toEqual([]);
+  });
+
+  it('a step of a run no longer kept is an error that says so', async () => {
+    await expect(client.aciOff(runId + 1, step(1))).rejects.toThrow(`Run ${runId + 1} is no longer kept`);
+  });
+});
+
+describe('settings re-run', () => {
+  it('offers the ladder rungs but exact', async () => {
+    expect((await client.ladderRungs()).map((r) => r.id)).toEqual(['trailing-ws', 'indent', 'blank-lines', 'quotes-dashes', 'anchors']);
+  });
+
+  it('the recorded settings reproduce every step', async () => {
+    const report = await client.rerunSettings(session, RECORDED);
+    expect(report).toMatchObject({ checked: 7, total: 7, backend: 'memory (with the JavaScript sandbox)' });
+    expect(report.divergence).toBeUndefined();
+  });
+
+  it.each([
+    // The next rung down catches the drifted indentation instead.
+    { name: 'the indentation rung off', aci: { disabledRungs: ['indent'] }, at: 5, tool: 'ws_edit', after: /^edited src\/strings\.js \(1 replacement\(s\)\) \[matched ignoring blank lines/ },
+    { name: 'every rung off: exact matching only', aci: { disabledRungs: ['trailing-ws', 'indent', 'blank-lines', 'quotes-dashes', 'anchors'] }, at: 5, tool: 'ws_edit', after: /^old_str not found in src\/strings\.js — no exact match/ },
+    { name: 'a read window of 10 lines', aci: { readWindowLines: 10 }, at: 2, tool: 'ws_read', after: /^\[test\/strings\.test\.js#[0-9a-f]+: lines 1-10 of 28\]/ },
+    // The read shrinks to fit the cap before the cap would cut it.
+    { name: 'a result cap of 500 characters', aci: { maxToolChars: 500 }, at: 2, tool: 'ws_read', after: /^\[test\/strings\.test\.js#[0-9a-f]+: lines 1-4 of 28\]/ },
+    { name: 'the loop guard off (nothing repeats in this run)', aci: { loopGuard: false }, at: null },
+    { name: 'a rung this run never needed', aci: { disabledRungs: ['anchors'] }, at: null },
+  ])('$name', async ({ aci, at, tool, after }) => {
+    const report = await client.rerunSettings(session, { ...RECORDED, ...aci });
+    if (at === null) {
+      expect(report.divergence).toBeUndefined();
+      expect(report.checked).toBe(7);
+      return;
+    }
+    // Stopped at the first difference: nothing after it was re-run.
+    expect(report.checked).toBe(at);
+    expect(report.divergence).toMatchObject({ index: at, kind: 'result', tool });
+    expect(report.divergence!.before).toBe(step(at).observation.split('\n').slice(0, 4).join('\n'));
+    expect(report.divergence!.after).toMatch(after!);
+    expect(report.divergence!.after).not.toBe(report.divergence!.before);
+  });
+
+  it('settings outside the record’s bounds are refused with the field named', async () => {
+    await expect(client.rerunSettings(session, { ...RECORDED, maxToolChars: 5 })).rejects.toThrow(/^These settings cannot be used: .*max_tool_chars/s);
+  });
+});
