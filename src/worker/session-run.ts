@@ -24,7 +24,7 @@ import { modelKind, RECORD_VERSION, RECORD_LIMITS, type AgentSettings, type Reco
 import { seedStart, type StartDescription } from '../session/start.ts';
 import { engineVersion } from '../session/version.ts';
 import { sandboxRunner } from '../workspace/memory/js-sandbox.ts';
-import { MemoryWorkspace } from '../workspace/memory/memory-workspace.ts';
+import { MemoryWorkspace, NO_RUNNER_NOTE } from '../workspace/memory/memory-workspace.ts';
 import type { ReplayVerdict, SessionHeader, StepCheckView } from './protocol.ts';
 
 /** The loop options an agent-settings record stands for: the one mapping used by recording and replay alike. */
@@ -84,17 +84,9 @@ export async function sessionHeader(p: HeaderParts): Promise<SessionHeader> {
   };
 }
 
-/**
- * The memory workspace says this in a command's output when it has no process runner. A record
- * whose shell output carries it was made without one (the examples and most lessons, built in
- * Node), so its replay must not get the browser's JavaScript sandbox either, or `npm test`
- * would run and the final test step would differ.
- */
-const NO_RUNNER_MARK = 'created without a process runner';
-
 /** Whether replaying `session` needs a workspace that can run `node` (the JavaScript sandbox). */
 export function needsRunner(session: Session): boolean {
-  return !session.steps.some((s) => s.shellOutput?.includes(NO_RUNNER_MARK));
+  return !session.steps.some((s) => s.shellOutput?.includes(NO_RUNNER_NOTE));
 }
 
 export type SessionWorkspace =

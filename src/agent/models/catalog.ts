@@ -1,7 +1,8 @@
 /**
- * The WebLLM models offered in the UI, with the VRAM each needs (MB, q4f16, from WebLLM's
- * prebuilt config as listed in STACK-NOTES.md), and the model-family names the edit-format
- * bandit keys on for any model id (WebLLM ids, Ollama tags, Hugging Face names).
+ * The WebLLM models offered in the UI, with the VRAM each needs (MB, from WebLLM's prebuilt
+ * config), and the model-family names the edit-format bandit keys on for any model id (WebLLM
+ * ids, Ollama tags, Hugging Face names). The q4f16 builds need the shader-f16 WebGPU feature;
+ * the small models also come as q4f32 builds, which run where that feature is missing.
  */
 
 export interface CatalogModel {
@@ -44,15 +45,23 @@ function entry(id: string, label: string, params: string, vramMB: number): Catal
   return { id, label, family: modelFamily(id), params, vramMB, contextWindow: 4096, needsF16: id.includes('q4f16') };
 }
 
-/** Smallest first, so the list reads as a VRAM ladder. */
+/**
+ * Smallest first, so the list reads as a VRAM ladder. The q4f32 builds (for GPUs without
+ * shader-f16) are kept to the smallest model and the coder models up to 3B: a GPU that lacks
+ * the feature is usually an older or integrated one.
+ */
 export const CATALOG: readonly CatalogModel[] = [
   entry('SmolLM2-360M-Instruct-q4f16_1-MLC', 'SmolLM2 360M', '360M', 376),
+  entry('SmolLM2-360M-Instruct-q4f32_1-MLC', 'SmolLM2 360M (q4f32)', '360M', 580),
   entry('Llama-3.2-1B-Instruct-q4f16_1-MLC', 'Llama 3.2 1B', '1B', 879),
   entry('Qwen2.5-Coder-0.5B-Instruct-q4f16_1-MLC', 'Qwen2.5-Coder 0.5B', '0.5B', 945),
+  entry('Qwen2.5-Coder-0.5B-Instruct-q4f32_1-MLC', 'Qwen2.5-Coder 0.5B (q4f32)', '0.5B', 1060),
   entry(DEFAULT_MODEL_ID, 'Qwen2.5-Coder 1.5B', '1.5B', 1630),
+  entry('Qwen2.5-Coder-1.5B-Instruct-q4f32_1-MLC', 'Qwen2.5-Coder 1.5B (q4f32)', '1.5B', 1889),
   entry('Qwen3-1.7B-q4f16_1-MLC', 'Qwen3 1.7B', '1.7B', 2037),
   entry('Llama-3.2-3B-Instruct-q4f16_1-MLC', 'Llama 3.2 3B', '3B', 2264),
   entry('Qwen2.5-Coder-3B-Instruct-q4f16_1-MLC', 'Qwen2.5-Coder 3B', '3B', 2505),
+  entry('Qwen2.5-Coder-3B-Instruct-q4f32_1-MLC', 'Qwen2.5-Coder 3B (q4f32)', '3B', 2894),
   entry('Qwen3-4B-q4f16_1-MLC', 'Qwen3 4B', '4B', 3432),
   entry('Phi-3.5-mini-instruct-q4f16_1-MLC', 'Phi-3.5 mini', '3.8B', 3672),
   entry('Qwen2.5-Coder-7B-Instruct-q4f16_1-MLC', 'Qwen2.5-Coder 7B', '7B', 5107),
@@ -60,6 +69,11 @@ export const CATALOG: readonly CatalogModel[] = [
 
 export function catalogModel(id: string): CatalogModel | undefined {
   return CATALOG.find((m) => m.id === id);
+}
+
+/** The q4f32 build of a q4f16 catalog model, when the catalog offers one (for GPUs without shader-f16). */
+export function f32Build(id: string): CatalogModel | undefined {
+  return id.includes('q4f16') ? catalogModel(id.replace('q4f16', 'q4f32')) : undefined;
 }
 
 /**

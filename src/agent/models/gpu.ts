@@ -18,14 +18,14 @@ export interface AdapterLike {
 }
 
 export interface GpuReport {
-  /** A model can run here (perhaps only a q4f32 build, see `f16`). */
+  /** A model can run here: perhaps only a q4f32 build (see `f16`), perhaps only very slowly (see `fallback`). */
   readonly ok: boolean;
   readonly webgpu: boolean;
   readonly adapter: boolean;
   readonly f16: boolean;
-  /** A software adapter (SwiftShader): it works, far too slowly for a model. */
+  /** A software adapter (SwiftShader): a model loads on it, but answers far too slowly for real use. */
   readonly fallback: boolean;
-  /** e.g. "nvidia ampere". */
+  /** e.g. "nvidia ampere", "google swiftshader". */
   readonly gpuName?: string;
   readonly maxBufferMB?: number;
   /** What this means for the person and what to do next. */
@@ -56,10 +56,24 @@ export async function detectGpu(gpu: GpuLike | undefined = (globalThis.navigator
   const gpuName = [adapter.info?.vendor, adapter.info?.architecture].filter(Boolean).join(' ') || undefined;
   const maxBuffer = adapter.limits?.maxBufferSize;
   const base = { ok: true, webgpu: true, adapter: true, f16, fallback, ...(gpuName && { gpuName }), ...(maxBuffer && { maxBufferMB: Math.floor(maxBuffer / 2 ** 20) }) };
-  const explanation = fallback
-    ? 'WebGPU is running on a software fallback adapter (no real GPU): a model would load but answer far too slowly. Use a machine with a GPU, or an OpenAI-compatible endpoint.'
-    : !f16
-      ? 'This GPU lacks the shader-f16 feature, so the q4f16 models cannot run here. Pick a q4f32 build, try another browser (Chrome/Edge on a recent driver), or use an OpenAI-compatible endpoint.'
-      : `WebGPU is ready${gpuName ? ` on ${gpuName}` : ''} with shader-f16: the q4f16 models can run here.`;
-  return { ...base, ok: !fallback, explanation };
+  return { ...base, explanation: explain(fallback, f16, gpuName) };
+}
+
+/**
+ * The adapter in words. A software adapter stays usable on purpose: it is how a machine without
+ * a GPU (or a headless browser) can still try the download and set-up; the note says plainly
+ * that answers would take far too long for real work.
+ */
+function explain(fallback: boolean, f16: boolean, gpuName: string | undefined): string {
+  const on = gpuName ? ` (${gpuName})` : '';
+  const f32Only = 'so only the q4f32 builds below can run (they need somewhat more memory than the q4f16 ones)';
+  if (fallback) {
+    return [
+      `WebGPU found only a software fallback adapter${on}, not a GPU. A model can load here, but it would answer far too slowly for real use.`,
+      ...(f16 ? [] : [`It also lacks the shader-f16 feature, ${f32Only}.`]),
+      'For real work, use a machine with a GPU, or an OpenAI-compatible endpoint.',
+    ].join(' ');
+  }
+  if (!f16) return `This GPU${on} lacks the shader-f16 feature, ${f32Only}. A recent Chrome or Edge with an up-to-date driver may add it; an OpenAI-compatible endpoint works too.`;
+  return `WebGPU is ready${gpuName ? ` on ${gpuName}` : ''} with shader-f16: the q4f16 models can run here.`;
 }

@@ -3,7 +3,8 @@
  * only by the model worker, through a dynamic import, so the main bundle never contains it.
  * JSON mode uses `response_format: {type: "json_object", schema}` (xgrammar, any model);
  * `seed` + `temperature` give best-effort determinism. Errors become ModelErrors that say
- * what to do: no WebGPU, no adapter, no shader-f16, device lost (out of memory), quota.
+ * what to do (webllm-errors.ts): no WebGPU, no adapter, no shader-f16, device lost, quota, a
+ * model host that cannot be reached.
  */
 import {
   CreateMLCEngine,
@@ -18,6 +19,7 @@ import {
 import { ModelError, type ChatMessage, type Completion, type CompleteOptions, type Usage } from '../model.ts';
 import { catalogModel, DEFAULT_MODEL_ID, modelFamily } from './catalog.ts';
 import { detectGpu } from './gpu.ts';
+import { explainWebLLMError } from './webllm-errors.ts';
 import type { HostedModel, ModelBackend } from './worker-host.ts';
 import type { CustomModel, LoadProgress, LoadRequest } from './worker-protocol.ts';
 
@@ -29,14 +31,18 @@ export const webllmBackend: ModelBackend = {
   gpu: () => detectGpu(),
 };
 
+/** Creates the WebLLM engine for a model: downloads (or reads from the cache) its weights and library, then compiles it. */
 export async function loadWebLLM(req: LoadRequest, onProgress: (p: LoadProgress) => void): Promise<HostedModel> {
   const appConfig = buildAppConfig(req);
+  const hosts = modelHosts(appConfig, req.modelId);
   const contextWindow = catalogModel(req.custom?.baseModelId ?? req.modelId)?.contextWindow ?? 4096;
+  // WebLLM reports nothing until its first file arrives: say where the files come from meanwhile.
+  onProgress({ progress: 0, text: `Fetching the model's files from ${hosts.join(' and ') || 'its host'} (or the browser's cache)…`, elapsedMs: 0 });
   let engine: MLCEngine;
   try {
     engine = await CreateMLCEngine(req.modelId, { appConfig, initProgressCallback: (r) => onProgress(toProgress(r)) }, { context_window_size: contextWindow });
   } catch (e) {
-    throw explainWebLLMError(e, req.modelId);
+    throw explainWebLLMError(e, req.modelId, hosts);
   }
   return {
     id: `webllm:${req.modelId}`,
@@ -45,6 +51,13 @@ export async function loadWebLLM(req: LoadRequest, onProgress: (p: LoadProgress)
     complete: (messages, opts) => complete(engine, req.modelId, messages, opts),
     unload: () => engine.unload(),
   };
+}
+
+/** The hosts a model's weights and library are fetched from (e.g. huggingface.co, raw.githubusercontent.com). */
+function modelHosts(appConfig: AppConfig, modelId: string): string[] {
+  const record = appConfig.model_list.find((r) => r.model_id === modelId);
+  const hosts = [record?.model, record?.model_lib].flatMap((url) => (url && URL.canParse(url) ? [new URL(url).host] : []));
+  return [...new Set(hosts)];
 }
 
 async function complete(engine: MLCEngine, modelId: string, messages: readonly ChatMessage[], o: CompleteOptions): Promise<Completion> {
@@ -116,27 +129,4 @@ export function toProgress(r: InitProgressReport): LoadProgress {
     ...(loadedBytes !== undefined && { loadedBytes }),
     ...(loadedBytes !== undefined && p > 0 && { totalBytes: Math.round(loadedBytes / p) }),
   };
-}
-
-/** Turns WebLLM's errors (matched by name, since the package does not export the classes) into advice. */
-export function explainWebLLMError(e: unknown, modelId: string): ModelError {
-  const name = (e as { name?: string })?.name ?? '';
-  const message = (e as { message?: string })?.message ?? String(e);
-  const vram = catalogModel(modelId)?.vramMB;
-  if (name === 'WebGPUNotAvailableError' || name === 'WebGPUNotFoundError') {
-    return new ModelError('gpu', 'This browser has no WebGPU, which running a model in the page needs. Use a recent desktop Chrome or Edge, or connect an OpenAI-compatible endpoint (Ollama, LM Studio).');
-  }
-  if (/Unable to find a compatible GPU/i.test(message)) {
-    return new ModelError('gpu', 'WebGPU found no compatible GPU (no adapter). Check chrome://gpu and the GPU driver, or connect an OpenAI-compatible endpoint (Ollama, LM Studio).');
-  }
-  if (name === 'ShaderF16SupportError' || /shader-f16/i.test(message)) {
-    return new ModelError('gpu', `This GPU or browser lacks shader-f16, which ${modelId} (a q4f16 build) needs. Pick a q4f32 build of the model, or use an OpenAI-compatible endpoint.`);
-  }
-  if (name === 'DeviceLostError' || /device (was )?lost|out of memory|OOM/i.test(message)) {
-    return new ModelError('gpu', `The GPU device was lost while running ${modelId}, usually because it ran out of memory${vram ? ` (it needs about ${vram} MB of VRAM)` : ''}. Close other GPU-heavy tabs or pick a smaller model, then load again.`);
-  }
-  if (name === 'QuotaExceededError' || /quota/i.test(message)) {
-    return new ModelError('storage', `The browser refused to store the weights of ${modelId} (storage quota exceeded). Delete cached models you no longer use, free disk space, or allow this site more storage, then load again.`);
-  }
-  return new ModelError('load', `WebLLM failed with ${modelId || 'the model'}: ${name ? `${name}: ` : ''}${message}`);
 }

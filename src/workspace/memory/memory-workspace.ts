@@ -17,6 +17,9 @@ import type { ProcessRunner } from './process-runner.ts';
 
 export const MEMORY_ROOT = '/ws';
 
+/** What a command's output says when this workspace was made without a process runner (replays look for it). */
+export const NO_RUNNER_NOTE = 'this memory workspace was created without a process runner, so no command can run in it';
+
 /** just-bash's errors carry no `.code`; their messages start with it ("ENOENT: …"). */
 function toWorkspaceError(e: unknown, path: string): WorkspaceError {
   const msg = e instanceof Error ? e.message : String(e);
@@ -151,7 +154,7 @@ export class MemoryWorkspace implements Workspace {
         totalBytes: 0,
         truncated: false,
         timedOut: false,
-        backendNote: 'this memory workspace was created without a process runner, so no command can run in it',
+        backendNote: NO_RUNNER_NOTE,
       });
     }
     return this.runner.run(this, argv, opts);
