@@ -5,10 +5,13 @@
  * that fails prints its error as a row; the others still run.
  */
 import { useNodeWasm } from '../src/platform/node-wasm.ts';
+import { browserSection } from './browser.ts';
+import { bundleSection } from './bundle.ts';
 import { editCorpusSection } from './edits.ts';
 import { latencySection } from './latency.ts';
 import { patchCorpusSection } from './patch.ts';
 import { shareSection } from './share.ts';
+import { syntaxCostSection } from './syntax-cost.ts';
 import { renderTable, targetSummary, type BenchSection, type BenchSectionDef } from './table.ts';
 
 /** The sections, in print order. New sections (patch corpus, bundle size, share-link size) go here. */
@@ -17,7 +20,10 @@ const SECTIONS: readonly BenchSectionDef[] = [
   editCorpusSection('edits-gutter-variants.jsonl'),
   patchCorpusSection(),
   latencySection(),
+  syntaxCostSection(),
   shareSection(),
+  bundleSection(),
+  browserSection(),
 ];
 
 async function runSection(def: BenchSectionDef): Promise<BenchSection> {

@@ -5,11 +5,20 @@
  */
 import { Engine } from './engine.ts';
 import type { EngineSettings } from './settings.ts';
-import { syntaxPostEdit } from './syntax/index.ts';
+import { createSyntaxPostEdit, syntaxPostEdit, type SyntaxChecker } from './syntax/index.ts';
 import { CODING_TOOLS } from './tools/index.ts';
 import type { Workspace } from './workspace.ts';
 
+export interface EngineOptions {
+  /**
+   * The post-edit hook's checker, for a workspace that can judge files better than the
+   * in-process parsers (e.g. `node --check` in WebContainer); `checkSyntax` by default.
+   */
+  readonly syntaxCheck?: SyntaxChecker;
+}
+
 /** A fresh engine session over `workspace` with the coding tool set, the syntax check, and `settings` over the defaults. */
-export function createEngine(workspace: Workspace, settings?: Partial<EngineSettings>): Engine {
-  return new Engine({ workspace, tools: CODING_TOOLS, postEdit: syntaxPostEdit, ...(settings ? { settings } : {}) });
+export function createEngine(workspace: Workspace, settings?: Partial<EngineSettings>, options: EngineOptions = {}): Engine {
+  const postEdit = options.syntaxCheck ? createSyntaxPostEdit({ check: options.syntaxCheck }) : syntaxPostEdit;
+  return new Engine({ workspace, tools: CODING_TOOLS, postEdit, ...(settings ? { settings } : {}) });
 }

@@ -11,7 +11,7 @@ import type { ToolResult } from '../result.ts';
 import { decodeText, encodeText } from '../text.ts';
 import { wsEdit } from '../tools/ws_edit.ts';
 import { FILE_TOOLS, readText, seedWorkspace } from '../../../tests/support/file-tools.ts';
-import { createSyntaxPostEdit, revertText, syntaxPostEdit } from './post-edit.ts';
+import { createSyntaxPostEdit, revertText, syntaxPostEdit, type SyntaxChecker } from './post-edit.ts';
 
 const TOOLS = [...FILE_TOOLS, wsEdit];
 
@@ -244,5 +244,44 @@ describe('syntaxPostEdit', () => {
     const { engine } = await engineWith({});
     const result: ToolResult = { ok: true, text: 'deleted a.js', notes: [], changes: [{ path: 'a.js', before: 'const x = ;', after: null }] };
     expect(await syntaxPostEdit(engine.ctx, 'ws_delete', result)).toBe(result);
+  });
+});
+
+describe('createSyntaxPostEdit with its own checker', () => {
+  /** A checker that judges by a marker in the text, as `node --check` would judge a real file; it records what it was asked. */
+  function markerChecker(asked: { text: string; budgetMs: number | undefined }[]): SyntaxChecker {
+    return async (_path, text, opts) => {
+      asked.push({ text, budgetMs: opts?.budgetMs });
+      if (text.includes('UNJUDGED')) return null;
+      return text.includes('BROKEN') ? { status: 'error', checker: 'node --check', message: '1:1 Unexpected identifier' } : { status: 'ok', checker: 'node --check' };
+    };
+  }
+
+  it.each([
+    { name: "its error on an ok file reverts, in the checker's name", seed: 'let a = 1;\n', newStr: 'BROKEN', outcome: 'reverted', asked: ['BROKEN\n', 'let a = 1;\n'] },
+    { name: 'its error on a file it also calls broken before is appended', seed: 'BROKEN = 1;\n', newStr: 'BROKEN = 2;', outcome: 'appended', asked: ['BROKEN = 2;\n', 'BROKEN = 1;\n'] },
+    { name: 'its ok leaves the result alone (acorn would have reverted this)', seed: 'let a = 1;\n', newStr: 'let a = (1;', outcome: 'unchanged', asked: ['let a = (1;\n'] },
+    { name: 'no verdict from it leaves the result alone', seed: 'let a = 1;\n', newStr: 'UNJUDGED (', outcome: 'unchanged', asked: ['UNJUDGED (\n'] },
+  ] as const)('$name', async (row) => {
+    const asked: { text: string; budgetMs: number | undefined }[] = [];
+    const ws = await seedWorkspace({ 'a.js': row.seed });
+    const postEdit = createSyntaxPostEdit({ budgetMs: 1234, check: markerChecker(asked) });
+    const engine = new Engine({ workspace: ws, tools: TOOLS, postEdit, settings: { loop_guard: false } });
+    await engine.call('ws_read', { path: 'a.js' });
+    const r = await engine.call('ws_edit', { path: 'a.js', old_str: row.seed.trimEnd(), new_str: row.newStr });
+    expect(asked.map((a) => a.text)).toEqual(row.asked);
+    // The budget reaches the checker; the checker option itself does not.
+    expect(asked.every((a) => a.budgetMs === 1234)).toBe(true);
+    if (row.outcome === 'reverted') {
+      expect(r.text).toBe(revertText('a.js', { status: 'error', checker: 'node --check', message: '1:1 Unexpected identifier' }));
+      expect(await readText(ws, 'a.js')).toBe(row.seed);
+    } else if (row.outcome === 'appended') {
+      expect(r.text.endsWith('\n[syntax: a.js still does not parse (node --check): 1:1 Unexpected identifier — it did not parse before this call either; fix it next with ws_edit]')).toBe(true);
+      expect(await readText(ws, 'a.js')).toBe(`${row.newStr}\n`);
+    } else {
+      expect(r.ok).toBe(true);
+      expect(r.notes.some((n) => n.kind.startsWith('syntax-'))).toBe(false);
+      expect(await readText(ws, 'a.js')).toBe(`${row.newStr}\n`);
+    }
   });
 });

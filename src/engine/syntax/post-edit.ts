@@ -18,6 +18,7 @@ import { encodeText } from '../text.ts';
 import { isWorkspaceError } from '../workspace.ts';
 import { checkSyntax } from './check.ts';
 import type { CheckOptions, SyntaxVerdict } from './verdict.ts';
+import { withVerdictCache, type VerdictCache } from './verdict-cache.ts';
 
 /** The spec's revert message for `path`, broken as `after` says. */
 export function revertText(path: string, after: SyntaxVerdict): string {
@@ -38,17 +39,33 @@ export function stillBrokenText(path: string, after: SyntaxVerdict, before: Synt
   return `[syntax: ${path} does not parse ${where} — fix it next with ws_edit]`;
 }
 
-/** A post-edit hook with its own check options (the time budget). */
-export function createSyntaxPostEdit(opts: CheckOptions = {}): PostEditHook {
+/** A syntax checker: `checkSyntax`, or one that can stand in for it (e.g. `node --check` in a workspace with Node). */
+export type SyntaxChecker = (path: string, text: string, opts?: CheckOptions) => Promise<SyntaxVerdict | null>;
+
+export interface SyntaxPostEditOptions extends CheckOptions {
+  /**
+   * The checker that judges each text; by default `checkSyntax`, its verdicts remembered in
+   * `verdictCache`. A checker given here is asked every time: it may read the workspace (as
+   * `node --check` does), so its verdict is not a function of the path and text alone.
+   */
+  readonly check?: SyntaxChecker;
+  /** Where the default checker's verdicts are kept; a cache of its own per hook when not given. */
+  readonly verdictCache?: VerdictCache;
+}
+
+/** A post-edit hook with its own check options (the time budget) and, optionally, its own checker. */
+export function createSyntaxPostEdit(options: SyntaxPostEditOptions = {}): PostEditHook {
+  const { check: own, verdictCache, ...opts } = options;
+  const check = own ?? withVerdictCache(checkSyntax, verdictCache);
   return async (ctx, _tool, result) => {
     const broken: { text: string; note: Note }[] = [];
     for (const change of result.changes) {
       if (change.after === null) continue;
-      const after = await checkSyntax(change.path, change.after, opts);
+      const after = await check(change.path, change.after, opts);
       if (after?.status !== 'error') continue;
       // Only now is the earlier text worth parsing; a new file counts as "did not parse".
       const earlier = change.before ?? movedFrom(result.changes, change.after);
-      const before = earlier === null ? null : await checkSyntax(change.path, earlier, opts);
+      const before = earlier === null ? null : await check(change.path, earlier, opts);
       if (before?.status === 'ok') return revert(ctx, result, change, after);
       broken.push({
         text: stillBrokenText(change.path, after, before),

@@ -8,6 +8,10 @@
  * - a `try` with neither `except` nor `finally`.
  * Each rule reads the tree tree-sitter built: siblings in one block share one indentation in
  * every program CPython compiles, so the rules cannot call a compiling file broken.
+ *
+ * Only blocks, the module and `try` statements carry a rule, so the walk enters only the nodes
+ * that can hold one (BLOCK_HOLDERS) and never the expressions and simple statements that make
+ * up most of a tree: visiting every node cost as much as the parse itself on a 2,000-line file.
  */
 import type { Node } from 'web-tree-sitter';
 
@@ -19,35 +23,63 @@ export interface PythonProblem {
 
 const HANDLERS = new Set(['except_clause', 'except_group_clause', 'finally_clause']);
 
+/**
+ * The node types whose subtrees can contain a `block` or a `try_statement`, as
+ * tree-sitter-python's node-types.json lists their children (python-rules.test.ts checks the
+ * list against that file, so a grammar upgrade cannot silently hide a rule). `except_group_clause`
+ * is the `except*` clause of grammars before 0.25.
+ */
+export const BLOCK_HOLDERS: ReadonlySet<string> = new Set([
+  'module',
+  'block',
+  'function_definition',
+  'class_definition',
+  'decorated_definition',
+  'if_statement',
+  'elif_clause',
+  'else_clause',
+  'for_statement',
+  'while_statement',
+  'with_statement',
+  'try_statement',
+  'except_clause',
+  'except_group_clause',
+  'finally_clause',
+  'match_statement',
+  'case_clause',
+]);
+
 /** The first indentation or block-structure problem in document order, or null. */
 export function firstPythonProblem(root: Node, text: string): PythonProblem | null {
   // Depth-first in document order, with an explicit stack: deep nesting must not overflow.
   const stack: Node[] = [root];
   while (stack.length) {
     const node = stack.pop()!;
-    const problem = checkNode(node, text);
+    const type = node.type;
+    // Read once: every `namedChildren` and `type` is a call into the wasm module.
+    const kids = node.namedChildren.filter((c): c is Node => c !== null);
+    const kidTypes = kids.map((k) => k.type);
+    const problem = checkNode(node, type, kids, kidTypes, text);
     if (problem) return problem;
-    const kids = node.namedChildren;
     for (let i = kids.length - 1; i >= 0; i--) {
-      const k = kids[i];
-      if (k) stack.push(k);
+      if (BLOCK_HOLDERS.has(kidTypes[i]!)) stack.push(kids[i]!);
     }
   }
   return null;
 }
 
-function checkNode(node: Node, text: string): PythonProblem | null {
-  if (node.type === 'try_statement' && !node.children.some((c) => c !== null && HANDLERS.has(c.type))) {
+function checkNode(node: Node, type: string, kids: readonly Node[], kidTypes: readonly string[], text: string): PythonProblem | null {
+  if (type === 'try_statement' && !node.children.some((c) => c !== null && HANDLERS.has(c.type))) {
     return { offset: node.startIndex, text: "expected 'except' or 'finally' block after this try" };
   }
-  if (node.type !== 'block' && node.type !== 'module') return null;
-  const statements = node.namedChildren.filter((c): c is Node => c !== null && c.type !== 'comment');
-  if (node.type === 'block' && statements.length === 0) {
+  if (type !== 'block' && type !== 'module') return null;
+  const statements = kids.filter((_, i) => kidTypes[i] !== 'comment');
+  if (type === 'block' && statements.length === 0) {
     const header = node.parent ? firstLine(text, node.parent.startIndex) : 'the line before';
     return { offset: node.startIndex, text: `expected an indented block after ${JSON.stringify(header)}` };
   }
   // Only statements that begin their own line carry indentation (`a; b` and `if x: y` do not).
-  let expected: number | null = node.type === 'module' ? 0 : null;
+  let expected: number | null = type === 'module' ? 0 : null;
   for (const s of statements) {
     const width = indentWidth(text, s.startIndex);
     if (width === null) continue;

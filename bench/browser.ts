@@ -1,0 +1,186 @@
+/**
+ * The built app in headless Chromium (Debian's /usr/bin/chromium through playwright-core),
+ * served by `vite preview` on a free port: time to first render of the start screen, of an
+ * example session opened from it, and of the tool console, each the median of fresh page loads
+ * (a new browser context each, so nothing is cached), beside a blank static page served by the
+ * same server; and a 100-step session replayed and checked in the page (the session file picked
+ * on the start screen until every step shows ✓), beside the same replay in Node.
+ *
+ * Times are read inside the page (`performance.now()`, from the start of navigation, or from
+ * the click), on the first animation frame where the awaited element is there.
+ */
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { replaySession } from '../src/session/replay.ts';
+import { parseSessionFile } from '../src/session/share-codec.ts';
+import { buildExample, exampleFileText, hundredStepScript } from '../scripts/make-examples.ts';
+import { appBuild } from './build.ts';
+import { startPreview } from './preview.ts';
+import { ms, summarize, timeRuns, timingCell, type Timing } from './stats.ts';
+import type { BenchRow, BenchSection, BenchSectionDef } from './table.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const LOADS = 5;
+const REPLAYS = 3;
+const REPLAY_MS = 2000;
+const WAIT_MS = 30_000;
+/** The example opened from the start screen (examples/thirty-steps.session.json). */
+const EXAMPLE = { button: 'Thirty steps on tiny-utils', steps: 30 };
+/** The baseline page, written into the build's outDir: one line of text, so it has a first contentful paint. */
+const BLANK = { file: 'bench-blank.html', html: '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>blank</title></head><body><p>blank</p></body></html>\n' };
+
+const TITLE = 'the built app in headless Chromium (vite preview)';
+
+/**
+ * Waits, polling on every animation frame, until the element `selector` exists and (when
+ * given) its text starts with `prefix`; resolves to the page's `performance.now()` at that frame.
+ */
+async function whenShown(page: Page, selector: string, prefix = ''): Promise<number> {
+  const handle = await page.waitForFunction(
+    ([sel, pre]) => {
+      const found = [...document.querySelectorAll(sel)].some((el) => (el.textContent ?? '').trim().startsWith(pre));
+      return found ? performance.now() : false;
+    },
+    [selector, prefix] as const,
+    { polling: 'raf', timeout: WAIT_MS },
+  );
+  return (await handle.jsonValue()) as number;
+}
+
+/** The first contentful paint of the page, in ms from the start of navigation. */
+async function firstPaint(page: Page): Promise<number> {
+  const handle = await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? false, undefined, { polling: 'raf', timeout: WAIT_MS });
+  return (await handle.jsonValue()) as number;
+}
+
+/** Clicks the button whose text starts with `text` inside the page; resolves to `performance.now()` just before the click. */
+function clickAt(page: Page, selector: string, text: string): Promise<number> {
+  return page.evaluate(
+    ([sel, t]) => {
+      const button = [...document.querySelectorAll<HTMLElement>(sel)].find((b) => (b.textContent ?? '').trim().startsWith(t));
+      if (!button) throw new Error(`no ${sel} reading "${t}" on the page`);
+      const at = performance.now();
+      button.click();
+      return at;
+    },
+    [selector, text] as const,
+  );
+}
+
+/** A page in a fresh context (its own empty cache and storage); page errors go to `errors`. */
+async function withPage<T>(browser: Browser, errors: string[], use: (page: Page) => Promise<T>): Promise<T> {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    page.on('pageerror', (e) => errors.push(`page error at ${page.url()}: ${e.message}`));
+    return await use(page);
+  } finally {
+    await context.close();
+  }
+}
+
+// The start screen is ready when the task choices from the engine worker are listed, the starter checked.
+const START_READY = 'label.choice:has(input[type="radio"]:checked)';
+const TIMELINE_STEP = '[data-testid="timeline"] [role="option"]';
+const VERDICT = '[data-testid="replay-verdict"]';
+
+interface Load {
+  readonly blank: number;
+  readonly appPaint: number;
+  readonly startReady: number;
+  readonly exampleFirstStep: number;
+  readonly exampleVerified: number;
+  readonly consoleReady: number;
+}
+
+async function oneLoad(browser: Browser, origin: string, errors: string[]): Promise<Load> {
+  const blank = await withPage(browser, errors, async (page) => (await page.goto(`${origin}/${BLANK.file}`), firstPaint(page)));
+  const app = await withPage(browser, errors, async (page) => {
+    await page.goto(`${origin}/`);
+    const appPaint = await firstPaint(page);
+    const startReady = await whenShown(page, START_READY, 'tiny-utils');
+    const clicked = await clickAt(page, 'button.entry', EXAMPLE.button);
+    const firstStep = await whenShown(page, TIMELINE_STEP);
+    const verified = await whenShown(page, VERDICT, `✓ Reproduced: all ${EXAMPLE.steps} replayed steps`);
+    return { appPaint, startReady, exampleFirstStep: firstStep - clicked, exampleVerified: verified - clicked };
+  });
+  const consoleReady = await withPage(browser, errors, async (page) => (await page.goto(`${origin}/#/console`), whenShown(page, 'button.card', 'ws_read')));
+  return { blank, ...app, consoleReady };
+}
+
+/** The 100-step session picked as a file on a fresh start screen, until every step is ✓; ms end to end, and the worker's own figure. */
+async function oneReplay(browser: Browser, origin: string, file: string, errors: string[]): Promise<{ ms: number; worker: string }> {
+  return withPage(browser, errors, async (page) => {
+    await page.goto(`${origin}/`);
+    await whenShown(page, START_READY, 'tiny-utils');
+    const t0 = Date.now();
+    await page.setInputFiles('[data-testid="session-file-input"]', file);
+    await whenShown(page, VERDICT, '✓ Reproduced: all 100 replayed steps');
+    const elapsed = Date.now() - t0;
+    return { ms: elapsed, worker: (await page.getAttribute(VERDICT, 'title')) ?? '' };
+  });
+}
+
+const pick = (loads: readonly Load[], k: keyof Load): Timing => summarize(loads.map((l) => l[k]));
+
+async function measure(browser: Browser, origin: string, sessionFile: string, sessionText: string, errors: string[]): Promise<BenchRow[]> {
+  const loads: Load[] = [];
+  for (let i = 0; i < LOADS; i++) loads.push(await oneLoad(browser, origin, errors));
+  const blank = `${timingCell(pick(loads, 'blank'))} (blank page, first paint)`;
+  const rows: BenchRow[] = [
+    { figure: 'start screen: first contentful paint', ours: timingCell(pick(loads, 'appPaint')), baseline: blank },
+    { figure: 'start screen: task choices shown (engine worker up)', ours: timingCell(pick(loads, 'startReady')), baseline: blank },
+    { figure: `example (${EXAMPLE.steps} steps): first step, from the click`, ours: timingCell(pick(loads, 'exampleFirstStep')), baseline: '' },
+    { figure: `example (${EXAMPLE.steps} steps): all ✓, from the click`, ours: timingCell(pick(loads, 'exampleVerified')), baseline: '' },
+    { figure: 'tool console: tool cards shown', ours: timingCell(pick(loads, 'consoleReady')), baseline: blank },
+  ];
+
+  const replays: { ms: number; worker: string }[] = [];
+  for (let i = 0; i < REPLAYS; i++) replays.push(await oneReplay(browser, origin, sessionFile, errors));
+  const browserReplay = summarize(replays.map((r) => r.ms));
+  // The same session replayed and checked in Node, as the share section does.
+  const checked = await parseSessionFile(sessionText);
+  if (!checked.ok) throw new Error(`the 100-step session file does not parse: ${checked.text}`);
+  const node = await timeRuns(async () => void (await replaySession(checked.session)), { runs: REPLAYS, warmup: 1 });
+  const worker = /Replayed in ([\d.]+ m?s)/.exec(replays.at(-1)?.worker ?? '')?.[1];
+  rows.push({
+    figure: 'replay + verify 100 steps: file picked → all ✓',
+    ours: `${timingCell(browserReplay)}${worker ? ` (worker: ${worker})` : ''}`,
+    baseline: `${ms(node.median)} (Node, same session)`,
+    target: { text: `< ${REPLAY_MS} ms`, met: browserReplay.median < REPLAY_MS },
+  });
+  return rows;
+}
+
+/** The section; registered in bench/main.ts. Skipped, with the reason printed, when Chromium is missing. */
+export function browserSection(): BenchSectionDef {
+  return {
+    title: TITLE,
+    async run(): Promise<BenchSection> {
+      const unit = `ms from navigation (or the click), median / p90 of ${LOADS} fresh loads; replay of ${REPLAYS}`;
+      if (!existsSync(CHROMIUM)) {
+        return { title: TITLE, unit, rows: [{ figure: 'browser section', ours: `skipped: ${CHROMIUM} is missing (apt-get install chromium)`, baseline: '', target: { text: `replay < ${REPLAY_MS} ms`, met: null } }] };
+      }
+      const build = await appBuild();
+      // Both files go into the build's directory, which is removed when the bench exits.
+      await writeFile(join(build.dir, BLANK.file), BLANK.html);
+      const sessionFile = join(build.dir, 'bench-hundred-steps.session.json');
+      const sessionText = exampleFileText(await buildExample(hundredStepScript()));
+      await writeFile(sessionFile, sessionText);
+      const errors: string[] = [];
+      const preview = await startPreview(build.dir);
+      let browser: Browser | null = null;
+      try {
+        browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+        const rows = await measure(browser, preview.origin, sessionFile, sessionText, errors);
+        return { title: TITLE, unit, rows, details: errors };
+      } finally {
+        await browser?.close();
+        await preview.stop();
+      }
+    },
+  };
+}

@@ -1,0 +1,104 @@
+/**
+ * Bundle sizes of the production build: what the first page load needs (index.html's entry
+ * script, modulepreloads and stylesheets), beside the whole app as if everything were eager
+ * (every JS and CSS chunk the page can ever reach, workers and lazy chunks included); then the
+ * engine worker, the model worker, the WebLLM chunk only the model worker imports, CodeMirror's
+ * lazy chunk and the tree-sitter wasm; and a scan proving the page's first load holds no WebLLM
+ * code, by a marker string only @mlc-ai/web-llm contains.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { appBuild } from './build.ts';
+import { closure, kb, loadersOf, readBuild, sizeOf, type BuildGraph } from './chunks.ts';
+import type { BenchRow, BenchSectionDef } from './table.ts';
+
+const MAIN_GZ_KB = 150;
+/**
+ * An error name defined in @mlc-ai/web-llm's lib/index.js (`this.name = "…"` survives
+ * minification) that no code of ours mentions; the scan first checks the library still has it.
+ */
+const WEBLLM_MARKER = 'PrefillChunkSizeSmallerThanImageError';
+
+const byPrefix = (g: BuildGraph, prefix: string): string[] => [...g.chunks.keys()].filter((f) => f.startsWith(prefix) && f.endsWith('.js'));
+
+/**
+ * A part of the app loaded later: its chunk(s) and their static imports, less what is loaded
+ * already when it loads (a dynamic import shares the importer's modules; a worker shares
+ * nothing with the page). The baseline column says what loads it.
+ */
+function partRow(g: BuildGraph, figure: string, roots: readonly string[]): BenchRow {
+  if (!roots.length) return { figure, ours: 'not in this build', baseline: '' };
+  const loaders = loadersOf(g, roots[0]!);
+  const loaded = new Set(closure(g.chunks, loaders.filter((l) => l.kind === 'dynamic').map((l) => l.from), ['static']));
+  const own = closure(g.chunks, roots, ['static']).filter((f) => !loaded.has(f));
+  const how = loaders.length ? loaders.map((l) => `${l.kind === 'worker' ? 'a worker started' : `${l.kind} import`} from ${l.from.replace(/-[\w-]{8}\.js$/, '')}`).join(', ') : 'nothing loads it';
+  return { figure: `${figure} (${own.length} file${own.length === 1 ? '' : 's'})`, ours: kb(sizeOf(g.chunks, own)), baseline: how };
+}
+
+async function wasmRow(dir: string): Promise<BenchRow> {
+  const files = (await readdir(join(dir, 'assets'))).filter((f) => f.endsWith('.wasm'));
+  let bytes = 0;
+  let gzBytes = 0;
+  for (const f of files) {
+    const buf = await readFile(join(dir, 'assets', f));
+    bytes += buf.length;
+    gzBytes += gzipSync(buf).length;
+  }
+  return { figure: `tree-sitter wasm, runtime + grammars (${files.length} files)`, ours: kb({ bytes, gzBytes }), baseline: 'fetched by the engine worker' };
+}
+
+/** The ✓/✗ row: no chunk of the first load contains the marker, while the WebLLM chunk does. */
+async function noWebllmRow(g: BuildGraph, webllm: readonly string[]): Promise<BenchRow> {
+  const figure = 'main bundle holds no WebLLM code';
+  const lib = await readFile(createRequire(import.meta.url).resolve('@mlc-ai/web-llm'), 'utf8');
+  if (!lib.includes(WEBLLM_MARKER)) {
+    return { figure, ours: `marker ${WEBLLM_MARKER} is gone from @mlc-ai/web-llm: pick another`, baseline: '', target: { text: 'no marker in the first load', met: null } };
+  }
+  if (!webllm.length) return { figure, ours: `no chunk holds ${WEBLLM_MARKER}`, baseline: '', target: { text: 'no marker in the first load', met: null } };
+  const leaked = g.initial.filter((f) => g.chunks.get(f)?.text.includes(WEBLLM_MARKER));
+  return {
+    figure,
+    ours: leaked.length ? `✗ in ${leaked.join(', ')}` : `✓ (${g.initial.length} files scanned)`,
+    baseline: `${WEBLLM_MARKER} is in ${webllm.join(', ')}`,
+    target: { text: 'no marker in the first load', met: leaked.length === 0 },
+  };
+}
+
+/** The section; registered in bench/main.ts. Shares its build with the browser section. */
+export function bundleSection(): BenchSectionDef {
+  const title = 'bundle sizes of the production build (vite build)';
+  return {
+    title,
+    async run() {
+      const build = await appBuild();
+      const g = await readBuild(build.dir);
+      const main = sizeOf(g.chunks, g.initial);
+      // Everything the page can ever load: the first load, and all it imports, starts or injects later.
+      const reachable = closure(g.chunks, g.initial, ['static', 'dynamic', 'worker', 'css']);
+      const all = sizeOf(g.chunks, reachable);
+      const webllm = [...g.chunks.values()].filter((c) => c.file.endsWith('.js') && c.text.includes(WEBLLM_MARKER)).map((c) => c.file);
+      const engineWorker = byPrefix(g, 'engine.worker-');
+      const modelWorker = byPrefix(g, 'model.worker-');
+      const codemirror = byPrefix(g, 'codemirror-');
+      const mainOk = main.missing.length === 0 && main.gzBytes <= MAIN_GZ_KB * 1000;
+      const rows: BenchRow[] = [
+        {
+          figure: `first load: JS + CSS in index.html (${g.initial.length} files)`,
+          ours: main.missing.length ? `missing: ${main.missing.join(', ')}` : kb(main),
+          baseline: `${kb(all)}, all ${reachable.length} eager → ${((100 * main.gzBytes) / all.gzBytes).toFixed(1)}%`,
+          target: { text: `≤ ${MAIN_GZ_KB} KB gz`, met: mainOk },
+        },
+        partRow(g, 'engine worker', engineWorker),
+        partRow(g, 'model worker', modelWorker),
+        partRow(g, 'WebLLM chunk', webllm),
+        partRow(g, 'CodeMirror chunk', codemirror),
+        await wasmRow(build.dir),
+        await noWebllmRow(g, webllm),
+        { figure: 'vite build (wall time)', ours: `${(build.ms / 1000).toFixed(1)} s`, baseline: '' },
+      ];
+      return { title, unit: 'KB gzipped (raw); baseline: the whole app eager, or what loads the chunk', rows };
+    },
+  };
+}
