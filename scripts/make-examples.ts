@@ -15,7 +15,8 @@ import { useNodeWasm } from '../src/platform/node-wasm.ts';
 import { recordRun } from '../src/session/recorder.ts';
 import type { Session } from '../src/session/record.ts';
 import { MemoryWorkspace } from '../src/workspace/memory/memory-workspace.ts';
-import { seedTemplate, STARTER_TEMPLATE } from '../src/workspace/templates/index.ts';
+import { STARTER_TEMPLATE } from '../src/workspace/templates/index.ts';
+import { seedTemplateRepo } from '../src/workspace/git-seed.ts';
 
 /** Where the examples live, from the repository root. */
 export const EXAMPLES_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../examples');
@@ -115,7 +116,7 @@ export function hundredStepScript(): ExampleScript {
 /** Runs `script` on a fresh copy of the starter template through the real loop and engine. */
 export async function buildExample(script: ExampleScript): Promise<Session> {
   const ws = new MemoryWorkspace();
-  await seedTemplate(ws, STARTER_TEMPLATE);
+  await seedTemplateRepo(ws, STARTER_TEMPLATE);
   const { session } = await recordRun({
     engine: createEngine(ws),
     model: new ScriptedModel(script.outputs, { name: script.name }),

@@ -22,7 +22,8 @@ import { readTree } from '../src/session/tree.ts';
 import { MemoryWorkspace } from '../src/workspace/memory/memory-workspace.ts';
 import { NodeJsEngine } from '../src/workspace/memory/node-runner.ts';
 import { ShellRunner } from '../src/workspace/memory/shell-runner.ts';
-import { seedTemplate, STARTER_TEMPLATE } from '../src/workspace/templates/index.ts';
+import { STARTER_TEMPLATE } from '../src/workspace/templates/index.ts';
+import { seedTemplateRepo } from '../src/workspace/git-seed.ts';
 import { CART_FILES, CATALOG_FILES, PRICE_FILES, ROUTES_FILES } from './lesson-files.ts';
 import { LESSON_SCRIPTS } from './lesson-scripts.ts';
 
@@ -74,7 +75,10 @@ export function lessonWorkspace(lesson: Lesson): MemoryWorkspace {
 }
 
 async function seed(ws: Workspace, start: LessonStart): Promise<void> {
-  if (start === 'starter') return seedTemplate(ws, STARTER_TEMPLATE);
+  if (start === 'starter') {
+    await seedTemplateRepo(ws, STARTER_TEMPLATE);
+    return;
+  }
   for (const [path, text] of Object.entries(START_FILES[start])) await ws.writeFile(path, encodeText(text));
 }
 

@@ -6,7 +6,8 @@
 import { decodeText, encodeText, looksBinary } from '../engine/text.ts';
 import { baseName, SKIP_DIRS } from '../engine/walk.ts';
 import type { Workspace } from '../engine/workspace.ts';
-import { hashTemplateFiles, seedTemplate, TEMPLATES, templateById } from '../workspace/templates/index.ts';
+import { hashTemplateFiles, TEMPLATES, templateById } from '../workspace/templates/index.ts';
+import { seedTemplateRepo } from '../workspace/git-seed.ts';
 import { SHORT_HASH_HEX } from './hash.ts';
 import type { WorkspaceRef } from './record.ts';
 import { readTree } from './tree.ts';
@@ -71,7 +72,7 @@ export async function seedStart(ws: Workspace, ref: WorkspaceRef): Promise<SeedO
       text: `the session starts from the template "${id}" with content hash ${hash}, but this build's "${id}" hashes to ${have}: the template's files changed since the session was recorded`,
     };
   }
-  await seedTemplate(ws, template);
+  await seedTemplateRepo(ws, template);
   return { ok: true };
 }
 

@@ -254,7 +254,9 @@ describe('the starter session', () => {
   it('seeds a memory workspace with the starter', async () => {
     const s = await createTemplateSession();
     expect(s.info.workspaceKind).toBe('memory');
-    expect((await s.engine.workspace.readdir('')).map((e) => e.name)).toEqual(['README.md', 'package.json', 'src', 'test']);
+    // A bundled template starts as a git repository with the template committed.
+    expect((await s.engine.workspace.readdir('')).map((e) => e.name)).toEqual(['.git', 'README.md', 'package.json', 'src', 'test']);
+    expect((await s.engine.call('git_status', {})).text).toMatch(/clean/i);
   });
 
   it('every registered coding tool has a JSON schema the console can build a form from', async () => {

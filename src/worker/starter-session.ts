@@ -11,7 +11,8 @@ import type { SyntaxChecker } from '../engine/syntax/index.ts';
 import type { Workspace } from '../engine/workspace.ts';
 import { MemoryWorkspace } from '../workspace/memory/memory-workspace.ts';
 import { sandboxRunner } from '../workspace/memory/js-sandbox.ts';
-import { STARTER_TEMPLATE, seedTemplate, type Template } from '../workspace/templates/index.ts';
+import { STARTER_TEMPLATE, seedTemplate, templateById, type Template } from '../workspace/templates/index.ts';
+import { seedTemplateRepo } from '../workspace/git-seed.ts';
 import type { EngineSession } from './engine-session.ts';
 
 /** A workspace other than a fresh memory one: empty, ready to be seeded, and the checker that suits it. */
@@ -24,7 +25,9 @@ export interface SessionBackend {
 /** A fresh session on `template` (the starter by default), with `settings` over the engine defaults, on `backend` (memory by default). */
 export async function createTemplateSession(template: Template = STARTER_TEMPLATE, settings?: Partial<EngineSettings>, backend?: SessionBackend): Promise<EngineSession> {
   const workspace = backend?.workspace ?? new MemoryWorkspace(undefined, undefined, sandboxRunner());
-  await seedTemplate(workspace, template);
+  // A bundled template starts as a git repository (git_diff shows the agent's changes); a person's own files do not.
+  if (templateById(template.id)?.hash === template.hash) await seedTemplateRepo(workspace, template);
+  else await seedTemplate(workspace, template);
   const engine = createEngine(workspace, settings, backend?.syntaxCheck ? { syntaxCheck: backend.syntaxCheck } : {});
   return {
     engine,

@@ -11,6 +11,7 @@ import git from 'isomorphic-git';
 import type { Workspace } from '../engine/workspace.ts';
 import { hasBuffer, openRepo, readHead } from '../engine/git/repo.ts';
 import { GIT_WORKDIR, gitFs } from '../engine/git/fs-adapter.ts';
+import { seedTemplate, type Template } from './templates/index.ts';
 
 /** The author (and committer) of the seed commit. */
 export const SEED_AUTHOR = { name: 'slmcode', email: 'seed@slmcode.invalid' } as const;
@@ -43,4 +44,15 @@ export async function initRepoWithCommit(ws: Workspace, message: string): Promis
   const signature = { ...SEED_AUTHOR, timestamp: SEED_TIMESTAMP, timezoneOffset: 0 };
   const commit = await git.commit({ fs, dir, message, author: signature, committer: signature });
   return { commit, created: true };
+}
+
+/**
+ * Seeds a bundled template and commits it. Every place that starts from a template — a live
+ * run, a replay, a recorded example or lesson — seeds it this way, so git_status, git_diff and
+ * ws_mv answer the same in all of them. (A session that starts from a person's own files has no
+ * repository, live or replayed.)
+ */
+export async function seedTemplateRepo(ws: Workspace, template: Template): Promise<SeedCommit> {
+  await seedTemplate(ws, template);
+  return initRepoWithCommit(ws, `${template.id} template`);
 }
