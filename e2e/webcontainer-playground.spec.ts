@@ -8,9 +8,9 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, screenshot, test } from './console.ts';
+import { blockStackBlitz, goOffline, skipUnlessOnline, unavailable } from './webcontainer.ts';
 
 const START = '/?wcTimeout=3000#/';
-const SKIP_OFFLINE = "skipped: no network (WebContainer boots from StackBlitz's servers)";
 
 /** The start screen with its choices loaded. */
 async function openStart(page: Page, url = START): Promise<void> {
@@ -19,7 +19,6 @@ async function openStart(page: Page, url = START): Promise<void> {
 }
 
 const workspaceRadio = (page: Page, name: RegExp) => page.getByRole('group', { name: 'Workspace' }).getByRole('radio', { name });
-const unavailable = (page: Page, reason: string) => page.locator(`[role="alert"][data-state="unavailable"][data-reason="${reason}"]`);
 const runButton = (page: Page) => page.getByRole('button', { name: 'Run', exact: true });
 
 /** Runs the scripted starter task and waits for done. */
@@ -30,19 +29,9 @@ async function runStarter(page: Page): Promise<void> {
   await expect(page.getByTestId('run-stop')).toContainText('finished with done', { timeout: 30_000 });
 }
 
-/** True when StackBlitz answers at all within 3 s (any HTTP status). */
-async function stackblitzReachable(): Promise<boolean> {
-  try {
-    await fetch('https://stackblitz.com/headless', { method: 'HEAD', signal: AbortSignal.timeout(3000) });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 test.describe('WebContainer chosen where it cannot start', () => {
   test('offline: the notice says why at once, and the scripted run completes on the in-memory workspace', async ({ page, problems: _problems }) => {
-    await page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'onLine', { get: () => false }));
+    await goOffline(page);
     await openStart(page);
     await expect(workspaceRadio(page, /^In-memory \(works offline\)/)).toBeChecked();
     const chosen = Date.now();
@@ -65,8 +54,7 @@ test.describe('WebContainer chosen where it cannot start', () => {
   });
 
   test('StackBlitz does not answer: Run waits while it boots, the timeout notice comes within 3 s, the run completes in memory', async ({ page, problems: _problems }) => {
-    // Deterministic on any machine: the iframe WebContainer boots from never loads.
-    await page.route('https://stackblitz.com/**', (route) => route.abort('internetdisconnected'));
+    await blockStackBlitz(page);
     await openStart(page);
     await workspaceRadio(page, /^WebContainer/).check();
     await expect(page.locator('[role="status"][data-state="booting"]')).toContainText('up to 3 s');
@@ -84,10 +72,7 @@ test.describe('WebContainer chosen where it cannot start', () => {
 });
 
 test('online: a run goes to WebContainer, and its terminal shows the agent’s commands', async ({ page, problems: _problems }) => {
-  const online = await stackblitzReachable();
-  // The list reporter does not show skip reasons; say it on the test's output as well.
-  if (!online) console.log(SKIP_OFFLINE);
-  test.skip(!online, SKIP_OFFLINE);
+  await skipUnlessOnline();
   test.setTimeout(120_000);
   await openStart(page, '/?wcTimeout=30000#/');
   await workspaceRadio(page, /^WebContainer/).check();

@@ -7,14 +7,9 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, screenshot, test } from './console.ts';
+import { blockStackBlitz, goOffline, skipUnlessOnline, unavailable } from './webcontainer.ts';
 
 const CHECK_PAGE = '/webcontainer-check.html?timeout=3000';
-const SKIP_OFFLINE = "skipped: no network (WebContainer boots from StackBlitz's servers)";
-
-/** The notice for an unavailable WebContainer, by reason. */
-function unavailable(page: Page, reason: string) {
-  return page.locator(`[role="alert"][data-state="unavailable"][data-reason="${reason}"]`);
-}
 
 /** The fallback works: the memory workspace answers through the proxy, and its file checks pass. */
 async function usableOnMemory(page: Page): Promise<void> {
@@ -26,21 +21,11 @@ async function usableOnMemory(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { name: 'Self-check: 8 of 8 passed' })).toBeVisible();
 }
 
-/** True when StackBlitz answers at all within 3 s (any HTTP status). */
-async function stackblitzReachable(): Promise<boolean> {
-  try {
-    await fetch('https://stackblitz.com/headless', { method: 'HEAD', signal: AbortSignal.timeout(3000) });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 test.describe('WebContainer unavailable', () => {
   test.describe.configure({ timeout: 20_000 });
 
   test('offline: the notice says why at once, and the memory workspace keeps working', async ({ page, problems: _problems }) => {
-    await page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'onLine', { get: () => false }));
+    await goOffline(page);
     const started = Date.now();
     await page.goto(CHECK_PAGE);
     const notice = unavailable(page, 'offline');
@@ -54,8 +39,7 @@ test.describe('WebContainer unavailable', () => {
   });
 
   test('StackBlitz does not answer: the boot times out within 3 s with the reload advice', async ({ page, problems: _problems }) => {
-    // Deterministic on any machine: the iframe WebContainer boots from never loads.
-    await page.route('https://stackblitz.com/**', (route) => route.abort('internetdisconnected'));
+    await blockStackBlitz(page);
     await page.goto(CHECK_PAGE);
     await expect(page.locator('[role="status"][data-state="booting"]')).toContainText('up to 3 s');
     const notice = unavailable(page, 'timeout');
@@ -87,10 +71,7 @@ test.describe('WebContainer unavailable', () => {
 });
 
 test('online: the workspace self-check passes against a real WebContainer', async ({ page, problems: _problems }) => {
-  const online = await stackblitzReachable();
-  // The list reporter does not show skip reasons; say it on the test's output as well.
-  if (!online) console.log(SKIP_OFFLINE);
-  test.skip(!online, SKIP_OFFLINE);
+  await skipUnlessOnline();
   test.setTimeout(120_000);
   await page.goto('/webcontainer-check.html?timeout=30000');
   await expect(page.locator('[role="status"][data-state="ready"]')).toBeVisible({ timeout: 35_000 });

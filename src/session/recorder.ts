@@ -5,6 +5,7 @@
  * sides hash through exactly this code.
  */
 import { LOOP_DEFAULTS, runLoop, type LoopOptions, type RunResult } from '../agent/loop.ts';
+import type { EditFormat } from '../agent/evolve.ts';
 import type { Step } from '../agent/step.ts';
 import { TEST_TOOLS } from '../engine/tally.ts';
 import type { Workspace } from '../engine/workspace.ts';
@@ -52,33 +53,44 @@ export async function recordRun(o: RecordOptions): Promise<RecordedRun> {
     },
   });
   await pending;
-  const session: Session = {
-    v: RECORD_VERSION,
-    engineVersion: await engineVersion(),
-    createdAt: o.createdAt ?? new Date().toISOString(),
-    settings: { engine: { ...o.engine.settings, disabled_rungs: [...o.engine.settings.disabled_rungs] }, agent: agentSettings(o, result) },
-    model: modelInfo(o),
-    task: o.task,
-    workspace: start.ref,
-    steps,
-  };
-  return { result, session, unrecorded: start.unrecorded };
+  const header = await recordHeader(o, agentSettings(o, result.editFormat), start.ref, o.createdAt ?? new Date().toISOString());
+  return { result, session: { ...header, steps }, unrecorded: start.unrecorded };
 }
 
-/** The loop settings that shape what the model saw, with the loop's own defaults filled in. */
-function agentSettings(o: LoopOptions, result: RunResult): AgentSettings {
+/** The loop options that shape what the model sees, which a record's agent settings stand for. */
+export type AgentOptions = Pick<LoopOptions, 'maxSteps' | 'contextTokens' | 'outputTokens' | 'jsonMode' | 'stallSteps' | 'maxParseFailures' | 'editFormat'>;
+
+/**
+ * The agent settings a run records, with the loop's own defaults filled in; the context window
+ * falls back on the model's. `editFormat` is the one the run used (the loop may choose it).
+ */
+export function agentSettings(o: AgentOptions & { readonly model?: Pick<LoopOptions['model'], 'contextWindow'> }, editFormat?: EditFormat): AgentSettings {
   return {
     maxSteps: o.maxSteps ?? LOOP_DEFAULTS.maxSteps,
-    contextTokens: o.contextTokens ?? o.model.contextWindow ?? LOOP_DEFAULTS.contextTokens,
+    contextTokens: o.contextTokens ?? o.model?.contextWindow ?? LOOP_DEFAULTS.contextTokens,
     outputTokens: o.outputTokens ?? LOOP_DEFAULTS.outputTokens,
     jsonMode: o.jsonMode ?? true,
     stallSteps: o.stallSteps ?? LOOP_DEFAULTS.stallSteps,
     maxParseFailures: o.maxParseFailures ?? LOOP_DEFAULTS.maxParseFailures,
-    ...(result.editFormat && { editFormat: result.editFormat }),
+    ...(editFormat && { editFormat }),
   };
 }
 
-function modelInfo(o: LoopOptions): ModelInfo {
+/** The loop options a record's agent settings stand for: the one mapping replay and continuing use. */
+export function loopSettings(agent: AgentSettings): AgentOptions {
+  return {
+    maxSteps: agent.maxSteps,
+    contextTokens: agent.contextTokens,
+    outputTokens: agent.outputTokens,
+    jsonMode: agent.jsonMode,
+    stallSteps: agent.stallSteps,
+    maxParseFailures: agent.maxParseFailures,
+    ...(agent.editFormat && { editFormat: agent.editFormat }),
+  };
+}
+
+/** The model a run records: its id, kind and parameters, with the seed and temperature it ran at. */
+export function modelInfo(o: Pick<LoopOptions, 'model' | 'seed' | 'temperature'>): ModelInfo {
   const { model } = o;
   return {
     id: model.id,
@@ -86,6 +98,28 @@ function modelInfo(o: LoopOptions): ModelInfo {
     params: { family: model.family, ...(model.contextWindow !== undefined && { contextWindow: model.contextWindow }) },
     seed: o.seed ?? LOOP_DEFAULTS.seed,
     temperature: o.temperature ?? LOOP_DEFAULTS.temperature,
+  };
+}
+
+/**
+ * Everything of a record but its steps. `recordRun` writes it at the end; the engine worker
+ * sends it before step 1, so the page can save a run after every step.
+ */
+export async function recordHeader(
+  o: Pick<LoopOptions, 'engine' | 'model' | 'task' | 'seed' | 'temperature'>,
+  agent: AgentSettings,
+  workspace: Session['workspace'],
+  createdAt: string,
+): Promise<Omit<Session, 'steps'>> {
+  const engine = o.engine.settings;
+  return {
+    v: RECORD_VERSION,
+    engineVersion: await engineVersion(),
+    createdAt,
+    settings: { engine: { ...engine, disabled_rungs: [...engine.disabled_rungs] }, agent },
+    model: modelInfo(o),
+    task: o.task,
+    workspace,
   };
 }
 

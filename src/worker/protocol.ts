@@ -16,6 +16,7 @@ import type { Step, Stop } from '../agent/step.ts';
 import type { AciOff } from '../session/aci-off.ts';
 import type { Divergence } from '../session/divergence.ts';
 import type { RecordedStep, Session } from '../session/record.ts';
+import type { ReplayVerdict, StepCheckView } from '../session/replay-check.ts';
 import type { LinkReport } from '../session/share-codec.ts';
 import type { SessionCheck } from '../session/validate.ts';
 
@@ -227,27 +228,8 @@ export type RunEvent =
 /** Everything of a session record except its steps. */
 export type SessionHeader = Omit<Session, 'steps'>;
 
-/** How a step replayed from a record compares with it. */
-export type StepCheckView = { readonly reproduced: true } | { readonly reproduced: false; readonly divergence: Divergence };
-
-/** The verdict on the replayed part of a session run. */
-export interface ReplayVerdict {
-  /** True when every replayed step reproduced. */
-  readonly ok: boolean;
-  /** Steps replayed and compared. */
-  readonly checked: number;
-  /** Steps the run was asked to replay. */
-  readonly expected: number;
-  /** The first divergence, with why (also a missing step, or a start that failed). */
-  readonly divergence?: Divergence;
-  /** Steps after the first divergence that differ too. */
-  readonly laterDivergences: number;
-  readonly recordedVersion: string;
-  readonly replayVersion: string;
-  /** The workspace the replay ran in, e.g. `memory (with the JavaScript sandbox)`. */
-  readonly backend: string;
-  readonly ms: number;
-}
+/** A replayed step's check and the verdict on the replayed part, defined beside the checker that makes them. */
+export type { ReplayVerdict, StepCheckView };
 
 /**
  * A run from a recorded session: its first `upTo` raw outputs are replayed into a fresh engine

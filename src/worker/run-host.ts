@@ -25,22 +25,11 @@ import { checkRunSettings, engineSettingsFor, RUN_DEFAULTS } from './run-setting
 import { createRunWorkspace, DROP_LIMITS } from './run-workspace.ts';
 import type { SessionBackend } from './starter-session.ts';
 import type { AgentSettings, RecordedStep } from '../session/record.ts';
-import { recordRun } from '../session/recorder.ts';
+import { agentSettings, loopSettings, recordHeader, recordRun } from '../session/recorder.ts';
+import { ReplayChecker, replayApprovals, type ReplayApprovals } from '../session/replay-check.ts';
 import { describeStart, type StartDescription } from '../session/start.ts';
 import { checkSession } from '../session/validate.ts';
-import {
-  continuationSteps,
-  endText,
-  liveAgentSettings,
-  loopSettings,
-  openSessionWorkspace,
-  PrefixModel,
-  ReplayChecker,
-  replayApprovals,
-  scriptedContinuation,
-  sessionHeader,
-  type ReplayApprovals,
-} from './session-run.ts';
+import { continuationSteps, endText, openSessionWorkspace, PrefixModel, scriptedContinuation } from './session-run.ts';
 
 /** Where run events go: the worker posts them to the page. */
 export type RunEmitter = (runId: number, event: RunEvent) => void;
@@ -133,7 +122,8 @@ export class RunHost {
     };
     const plan: RunPlan = {
       model: (ctx) => createModel(config.model, ctx),
-      agent: (model) => liveAgentSettings(settings.maxSteps, Math.min(settings.contextTokens, model.contextWindow ?? settings.contextTokens)),
+      // The step limit and context window of the start screen, the loop's defaults for the rest.
+      agent: (model) => agentSettings({ maxSteps: settings.maxSteps, contextTokens: Math.min(settings.contextTokens, model.contextWindow ?? settings.contextTokens) }),
       seed: settings.seed,
       temperature: settings.temperature,
       approval: settings.approval,
@@ -288,7 +278,7 @@ export class RunHost {
       emit({ kind: 'model', id: model.id });
       const agent = plan.agent(model);
       const { seed, temperature, approvals } = plan;
-      emit({ kind: 'session', header: await sessionHeader({ engine, model, task: info.task, agent, seed, temperature, start: plan.start, createdAt }) });
+      emit({ kind: 'session', header: await recordHeader({ engine, model, task: info.task, seed, temperature }, agent, plan.start.ref, createdAt) });
       // Steps are recorded in order; the gate waits for the last record, so the workspace is
       // captured after a step and before the next one can change it.
       let recorded = Promise.resolve();

@@ -1,7 +1,9 @@
 /**
  * The Workspace contract: one suite every backend must pass, so the engine behaves the same
  * over memory, Node fs and anything that comes later. `workspaceContract` registers vitest
- * tests for a factory; each test gets a fresh, empty workspace.
+ * tests for a factory; each test gets a fresh, empty workspace. A backend without symlinks
+ * (WebContainer) runs it with `{ symlinks: false }`: it must say so, and the rows that make
+ * links are left out of its suite (its own tests say what it does with links it finds).
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { isWorkspaceError, type Workspace, type WorkspaceErrorCode } from '../../src/engine/workspace.ts';
@@ -25,20 +27,29 @@ async function codeOf(p: Promise<unknown>): Promise<WorkspaceErrorCode> {
   throw new Error('expected the call to fail, it succeeded');
 }
 
-export function workspaceContract(name: string, make: () => Promise<ContractWorkspace>): void {
-  describe(`Workspace contract: ${name}`, () => {
+/** What a backend under the contract supports; symlinks by default. */
+export interface ContractOptions {
+  readonly symlinks: false;
+}
+
+export function workspaceContract(name: string, make: () => Promise<ContractWorkspace>): void;
+export function workspaceContract(name: string, make: () => Promise<Workspace>, options: ContractOptions): void;
+export function workspaceContract(name: string, make: () => Promise<Workspace>, options?: ContractOptions): void {
+  const symlinks = options?.symlinks ?? true;
+  describe(`Workspace contract: ${name}${symlinks ? '' : ' (no symlinks)'}`, () => {
+    // Only the rows under `if (symlinks)` call `symlink`, so only symlink backends need it.
     let ws: ContractWorkspace;
     beforeEach(async () => {
-      ws = await make();
+      ws = (await make()) as ContractWorkspace;
       // The fixture every test starts from.
       await ws.writeFile('a.txt', bytes('alpha\n'));
       await ws.writeFile('src/b.js', bytes('const b = 1;\n'));
       await ws.writeFile('src/deep/c.py', bytes('c = 3\n'));
     });
 
-    it('describes itself: root is absolute, symlinks supported, root is a directory', async () => {
+    it(`describes itself: root is absolute, symlinks ${symlinks ? '' : 'not '}supported, root is a directory`, async () => {
       expect(ws.root.startsWith('/')).toBe(true);
-      expect(ws.supportsSymlinks).toBe(true);
+      expect(ws.supportsSymlinks).toBe(symlinks);
       expect(await ws.lstat('')).toEqual({ type: 'dir', size: 0 });
     });
 
@@ -126,7 +137,7 @@ export function workspaceContract(name: string, make: () => Promise<ContractWork
         expect(await text(ws, 'src/b.js')).toBe('const b = 1;\n');
       });
 
-      it('moves a symlink itself, not its target', async () => {
+      if (symlinks) it('moves a symlink itself, not its target', async () => {
         await ws.symlink('a.txt', 'link');
         await ws.rename('link', 'links/link2');
         expect(await ws.readlink('links/link2')).toBe('a.txt');
@@ -147,7 +158,7 @@ export function workspaceContract(name: string, make: () => Promise<ContractWork
         expect((await ws.readdir('')).map((e) => e.name)).toEqual(['a.txt']);
       });
 
-      it('removes a symlink, not its target', async () => {
+      if (symlinks) it('removes a symlink, not its target', async () => {
         await ws.symlink('src', 'dirlink');
         await ws.symlink('a.txt', 'filelink');
         await ws.remove('dirlink');
@@ -159,7 +170,7 @@ export function workspaceContract(name: string, make: () => Promise<ContractWork
       });
     });
 
-    describe('symlinks', () => {
+    if (symlinks) describe('symlinks', () => {
       it('lstat sees the link, readlink returns its text as stored, reads follow it', async () => {
         await ws.symlink('src/b.js', 'rel-link');
         await ws.symlink(`${ws.root}/a.txt`, 'abs-link');

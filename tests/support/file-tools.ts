@@ -1,5 +1,7 @@
-/** Test kit for the file tools: an engine over a seeded memory workspace, and whole-filesystem snapshots. */
+/** Test kit for the file tools: an engine over a seeded memory workspace, result tables, and whole-filesystem snapshots. */
+import { expect } from 'vitest';
 import { Engine } from '../../src/engine/engine.ts';
+import type { ToolResult } from '../../src/engine/result.ts';
 import type { EngineSettings } from '../../src/engine/settings.ts';
 import { decodeText } from '../../src/engine/text.ts';
 import { MemoryWorkspace } from '../../src/workspace/memory/memory-workspace.ts';
@@ -34,6 +36,25 @@ export async function fileEngine(seed: Seed = {}, settings: Partial<EngineSettin
   // The loop guard would answer the repeated calls some tables make on purpose.
   const engine = new Engine({ workspace: ws, tools: FILE_TOOLS, settings: { loop_guard: false, ...settings } });
   return { engine, ws };
+}
+
+/** One row of a tool's table: the call's arguments, whether it succeeds, and what its text must say. */
+export interface ResultRow {
+  readonly name: string;
+  readonly args: Record<string, unknown>;
+  readonly ok: boolean;
+  /** Exact text, or pieces it must contain. */
+  readonly expected: string | readonly string[];
+  /** Pieces it must not contain. */
+  readonly excludes?: readonly string[];
+}
+
+/** Checks a result against its row (the text is the failure message when `ok` differs). */
+export function expectResult(r: ToolResult, row: ResultRow): void {
+  expect(r.ok, r.text).toBe(row.ok);
+  if (typeof row.expected === 'string') expect(r.text).toBe(row.expected);
+  else for (const s of row.expected) expect(r.text).toContain(s);
+  for (const s of row.excludes ?? []) expect(r.text).not.toContain(s);
 }
 
 /** A file's text, or null when nothing is at `path`. */

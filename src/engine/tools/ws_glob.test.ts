@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fileEngine, type Seed } from '../../../tests/support/file-tools.ts';
+import { expectResult, fileEngine, type ResultRow, type Seed } from '../../../tests/support/file-tools.ts';
 import { GLOB_CAP } from './ws_glob.ts';
 
 const SEED: Seed = {
@@ -16,16 +16,7 @@ const SEED: Seed = {
   'link-out': { link: '/outside' },
 };
 
-interface Row {
-  name: string;
-  args: Record<string, unknown>;
-  ok: boolean;
-  /** Exact text, or pieces it must contain. */
-  expected: string | string[];
-  excludes?: string[];
-}
-
-const rows: Row[] = [
+const rows: ResultRow[] = [
   { name: '** spans directories', args: { pattern: '**/*.ts' }, ok: true, expected: '4 matches for "**/*.ts" in the project:\nsrc/index.test.ts\nsrc/index.ts\nsrc/lib/util.test.ts\nsrc/lib/util.ts' },
   { name: 'a directory prefix narrows', args: { pattern: 'src/**/*.test.ts' }, ok: true, expected: '2 matches for "src/**/*.test.ts" in the project:\nsrc/index.test.ts\nsrc/lib/util.test.ts' },
   { name: 'a top-level pattern matches at the top level', args: { pattern: '*.md' }, ok: true, expected: '1 match for "*.md" in the project:\nREADME.md' },
@@ -60,10 +51,7 @@ describe('ws_glob', () => {
   it.each(rows.map((r) => [r.name, r] as const))('%s', async (_n, row) => {
     const { engine } = await fileEngine(SEED);
     const r = await engine.call('ws_glob', row.args);
-    expect(r.ok, r.text).toBe(row.ok);
-    if (typeof row.expected === 'string') expect(r.text).toBe(row.expected);
-    else for (const s of row.expected) expect(r.text).toContain(s);
-    for (const s of row.excludes ?? []) expect(r.text).not.toContain(s);
+    expectResult(r, row);
   });
 
   it(`caps the list at ${GLOB_CAP} and announces the cap`, async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fileEngine, type Seed } from '../../../tests/support/file-tools.ts';
+import { expectResult, fileEngine, type ResultRow, type Seed } from '../../../tests/support/file-tools.ts';
 import { GREP_CAP } from './ws_grep.ts';
 
 const SEED: Seed = {
@@ -15,15 +15,7 @@ const SEED: Seed = {
   'link-out': { link: '/outside' },
 };
 
-interface Row {
-  name: string;
-  args: Record<string, unknown>;
-  ok: boolean;
-  expected: string | string[];
-  excludes?: string[];
-}
-
-const rows: Row[] = [
+const rows: ResultRow[] = [
   {
     name: 'hits are file:line: text, in tree order, with a count',
     args: { pattern: 'function \\w+\\(' },
@@ -62,10 +54,7 @@ describe('ws_grep', () => {
     await ws.fs.mkdir('/outside', { recursive: true });
     await ws.fs.writeFile('/outside/secret.txt', 'TODO main zzz\n');
     const r = await engine.call('ws_grep', row.args);
-    expect(r.ok, r.text).toBe(row.ok);
-    if (typeof row.expected === 'string') expect(r.text).toBe(row.expected);
-    else for (const s of row.expected) expect(r.text).toContain(s);
-    for (const s of row.excludes ?? []) expect(r.text).not.toContain(s);
+    expectResult(r, row);
     expect(r.text).not.toContain('outside/secret');
   });
 

@@ -1,19 +1,8 @@
 /** The sandbox's module graph and `node` argument planning: pure reads of the in-memory files. */
 import { describe, expect, it } from 'vitest';
-import { InMemoryFs } from 'just-bash';
+import { fsWith } from '../../../tests/support/memory-fs.ts';
 import { ModuleGraph, resolveSpecifier, type SandboxModule } from './js-sandbox-modules.ts';
 import { findTestFiles, planNode } from './js-sandbox-args.ts';
-
-function fsWith(files: Readonly<Record<string, string>>): InMemoryFs {
-  const fs = new InMemoryFs();
-  fs.mkdirSync('/ws', { recursive: true });
-  for (const [p, t] of Object.entries(files)) {
-    const abs = `/ws/${p}`;
-    fs.mkdirSync(abs.slice(0, abs.lastIndexOf('/')), { recursive: true });
-    fs.writeFileSync(abs, t);
-  }
-  return fs;
-}
 
 async function graph(files: Readonly<Record<string, string>>, entry: string): Promise<Record<string, SandboxModule>> {
   return new ModuleGraph(fsWith(files), '/ws').collect([`/ws/${entry}`]);

@@ -214,6 +214,18 @@ describe('node FILE in the sandbox', () => {
       output: /^Error \[ERR_SANDBOX_CYCLE\]: circular import \/ws\/x\.mjs -> \/ws\/y\.mjs -> \/ws\/x\.mjs is not supported by the offline sandbox; run it on the Node backend\n$/,
     },
     {
+      what: "node:assert/strict: node:assert's API with equal/deepEqual strict, its default the strict assert",
+      files: {
+        's.mjs':
+          "import assert, { equal, deepEqual, ok, strict } from 'node:assert/strict';\nimport loose from 'node:assert';\n" +
+          "loose.equal(1, '1');\nconst threw = (f) => { try { f(); return false; } catch { return true; } };\n" +
+          "console.log(threw(() => equal(1, '1')), threw(() => deepEqual({ a: 1 }, { a: '1' })), threw(() => assert.equal(1, '1')), assert === strict, typeof ok);\n",
+      },
+      argv: ['node', 's.mjs'],
+      exit: 0,
+      output: 'true true true true function\n',
+    },
+    {
       what: 'storage and network globals are gone',
       files: { 'g.mjs': "console.log(typeof fetch, typeof indexedDB, typeof caches, typeof WebSocket, typeof XMLHttpRequest);\n" },
       argv: ['node', 'g.mjs'],

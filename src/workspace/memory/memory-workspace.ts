@@ -11,8 +11,8 @@ import {
   type ExecResult,
   type Stat,
   type Workspace,
-  type WorkspaceErrorCode,
 } from '../../engine/workspace.ts';
+import { isKnownCode } from '../fs-errors.ts';
 import type { ProcessRunner } from './process-runner.ts';
 
 export const MEMORY_ROOT = '/ws';
@@ -23,10 +23,8 @@ export const NO_RUNNER_NOTE = 'this memory workspace was created without a proce
 /** just-bash's errors carry no `.code`; their messages start with it ("ENOENT: …"). */
 function toWorkspaceError(e: unknown, path: string): WorkspaceError {
   const msg = e instanceof Error ? e.message : String(e);
-  const m = /^(E[A-Z]+)\b/.exec(msg);
-  const known: readonly WorkspaceErrorCode[] = ['ENOENT', 'EISDIR', 'ENOTDIR', 'EEXIST', 'ENOTEMPTY', 'EINVAL'];
-  const code = m && (known as readonly string[]).includes(m[1]!) ? (m[1] as WorkspaceErrorCode) : 'EIO';
-  return new WorkspaceError(code, path, msg);
+  const code = /^(E[A-Z]+)\b/.exec(msg)?.[1] ?? '';
+  return new WorkspaceError(isKnownCode(code) ? code : 'EIO', path, msg);
 }
 
 export class MemoryWorkspace implements Workspace {

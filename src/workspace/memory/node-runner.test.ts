@@ -1,19 +1,9 @@
 /** Real Node over a temporary copy of the in-memory files: what is copied, what is said, what is kept. */
 import { describe, expect, it } from 'vitest';
-import { InMemoryFs } from 'just-bash';
+import type { InMemoryFs } from 'just-bash';
+import { fsWith } from '../../../tests/support/memory-fs.ts';
 import { NodeJsEngine } from './node-runner.ts';
 import type { JsRequest } from './node-commands.ts';
-
-function fsWith(files: Readonly<Record<string, string>>): InMemoryFs {
-  const fs = new InMemoryFs();
-  fs.mkdirSync('/ws', { recursive: true });
-  for (const [p, t] of Object.entries(files)) {
-    const abs = `/ws/${p}`;
-    fs.mkdirSync(abs.slice(0, abs.lastIndexOf('/')), { recursive: true });
-    fs.writeFileSync(abs, t);
-  }
-  return fs;
-}
 
 function request(fs: InMemoryFs, args: string[], over: Partial<JsRequest> = {}): JsRequest {
   return { fs, root: '/ws', cwd: '/ws', args, env: {}, timeoutMs: 20_000, maxOutputBytes: 64 * 1024, signal: new AbortController().signal, ...over };

@@ -12,26 +12,10 @@ import {
   type ExecResult,
   type Stat,
   type Workspace,
-  type WorkspaceErrorCode,
 } from '../../engine/workspace.ts';
+import { dirName } from '../../engine/walk.ts';
+import { toWorkspaceError } from '../fs-errors.ts';
 import { spawnCapped } from './node-exec.ts';
-
-const KNOWN_CODES: readonly WorkspaceErrorCode[] = ['ENOENT', 'EISDIR', 'ENOTDIR', 'EEXIST', 'ENOTEMPTY', 'EINVAL'];
-
-/** Node's error → WorkspaceError with the same code (anything else, e.g. EACCES or ELOOP, is EIO). */
-function toWorkspaceError(e: unknown, path: string): WorkspaceError {
-  if (e instanceof WorkspaceError) return e;
-  const code = (e as { code?: unknown }).code;
-  const msg = e instanceof Error ? e.message : String(e);
-  const known = typeof code === 'string' && (KNOWN_CODES as readonly string[]).includes(code);
-  // Node's message names the absolute path; keep it, but report the relative path in `path`.
-  return new WorkspaceError(known ? (code as WorkspaceErrorCode) : 'EIO', path, known ? `${code}: ${path || '.'}` : msg);
-}
-
-function parentOf(path: string): string {
-  const i = path.lastIndexOf('/');
-  return i < 0 ? '' : path.slice(0, i);
-}
 
 export class NodeWorkspace implements Workspace {
   readonly kind = 'node';
@@ -77,7 +61,7 @@ export class NodeWorkspace implements Workspace {
   }
 
   async writeFile(path: string, data: Uint8Array): Promise<void> {
-    await this.mkdir(parentOf(path));
+    await this.mkdir(dirName(path));
     await this.guard(path, () => writeFile(this.abs(path), data));
   }
 
@@ -123,7 +107,7 @@ export class NodeWorkspace implements Workspace {
     // fs.rename silently replaces an existing file; the contract refuses instead.
     if (await this.lstat(to)) throw new WorkspaceError('EEXIST', to);
     if (!(await this.lstat(from))) throw new WorkspaceError('ENOENT', from);
-    await this.mkdir(parentOf(to));
+    await this.mkdir(dirName(to));
     await this.guard(from, () => rename(this.abs(from), this.abs(to)));
   }
 
@@ -136,7 +120,7 @@ export class NodeWorkspace implements Workspace {
 
   /** Test and seeding helper: creates a symlink at `path` (relative to the root) pointing at `target` as written. */
   async symlink(target: string, path: string): Promise<void> {
-    await this.mkdir(parentOf(path));
+    await this.mkdir(dirName(path));
     await this.guard(path, () => symlink(target, this.abs(path)));
   }
 

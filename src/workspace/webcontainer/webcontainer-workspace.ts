@@ -22,8 +22,9 @@ import {
   type ExecResult,
   type Stat,
   type Workspace,
-  type WorkspaceErrorCode,
 } from '../../engine/workspace.ts';
+import { dirName } from '../../engine/walk.ts';
+import { toWorkspaceError } from '../fs-errors.ts';
 import { toFileTree } from './file-tree.ts';
 import { spawnCapped, type SpawnedProcess, type SpawnOptionsLike } from './spawn-capped.ts';
 import type { TerminalListener } from './terminal-feed.ts';
@@ -57,24 +58,6 @@ export interface WebContainerLike {
 export interface WebContainerWorkspaceOptions {
   /** The terminal tee: every command, its output as it arrives and its end (for the xterm panel). */
   readonly onTerminal?: TerminalListener;
-}
-
-const KNOWN_CODES: readonly WorkspaceErrorCode[] = ['ENOENT', 'EISDIR', 'ENOTDIR', 'EEXIST', 'ENOTEMPTY', 'EINVAL'];
-
-/** An fs error → WorkspaceError. The code may be a property or only the message's first word (errors cross an iframe). */
-export function toWorkspaceError(e: unknown, path: string): WorkspaceError {
-  if (e instanceof WorkspaceError) return e;
-  const msg = e instanceof Error ? e.message : String(e);
-  const prop = (e as { code?: unknown } | null)?.code;
-  const code = typeof prop === 'string' ? prop : (/^(E[A-Z]+)\b/.exec(msg)?.[1] ?? '');
-  const known = (KNOWN_CODES as readonly string[]).includes(code);
-  // The fs message names the absolute path inside WebContainer; the error keeps the relative one.
-  return new WorkspaceError(known ? (code as WorkspaceErrorCode) : 'EIO', path, known ? `${code}: ${path || '.'}` : msg);
-}
-
-function parentOf(path: string): string {
-  const i = path.lastIndexOf('/');
-  return i < 0 ? '' : path.slice(0, i);
 }
 
 function byName(a: DirEntry, b: DirEntry): number {
@@ -124,7 +107,7 @@ export class WebContainerWorkspace implements Workspace {
 
   async writeFile(path: string, data: Uint8Array): Promise<void> {
     if ((await this.entryType(path)) === 'dir') throw new WorkspaceError('EISDIR', path);
-    await this.mkdir(parentOf(path));
+    await this.mkdir(dirName(path));
     await this.guard(path, () => this.wc.fs.writeFile(this.fsPath(path), data));
   }
 
@@ -154,7 +137,7 @@ export class WebContainerWorkspace implements Workspace {
     if (path === '') return 'dir';
     let entries: WebContainerDirent[];
     try {
-      entries = await this.wc.fs.readdir(this.fsPath(parentOf(path)), { withFileTypes: true });
+      entries = await this.wc.fs.readdir(this.fsPath(dirName(path)), { withFileTypes: true });
     } catch (e) {
       const err = toWorkspaceError(e, path);
       if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return null;
@@ -189,7 +172,7 @@ export class WebContainerWorkspace implements Workspace {
     // Checked on the listing: a dangling link is listed, so even that is never silently replaced.
     if (await this.entryType(to)) throw new WorkspaceError('EEXIST', to);
     if (!(await this.entryType(from))) throw new WorkspaceError('ENOENT', from);
-    await this.mkdir(parentOf(to));
+    await this.mkdir(dirName(to));
     await this.guard(from, () => this.wc.fs.rename(this.fsPath(from), this.fsPath(to)));
   }
 

@@ -1,29 +1,15 @@
 // @ts-check
 /**
- * node:assert/strict for the offline JavaScript sandbox: the strict assert as the default
- * export, and `equal`/`deepEqual` as their strict forms. Sandbox guest code.
+ * node:assert/strict for the offline JavaScript sandbox: everything node:assert exports, with
+ * `equal`/`notEqual`/`deepEqual`/`notDeepEqual` as their strict forms (a module's own exports
+ * shadow the same names from `export *`) and the strict assert as the default export.
+ * Sandbox guest code.
  */
-import { strict } from 'node:assert';
-
+export * from 'node:assert';
 export {
-  ok,
-  fail,
-  ifError,
-  match,
-  doesNotMatch,
-  throws,
-  doesNotThrow,
-  rejects,
-  doesNotReject,
-  strictEqual,
-  notStrictEqual,
-  deepStrictEqual,
-  notDeepStrictEqual,
   strictEqual as equal,
   notStrictEqual as notEqual,
   deepStrictEqual as deepEqual,
   notDeepStrictEqual as notDeepEqual,
-  AssertionError,
-  strict,
+  strict as default,
 } from 'node:assert';
-export default strict;

@@ -87,12 +87,12 @@ export function notStrictEqual(actual, expected, message) {
 }
 
 /** @param {unknown} actual @param {unknown} expected @param {unknown} [message] */
-export function looseEqual(actual, expected, message) {
+function looseEqual(actual, expected, message) {
   if (!(actual == expected || (Number.isNaN(actual) && Number.isNaN(expected)))) raise(message, () => `${inspect(actual)} == ${inspect(expected)}`, actual, expected, '==');
 }
 
 /** @param {unknown} actual @param {unknown} expected @param {unknown} [message] */
-export function looseNotEqual(actual, expected, message) {
+function looseNotEqual(actual, expected, message) {
   if (actual == expected) raise(message, () => `${inspect(actual)} != ${inspect(expected)}`, actual, expected, '!=');
 }
 
@@ -107,12 +107,12 @@ export function notDeepStrictEqual(actual, expected, message) {
 }
 
 /** @param {unknown} actual @param {unknown} expected @param {unknown} [message] */
-export function looseDeepEqual(actual, expected, message) {
+function looseDeepEqual(actual, expected, message) {
   if (!isDeepEqual(actual, expected, false)) raise(message, () => comparison('Expected values to be loosely deep-equal', actual, expected, '!='), actual, expected, 'deepEqual');
 }
 
 /** @param {unknown} actual @param {unknown} expected @param {unknown} [message] */
-export function looseNotDeepEqual(actual, expected, message) {
+function looseNotDeepEqual(actual, expected, message) {
   if (isDeepEqual(actual, expected, false)) raise(message, () => `Expected "actual" not to be loosely deep-equal to: ${inspect(expected)}`, actual, expected, 'notDeepEqual');
 }
 
