@@ -1,0 +1,55 @@
+/**
+ * Lessons in real Chromium: a newcomer opens the first lesson from the start screen and walks it
+ * with the keyboard to its last step, reading each step's caption, the engine's notes with why
+ * they help, and the "ACI off" counterfactual; then moves on to the next lesson. And in the
+ * tool console, git_diff shows an edit as a unified diff against the template's seed commit.
+ */
+import type { Page } from '@playwright/test';
+import { callTool, expect, openConsole, screenshot, test } from './console.ts';
+
+const timeline = (page: Page) => page.getByRole('listbox', { name: 'Steps' });
+
+test('the first lesson, from the start screen to its last step, then on to the next', async ({ page, problems: _problems }) => {
+  await page.goto('/');
+  await page.getByRole('button', { name: /Edits that drift/ }).click();
+  await expect(page.getByTestId('lesson-intro')).toBeVisible();
+  await expect(page.getByTestId('replay-verdict')).toContainText('✓ Reproduced');
+  const steps = await timeline(page).getByRole('option').count();
+  expect(steps).toBeGreaterThan(2);
+
+  // Walk it as a reader would: Home, then → one step at a time.
+  await timeline(page).getByRole('option').first().click();
+  await page.keyboard.press('Home');
+  for (let i = 1; i <= steps; i++) {
+    const selected = timeline(page).locator('[role="option"][aria-selected="true"]');
+    await expect(selected).toContainText(`#${i}`);
+    await expect(page).toHaveURL(new RegExp(`step=${i}\\b`));
+    await expect(page.getByTestId('lesson-caption')).not.toBeEmpty();
+    await expect(page.getByTestId('aci-off-verdict')).toBeVisible();
+    if (i === 1 || i === 2 || i === steps) await screenshot(page, `lesson-walk-step-${i}`);
+    if (i < steps) await page.keyboard.press('ArrowRight');
+  }
+  await expect(page.getByTestId('replay-verdict')).toContainText(`all ${steps} replayed steps match`);
+  // Step 2's drifted edit lands on the trailing-whitespace rung; the inspector says why that helps, and what ACI off would have done.
+  await timeline(page).getByRole('option').filter({ hasText: '#2' }).click();
+  await expect(page.getByTestId('inspector')).toContainText('What the engine did');
+  await expect(page.getByTestId('aci-off-verdict')).toContainText(/worse/i);
+  await screenshot(page, 'lesson-walk-rung');
+  await page.getByRole('button', { name: /^Next: 2\. Copying from a read/ }).click();
+  await expect(page.getByTestId('lesson-intro')).toBeVisible();
+  await expect(page.getByTestId('replay-verdict')).toContainText('✓ Reproduced');
+  await screenshot(page, 'lesson-walk-next');
+});
+
+test('git_diff shows an edit as a unified diff against the seed commit', async ({ page, problems: _problems }) => {
+  await openConsole(page);
+  const clean = await callTool(page, 'git_status', {});
+  await expect(clean).toContainText(/clean/i);
+  await callTool(page, 'ws_edit', { path: 'src/strings.js', old_str: "return text.slice(0, max) + '…';", new_str: "return text.slice(0, max - 1) + '…';" });
+  const diff = await callTool(page, 'git_diff', {});
+  await expect(diff).toContainText('--- a/src/strings.js');
+  await expect(diff).toContainText('+++ b/src/strings.js');
+  await expect(diff).toContainText("-  return text.slice(0, max) + '…';");
+  await expect(diff).toContainText("+  return text.slice(0, max - 1) + '…';");
+  await screenshot(page, 'git-diff');
+});
