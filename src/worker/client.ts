@@ -16,6 +16,7 @@ import type {
   EngineRequest,
   EngineRequestType,
   EngineResponse,
+  EvolveTable,
   FileView,
   PathCheck,
   RerunReport,
@@ -45,6 +46,8 @@ export type {
   RungInfo,
   EndpointProbe,
   EngineInfo,
+  EvolveChoice,
+  EvolveTable,
   FileView,
   JsonSchema,
   ModelChoice,
@@ -72,6 +75,7 @@ export type {
 } from './protocol.ts';
 // Sessions as the page keeps, exports and shows them.
 export type { Session, RecordedStep } from '../session/record.ts';
+export type { BanditRow, EditFormat } from '../agent/evolve.ts';
 export type { SessionCheck, RefusalKind } from '../session/validate.ts';
 export type { Divergence } from '../session/divergence.ts';
 export type { AciOff, AciOffVerdict, NaiveChange } from '../session/aci-off.ts';
@@ -259,6 +263,11 @@ export class EngineClient {
   /** Re-runs `session`'s raw outputs under `aci` in a fresh engine, up to the first step whose result differs. */
   rerunSettings(session: Session, aci: AciSettings): Promise<RerunReport> {
     return this.#request('rerun-settings', { session, aci });
+  }
+
+  /** The edit-format bandit's table as stored, with the format the latest live run's prompt recommended. */
+  evolveTable(): Promise<EvolveTable> {
+    return this.#request('evolve-table', {});
   }
 
   /** Hands the worker `port` (transferred: unusable here afterwards), which serves the page's WebContainer workspace. */

@@ -110,6 +110,8 @@ export function serveEngine(endpoint: HostEndpoint, newSession: SessionFactory, 
         return ladderRungs();
       case 'rerun-settings':
         return rerunWithSettings(req.session, req.aci);
+      case 'evolve-table':
+        return runs.evolveTable();
       default: {
         const never: never = req;
         throw new TypeError(`engine worker: unknown request type ${JSON.stringify((never as { type?: unknown }).type)}`);

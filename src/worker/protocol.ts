@@ -10,6 +10,7 @@ import type { FileChange, ToolResult } from '../engine/result.ts';
 import type { EntryType } from '../engine/workspace.ts';
 import type { ApprovalMode, ApprovalRequest } from '../agent/approvals.ts';
 import type { CatalogModel } from '../agent/models/catalog.ts';
+import type { BanditRow, EditFormat } from '../agent/evolve.ts';
 import type { GpuReport } from '../agent/models/gpu.ts';
 import type { LoadProgress } from '../agent/models/worker-protocol.ts';
 import type { Step, Stop } from '../agent/step.ts';
@@ -288,6 +289,26 @@ export interface RerunReport {
   readonly ms: number;
 }
 
+// ── The edit-format bandit: which format live runs recommend, learned across runs ─────────────
+
+/** The format a live run's prompt recommended, and the table row it was chosen from. */
+export interface EvolveChoice {
+  readonly runId: number;
+  readonly family: string;
+  readonly language: string;
+  readonly format: EditFormat;
+}
+
+/** The edit-format bandit's table as the run page shows it. */
+export interface EvolveTable {
+  /** One row per model family × language × format, as stored. */
+  readonly rows: readonly BanditRow[];
+  /** The latest live run's choice, once its model is loaded. */
+  readonly choice?: EvolveChoice;
+  /** Why the table could not be read or saved, when it could not (runs go on with a table in memory). */
+  readonly problem?: string;
+}
+
 /** A share link and its length report (`fits` false: offer the file instead). */
 export interface ShareLink {
   readonly url: string;
@@ -351,6 +372,8 @@ export interface EngineCalls {
   'ladder-rungs': { params: {}; result: readonly RungInfo[] };
   /** Re-runs `session`'s raw outputs under other ACI settings in a fresh engine, up to the first step whose result differs. */
   'rerun-settings': { params: { readonly session: Session; readonly aci: AciSettings }; result: RerunReport };
+  /** The edit-format bandit's table as stored, with the latest live run's choice. */
+  'evolve-table': { params: {}; result: EvolveTable };
 }
 
 export type EngineRequestType = keyof EngineCalls;

@@ -10,6 +10,7 @@
  * against the record, and may then go on with a live model.
  */
 import type { ApprovalMode, ApprovalRequest } from '../agent/approvals.ts';
+import { dominantLanguage, EditFormatBandit, type BanditStore, type BanditTable, type EditFormat } from '../agent/evolve.ts';
 import { toModelError, type Model } from '../agent/model.ts';
 import { CATALOG, DEFAULT_MODEL_ID } from '../agent/models/catalog.ts';
 import { RECORDED_RUNS } from '../agent/scripts/starter-run.ts';
@@ -17,7 +18,8 @@ import type { Step, Stop } from '../agent/step.ts';
 import type { Engine } from '../engine/engine.ts';
 import { hashTemplateFiles, TEMPLATES, templateById } from '../workspace/templates/index.ts';
 import type { AttachedWorkspace } from './attached-workspace.ts';
-import type { FileView, RunAction, RunConfig, RunEvent, RunInfo, RunOptions, SessionRunConfig, WorkspaceChoice, WorkspaceSnapshot } from './protocol.ts';
+import { openBanditStore, SavingBandit } from './evolve-store.ts';
+import type { EvolveChoice, EvolveTable, FileView, RunAction, RunConfig, RunEvent, RunInfo, RunOptions, SessionRunConfig, WorkspaceChoice, WorkspaceSnapshot } from './protocol.ts';
 import { RunController } from './run-controller.ts';
 import { RunHistory } from './run-history.ts';
 import { createModel, modelLabel, type ModelContext, type ModelLink } from './run-models.ts';
@@ -41,6 +43,8 @@ export interface RunServices {
   readonly fetch?: typeof fetch;
   /** The workspace the page attached (WebContainer), for runs that ask for it. */
   readonly attached?: AttachedWorkspace;
+  /** Where the edit-format bandit's table is kept (default: IndexedDB when the worker has it, else memory). */
+  readonly bandits?: BanditStore;
 }
 
 /** Why a run that asked for WebContainer runs in memory, when nothing is attached. */
@@ -69,6 +73,18 @@ interface RunPlan {
   /** Recorded answers for the replayed steps of a session run. */
   readonly approvals?: ReplayApprovals;
   readonly checker?: ReplayChecker;
+  /**
+   * A live run from the start screen: the edit-format bandit chooses the format the prompt
+   * recommends and learns from the run. Runs from a record keep the recorded format, so they reproduce.
+   */
+  readonly evolve?: boolean;
+}
+
+/** A live run's bandit, the language it keys on, and the format it chose for the prompt. */
+interface LiveFormat {
+  readonly bandit: SavingBandit;
+  readonly language: string;
+  readonly format: EditFormat;
 }
 
 /** The choices the start screen offers. */
@@ -86,11 +102,16 @@ export function runOptions(): RunOptions {
 export class RunHost {
   #run: ActiveRun | null = null;
   #nextId = 1;
+  readonly #bandits: BanditStore;
+  /** The latest live run's bandit and its choice. */
+  #evolve: { readonly bandit: SavingBandit; readonly choice: EvolveChoice } | null = null;
 
   constructor(
     private readonly emit: RunEmitter,
     private readonly services: RunServices = {},
-  ) {}
+  ) {
+    this.#bandits = services.bandits ?? openBanditStore(typeof indexedDB === 'undefined' ? undefined : indexedDB);
+  }
 
   /** Sets up the workspace and answers at once; the run itself begins after the reply has gone out. */
   async start(config: RunConfig): Promise<RunInfo> {
@@ -128,6 +149,7 @@ export class RunHost {
       temperature: settings.temperature,
       approval: settings.approval,
       start: await describeStart(run.engine.workspace),
+      evolve: true,
     };
     return this.#launch(run, plan, emit);
   }
@@ -223,6 +245,26 @@ export class RunHost {
     return this.#get(runId).history.textFiles(step);
   }
 
+  /** The bandit's table as stored (after the saves asked for so far), with the latest live run's choice. */
+  async evolveTable(): Promise<EvolveTable> {
+    const live = this.#evolve;
+    await live?.bandit.saved();
+    // When the store fails, the latest run's own copy is what there is to show.
+    const view = (table: BanditTable | null, problem?: string): EvolveTable => ({
+      rows: new EditFormatBandit(table).rows(),
+      ...(live && { choice: live.choice }),
+      ...(problem && { problem: `${problem}; what is shown is the latest run's copy, kept until the page is closed.` }),
+    });
+    let stored: BanditTable | null;
+    try {
+      stored = await this.#bandits.load();
+    } catch (e) {
+      return view(live?.bandit.toJSON() ?? null, `The edit-format table could not be read (${errorText(e)})`);
+    }
+    const saveError = live?.bandit.saveError;
+    return saveError ? view(live.bandit.toJSON(), `The edit-format table could not be saved (${saveError})`) : view(stored);
+  }
+
   /** The backend a run asked for, or none (memory) with the reason when it is not there. */
   async #backendFor(choice: WorkspaceChoice): Promise<{ backend?: SessionBackend; note?: string }> {
     switch (choice) {
@@ -268,6 +310,7 @@ export class RunHost {
     const createdAt = new Date().toISOString();
     emit({ kind: 'phase', phase: controller.paused ? 'paused' : 'running' });
     let stop: Stop;
+    let chosen: LiveFormat | null = null;
     try {
       const model = await plan.model({
         contextTokens: settings.contextTokens,
@@ -276,7 +319,9 @@ export class RunHost {
         ...(this.services.fetch && { fetch: this.services.fetch }),
       });
       emit({ kind: 'model', id: model.id });
-      const agent = plan.agent(model);
+      if (plan.evolve) chosen = await this.#chooseFormat(run, model.family);
+      // The chosen format is part of the record's settings, so a replay recommends the same one.
+      const agent = chosen ? { ...plan.agent(model), editFormat: chosen.format } : plan.agent(model);
       const { seed, temperature, approvals } = plan;
       emit({ kind: 'session', header: await recordHeader({ engine, model, task: info.task, seed, temperature }, agent, plan.start.ref, createdAt) });
       // Steps are recorded in order; the gate waits for the last record, so the workspace is
@@ -306,6 +351,7 @@ export class RunHost {
           recorded = recorded.then(() => this.#record(run, plan.checker, step, entry, emit));
         },
         onToken: (delta, index) => emit({ kind: 'token', index, delta }),
+        ...(chosen && { evolve: chosen.bandit, language: chosen.language }),
       });
       await recorded;
       stop = result.stop;
@@ -315,7 +361,24 @@ export class RunHost {
     }
     const verdict = plan.checker?.verdict(stop);
     if (verdict) emit({ kind: 'verdict', verdict });
+    // The table is saved before the run says it ended, so the page reads what this run learned.
+    await chosen?.bandit.saved();
     emit({ kind: 'ended', stop, text: endText(stop, info.replay) });
+  }
+
+  /**
+   * A live run's bandit over the stored table (a fresh table when it cannot be read), keyed on
+   * the model's family and the main language of the starting workspace, and the format it chose.
+   */
+  async #chooseFormat(run: ActiveRun, family: string): Promise<LiveFormat> {
+    // A table that cannot be read starts a fresh one; the table request then says why.
+    const table = await this.#bandits.load().catch(() => null);
+    const bandit = new SavingBandit(table, run.info.settings.seed + 1, this.#bandits);
+    const files = run.history.tree(0).entries.filter((e) => e.type === 'file').map((e) => e.path);
+    const language = dominantLanguage(files);
+    const format = bandit.choose(family, language);
+    this.#evolve = { bandit, choice: { runId: run.info.runId, family, language, format } };
+    return { bandit, language, format };
   }
 
   /** Captures the workspace after `step` and sends the step with its record entry (and, when replayed, its check). */
@@ -327,4 +390,8 @@ export class RunHost {
     const verdict = checker?.complete ? checker.verdict() : null;
     if (verdict) emit({ kind: 'verdict', verdict });
   }
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
 }

@@ -6,7 +6,7 @@
  * result differs. The re-run works on the run's own record: the worker's session header and
  * each step's record entry, as they arrived.
  */
-import type { AciOff, AciSettings, EngineClient, RerunReport, RungInfo, Session, SessionHeader, Step } from '../../worker/client.ts';
+import type { AciOff, AciSettings, EngineClient, EvolveTable, RerunReport, RungInfo, Session, SessionHeader, Step } from '../../worker/client.ts';
 import type { RunState } from './run-state.svelte.ts';
 
 /** Something asked of the worker: on its way, there, or why not. */
@@ -112,6 +112,11 @@ export class RunLab {
     } catch (e) {
       this.rerun = { state: 'error', message: message(e) };
     }
+  }
+
+  /** The edit-format bandit's table as the worker keeps it, with the format the latest live run's prompt recommended. */
+  evolveTable(): Promise<EvolveTable> {
+    return this.#client.evolveTable();
   }
 
   #setAciOff(key: string, entry: Loaded<AciOff>): void {
