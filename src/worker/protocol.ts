@@ -12,7 +12,7 @@ import type { ApprovalMode, ApprovalRequest } from '../agent/approvals.ts';
 import type { CatalogModel } from '../agent/models/catalog.ts';
 import type { BanditRow, EditFormat } from '../agent/evolve.ts';
 import type { GpuReport } from '../agent/models/gpu.ts';
-import type { LoadProgress } from '../agent/models/worker-protocol.ts';
+import type { CustomModel, LoadProgress } from '../agent/models/worker-protocol.ts';
 import type { Step, Stop } from '../agent/step.ts';
 import type { AciOff } from '../session/aci-off.ts';
 import type { Divergence } from '../session/divergence.ts';
@@ -141,7 +141,8 @@ export interface AttachedWorkspaceInfo {
 export type ModelChoice =
   | { readonly kind: 'scripted'; readonly recordedId: string }
   | { readonly kind: 'openai'; readonly baseUrl: string; readonly model: string; readonly apiKey?: string }
-  | { readonly kind: 'webllm'; readonly modelId: string };
+  /** With `custom`, weights served from their own URL; `modelId` is then `custom.id`. */
+  | { readonly kind: 'webllm'; readonly modelId: string; readonly custom?: CustomModel };
 
 export interface RunConfig {
   readonly task: TaskChoice;

@@ -9,7 +9,7 @@ import { CATALOG } from '../agent/models/catalog.ts';
 import { fetchError, normalizeBaseUrl, OpenAIModel } from '../agent/models/openai.ts';
 import { ScriptedModel } from '../agent/models/scripted.ts';
 import { ModelWorkerClient } from '../agent/models/worker-client.ts';
-import type { LoadProgress, ModelRequest, ModelResponse } from '../agent/models/worker-protocol.ts';
+import type { CustomModel, LoadProgress, ModelRequest, ModelResponse } from '../agent/models/worker-protocol.ts';
 import { recordedRunById } from '../agent/scripts/starter-run.ts';
 import type { EndpointProbe, ModelChoice } from './protocol.ts';
 
@@ -28,6 +28,7 @@ export function modelLabel(choice: ModelChoice): { label: string; scripted: bool
     case 'openai':
       return { label: `${choice.model} at ${normalizeBaseUrl(choice.baseUrl)}`, scripted: false };
     case 'webllm':
+      if (choice.custom) return { label: `WebLLM custom model at ${choice.custom.url}`, scripted: false };
       return { label: `WebLLM ${CATALOG.find((m) => m.id === choice.modelId)?.label ?? choice.modelId}`, scripted: false };
     default: {
       const never: never = choice;
@@ -50,15 +51,18 @@ interface ModelWorker {
 
 export class ModelLink {
   #worker: ModelWorker | null = null;
-  #loaded: { modelId: string; model: Model } | null = null;
+  #loaded: { modelId: string; key: string; model: Model } | null = null;
 
   constructor(private readonly spawn: () => ModelPort) {}
 
-  async load(modelId: string, onProgress: (p: LoadProgress) => void): Promise<Model> {
-    if (this.#loaded?.modelId === modelId) return this.#loaded.model;
+  /** `custom`: weights served from their own URL (`modelId` is then `custom.id`). */
+  async load(modelId: string, onProgress: (p: LoadProgress) => void, custom?: CustomModel): Promise<Model> {
+    // A custom model is the same one only with the same URL and library: key on all of it.
+    const key = JSON.stringify([modelId, custom ?? null]);
+    if (this.#loaded?.key === key) return this.#loaded.model;
     this.#loaded = null;
-    const model = await this.#call((c) => c.load({ modelId }, onProgress));
-    this.#loaded = { modelId, model };
+    const model = await this.#call((c) => c.load({ modelId, ...(custom && { custom }) }, onProgress));
+    this.#loaded = { modelId, key, model };
     return model;
   }
 
@@ -128,7 +132,7 @@ export async function createModel(choice: ModelChoice, ctx: ModelContext): Promi
       });
     case 'webllm':
       if (!ctx.webllm) throw new Error('WebLLM runs only in a browser with a model worker; pick the scripted model or an endpoint.');
-      return ctx.webllm.load(choice.modelId, ctx.onProgress);
+      return ctx.webllm.load(choice.modelId, ctx.onProgress, choice.custom);
     default: {
       const never: never = choice;
       throw new TypeError(`unknown model choice ${JSON.stringify(never)}`);

@@ -198,7 +198,7 @@ export class Sessions {
       case 'openai':
         return { ok: true, choice: model, label: `${model.model} at ${model.baseUrl}` };
       case 'webllm':
-        return { ok: true, choice: model, label: `WebLLM ${start.webllmModel?.label ?? model.modelId}` };
+        return { ok: true, choice: model, label: model.custom ? `WebLLM custom model at ${model.custom.url}` : `WebLLM ${start.webllmModel?.label ?? model.modelId}` };
       default: {
         const never: never = model;
         throw new TypeError(`unknown model choice ${JSON.stringify(never)}`);

@@ -17,6 +17,7 @@ import type {
   RunSettings,
   TaskChoice,
 } from '../../worker/client.ts';
+import { customModel, type CustomModelFields } from './custom-model.ts';
 import { settingsProblem } from './settings-fields.ts';
 import { fromDataTransfer, fromFileList, readDropped, type DropSkip, type DroppedFile, type ReadableFile } from './dropped-files.ts';
 import type { WorkspaceChoice } from './workspace-choice.svelte.ts';
@@ -52,6 +53,8 @@ export class StartState {
   probe = $state.raw<EndpointProbe | null>(null);
   probing = $state(false);
   webllmId = $state('');
+  /** Self-hosted weights, used instead of `webllmId` while enabled. */
+  customModel = $state<CustomModelFields>({ enabled: false, url: '', baseModelId: '' });
   gpu = $state.raw<GpuReport | null>(null);
   /** Catalog ids with cached weights; null until someone asks. */
   cached = $state.raw<readonly string[] | null>(null);
@@ -81,6 +84,7 @@ export class StartState {
       this.options = options;
       this.settings ??= { ...options.defaults };
       if (!this.webllmId) this.webllmId = options.defaultModelId;
+      if (!this.customModel.baseModelId) this.customModel.baseModelId = options.defaultModelId;
       this.loadError = null;
     } catch (e) {
       this.loadError = message(e);
@@ -192,6 +196,7 @@ export class StartState {
       }
       case 'webllm':
         if (this.gpu && !this.gpu.ok) return { reason: 'WebLLM cannot run in this browser (see why above); pick the scripted model or an endpoint.' };
+        if (this.customModel.enabled) return this.#customModel();
         if (!this.webllmModel) return { reason: 'Pick a WebLLM model.' };
         if (this.webllmModel.needsF16 && this.gpu && !this.gpu.f16) return { reason: `${this.webllmModel.label} needs shader-f16, which this GPU lacks.` };
         return { kind: 'webllm', modelId: this.webllmModel.id };
@@ -200,6 +205,16 @@ export class StartState {
         throw new TypeError(`unknown model kind ${JSON.stringify(never)}`);
       }
     }
+  }
+
+  #customModel(): ModelChoice | { reason: string } {
+    const catalog = this.options?.catalog ?? [];
+    const custom = customModel(this.customModel, catalog.map((m) => m.id));
+    if ('reason' in custom) return custom;
+    // The base model's library is what runs: its shader-f16 need is the custom model's too.
+    const base = catalog.find((m) => m.id === custom.baseModelId);
+    if (base?.needsF16 && this.gpu && !this.gpu.f16) return { reason: `The custom model uses the library of ${base.label}, which needs shader-f16; this GPU lacks it, so serve a q4f32 build and pick its q4f32 base model.` };
+    return { kind: 'webllm', modelId: custom.id, custom };
   }
 }
 

@@ -75,6 +75,27 @@ describe('StartState', () => {
       (s) => ((s.modelKind = 'webllm'), (s.gpu = { ok: true, webgpu: true, adapter: true, f16: true, fallback: false, explanation: '' })),
       { model: { kind: 'webllm', modelId: 'Qwen2.5-Coder-1.5B-Instruct-q4f16_1-MLC' } },
     ],
+    [
+      'a custom WebLLM model without a URL',
+      (s) => ((s.modelKind = 'webllm'), (s.gpu = { ok: true, webgpu: true, adapter: true, f16: true, fallback: false, explanation: '' }), (s.customModel.enabled = true)),
+      /^Give the custom model's URL/,
+    ],
+    [
+      'a custom WebLLM model on a q4f16 base, on a GPU without shader-f16',
+      (s) => ((s.modelKind = 'webllm'), (s.gpu = { ok: true, webgpu: true, adapter: true, f16: false, fallback: false, explanation: '' }), (s.customModel.enabled = true), (s.customModel.url = 'https://h/M')),
+      /library of Qwen2.5-Coder 1.5B, which needs shader-f16/,
+    ],
+    [
+      'a custom WebLLM model (the base defaults to the default model)',
+      (s) => ((s.modelKind = 'webllm'), (s.gpu = { ok: true, webgpu: true, adapter: true, f16: true, fallback: false, explanation: '' }), (s.customModel.enabled = true), (s.customModel.url = 'http://localhost:8000/M')),
+      {
+        model: {
+          kind: 'webllm',
+          modelId: 'custom:http://localhost:8000/M',
+          custom: { id: 'custom:http://localhost:8000/M', url: 'http://localhost:8000/M', baseModelId: 'Qwen2.5-Coder-1.5B-Instruct-q4f16_1-MLC' },
+        },
+      },
+    ],
     ['an emptied setting', (s) => ((s.settings!.maxSteps as unknown as null) = null), /^Fill in “Max steps”\.$/],
     ['a setting out of bounds', (s) => (s.settings!.temperature = 5), /^“Temperature” must be between 0 and 2\.$/],
     ['start paused', (s) => (s.startPaused = true), { paused: true }],
