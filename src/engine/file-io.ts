@@ -7,7 +7,7 @@ import type { ToolContext } from './context.ts';
 import type { JailOp } from './jail.ts';
 import { fail, refusal, type FileChange, type Note, type ToolResult } from './result.ts';
 import { decodeText, encodeText, looksBinary } from './text.ts';
-import { isWorkspaceError, type Workspace } from './workspace.ts';
+import { isWorkspaceError, type Stat, type Workspace } from './workspace.ts';
 import { missingPathText } from './missing-path.ts';
 
 /** A path that passed the jail: `path` is physical (what the backend sees), `display` what the model wrote. */
@@ -22,9 +22,12 @@ export type FileState =
   | { readonly kind: 'binary'; readonly size: number }
   | { readonly kind: 'text'; readonly text: string };
 
-/** What is at a jailed path. Never throws for a missing file. */
-export async function fileState(ws: Workspace, path: string): Promise<FileState> {
-  const st = await ws.lstat(path);
+/**
+ * What is at a jailed path. Never throws for a missing file. A caller that has just lstat'ed the
+ * path (ws_grep checks sizes first) passes that stat, so a file is not stat'ed twice.
+ */
+export async function fileState(ws: Workspace, path: string, known?: Stat | null): Promise<FileState> {
+  const st = known === undefined ? await ws.lstat(path) : known;
   if (!st) return { kind: 'missing' };
   if (st.type === 'dir') return { kind: 'dir' };
   if (st.type === 'symlink') {

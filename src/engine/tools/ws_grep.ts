@@ -97,11 +97,12 @@ export const wsGrep = defineTool({
     let binary = 0;
     let large = 0;
     for (const path of files) {
-      if (((await ctx.ws.lstat(path))?.size ?? 0) > MAX_GREP_FILE_BYTES) {
+      const st = await ctx.ws.lstat(path);
+      if ((st?.size ?? 0) > MAX_GREP_FILE_BYTES) {
         large++;
         continue;
       }
-      const state = await fileState(ctx.ws, path);
+      const state = await fileState(ctx.ws, path, st);
       if (state.kind === 'binary') binary++;
       if (state.kind !== 'text') continue;
       // Lines are matched without their CR, so the whole-file pass must not see CRs either ("x$").
