@@ -64,13 +64,6 @@ module.exports = {
       from: { path: '^src/worker/', pathNot: ['^src/worker/webcontainer-link\\.ts$', '\\.test\\.ts$'] },
       to: { path: '^src/workspace/webcontainer/', pathNot: '^src/workspace/webcontainer/node-syntax-check\\.ts$', dependencyTypesNot: ['type-only'] },
     },
-    {
-      name: 'postmessage-only-in-worker',
-      comment: 'Only src/worker/ talks across threads (checked by a unit test that scans sources).',
-      severity: 'ignore',
-      from: {},
-      to: {},
-    },
     { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
   ],
   options: {
