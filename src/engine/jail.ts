@@ -32,7 +32,7 @@ function refuse(rule: string, text: string): JailResult {
 }
 
 /** The spec's refusal for writes under `.slmcode/`. */
-export function harnessRefusal(display: string): string {
+function harnessRefusal(display: string): string {
   return (
     `write refused — ${display} is harness control state, not project source.\n` +
     `Files under .slmcode/ (hooks.json, config.yaml, pending/, checkpoints/) configure the\n` +

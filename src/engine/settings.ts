@@ -51,7 +51,3 @@ export const CHARS_PER_TOKEN = 4;
 export function readCeilingChars(s: EngineSettings): number {
   return Math.floor(s.context_window_tokens * 0.15 * CHARS_PER_TOKEN);
 }
-
-export function withSettings(patch: Partial<EngineSettings>): EngineSettings {
-  return Object.freeze({ ...DEFAULT_SETTINGS, ...patch });
-}

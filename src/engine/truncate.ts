@@ -13,7 +13,7 @@ export interface Truncated {
 }
 
 /** The steering text appended to every truncated result. */
-export function truncationNote(total: number, omitted: number, cap: number): string {
+function truncationNote(total: number, omitted: number, cap: number): string {
   return (
     `[output truncated: ${total} characters in total, the middle ${omitted} omitted to stay within ${cap}. ` +
     `Narrow the request — ws_read with offset=/limit=, ws_grep with a tighter pattern or path=, or a command with less output.]`
