@@ -5,12 +5,14 @@
  */
 import { defineConfig } from '@playwright/test';
 
-const PORT = 4173;
+// E2E_PORT / E2E_DIST let several builds be tested side by side (defaults: 4173, dist).
+const PORT = Number(process.env.E2E_PORT ?? 4173);
+const DIST = process.env.E2E_DIST ?? 'dist';
 
 export default defineConfig({
   testDir: 'e2e',
   // Failure traces and the specs' screenshots land here (git-ignored; CI keeps it as an artifact).
-  outputDir: 'test-results/playwright',
+  outputDir: `test-results/playwright${DIST === 'dist' ? '' : `-${DIST}`}`,
   // The machine's two cores are shared: one browser at a time.
   workers: 1,
   fullyParallel: false,
@@ -41,7 +43,7 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   webServer: {
-    command: `npx vite preview --port ${PORT} --strictPort`,
+    command: `npx vite preview --port ${PORT} --strictPort --outDir ${DIST}`,
     url: `http://localhost:${PORT}`,
     reuseExistingServer: false,
     timeout: 60_000,
