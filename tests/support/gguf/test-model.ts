@@ -1,0 +1,189 @@
+/**
+ * The test model: a tiny llama-architecture GGUF with seeded random weights, generated at test
+ * time (no weights can be downloaded here). It is not a language model — its tool calls are
+ * valid only because decoding is constrained by the call's JSON schema, which is what the tests
+ * prove. Runs in llama.cpp (node-llama-cpp, wllama) like any GGUF: a SentencePiece "llama"
+ * vocabulary with byte fallback (`<0x00>`…`<0xFF>`), ChatML control tokens and a ChatML chat
+ * template, and enough pieces (ASCII characters, JSON punctuation, the tool names) to spell a
+ * call in few tokens.
+ *
+ * One shape tweak keeps its calls short: embedding dimension 0 is constant, so after the final
+ * norm it is a steady signal the output head turns into a lean towards tokens that close a
+ * string and away from `done`; every other weight is random. Without it a random model fills
+ * strings until the token limit.
+ */
+import { writeGguf, type GgufTensor, type GgufValue } from './writer.ts';
+
+/** `general.name` of the generated model; sessions run on it are labelled with this name. */
+export const TEST_MODEL_NAME = 'slm-test-tiny-random';
+/** The file name the tests, the bench and the e2e write it under. */
+export const TEST_MODEL_FILE = `${TEST_MODEL_NAME}.gguf`;
+
+export interface TestModelOptions {
+  /** Weights seed; the same seed gives the same bytes. */
+  readonly seed?: number;
+  readonly embedding?: number;
+  readonly layers?: number;
+  readonly heads?: number;
+  readonly kvHeads?: number;
+  readonly feedForward?: number;
+  readonly contextLength?: number;
+}
+
+export const TEST_MODEL_DEFAULTS = Object.freeze({ seed: 1, embedding: 64, layers: 2, heads: 4, kvHeads: 2, feedForward: 128, contextLength: 8192 });
+
+/** SentencePiece token types (llama.cpp's llama_token_type). */
+const TokenType = { normal: 1, unknown: 2, control: 3, byte: 6 } as const;
+/** SentencePiece's visible space. */
+const SPACE = '\u2581';
+
+/** Pieces beyond single characters: JSON punctuation, the call's keys, tool names, common words. */
+const PIECES = [
+  '{"', '":', '":"', '","', '"}', '"},', '"}}', '":{"', '":{}', '}}', '":[', '"]', '"],', ',"', '\\n', '  ',
+  'thought', 'tool', 'args', 'path', 'content', 'summary', 'old_str', 'new_str', 'pattern', 'command', 'offset', 'limit', 'items',
+  'ws_read', 'ws_write', 'ws_edit', 'ws_list', 'ws_glob', 'ws_grep', 'ws_delete', 'ws_mv', 'ws_patch', 'ws_replace_lines', 'ws_shell',
+  'ws_test', 'ws_todo', 'ws_skill', 'git_diff', 'git_status', 'done',
+  'src', 'test', 'index', 'README', '.md', '.js', '.ts', '.py', '.json', 'file', 'function', 'return', 'const', 'import', 'export',
+  `${SPACE}the`, `${SPACE}a`, `${SPACE}to`, `${SPACE}file`, `${SPACE}test`, `${SPACE}read`, `${SPACE}is`, `${SPACE}and`,
+];
+
+/**
+ * How far the output head leans towards a token, through the steady channel: towards those that
+ * close a string (calls stay short), away from spelling `done` (a run lasts long enough to
+ * test). A one-character lean also applies to that character's byte token, which spells the same.
+ */
+const LEANS: ReadonlyMap<string, number> = new Map([
+  ...['"', '"}', '"}}', '"]', '"],', '"},', '","'].map((t) => [t, 0.8] as const),
+  ...['d', 'do', 'don', 'done'].map((t) => [t, -1.5] as const),
+]);
+
+const SPECIALS = [
+  { text: '<unk>', type: TokenType.unknown },
+  { text: '<s>', type: TokenType.control },
+  { text: '</s>', type: TokenType.control },
+  { text: '<|im_start|>', type: TokenType.control },
+  { text: '<|im_end|>', type: TokenType.control },
+] as const;
+
+export const CHATML_TEMPLATE =
+  "{% for message in messages %}{{ '<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>' + '\\n' }}{% endfor %}" +
+  "{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}";
+
+export interface TestVocab {
+  readonly tokens: readonly string[];
+  readonly scores: readonly number[];
+  readonly types: readonly number[];
+}
+
+/** Specials, the 256 byte tokens, `▁` and printable ASCII, then each piece with all its prefixes (so SentencePiece merges reach it). */
+export function testVocab(): TestVocab {
+  const tokens: string[] = [];
+  const scores: number[] = [];
+  const types: number[] = [];
+  const seen = new Set<string>();
+  const add = (text: string, type: number, score: number) => {
+    if (seen.has(text)) return;
+    seen.add(text);
+    tokens.push(text);
+    types.push(type);
+    scores.push(score);
+  };
+  for (const s of SPECIALS) add(s.text, s.type, 0);
+  for (let b = 0; b < 256; b++) add(`<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`, TokenType.byte, 0);
+  add(SPACE, TokenType.normal, -1);
+  for (let c = 0x21; c < 0x7f; c++) add(String.fromCharCode(c), TokenType.normal, -1);
+  // Longer pieces score higher, so SentencePiece's merges prefer them.
+  for (const piece of PIECES) {
+    const chars = [...piece];
+    for (let n = 2; n <= chars.length; n++) add(chars.slice(0, n).join(''), TokenType.normal, n - 1);
+  }
+  return { tokens, scores, types };
+}
+
+/** A token's text, with an ASCII byte token (`<0x64>`) read as its character: it spells the same. */
+function spelled(token: string): string {
+  const byte = /^<0x([0-7][0-9A-F])>$/.exec(token);
+  return byte ? String.fromCharCode(parseInt(byte[1]!, 16)) : token;
+}
+
+/** mulberry32: a small seeded generator of floats in [0, 1). */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The model file's bytes, deterministic for the options. */
+export function makeTestModel(options: TestModelOptions = {}): Uint8Array {
+  const o = { ...TEST_MODEL_DEFAULTS, ...options };
+  if (o.embedding % o.heads !== 0 || o.heads % o.kvHeads !== 0) throw new Error('test model: embedding must divide into heads, heads into kv heads');
+  const headDim = o.embedding / o.heads;
+  const kvDim = headDim * o.kvHeads;
+  const vocab = testVocab();
+  const nVocab = vocab.tokens.length;
+  const rand = random(o.seed);
+  const uniform = (n: number, scale: number) => Float32Array.from({ length: n }, () => (rand() * 2 - 1) * scale);
+  const ones = (n: number) => new Float32Array(n).fill(1);
+  const E = o.embedding;
+
+  const embd = uniform(E * nVocab, 0.1);
+  for (let t = 0; t < nVocab; t++) embd[t * E] = 1; // the steady channel (see the file comment)
+  const output = uniform(E * nVocab, 0.4);
+  for (let t = 0; t < nVocab; t++) output[t * E] = LEANS.get(spelled(vocab.tokens[t]!)) ?? 0;
+
+  const tensors: GgufTensor[] = [{ name: 'token_embd.weight', dims: [E, nVocab], type: 'F16', data: embd }];
+  for (let l = 0; l < o.layers; l++) {
+    const matrix = (name: string, cols: number, rows: number, scale: number): GgufTensor => ({ name: `blk.${l}.${name}.weight`, dims: [cols, rows], type: 'F16', data: uniform(cols * rows, scale) });
+    tensors.push(
+      { name: `blk.${l}.attn_norm.weight`, dims: [E], type: 'F32', data: ones(E) },
+      matrix('attn_q', E, E, 0.3),
+      matrix('attn_k', E, kvDim, 0.3),
+      matrix('attn_v', E, kvDim, 0.3),
+      matrix('attn_output', E, E, 0.01),
+      { name: `blk.${l}.ffn_norm.weight`, dims: [E], type: 'F32', data: ones(E) },
+      matrix('ffn_gate', E, o.feedForward, 0.3),
+      matrix('ffn_up', E, o.feedForward, 0.3),
+      matrix('ffn_down', o.feedForward, E, 0.01),
+    );
+  }
+  tensors.push({ name: 'output_norm.weight', dims: [E], type: 'F32', data: ones(E) }, { name: 'output.weight', dims: [E, nVocab], type: 'F16', data: output });
+
+  const id = (text: string) => vocab.tokens.indexOf(text);
+  const u32 = (value: number): GgufValue => ({ kind: 'u32', value });
+  const metadata = new Map<string, GgufValue>([
+    ['general.architecture', { kind: 'string', value: 'llama' }],
+    ['general.name', { kind: 'string', value: TEST_MODEL_NAME }],
+    ['general.description', { kind: 'string', value: `Random weights (seed ${o.seed}) for tests: not a language model.` }],
+    ['general.file_type', u32(1)], // mostly F16
+    ['general.alignment', u32(32)],
+    ['llama.context_length', u32(o.contextLength)],
+    ['llama.embedding_length', u32(E)],
+    ['llama.block_count', u32(o.layers)],
+    ['llama.feed_forward_length', u32(o.feedForward)],
+    ['llama.attention.head_count', u32(o.heads)],
+    ['llama.attention.head_count_kv', u32(o.kvHeads)],
+    ['llama.attention.layer_norm_rms_epsilon', { kind: 'f32', value: 1e-5 }],
+    ['llama.rope.dimension_count', u32(headDim)],
+    ['llama.rope.freq_base', { kind: 'f32', value: 10000 }],
+    ['llama.vocab_size', u32(nVocab)],
+    ['tokenizer.ggml.model', { kind: 'string', value: 'llama' }],
+    ['tokenizer.ggml.tokens', { kind: 'array', of: 'string', values: vocab.tokens }],
+    ['tokenizer.ggml.scores', { kind: 'array', of: 'f32', values: vocab.scores }],
+    ['tokenizer.ggml.token_type', { kind: 'array', of: 'i32', values: vocab.types }],
+    ['tokenizer.ggml.unknown_token_id', u32(id('<unk>'))],
+    ['tokenizer.ggml.bos_token_id', u32(id('<s>'))],
+    ['tokenizer.ggml.eos_token_id', u32(id('<|im_end|>'))],
+    ['tokenizer.ggml.padding_token_id', u32(id('</s>'))],
+    ['tokenizer.ggml.add_bos_token', { kind: 'bool', value: false }],
+    ['tokenizer.ggml.add_eos_token', { kind: 'bool', value: false }],
+    // With a prefix space, llama.cpp's JSON-mode sampler setup fails ("Failed to initialize samplers").
+    ['tokenizer.ggml.add_space_prefix', { kind: 'bool', value: false }],
+    ['tokenizer.chat_template', { kind: 'string', value: CHATML_TEMPLATE }],
+  ]);
+  return writeGguf(metadata, tensors);
+}
