@@ -1,0 +1,370 @@
+/**
+ * The OS sandbox for commands on a Node host: bubblewrap (`bwrap`). `wrap` turns one argv into
+ * the process to spawn instead, so every stage of a plan runs inside its own sandbox:
+ *
+ * - the workspace bind-mounted read-write at its own absolute path (paths in output look the
+ *   same), its `.git/` and `.slmcode/` mounted back read-only (`.slmcode/scratch/` stays
+ *   writable);
+ * - the toolchain read-only: /usr, /bin, /sbin, /lib* (symlinks kept as symlinks on merged-/usr
+ *   systems), this Node's installation, and from /etc only what programs need to start
+ *   (ld.so.cache and ld.so.conf*, alternatives, nsswitch.conf, localtime) plus a generated
+ *   passwd, group and hosts naming only root, nobody and the sandbox user;
+ * - a fresh /tmp (a tmpfs of TMP_BYTES), a minimal /dev, a /proc of its own PID namespace;
+ *   nothing else of the host: no /home, no /root, no /work, no network (`--unshare-net`), no
+ *   IPC or UTS sharing, a session of its own (`--new-session`: no terminal to inject into);
+ * - `--die-with-parent` and a PID namespace: killing the bwrap process ends every process
+ *   inside, setsid ones too, because they all die with the namespace's init;
+ * - a clean environment: PATH (this Node first, then the system directories), HOME=/tmp,
+ *   LANG, and the plan's own variables;
+ * - rlimits set by util-linux `prlimit` inside the sandbox (LIMITS).
+ *
+ * RLIMIT_NPROC never applies to uid 0 of the host (the kernel exempts it, user namespace or
+ * not), so the sandbox picks one of two arrangements, decided by who runs slm:
+ * - a normal user: bwrap makes a user namespace (same uid inside, no capabilities, nested user
+ *   namespaces disabled); the process limit counts the processes of that namespace only;
+ * - root: no user namespace; the command drops to uid/gid 65534 (`setpriv`) keeping only
+ *   CAP_DAC_OVERRIDE as an ambient capability (and SECBIT_NO_SETUID_FIXUP, so access(2) honours
+ *   it too), so it can still read and write the workspace's root-owned files but chmod none of
+ *   them, and the process limit counts every process of uid 65534 on this machine (all
+ *   sandboxes together). Files the command creates are owned by 65534 on disk; a system
+ *   gitconfig inside marks every directory safe, since git refuses a repository owned by another
+ *   uid. NO_NEW_PRIVS and nosuid mounts (bwrap's own) keep setuid programs from raising it.
+ */
+import { spawn } from 'node:child_process';
+import { accessSync, constants, existsSync, lstatSync, mkdtempSync, readlinkSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, posix } from 'node:path';
+
+/** The process to spawn for one sandboxed argv. */
+export interface SandboxedSpawn {
+  readonly file: string;
+  readonly args: string[];
+  readonly env: Record<string, string>;
+}
+
+export interface WrapOptions {
+  /** The workspace directory: absolute and physical (its realpath). */
+  readonly root: string;
+  /** Absolute, inside `root`. */
+  readonly cwd: string;
+  /** The plan's variables, added to the sandbox's clean environment. */
+  readonly env: Readonly<Record<string, string>>;
+}
+
+/** Commands run inside bubblewrap. */
+export interface HostSandbox {
+  readonly kind: 'bwrap';
+  /** Who the command runs as: the user's own uid in a user namespace, or uid 65534 when slm runs as root. */
+  readonly mode: 'user' | 'root';
+  /** One sentence for people: where commands run and within which limits. */
+  readonly note: string;
+  wrap(argv: readonly string[], opts: WrapOptions): SandboxedSpawn;
+}
+
+/** The person passed --unsandboxed-commands: commands run directly on this machine. */
+export interface Unsandboxed {
+  readonly kind: 'unsandboxed';
+  readonly note: string;
+  /** The argv as it is, with this process's environment and the plan's variables. */
+  wrap(argv: readonly string[], opts: WrapOptions): SandboxedSpawn;
+}
+
+/** No sandbox could run and the person did not accept the risk: commands are not run; `note` says why and what to do. */
+export interface CommandsRefused {
+  readonly kind: 'refused';
+  readonly note: string;
+}
+
+/** What a Node host runs its commands under. `refused` has no `wrap`: an executor must say why it ran nothing. */
+export type CommandSandbox = HostSandbox | Unsandboxed | CommandsRefused;
+
+/** The command-line flag that runs commands without the sandbox. */
+export const UNSANDBOXED_FLAG = '--unsandboxed-commands';
+
+/** What running without the sandbox means, in the words the CLI uses. */
+export const UNSANDBOXED_RISK = "runs the model's commands directly on this machine, with your user's access to files and network";
+
+export const UNSANDBOXED: Unsandboxed = Object.freeze({
+  kind: 'unsandboxed',
+  note: `commands ran without an OS sandbox (${UNSANDBOXED_FLAG}): the model's commands run directly on this machine, with your user's access to files and network`,
+  wrap(argv: readonly string[], opts: WrapOptions): SandboxedSpawn {
+    const [file = '', ...args] = argv;
+    return { file, args, env: { ...hostEnv(), ...opts.env } };
+  },
+});
+
+/** The refusal for a host where bubblewrap cannot run (`why`, from the probe). */
+export function commandsRefused(why: string): CommandsRefused {
+  return {
+    kind: 'refused',
+    note:
+      `commands are not run: the OS sandbox (bubblewrap) cannot run here — ${why}. ` +
+      `Install bubblewrap (Debian/Ubuntu: apt install bubblewrap) on Linux, or pass ${UNSANDBOXED_FLAG}, which ${UNSANDBOXED_RISK}.`,
+  };
+}
+
+/** The rlimits every sandboxed command runs under (values for `prlimit`, soft = hard). */
+export const LIMITS = Object.freeze({
+  /** RLIMIT_NPROC: processes (threads count too). */
+  processes: 256,
+  /** RLIMIT_AS: address space per process. Node reserves about 1 GiB at start; this leaves it 3. */
+  addressSpaceBytes: 4 * 1024 ** 3,
+  /** RLIMIT_FSIZE: the largest file a command may write (a bigger write fails with SIGXFSZ / EFBIG). */
+  fileBytes: 1024 ** 3,
+  /** RLIMIT_CORE: no core dumps in the workspace. */
+  coreBytes: 0,
+});
+
+/** The size of the sandbox's private /tmp (tmpfs, counted in no rlimit). */
+export const TMP_BYTES = 256 * 1024 ** 2;
+
+/** uid and gid a command runs as when slm runs as root. */
+const NOBODY = 65534;
+
+/** Toolchain entries shared read-only when they exist (as symlinks where the host has symlinks). */
+const TOOLCHAIN = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
+
+/** What of the host's /etc programs need to start and find their libraries. */
+const ETC = ['/etc/ld.so.cache', '/etc/ld.so.conf', '/etc/ld.so.conf.d', '/etc/alternatives', '/etc/nsswitch.conf', '/etc/localtime'];
+
+const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+function hostEnv(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) out[k] = v;
+  return out;
+}
+
+/** The first executable `name` on this process's PATH, or undefined. */
+function which(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? SYSTEM_PATH).split(':')) {
+    if (!dir) continue;
+    const file = join(dir, name);
+    try {
+      accessSync(file, constants.X_OK);
+      return file;
+    } catch {
+      // not here; the next directory
+    }
+  }
+  return undefined;
+}
+
+function isInside(path: string, dir: string): boolean {
+  return path === dir || path.startsWith(dir === '/' ? '/' : `${dir}/`);
+}
+
+/** The directory this Node is installed in (`…/bin/node` → `…`), physical. */
+function nodePrefix(): { readonly prefix: string; readonly bin: string } {
+  const exe = realpathSync(process.execPath);
+  const bin = dirname(exe);
+  return { prefix: posix.basename(bin) === 'bin' ? dirname(bin) : bin, bin };
+}
+
+/** passwd, group, hosts (and, for root mode, a gitconfig) written once per process, removed at exit. */
+function generatedEtc(mode: 'user' | 'root'): string {
+  const dir = mkdtempSync(join(tmpdir(), 'slm-sandbox-etc-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  const uid = mode === 'root' ? NOBODY : (process.getuid?.() ?? NOBODY);
+  const gid = mode === 'root' ? NOBODY : (process.getgid?.() ?? NOBODY);
+  const users = [`root:x:0:0:root:/tmp:/usr/sbin/nologin`, `nobody:x:${NOBODY}:${NOBODY}:nobody:/tmp:/usr/sbin/nologin`];
+  const groups = [`root:x:0:`, `nogroup:x:${NOBODY}:`];
+  if (uid !== 0 && uid !== NOBODY) users.push(`sandbox:x:${uid}:${gid}:sandbox:/tmp:/bin/sh`);
+  if (gid !== 0 && gid !== NOBODY) groups.push(`sandbox:x:${gid}:`);
+  writeFileSync(join(dir, 'passwd'), `${users.join('\n')}\n`);
+  writeFileSync(join(dir, 'group'), `${groups.join('\n')}\n`);
+  writeFileSync(join(dir, 'hosts'), '127.0.0.1 localhost\n::1 localhost\n');
+  writeFileSync(join(dir, 'gitconfig'), '[safe]\n\tdirectory = *\n');
+  return dir;
+}
+
+/** bwrap arguments, with parent directories made world-traversable (uid 65534 must reach the workspace). */
+class MountArgs {
+  readonly args: string[] = [];
+  readonly #made = new Set<string>(['/']);
+
+  /** Creates every missing ancestor of `path` as a 0755 directory. */
+  parents(path: string): void {
+    const parts = path.split('/').filter(Boolean);
+    for (let i = 1; i < parts.length; i++) this.dir(`/${parts.slice(0, i).join('/')}`);
+  }
+
+  dir(path: string): void {
+    if (this.#made.has(path)) return;
+    this.#made.add(path);
+    this.args.push('--perms', '0755', '--dir', path);
+  }
+
+  /** Marks `path` as present, so no `--dir` is made for it or under it by `parents`. */
+  mounted(path: string): void {
+    this.#made.add(path);
+  }
+
+  push(...args: string[]): void {
+    this.args.push(...args);
+  }
+}
+
+interface Tools {
+  readonly bwrap: string;
+  readonly prlimit: string;
+  /** Only for root mode. */
+  readonly setpriv?: string;
+}
+
+/** The toolchain, /etc, /proc, /dev and /tmp: the same for every command of this process. */
+function baseMounts(mode: 'user' | 'root', etc: string): { readonly args: readonly string[]; readonly path: string } {
+  const m = new MountArgs();
+  for (const p of TOOLCHAIN) {
+    const st = lstatSync(p, { throwIfNoEntry: false });
+    if (st?.isSymbolicLink()) m.push('--symlink', readlinkSync(p), p);
+    else if (st?.isDirectory()) m.push('--ro-bind', p, p);
+    else continue;
+    m.mounted(p);
+  }
+  const node = nodePrefix();
+  if (!TOOLCHAIN.some((t) => isInside(node.prefix, t))) {
+    m.parents(node.prefix);
+    m.push('--ro-bind', node.prefix, node.prefix);
+    m.mounted(node.prefix);
+  }
+  m.dir('/etc');
+  for (const p of ETC) m.push('--ro-bind-try', p, p);
+  for (const f of ['passwd', 'group', 'hosts']) m.push('--ro-bind', join(etc, f), `/etc/${f}`);
+  if (mode === 'root') m.push('--ro-bind', join(etc, 'gitconfig'), '/etc/gitconfig');
+  m.push('--symlink', '../proc/self/mounts', '/etc/mtab');
+  m.push('--proc', '/proc', '--dev', '/dev', '--perms', '1777', '--size', String(TMP_BYTES), '--tmpfs', '/tmp');
+  for (const p of ['/proc', '/dev', '/tmp']) m.mounted(p);
+  const path = [node.bin, ...SYSTEM_PATH.split(':').filter((d) => d !== node.bin)].join(':');
+  return { args: m.args, path };
+}
+
+/** `.git/` and `.slmcode/` read-only (wherever they resolve inside the root), `.slmcode/scratch/` writable again. */
+function protectedMounts(root: string): string[] {
+  const inRoot = (rel: string): string | undefined => {
+    const p = join(root, rel);
+    if (!existsSync(p)) return undefined;
+    const real = realpathSync(p);
+    // A link out of the workspace reaches nothing: only the workspace is mounted.
+    return isInside(real, root) && real !== root ? real : undefined;
+  };
+  const out: string[] = [];
+  for (const rel of ['.git', '.slmcode']) {
+    const p = inRoot(rel);
+    if (p) out.push('--ro-bind', p, p);
+  }
+  const scratch = inRoot('.slmcode/scratch');
+  if (scratch && lstatSync(scratch).isDirectory()) out.push('--bind', scratch, scratch);
+  return out;
+}
+
+function limitArgs(): string[] {
+  const l = LIMITS;
+  const pair = (n: number) => `${n}:${n}`;
+  return [`--nproc=${pair(l.processes)}`, `--as=${pair(l.addressSpaceBytes)}`, `--fsize=${pair(l.fileBytes)}`, `--core=${pair(l.coreBytes)}`];
+}
+
+function gib(n: number): string {
+  return `${n / 1024 ** 3} GiB`;
+}
+
+function makeSandbox(tools: Tools, mode: 'user' | 'root'): HostSandbox {
+  const etc = generatedEtc(mode);
+  const base = baseMounts(mode, etc);
+  const namespaces =
+    mode === 'user'
+      ? ['--unshare-all', '--unshare-user', '--disable-userns']
+      : // No user namespace: the command must be a non-root uid of the host for the process limit to count.
+        ['--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try', '--cap-add', 'CAP_SETUID,CAP_SETGID,CAP_SETPCAP,CAP_DAC_OVERRIDE'];
+  const drop =
+    mode === 'root'
+      ? [tools.setpriv!, `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--securebits=+no_setuid_fixup', '--inh-caps=-all,+dac_override', '--ambient-caps=-all,+dac_override', '--bounding-set=-all,+dac_override', '--']
+      : [];
+  const who = mode === 'root' ? `uid ${NOBODY} (slm runs as root)` : 'your uid in a user namespace';
+  const note =
+    `ran in the bubblewrap sandbox as ${who}: only the workspace writable (.git and .slmcode read-only), the toolchain read-only, a private /tmp, no network; ` +
+    `at most ${LIMITS.processes} processes, ${gib(LIMITS.addressSpaceBytes)} of address space per process, files up to ${gib(LIMITS.fileBytes)}`;
+  return {
+    kind: 'bwrap',
+    mode,
+    note,
+    wrap(argv, opts) {
+      if (opts.root === '/') throw new Error('the workspace root is /, which cannot be sandboxed: open a project directory');
+      if (!isInside(opts.cwd, opts.root)) throw new Error(`the working directory ${opts.cwd} is outside the workspace ${opts.root}`);
+      const m = new MountArgs();
+      for (const p of [...TOOLCHAIN, '/etc', '/proc', '/dev', '/tmp']) m.mounted(p);
+      m.parents(opts.root);
+      const env: Record<string, string> = { PATH: base.path, HOME: '/tmp', LANG: process.env.LANG ?? 'C.UTF-8', ...opts.env };
+      const setenv = Object.entries(env).flatMap(([k, v]) => ['--setenv', k, v]);
+      return {
+        file: tools.bwrap,
+        args: [
+          ...namespaces,
+          '--die-with-parent',
+          '--new-session',
+          ...base.args,
+          ...m.args,
+          '--bind', opts.root, opts.root,
+          ...protectedMounts(opts.root),
+          '--chdir', opts.cwd,
+          '--clearenv',
+          ...setenv,
+          '--',
+          ...drop,
+          tools.prlimit,
+          ...limitArgs(),
+          '--',
+          ...argv,
+        ],
+        env: { PATH: SYSTEM_PATH },
+      };
+    },
+  };
+}
+
+/** Runs `true` through the sandbox once; resolves to the reason it failed, or undefined. */
+function tryOnce(sandbox: HostSandbox): Promise<string | undefined> {
+  const dir = mkdtempSync(join(tmpdir(), 'slm-sandbox-probe-'));
+  const root = realpathSync(dir);
+  const w = sandbox.wrap(['true'], { root, cwd: root, env: {} });
+  return new Promise((resolve) => {
+    let err = '';
+    const child = spawn(w.file, w.args, { env: w.env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
+    child.on('error', (e) => (err ||= e.message));
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      rmSync(dir, { recursive: true, force: true });
+      resolve(code === 0 ? undefined : `a trial command failed (${signal ?? `exit ${code}`}): ${err.trim().split('\n')[0] || 'no message'}`);
+    });
+  });
+}
+
+async function probe(): Promise<HostSandbox | { readonly ok: false; readonly why: string }> {
+  if (process.platform !== 'linux') return { ok: false, why: `bubblewrap needs Linux, and this is ${process.platform}` };
+  const bwrap = which('bwrap');
+  if (!bwrap) return { ok: false, why: 'bwrap is not installed (no bwrap on PATH)' };
+  const prlimit = which('prlimit');
+  if (!prlimit) return { ok: false, why: 'prlimit (util-linux) is not installed, so no limits could be set' };
+  const mode = process.getuid?.() === 0 ? 'root' : 'user';
+  const setpriv = mode === 'root' ? which('setpriv') : undefined;
+  if (mode === 'root' && !setpriv) return { ok: false, why: 'slm runs as root and setpriv (util-linux) is not installed, so commands cannot drop to an unprivileged uid' };
+  const sandbox = makeSandbox({ bwrap, prlimit, ...(setpriv && { setpriv }) }, mode);
+  const failed = await tryOnce(sandbox);
+  return failed ? { ok: false, why: failed } : sandbox;
+}
+
+let probed: ReturnType<typeof probe> | undefined;
+
+/** Whether bubblewrap can run commands here (checked once per process, by running one). */
+export function probeHostSandbox(): Promise<HostSandbox | { readonly ok: false; readonly why: string }> {
+  return (probed ??= probe());
+}
+
+/** The sandbox the CLI runs commands under: bubblewrap, or with `allowUnsandboxed` none, or else a refusal saying why. */
+export async function commandSandbox(allowUnsandboxed: boolean): Promise<CommandSandbox> {
+  const probed = await probeHostSandbox();
+  if ('kind' in probed) return probed;
+  return allowUnsandboxed ? UNSANDBOXED : commandsRefused(probed.why);
+}
