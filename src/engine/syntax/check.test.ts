@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useNodeWasm } from '../../../tests/support/node-wasm.ts';
 import { checkSyntax, syntaxCheckerFor } from './check.ts';
-import type { SyntaxVerdict } from './verdict.ts';
+import { MAX_SYNTAX_CHECK_BYTES, type SyntaxVerdict } from './verdict.ts';
 
 interface Row {
   name: string;
@@ -93,7 +93,8 @@ describe('checkSyntax', () => {
       const v = await checkSyntax(path, text, { budgetMs: 0 });
       expect(v).toMatchObject({ status: 'skipped', checker });
       expect(v?.message).toMatch(/^the check took \d+ ms, over its 0 ms budget; not judged$/);
-      expect(await checkSyntax(path, text)).toEqual(ok(checker));
+      // A budget no slow machine reaches: the first full parse also pays for compiling the parser.
+      expect(await checkSyntax(path, text, { budgetMs: 60_000 })).toEqual(ok(checker));
     }
   });
 
@@ -102,5 +103,23 @@ describe('checkSyntax', () => {
     expect(await checkSyntax('deep.js', deep)).toEqual({ status: 'skipped', checker: 'acorn', message: 'the text is nested too deeply for acorn; not judged' });
     // The JSON scanner keeps an explicit stack and judges the same text.
     expect(await checkSyntax('deep.json', deep)).toEqual(ok('json'));
+  });
+});
+
+describe('checkSyntax: the size limit (MAX_SYNTAX_CHECK_BYTES, UTF-8 bytes)', () => {
+  beforeAll(() => useNodeWasm());
+  const skipped = (checker: string, size: string): SyntaxVerdict => ({ status: 'skipped', checker, bound: 'size', message: `the file is ${size}, over the 1 MB limit; not judged` });
+  /** A valid JS text of exactly `bytes` UTF-8 bytes: a line comment of `fill` after `x;`. */
+  const js = (bytes: number, fill = 'a') => `x;//${fill.repeat((bytes - 4) / new TextEncoder().encode(fill).length)}`;
+  it.each([
+    ['exactly at the limit: judged', 'a.js', js(MAX_SYNTAX_CHECK_BYTES), ok('acorn')],
+    ['one byte over: skipped, the size in bytes', 'a.js', js(MAX_SYNTAX_CHECK_BYTES + 1), skipped('acorn', '1,000,001 bytes')],
+    ['counted in UTF-8 bytes, not characters (€ is 3 bytes)', 'a.js', js(1_200_004, '€'), skipped('acorn', '1.2 MB')],
+    ['a 12.3 MB file', 'a.js', js(12_300_000), skipped('acorn', '12.3 MB')],
+    ['json too', 'a.json', `[${'1,'.repeat(600_000)}1]`, skipped('json', '1.2 MB')],
+    ['python too', 'a.py', `x = 1\n${'#'.repeat(MAX_SYNTAX_CHECK_BYTES)}`, skipped('tree-sitter-python', '1,000,006 bytes')],
+    ['go too', 'a.go', `package a\n${'//'.repeat(MAX_SYNTAX_CHECK_BYTES / 2)}`, skipped('tree-sitter-go', '1,000,010 bytes')],
+  ] as const)('%s', async (_name, path, text, want) => {
+    expect(await checkSyntax(path, text, { budgetMs: 60_000 })).toEqual(want);
   });
 });

@@ -17,12 +17,16 @@
  * valid .ts texts in the edits corpus (2 of 9 files: optional tuple elements `[A, B?]` and
  * arrow-function type predicates `(v): v is T =>`). A checker with false "broken" verdicts
  * would revert good edits, which is worse than no check.
+ *
+ * Every check is bounded: a text over MAX_SYNTAX_CHECK_BYTES is not parsed, and a parse keeps
+ * its time budget (acorn and tree-sitter stop at the deadline; the JSON scanner is one linear
+ * pass). Either bound gives a `skipped` verdict that carries it, and the post-edit hook says so.
  */
 import { checkJs } from './javascript.ts';
 import { checkJson, isJsoncPath } from './json.ts';
 import { checkWithTreeSitter, treeSitterCheckerName } from './treesitter.ts';
 import { firstPythonProblem } from './python-rules.ts';
-import { DEFAULT_SYNTAX_BUDGET_MS, skippedVerdict, withinBudget, type CheckOptions, type SyntaxVerdict } from './verdict.ts';
+import { DEFAULT_SYNTAX_BUDGET_MS, overSizeLimit, skippedVerdict, withinBudget, type CheckOptions, type SyntaxVerdict } from './verdict.ts';
 
 type Check = (path: string, text: string, budgetMs: number) => SyntaxVerdict | Promise<SyntaxVerdict>;
 
@@ -34,7 +38,7 @@ interface CheckerEntry {
 
 const acorn = (mode: 'module' | 'commonjs' | 'either'): CheckerEntry => ({
   name: 'acorn',
-  check: (_path, text, budgetMs) => withinBudget('acorn', budgetMs, () => checkJs(text, mode)),
+  check: (_path, text, budgetMs) => checkJs(text, mode, budgetMs),
 });
 
 const json: CheckerEntry = {
@@ -71,6 +75,8 @@ export function syntaxCheckerFor(path: string): string | null {
 export async function checkSyntax(path: string, text: string, opts: CheckOptions = {}): Promise<SyntaxVerdict | null> {
   const entry = entryFor(path);
   if (!entry) return null;
+  const tooBig = overSizeLimit(entry.name, text);
+  if (tooBig) return tooBig;
   try {
     return await entry.check(path, text, opts.budgetMs ?? DEFAULT_SYNTAX_BUDGET_MS);
   } catch (e) {

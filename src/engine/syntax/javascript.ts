@@ -12,9 +12,15 @@
  *   a `<` is given no verdict rather than a false "broken".
  * Hashbang lines are accepted in every mode, as Node accepts them. Nesting too deep for
  * acorn's recursion is no verdict either.
+ *
+ * The parser is acorn with Set-backed scopes (acorn-scopes.ts: acorn's own scopes are
+ * quadratic in the number of declarations), and the time budget is kept while it parses:
+ * every TOKENS_PER_CLOCK_READ tokens the clock is read, and a parse past its deadline is
+ * stopped and reported as over budget.
  */
-import { parse, type Options } from 'acorn';
-import { errorAt, lineColAt, okVerdict, skippedVerdict, type SyntaxVerdict } from './verdict.ts';
+import type { Options } from 'acorn';
+import { LinearScopeParser } from './acorn-scopes.ts';
+import { errorAt, lineColAt, okVerdict, overBudget, skippedVerdict, type SyntaxVerdict } from './verdict.ts';
 
 export type JsMode = 'module' | 'commonjs' | 'either';
 
@@ -22,17 +28,39 @@ const CHECKER = 'acorn';
 /** acorn reports running out of stack as a syntax error; it says nothing about the text. */
 const STACK_OVERFLOW = 'Not enough stack space to parse input';
 
+/** How many tokens pass between two reads of the clock: reading it costs more than a token. */
+const TOKENS_PER_CLOCK_READ = 4096;
+
 interface AcornError {
   readonly offset: number;
   readonly text: string;
 }
 
-/** Judges `text` as JavaScript in the given mode. */
-export function checkJs(text: string, mode: JsMode): SyntaxVerdict {
+/** Thrown from acorn's token callback to stop a parse that ran past its deadline. */
+class OverBudget extends Error {}
+
+/**
+ * Judges `text` as JavaScript in the given mode; the parses together may take `budgetMs`. A
+ * parse is stopped at the deadline, and one that finished past it is not believed either.
+ */
+export function checkJs(text: string, mode: JsMode, budgetMs = Infinity): SyntaxVerdict {
+  const start = performance.now();
+  let verdict: SyntaxVerdict;
+  try {
+    verdict = judge(text, mode, start + budgetMs);
+  } catch (e) {
+    if (!(e instanceof OverBudget)) throw e;
+    return overBudget(CHECKER, performance.now() - start, budgetMs);
+  }
+  const elapsed = performance.now() - start;
+  return elapsed > budgetMs ? overBudget(CHECKER, elapsed, budgetMs) : verdict;
+}
+
+function judge(text: string, mode: JsMode, deadline: number): SyntaxVerdict {
   const modes: ('module' | 'commonjs')[] = mode === 'either' ? ['module', 'commonjs'] : [mode];
   let furthest: AcornError | null = null;
   for (const m of modes) {
-    const err = tryParse(text, m);
+    const err = tryParse(text, m, deadline);
     if (!err) return okVerdict(CHECKER);
     if (!furthest || err.offset > furthest.offset) furthest = err;
   }
@@ -45,10 +73,14 @@ export function checkJs(text: string, mode: JsMode): SyntaxVerdict {
   return errorAt(CHECKER, line, col, err.text === 'Unexpected token' ? unexpected(text, err.offset) : err.text);
 }
 
-function tryParse(text: string, sourceType: 'module' | 'commonjs'): AcornError | null {
-  const options: Options = { ecmaVersion: 'latest', sourceType, allowHashBang: true };
+function tryParse(text: string, sourceType: 'module' | 'commonjs', deadline: number): AcornError | null {
+  let tokens = 0;
+  const onToken = (): void => {
+    if (++tokens % TOKENS_PER_CLOCK_READ === 0 && performance.now() > deadline) throw new OverBudget();
+  };
+  const options: Options = { ecmaVersion: 'latest', sourceType, allowHashBang: true, ...(deadline < Infinity ? { onToken } : {}) };
   try {
-    parse(text, options);
+    LinearScopeParser.parse(text, options);
     return null;
   } catch (e) {
     if (!isAcornSyntaxError(e)) throw e;

@@ -35,7 +35,9 @@ type Outcome =
   /** Undone: this exact text, the file byte-identical to the seed. */
   | { kind: 'reverted'; text: string }
   /** Kept, with this line appended to the tool's own text. */
-  | { kind: 'appended'; line: string };
+  | { kind: 'appended'; line: string }
+  /** Kept unjudged, with a line matching this appended: the check hit a bound. */
+  | { kind: 'skipped'; line: RegExp };
 
 interface Row {
   name: string;
@@ -53,6 +55,8 @@ const PY = 'def f(x):\n    return x + 1\n';
 const GO = 'package main\n\nfunc main() {\n\tprintln("hi")\n}\n';
 const JS = 'function f(a) {\n  return a + 1;\n}\n';
 const JSON_TEXT = '{\n  "name": "x",\n  "version": "1.0.0"\n}\n';
+/** Top-level declarations, 1.2 MB: over the check's size limit. */
+const BIG_JS = Array.from({ length: 50_000 }, (_, i) => `let v${i} = ${i};`).join('\n').padEnd(1_199_000, ' ') + '\n';
 
 const rows: Row[] = [
   // One row per outcome.
@@ -131,7 +135,23 @@ const rows: Row[] = [
 
   // No verdict, no effect.
   { name: 'typescript is not checked', seed: { 'a.ts': 'export const a = 1;\n' }, tool: 'ws_edit', args: { path: 'a.ts', old_str: 'a = 1', new_str: 'a = (1' }, path: 'a.ts', outcome: { kind: 'unchanged' } },
-  { name: 'a check past its budget is skipped', seed: { 'a.js': JS }, tool: 'ws_edit', args: { path: 'a.js', old_str: 'a + 1', new_str: '(a + 1' }, budgetMs: 0, path: 'a.js', outcome: { kind: 'unchanged' } },
+  {
+    name: 'a check past its budget is skipped, and the result says so',
+    seed: { 'a.js': JS },
+    tool: 'ws_edit',
+    args: { path: 'a.js', old_str: 'a + 1', new_str: '(a + 1' },
+    budgetMs: 0,
+    path: 'a.js',
+    outcome: { kind: 'skipped', line: /^\[syntax check skipped for a\.js \(acorn\): the check took \d+ ms, over its 0 ms budget; not judged\]$/ },
+  },
+  {
+    name: 'a file over the size limit is not parsed, and the result says so',
+    seed: { 'big.js': BIG_JS },
+    tool: 'ws_edit',
+    args: { path: 'big.js', old_str: 'let v0 = 0;', new_str: 'let v0 = (0;' },
+    path: 'big.js',
+    outcome: { kind: 'skipped', line: /^\[syntax check skipped for big\.js \(acorn\): the file is 1\.2 MB, over the 1 MB limit; not judged\]$/ },
+  },
   {
     name: 'disable_syntax_check: true is honoured',
     seed: { 'a.js': JS },
@@ -179,6 +199,16 @@ describe('syntaxPostEdit', () => {
         expect(syntaxNotes).toEqual(['syntax-error']);
         expect(await readText(ws, row.path)).toBe(await readText(plainWs, row.path));
         break;
+      case 'skipped': {
+        expect(r.ok).toBe(true);
+        const [head, line] = [r.text.slice(0, own.text.length), r.text.slice(own.text.length + 1)];
+        expect(head).toBe(own.text);
+        expect(line).toMatch(row.outcome.line);
+        expect(r.notes.filter((n) => n.kind === 'cap').map((n) => n.detail)).toEqual([row.budgetMs === 0 ? 'syntax-time' : 'syntax-size']);
+        expect(syntaxNotes).toEqual([]);
+        expect(await readText(ws, row.path)).toBe(await readText(plainWs, row.path));
+        break;
+      }
       default: {
         const never: never = row.outcome;
         throw new Error(`unhandled outcome ${JSON.stringify(never)}`);

@@ -2,8 +2,9 @@
  * The post-edit syntax check (the engine's `postEdit` hook). After a writing tool succeeds,
  * every file it left behind with a checkable extension is parsed, and the call ends one of
  * three ways:
- * - it parses, or no verdict could be given (no checker, checker missing, over budget):
- *   the result is unchanged;
+ * - it parses, or no verdict could be given (no checker, checker missing): the result is
+ *   unchanged; a check skipped at a bound (the file's size, the time budget) adds one line
+ *   saying so, since the model would otherwise take the silence for "it parses";
  * - it parsed before and does not now: the whole call is undone (each `before` written back
  *   byte for byte, created files removed) and the model gets the spec's EDIT REVERTED text;
  * - it did not parse before either, or it is a new file: the change stays and the parse error
@@ -39,6 +40,11 @@ export function stillBrokenText(path: string, after: SyntaxVerdict, before: Synt
   return `[syntax: ${path} does not parse ${where} — fix it next with ws_edit]`;
 }
 
+/** The in-band line for a check that was skipped at a bound (size or time). */
+export function skippedText(path: string, verdict: SyntaxVerdict): string {
+  return `[syntax check skipped for ${path} (${verdict.checker}): ${verdict.message ?? 'not judged'}]`;
+}
+
 /** A syntax checker: `checkSyntax`, or one that can stand in for it (e.g. `node --check` in a workspace with Node). */
 export type SyntaxChecker = (path: string, text: string, opts?: CheckOptions) => Promise<SyntaxVerdict | null>;
 
@@ -58,25 +64,28 @@ export function createSyntaxPostEdit(options: SyntaxPostEditOptions = {}): PostE
   const { check: own, verdictCache, ...opts } = options;
   const check = own ?? withVerdictCache(checkSyntax, verdictCache);
   return async (ctx, _tool, result) => {
-    const broken: { text: string; note: Note }[] = [];
+    const appended: { text: string; note: Note }[] = [];
     for (const change of result.changes) {
       if (change.after === null) continue;
       const after = await check(change.path, change.after, opts);
+      if (after?.status === 'skipped' && after.bound) {
+        appended.push({ text: skippedText(change.path, after), note: { kind: 'cap', text: `syntax check of ${change.path} skipped: ${after.message ?? ''}`, detail: `syntax-${after.bound}` } });
+      }
       if (after?.status !== 'error') continue;
       // Only now is the earlier text worth parsing; a new file counts as "did not parse".
       const earlier = change.before ?? movedFrom(result.changes, change.after);
       const before = earlier === null ? null : await check(change.path, earlier, opts);
       if (before?.status === 'ok') return revert(ctx, result, change, after);
-      broken.push({
+      appended.push({
         text: stillBrokenText(change.path, after, before),
         note: { kind: 'syntax-error', text: `${change.path} does not parse (${after.checker} ${after.message ?? ''})`, detail: after.checker },
       });
     }
-    if (!broken.length) return result;
+    if (!appended.length) return result;
     return {
       ...result,
-      text: `${result.text}\n${broken.map((b) => b.text).join('\n')}`,
-      notes: [...result.notes, ...broken.map((b) => b.note)],
+      text: `${result.text}\n${appended.map((b) => b.text).join('\n')}`,
+      notes: [...result.notes, ...appended.map((b) => b.note)],
     };
   };
 }

@@ -115,17 +115,22 @@ function previousCodeLineIndent(text: string, newlineAt: number): number | null 
 /**
  * The indentation width of the line holding `offset`, as CPython's tokenizer counts it (tabs
  * to the next multiple of 8, a form feed resets), or null when something other than
- * whitespace precedes `offset` on its line.
+ * whitespace precedes `offset` on its line. The line start is found by walking back over
+ * whitespace only, so a line of many statements (`a = 1; b = 2; …`) costs each statement its
+ * own indentation, not the whole line before it.
  */
 function indentWidth(text: string, offset: number): number | null {
-  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  let lineStart = offset;
+  for (; lineStart > 0; lineStart--) {
+    const c = text[lineStart - 1];
+    if (c === '\n') break;
+    if (c !== ' ' && c !== '\t' && c !== '\f') return null;
+  }
   let width = 0;
   for (let i = lineStart; i < offset; i++) {
-    const c = text[i];
-    if (c === ' ') width++;
-    else if (c === '\t') width = (Math.floor(width / 8) + 1) * 8;
-    else if (c === '\f') width = 0;
-    else return null;
+    if (text[i] === '\t') width = (Math.floor(width / 8) + 1) * 8;
+    else if (text[i] === '\f') width = 0;
+    else width++;
   }
   return width;
 }

@@ -15,10 +15,18 @@ export interface SyntaxVerdict {
   readonly checker: string;
   /** For `error`: `line:col text` (both 1-based). For `skipped`: why no verdict was given. */
   readonly message?: string;
+  /** For `skipped`: the bound the check hit (the file's size, the time budget); the result then says so. */
+  readonly bound?: 'size' | 'time';
 }
 
 /** How long one check may take before its verdict is dropped as `skipped`. */
 export const DEFAULT_SYNTAX_BUDGET_MS = 2000;
+
+/**
+ * The largest text a check parses, in UTF-8 bytes. Source files a model edits are far smaller;
+ * a bigger one is generated or minified, where a verdict would cost seconds and tell little.
+ */
+export const MAX_SYNTAX_CHECK_BYTES = 1_000_000;
 
 export interface CheckOptions {
   /** Milliseconds one parse may take (loading a parser is not counted); past it the verdict is `skipped`. */
@@ -64,5 +72,36 @@ export function withinBudget(checker: string, budgetMs: number, parse: () => Syn
 
 /** The verdict of a check that ran past its budget. */
 export function overBudget(checker: string, elapsedMs: number, budgetMs: number): SyntaxVerdict {
-  return skippedVerdict(checker, `the check took ${Math.round(elapsedMs)} ms, over its ${budgetMs} ms budget; not judged`);
+  return { ...skippedVerdict(checker, `the check took ${Math.round(elapsedMs)} ms, over its ${budgetMs} ms budget; not judged`), bound: 'time' };
+}
+
+/** The verdict on a text over MAX_SYNTAX_CHECK_BYTES, or null when the text is within it. */
+export function overSizeLimit(checker: string, text: string): SyntaxVerdict | null {
+  // A UTF-16 code unit is at most 3 UTF-8 bytes, and never fewer than 1.
+  if (text.length * 3 <= MAX_SYNTAX_CHECK_BYTES) return null;
+  if (text.length > MAX_SYNTAX_CHECK_BYTES) return sizeVerdict(checker, utf8Length(text));
+  const bytes = utf8Length(text);
+  return bytes > MAX_SYNTAX_CHECK_BYTES ? sizeVerdict(checker, bytes) : null;
+}
+
+function sizeVerdict(checker: string, bytes: number): SyntaxVerdict {
+  const limitMb = MAX_SYNTAX_CHECK_BYTES / 1e6;
+  const mb = Math.round(bytes / 1e5) / 10;
+  // Just over the limit, one decimal would read as the limit itself: give the bytes then.
+  const size = mb > limitMb ? `${mb.toFixed(1)} MB` : `${bytes.toLocaleString('en')} bytes`;
+  return { ...skippedVerdict(checker, `the file is ${size}, over the ${limitMb} MB limit; not judged`), bound: 'size' };
+}
+
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
 }
