@@ -9,6 +9,7 @@
  */
 import { detectEol, LineTable, plainPunctuation, replaceSpans, splitText, type ClosestSpan, type LadderOptions, type MatchSpan, type RungId } from '../ladder/index.ts';
 import { splitLines } from '../text.ts';
+import { countBreaks } from '../ladder/lines.ts';
 import { planGutter, type GutterPlan } from './gutter.ts';
 import { locateHunk, type Located } from './locate.ts';
 import type { Hunk } from './model.ts';
@@ -63,10 +64,10 @@ export function applyHunks(before: string, hunks: readonly Hunk[], opts: Pick<La
   for (const hunk of hunks) {
     if (hunk.oldLines.length === 0) {
       const after = hunk.oldStart === undefined ? (text === '' ? 0 : undefined) : hunk.oldStart + shift;
-      const count = splitLines(text).length;
+      const count = lineCount(text);
       if (after === undefined) outcomes.push({ kind: 'failed', failure: { kind: 'no-anchor' } });
       else if (after < 0 || after > count) {
-        outcomes.push({ kind: 'failed', failure: { kind: 'insert-range', afterLine: hunk.oldStart ?? after, lineCount: splitLines(before).length } });
+        outcomes.push({ kind: 'failed', failure: { kind: 'insert-range', afterLine: hunk.oldStart ?? after, lineCount: lineCount(before) } });
       } else {
         text = insertLines(text, after, hunk.newLines, eol, hunk.newNoEol);
         outcomes.push({ kind: 'inserted', afterLine: map.toOriginal(after), lines: hunk.newLines.length });
@@ -82,9 +83,9 @@ export function applyHunks(before: string, hunks: readonly Hunk[], opts: Pick<La
       continue;
     }
     const { located, oldLines, newLines, gutter } = found;
-    const lineCount = splitLines(text).length;
+    const lines = lineCount(text);
     const r = replaceLines(text, located, keepContext(text, located, oldLines, newLines, hunk.newFromOld, eol));
-    text = atEof(r.text, hunk, located.span.endLine >= lineCount, eol);
+    text = atEof(r.text, hunk, located.span.endLine >= lines, eol);
     outcomes.push({
       kind: 'anchored',
       rung: located.rung,
@@ -208,6 +209,13 @@ function atEof(text: string, hunk: Hunk, reachesEnd: boolean, eol: string): stri
   if (hunk.newNoEol) return text.replace(/\r?\n$/, '');
   if (hunk.oldNoEol && text !== '' && !text.endsWith('\n')) return text + eol;
   return text;
+}
+
+/** `splitLines(text).length`, without making the lines: a patch asks once per hunk. */
+function lineCount(text: string): number {
+  if (text === '') return 0;
+  const breaks = countBreaks(text, 0, text.length);
+  return text.endsWith('\n') ? breaks : breaks + 1;
 }
 
 /** Inserts `lines` after line `after` (0 = the top). */

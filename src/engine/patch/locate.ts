@@ -12,9 +12,15 @@
  *   decides — one place, or refused as ambiguous exactly as ws_edit refuses.
  * A hunk is made of whole lines, so an exact match must cover whole lines (leading or
  * trailing whitespace of the line aside); a match in the middle of a line is not a place.
+ *
+ * An exact match in the window decides by itself (no rung ranks above exact, so the whole
+ * file cannot outweigh it), so that case is settled first by searching the window's own text
+ * (`exactInWindow`): a multi-hunk patch whose hunks are where their @@ lines say costs each
+ * hunk its window, not a ladder over the whole file.
  */
 import { similarity } from '../fuzzy.ts';
 import { detectEol, findMatch, withEol, RUNG_ORDER, type ClosestSpan, type LadderMatch, type LadderOptions, type MatchSpan, type RungId } from '../ladder/index.ts';
+import { countBreaks } from '../ladder/lines.ts';
 
 /** Lines either side of a hunk's @@ line searched before the whole file (the spec's AnchorWindowLines). */
 export const AnchorWindowLines = 20;
@@ -49,9 +55,12 @@ type Settled =
  * old side's number of lines, so the window holds the whole hunk.
  */
 export function locateHunk(text: string, oldText: string, opts: LadderOptions, expectedLine?: number, lineCount = 1): Located {
+  const window =
+    expectedLine === undefined ? undefined : { startLine: Math.max(1, expectedLine - AnchorWindowLines), endLine: Math.max(1, expectedLine + lineCount - 1 + AnchorWindowLines) };
+  const quick = window && oldText !== '' ? exactInWindow(text, oldText, window) : null;
+  if (quick) return quick;
   const file = settle(text, findMatch(text, oldText, opts), oldText);
-  if (expectedLine === undefined) return fromFile(file);
-  const window = { startLine: Math.max(1, expectedLine - AnchorWindowLines), endLine: Math.max(1, expectedLine + lineCount - 1 + AnchorWindowLines) };
+  if (window === undefined) return fromFile(file);
   const near = settle(text, findMatch(text, oldText, { ...opts, window }), oldText);
   if (near.kind === 'none') return fromFile(file);
   if (file.kind !== 'none' && rank(file.rung) < rank(near.rung)) {
@@ -64,6 +73,39 @@ export function locateHunk(text: string, oldText: string, opts: LadderOptions, e
   return near.kind === 'unique'
     ? { kind: 'found', rung: near.rung, span: near.span, adapt: near.adapt, scope: 'window' }
     : { kind: 'ambiguous', rung: near.rung, spans: near.spans, scope: 'window' };
+}
+
+/**
+ * The whole-line exact places of `oldText` inside the window, found in the window's text
+ * alone — what `findMatch` with the window and `settle` give when they find any; null when
+ * there are none (or the window starts past the file's last line), and the full search decides.
+ */
+function exactInWindow(text: string, oldText: string, window: { startLine: number; endLine: number }): Located | null {
+  let from = 0;
+  for (let line = 1; line < window.startLine; line++) {
+    const nl = text.indexOf('\n', from);
+    if (nl < 0) return null;
+    from = nl + 1;
+  }
+  if (from >= text.length) return null;
+  let to = from;
+  for (let line = window.startLine; line <= window.endLine && to < text.length; line++) {
+    const nl = text.indexOf('\n', to);
+    to = nl < 0 ? text.length : nl + 1;
+  }
+  const spans: MatchSpan[] = [];
+  let line = window.startLine;
+  let counted = from;
+  for (let i = text.indexOf(oldText, from); i >= 0 && i + oldText.length <= to; i = text.indexOf(oldText, i + oldText.length)) {
+    line += countBreaks(text, counted, i);
+    counted = i;
+    const span = { start: i, end: i + oldText.length, startLine: line, endLine: line + countBreaks(oldText, 0, oldText.length - 1) };
+    if (wholeLines(text, span)) spans.push(span);
+  }
+  if (spans.length === 0) return null;
+  if (spans.length > 1) return { kind: 'ambiguous', rung: 'exact', spans, scope: 'window' };
+  const eol = detectEol(text);
+  return { kind: 'found', rung: 'exact', span: spans[0]!, adapt: (s) => withEol(s, eol), scope: 'window' };
 }
 
 function fromFile(s: Settled): Located {

@@ -5,7 +5,7 @@ import type { ToolResult } from '../result.ts';
 import { decodeText, encodeText } from '../text.ts';
 import { RUNG_NOTES } from '../ladder/index.ts';
 import { MemoryWorkspace } from '../../workspace/memory/memory-workspace.ts';
-import { wsPatch } from './ws_patch.ts';
+import { MAX_PATCH_HUNKS, wsPatch } from './ws_patch.ts';
 import { wsRead } from './ws_read.ts';
 import { GUTTER_NOTE } from './ws_edit.ts';
 
@@ -27,6 +27,13 @@ async function snapshot(read: (p: string) => Promise<string | null>, paths: read
 }
 
 const diff = (file: string, body: string): string => `--- a/${file}\n+++ b/${file}\n${body}`;
+
+/** A file of `n` four-line blocks and a diff with one hunk per block, changing its second line. */
+function manyHunks(n: number): { text: string; patch: string } {
+  const text = Array.from({ length: 4 * n }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+  const hunks = Array.from({ length: n }, (_, h) => `@@ -${4 * h + 2} +${4 * h + 2} @@\n-line ${4 * h + 2}\n+LINE ${4 * h + 2}\n`);
+  return { text, patch: diff('big.txt', hunks.join('')) };
+}
 
 describe('ws_patch: success, one row per form and report line', () => {
   const rows: { name: string; files: Files; args: Record<string, unknown>; text: string; after: Files; notes?: string[] }[] = [
@@ -291,6 +298,13 @@ describe('ws_patch: refusals, one row per message; nothing is written', () => {
       rule: 'not-a-patch',
     },
     {
+      name: 'more hunks than one call applies',
+      files: { 'big.txt': manyHunks(MAX_PATCH_HUNKS + 1).text },
+      args: { patch: manyHunks(MAX_PATCH_HUNKS + 1).patch },
+      says: /^Patch refused — the patch has 201 hunks; ws_patch applies at most 200 per call\. Nothing was changed\. Split it into several ws_patch calls of at most 200 hunks each\.$/,
+      rule: 'too-many-hunks',
+    },
+    {
       name: 'a directory named by the headers',
       files: { 'src/x.py': PY },
       args: { path: 'src', patch: '-a\n+b\n' },
@@ -309,6 +323,14 @@ describe('ws_patch: refusals, one row per message; nothing is written', () => {
     expect(r.notes.some((n) => n.kind === 'refusal' && n.detail === rule)).toBe(true);
     expect(r.changes).toEqual([]);
     expect(await snapshot(read, paths)).toEqual(before);
+  });
+
+  it('a patch of exactly MAX_PATCH_HUNKS hunks applies', async () => {
+    const { text, patch } = manyHunks(MAX_PATCH_HUNKS);
+    const { engine, read } = await setup({ 'big.txt': text });
+    const r = await engine.call('ws_patch', { patch });
+    expect(r.ok).toBe(true);
+    expect(await read('big.txt')).toBe(text.replace(/^line (\d*[02468])$/gm, (l, d: string) => (Number(d) % 4 === 2 ? `LINE ${d}` : l)));
   });
 
   it('a missing file points at ws_glob and ws_list', async () => {

@@ -4,6 +4,11 @@
  * anchored with the match ladder and applied in memory, and only when all of them applied is
  * anything written — every file of a multi-file diff, or none. The result reports each hunk:
  * where it anchored and by which rung, or why it failed with the closest span.
+ *
+ * Every hunk is anchored against the whole file it patches (the ladder searches the file,
+ * then the hunk's window), so a call costs hunks × file size: 10,000 hunks on a 40,000-line
+ * file took minutes. MAX_PATCH_HUNKS bounds a call; a bigger patch is refused before any
+ * file is read, with the way to split it.
  */
 import { z } from 'zod';
 import { defineTool } from '../tool.ts';
@@ -43,6 +48,9 @@ const schema = z.object({
 
 type PatchArgs = z.output<typeof schema>;
 
+/** The most hunks one ws_patch call applies, over all its files. */
+export const MAX_PATCH_HUNKS = 200;
+
 /** The ws_patch tool: patch text in any accepted form, applied whole or not at all. */
 export const wsPatch = defineTool({
   name: 'ws_patch',
@@ -61,6 +69,8 @@ interface Applied {
 async function runPatch(args: PatchArgs, ctx: ToolContext): Promise<ToolResult> {
   const parsed = parsePatchText(args.patch);
   if (!parsed.ok) return refusal(parsed.text, parsed.rule);
+  const hunks = parsed.patch.files.reduce((n, f) => n + f.hunks.length, 0);
+  if (hunks > MAX_PATCH_HUNKS) return refusal(tooManyHunksText(hunks), 'too-many-hunks');
   const resolved = await resolveTargets(ctx, parsed.patch, args.path);
   if (!resolved.ok) return resolved.result;
 
@@ -91,6 +101,14 @@ async function runPatch(args: PatchArgs, ctx: ToolContext): Promise<ToolResult> 
   if (notes.some((n) => n.kind === 'gutter-stripped')) tail.push(GUTTER_NOTE);
   const text = [successText(reports, opts), ...tail].join('\n');
   return ok(text, notes, committed.changes);
+}
+
+function tooManyHunksText(hunks: number): string {
+  const n = (x: number) => x.toLocaleString('en');
+  return (
+    `Patch refused — the patch has ${n(hunks)} hunks; ws_patch applies at most ${n(MAX_PATCH_HUNKS)} per call. Nothing was changed. ` +
+    `Split it into several ws_patch calls of at most ${n(MAX_PATCH_HUNKS)} hunks each.`
+  );
 }
 
 /** Writes (or deletes) every changed file; a backend failure undoes the files already written, so none is left half-patched. */
