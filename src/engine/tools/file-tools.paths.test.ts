@@ -9,6 +9,7 @@ import { resolvePath } from '../jail.ts';
 import { pathFixtureWorkspace } from '../../../tests/support/path-fixture.ts';
 import { readJson } from '../../../tests/support/corpus.ts';
 import { FILE_TOOLS, readText, snapshotFs } from '../../../tests/support/file-tools.ts';
+import type { Workspace } from '../workspace.ts';
 
 interface PathCase {
   path: string;
@@ -92,4 +93,66 @@ describe('paths-dev.json through ws_write and ws_read', () => {
       expect(r.text).toContain(`|contents of ${jailed.path}`);
     }
   });
+});
+
+/**
+ * The path classes of jail.ts through the tools, on every backend: a refusal is the jail's own
+ * message (never "internal error ENAMETOOLONG"), and reading an existing file whose name only
+ * a write would refuse still works.
+ */
+describe('path classes through the tools, on every backend', async () => {
+  const { mkdtemp, rm } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { MemoryWorkspace } = await import('../../workspace/memory/memory-workspace.ts');
+  const { NodeWorkspace } = await import('../../workspace/node/node-workspace.ts');
+  const { encodeText } = await import('../text.ts');
+  const backends: [string, () => Promise<{ ws: Workspace; done: () => Promise<void> }>][] = [
+    ['memory', async () => ({ ws: new MemoryWorkspace(), done: async () => {} })],
+    [
+      'node',
+      async () => {
+        const dir = await mkdtemp(join(tmpdir(), 'slm-paths-'));
+        return { ws: await NodeWorkspace.open(dir), done: () => rm(dir, { recursive: true, force: true }) };
+      },
+    ],
+  ];
+  const rows: [string, Record<string, unknown>, string, RegExp][] = [
+    ['ws_write, a 300-byte name', { path: `src/${'n'.repeat(300)}.js`, content: 'x\n' }, 'jail:name-too-long', /^path refused — .*is 303 bytes long, over the 255-byte limit filesystems set for one name\. Choose a shorter name\.$/],
+    ['ws_write, a path over PATH_MAX', { path: Array.from({ length: 20 }, () => 'd'.repeat(250)).join('/'), content: 'x\n' }, 'jail:path-too-long', /with the workspace root in front, over the system's limit of 4,095 bytes/],
+    ['ws_read, a 300-byte name', { path: 'r'.repeat(300) }, 'jail:name-too-long', /is 300 bytes long/],
+    ['ws_write, ~/…', { path: '~/.bashrc', content: 'x\n' }, 'jail:tilde', /starts with "~", which a shell expands to a home directory/],
+    ['ws_write, a "?" in a name', { path: 'what?.md', content: 'x\n' }, 'jail:windows-char', /contains "\?", which Windows does not allow in file names/],
+    ['ws_write, a look-alike .git', { path: '.g\u0456t/config', content: '[core]\n' }, 'jail:confusable', /look-alike spelling of \.git/],
+  ];
+  for (const [backend, open] of backends) {
+    it.each(rows.map((r) => [`${backend}: ${r[0]}`, r] as const))('%s is refused by the jail', async (_t, [, args, rule, says]) => {
+      const { ws, done } = await open();
+      try {
+        const engine = new Engine({ workspace: ws, tools: FILE_TOOLS, settings: { loop_guard: false } });
+        const r = await engine.call('path' in args && 'content' in args ? 'ws_write' : 'ws_read', args);
+        expect(r.ok).toBe(false);
+        expect(r.text).toMatch(says);
+        expect(r.notes.map((n) => n.detail)).toContain(rule);
+        expect(await ws.readdir('')).toEqual([]);
+      } finally {
+        await done();
+      }
+    });
+    it(`${backend}: reading an existing file named with "?" and "*" works; writing a new one is refused`, async () => {
+      const { ws, done } = await open();
+      try {
+        await ws.writeFile('odd?name*.txt', encodeText('kept\n'));
+        const engine = new Engine({ workspace: ws, tools: FILE_TOOLS, settings: { loop_guard: false } });
+        const read = await engine.call('ws_read', { path: 'odd?name*.txt' });
+        expect(read.ok).toBe(true);
+        expect(read.text).toContain('kept');
+        const write = await engine.call('ws_write', { path: 'new?.txt', content: 'x\n' });
+        expect(write.ok).toBe(false);
+        expect(write.text).toMatch(/Windows does not allow/);
+      } finally {
+        await done();
+      }
+    });
+  }
 });
