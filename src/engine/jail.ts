@@ -242,6 +242,16 @@ function privileged(segments: readonly string[]): boolean {
   return !(segments[1] === SCRATCH_DIR && segments.length >= 3);
 }
 
+/**
+ * Which protected area a write to these normalized segments reaches: `.slmcode/` outside
+ * `scratch/` (harness control state) or a `.git` directory at any depth; null for neither. The
+ * shell policy applies the same boundary to the paths a command writes.
+ */
+export function protectedArea(segments: readonly string[]): 'harness' | 'git-state' | null {
+  if (privileged(segments)) return 'harness';
+  return gitState(segments) ? 'git-state' : null;
+}
+
 /** Converts an absolute link target to root-relative segments, or null when it is outside the root. */
 function insideRoot(root: string, target: string): string[] | null {
   const rootSegs = root.split('/').filter(Boolean);

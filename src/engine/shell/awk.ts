@@ -1,21 +1,29 @@
 /**
  * awk is free as a text filter (`awk '{print $1}' data.txt`). Its program is scanned token by
- * token — strings, regex literals and comments skipped — for the ways awk leaves the text:
- * `system()`, pipes to or from commands (`|`, `|&`), output redirection inside print/printf
- * (`print > "f"`; a `>` elsewhere is a comparison), `getline` from files or commands, ENVIRON
- * (secrets), and gawk's `@include`/`@load`. Options that load code or write files are refused.
+ * token — strings, regex literals and comments skipped — statement by statement, for the ways
+ * awk leaves the text: `system()`, pipes to or from commands (`|`, `|&`), output redirection in
+ * a print/printf statement (`print > "f"`; a `>` elsewhere is a comparison), `getline` from files
+ * or commands, ARGV (which names the files awk reads next), ENVIRON, PROCINFO and gawk's
+ * SYMTAB/FUNCTAB (which reach both), and gawk's `@include`/`@load`. A print statement ends only
+ * where awk ends it: at `;`, a brace, or a newline after a complete value — a newline after a
+ * comma, an operator, `&&` or `||` continues it, so `print "x",⏎ "y" > "f"` is still a
+ * redirection. Options that load code or write files are refused; `-f` program files are gated.
  */
 import { gated, never, q, USE, type Finding, type Verdict } from './decision.ts';
 import { findAll, longSelects, operands, scanOptions, shown, type Token } from './options.ts';
 import { optionPathFinding } from './paths.ts';
 import { pathOperandsFinding } from './simple-tools.ts';
 import type { Word } from './words.ts';
+import { writing } from './writers.ts';
 
 const DANGEROUS_NAMES: Readonly<Record<string, string>> = {
   system: 'runs a shell command',
   getline: 'reads other files or the output of commands',
   ENVIRON: 'reads the environment, which holds secrets',
   PROCINFO: 'reads process information',
+  ARGV: 'names the files awk reads next, which can be outside the workspace',
+  SYMTAB: 'reaches every variable, ENVIRON and ARGV included',
+  FUNCTAB: 'calls functions by name, system included',
 };
 /** After these words a `/` starts a regex, not a division. */
 const KEYWORDS = new Set(['if', 'while', 'for', 'do', 'else', 'return', 'in', 'print', 'printf', 'case', 'delete', 'exit', 'next', 'nextfile', 'function', 'func']);
@@ -39,9 +47,17 @@ export function awkProgramFinding(p: string): Finding | null {
       i++;
       continue;
     }
-    if (c === '\n' || c === ';' || c === '{' || c === '}') {
-      if (c !== '\n' || depth <= printDepth) printDepth = -1;
+    if (c === ';' || c === '{' || c === '}') {
+      printDepth = -1;
       operand = false;
+      continue;
+    }
+    if (c === '\n') {
+      // A newline ends a print statement only after a complete value outside its parentheses.
+      if (operand) {
+        if (depth <= printDepth) printDepth = -1;
+        operand = false;
+      }
       continue;
     }
     if (c === ' ' || c === '\t') continue;
@@ -91,7 +107,10 @@ function optionFinding(t: Token): Verdict | null {
   if (t.kind === 'operand') return null;
   const name = t.name;
   if (t.kind === 'short' ? 'fE'.includes(name) : ['file', 'exec'].some((n) => longSelects(name, n))) {
-    return optionPathFinding(t) ?? gated('awk-program-file', `awk ${q(shown(t))} runs a program file ws_shell cannot check`, "Put the program on the command line: awk '{print $1}' FILE.");
+    return (
+      optionPathFinding(t) ??
+      writing(gated('awk-program-file', `awk ${q(shown(t))} runs a program file ws_shell cannot check`, "Put the program on the command line: awk '{print $1}' FILE."), ['whatever the program file writes (not known before it runs)'])
+    );
   }
   // -i/--include loads a library (gawk's "inplace" edits files in place), -l an extension.
   if (t.kind === 'short' ? 'ildDopL'.includes(name) : !SAFE_LONG.some((n) => longSelects(name, n))) {

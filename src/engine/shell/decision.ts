@@ -17,6 +17,11 @@ export interface ShellDecision {
   readonly rule: string;
   /** The argument list of each pipeline stage, once the command parsed into literal words. */
   readonly argv?: string[][];
+  /**
+   * For a gated command: the paths it would write, as the approval prompt lists them (empty when
+   * it writes none). Absent when the rule cannot tell.
+   */
+  readonly writes?: readonly string[];
 }
 
 /** Why one part of a command is not free. `what` already quotes the offending text. */
@@ -26,6 +31,8 @@ export interface Finding {
   readonly what: string;
   /** The next step: which tool to use instead, or how to rewrite the command. */
   readonly use?: string;
+  /** For a gated finding: the paths the command would write (see ShellDecision.writes). */
+  readonly writes?: readonly string[];
 }
 
 /** What a rule says about one command: a finding, or that it is free (with what it does, for the message). */
@@ -91,7 +98,8 @@ export function decisionFrom(finding: Finding | null, allowed: string, argv?: st
   }
   const tail = finding.use ? ` ${finding.use}` : '';
   if (finding.tier === 'gated') {
-    return { decision: 'gated', tier: 'gated', reason: `needs approval (tier gated): ${finding.what}.${tail}`, rule: finding.rule, ...withArgv };
+    const writes = finding.writes ? { writes: finding.writes } : {};
+    return { decision: 'gated', tier: 'gated', reason: `needs approval (tier gated): ${finding.what}.${tail}`, rule: finding.rule, ...withArgv, ...writes };
   }
   return { decision: 'refuse', tier: 'never', reason: `refused (tier never): ${finding.what}.${tail}`, rule: finding.rule, ...withArgv };
 }

@@ -4,8 +4,9 @@
  * build tools. Each family carries its tier, the reason and the tool to use instead, so the same
  * kind of command is always answered the same way.
  */
-import { gated, never, q, USE, type Finding, type Verdict } from './decision.ts';
+import { gated, isFinding, never, q, USE, type Verdict } from './decision.ts';
 import { pathFinding } from './paths.ts';
+import { isModelledWriter, writerVerdict, writing } from './writers.ts';
 import type { Word } from './words.ts';
 
 interface Family {
@@ -16,20 +17,8 @@ interface Family {
   readonly use: string;
   /** Check the paths the command names: one outside the workspace makes it never. */
   readonly paths?: boolean;
-  /** A further rule that can make a member never (chmod's setuid modes). */
-  readonly extra?: (args: readonly Word[]) => Finding | null;
-}
-
-/** True for a chmod mode that sets setuid, setgid or sticky bits: `u+s`, `g=rxs`, `4755`. */
-function specialBits(mode: string): boolean {
-  if (/^[0-7]{4,}$/.test(mode)) return /[1-7]/.test(mode.slice(0, -3));
-  return mode.split(',').some((part) => /^[ugoa]*[+=][rwxXst]*[st]/.test(part));
-}
-
-/** chmod with special bits is a privilege change, not a file edit. */
-function specialBitsFinding(args: readonly Word[]): Finding | null {
-  const mode = args.find((w) => specialBits(w.text));
-  return mode ? never('system', `chmod ${q(mode.raw)} sets the setuid, setgid or sticky bit`, USE.readOnly) : null;
+  /** For a gated family whose members write no files, or files no rule can name: what the approval prompt lists. */
+  readonly writes?: readonly string[];
 }
 
 const FAMILIES: readonly (readonly [string, Family])[] = [
@@ -46,17 +35,22 @@ const FAMILIES: readonly (readonly [string, Family])[] = [
     'cp touch mkdir ln install tar unzip zip gzip gunzip bzip2 bunzip2 xz unxz 7z patch truncate split csplit mkfifo',
     { tier: 'gated', rule: 'writer', why: 'writes files from the shell', use: `${USE.write} Otherwise a person must approve it.`, paths: true },
   ],
-  ['chmod', { tier: 'gated', rule: 'writer', why: 'changes file modes from the shell', use: 'A person must approve it.', paths: true, extra: specialBitsFinding }],
+  ['chmod', { tier: 'gated', rule: 'writer', why: 'changes file modes from the shell', use: 'A person must approve it.', paths: true }],
   ['dd tee sponge chown chgrp mknod', { tier: 'never', rule: 'writer', why: 'writes files from the shell', use: USE.write }],
-  ['less more most man info', { tier: 'gated', rule: 'pager', why: 'is an interactive pager (it can run commands and never exits on its own)', use: 'Read files with ws_read, cat or head.' }],
+  ['less more most man info', { tier: 'gated', rule: 'pager', why: 'is an interactive pager (it can run commands and never exits on its own)', use: 'Read files with ws_read, cat or head.', writes: [] }],
   ['vi vim nvim nano emacs ed ex pico micro joe code', { tier: 'never', rule: 'editor', why: 'is an interactive editor', use: 'Edit files with ws_edit or ws_patch.' }],
-  ['curl wget http https dig nslookup host ping', { tier: 'gated', rule: 'network', why: 'uses the network (a channel out of the workspace)', use: USE.approval, paths: true }],
+  ['curl wget', { tier: 'gated', rule: 'network', why: 'uses the network (a channel out of the workspace)', use: USE.approval, paths: true }],
+  ['dig nslookup host ping', { tier: 'gated', rule: 'network', why: 'uses the network (a channel out of the workspace)', use: USE.approval, paths: true, writes: [] }],
+  ['http https', { tier: 'gated', rule: 'network', why: 'uses the network (a channel out of the workspace)', use: USE.approval, paths: true, writes: ['files it is told to download (-o, --download), if any'] }],
   ['nc ncat netcat socat telnet ssh scp sftp ftp rsync', { tier: 'never', rule: 'network', why: 'opens a remote connection or shell', use: USE.readOnly }],
   [
     'kill pkill killall systemctl service shutdown reboot halt poweroff mount umount fdisk parted iptables ufw modprobe insmod rmmod useradd userdel usermod passwd chpasswd groupadd launchctl defaults pmset csrutil sysctl crontab at batch docker podman kubectl terraform aws gcloud az gh open xdg-open osascript history hostname',
     { tier: 'never', rule: 'system', why: 'changes the system or reaches services outside the workspace', use: USE.readOnly },
   ],
-  ['make cmake ninja gradle gradlew mvn ant bazel meson webpack vite rollup esbuild tsup', { tier: 'gated', rule: 'build', why: 'builds the project and writes its output', use: USE.approval }],
+  [
+    'make cmake ninja gradle gradlew mvn ant bazel meson webpack vite rollup esbuild tsup',
+    { tier: 'gated', rule: 'build', why: 'builds the project and writes its output', use: USE.approval, writes: ['the build output (paths chosen by the build files, not known before it runs)'] },
+  ],
   ['cd pushd popd', { tier: 'never', rule: 'cd', why: 'has no lasting effect: every ws_shell call starts in the workspace root', use: 'Pass paths relative to the workspace root instead (e.g. ls src/lib).' }],
 ];
 
@@ -76,16 +70,24 @@ function namedPath(w: Word): string {
   return /^-[A-Za-z]\//.test(t) ? t.slice(2) : '';
 }
 
-/** The verdict for a family member: its tier, unless it names a path outside the workspace (then never). */
+/**
+ * The verdict for a family member: its tier, unless it names a path outside the workspace (then
+ * never). A writer's paths go through the write jail (writers.ts) and are listed on its finding.
+ */
 export function checkFamily(name: string, family: Family, args: readonly Word[]): Verdict {
   const what = `${q(name)} ${family.why}`;
-  const extra = family.extra?.(args);
-  if (extra) return extra;
+  if (family.tier === 'gated' && isModelledWriter(name)) {
+    const verdict = writerVerdict(name, args, gated(family.rule, what, family.use));
+    if (isFinding(verdict) && verdict.tier === 'never' && verdict.rule === 'outside-path') return never(verdict.rule, `${what}, and ${verdict.what}`, verdict.use);
+    return verdict;
+  }
   if (family.paths) {
     for (const w of args) {
       const f = pathFinding(namedPath(w), w.raw);
       if (f) return never(f.rule, `${what}, and ${f.what}`, f.use);
     }
   }
-  return family.tier === 'never' ? never(family.rule, what, family.use) : gated(family.rule, what, family.use);
+  if (family.tier === 'never') return never(family.rule, what, family.use);
+  const finding = gated(family.rule, what, family.use);
+  return family.writes ? writing(finding, family.writes) : finding;
 }

@@ -6,9 +6,9 @@
  * read-only tool that no appended argument can turn into a writer; its own options are scanned
  * exactly so that the first word of that command is found.
  */
-import { never, q, USE, type Verdict } from './decision.ts';
+import { never, q, USE, type Finding, type Verdict } from './decision.ts';
 import { familyOf } from './families.ts';
-import { operands, scanOptions } from './options.ts';
+import { operands, scanOptions, type OptionSpec } from './options.ts';
 import { optionPathFinding, pathFinding } from './paths.ts';
 import { checkSimple, injectionSafe, pathOperandsFinding, SIMPLE_TOOLS } from './simple-tools.ts';
 import { hasGlob, type Word } from './words.ts';
@@ -58,15 +58,17 @@ export function checkFind(args: readonly Word[]): Verdict {
   return { free: 'is read-only' };
 }
 
+/** GNU xargs: -e/-i/-l take an optional attached value, the rest of these a value; options stop at the command. */
+const XARGS_SPEC: OptionSpec = {
+  shortValue: 'adEILnPs',
+  shortOptional: 'eil',
+  longValue: ['arg-file', 'delimiter', 'max-args', 'max-procs', 'max-chars', 'process-slot-var'],
+  stopAtOperand: true,
+};
+
 /** The verdict for `xargs OPTIONS… COMMAND ARGS…`. */
 export function checkXargs(args: readonly Word[]): Verdict {
-  // GNU xargs: -e/-i/-l take an optional attached value, the rest of these a value; options stop at the command.
-  const tokens = scanOptions(args, {
-    shortValue: 'adEILnPs',
-    shortOptional: 'eil',
-    longValue: ['arg-file', 'delimiter', 'max-args', 'max-procs', 'max-chars', 'process-slot-var'],
-    stopAtOperand: true,
-  });
+  const tokens = scanOptions(args, XARGS_SPEC);
   for (const t of tokens) {
     if ((t.kind === 'short' && t.name === 'a') || (t.kind === 'long' && t.name.startsWith('arg-file'))) {
       const f = optionPathFinding(t);
@@ -77,8 +79,65 @@ export function checkXargs(args: readonly Word[]): Verdict {
   const name = command[0];
   if (name === undefined) return { free: 'prints its input' };
   const tool = SIMPLE_TOOLS[name.text];
+  const listFile = tokens.find((t) => (t.kind === 'short' && t.name === 'a') || (t.kind === 'long' && t.name.startsWith('arg-file')));
+  if (tool && listFile && tool.operands !== 'data') {
+    return never('xargs-input', `xargs ${q(listFile.word.raw)} hands ${name.text} the files listed in a file, which can name any file`, `Pass the files directly: ${name.text} FILE….`);
+  }
   if (tool && injectionSafe(tool) && name.word.plain) return checkSimple(name.text, tool, command.slice(1).map((o) => o.word));
   const family = familyOf(name.text);
   const why = family ? `${family.why}` : 'is not a read-only tool that appended arguments cannot turn into a writer';
   return never('xargs', `xargs runs ${q(name.word.raw)}, which ${why}`, family?.use ?? `xargs may run wc, cat, grep, ls, head and similar read-only tools. ${USE.find}`);
+}
+
+/** Tools that pass lines of their input through unchanged (a subset, reordered), when given no file operand. */
+const LINE_FILTERS = new Set(['grep', 'egrep', 'fgrep', 'head', 'tail', 'sort', 'uniq']);
+
+/** True when a stage prints only paths below the directories it names (which the jail already checked). */
+function listsPaths(words: readonly Word[]): boolean {
+  const [name, ...args] = words.map((w) => w.text);
+  // Long listings (`ls -l`, `find -ls`, `-printf`) print symlink targets and free text, not just names.
+  if (name === 'find') return !args.some((a) => ['-printf', '-fprintf', '-ls', '-fls'].includes(a));
+  if (name === 'ls') return !args.some((a) => /^-[^-]*[lngo]/.test(a) || a.startsWith('--format'));
+  if (name === 'git') return ['ls-files', 'diff', 'ls-tree'].includes(args[0] ?? '') && !args.some((a) => a.startsWith('--format')) && (args[0] === 'ls-files' || args.includes('--name-only'));
+  if (name === 'rg') return args.some((a) => ['--files', '-l', '--files-with-matches'].includes(a));
+  if (name === 'grep' || name === 'egrep' || name === 'fgrep') return args.some((a) => /^-[^-]*[lL]/.test(a) || ['--files-with-matches', '--files-without-match'].includes(a));
+  return false;
+}
+
+/** True when a stage only filters the lines it reads from the pipe (no file operands, no -o). */
+function passesLines(words: readonly Word[]): boolean {
+  const name = words[0]?.text ?? '';
+  const tool = SIMPLE_TOOLS[name];
+  if (!tool || !LINE_FILTERS.has(name)) return false;
+  const tokens = scanOptions(words.slice(1), tool.options ?? {});
+  if (tokens.some((t) => t.kind !== 'operand' && (t.name === 'o' || t.name.startsWith('only')))) return false;
+  return operands(tokens).length <= (tool.operands === 'pattern' && !tokens.some((t) => t.kind !== 'operand' && 'ef'.includes(t.name)) ? 1 : 0);
+}
+
+/**
+ * The pipeline rule for xargs: the paths it hands a file-reading tool come from its input, which
+ * the jail never sees, so that input must come from a stage that lists workspace paths (find,
+ * ls, git ls-files, rg --files, grep -l), possibly through line filters (grep, head, sort …).
+ * `echo /proc/self/environ | xargs cat`, a heredoc or a redirected file feeding `xargs cat`
+ * are refused. `stages` are the pipeline's decoded words, name first.
+ */
+export function xargsInputFinding(stages: readonly (readonly Word[])[]): Finding | null {
+  for (let i = 0; i < stages.length; i++) {
+    const words = stages[i]!;
+    if (words[0]?.text !== 'xargs') continue;
+    const command = operands(scanOptions(words.slice(1), XARGS_SPEC))[0];
+    const tool = command ? SIMPLE_TOOLS[command.text] : undefined;
+    if (!tool || tool.operands === 'data') continue;
+    let from = i - 1;
+    while (from >= 0 && passesLines(stages[from]!)) from--;
+    if (from < 0 || !listsPaths(stages[from]!)) {
+      const source = from < 0 ? 'its own input (a redirection, a heredoc or nothing)' : q(stages[from]!.map((w) => w.raw).join(' '));
+      return never(
+        'xargs-input',
+        `xargs ${command!.text} reads the files named by ${source}, which can name any file, /proc/self/environ included`,
+        `Feed xargs from a command that lists workspace paths (find, git ls-files, rg --files, grep -l), or pass the files directly: ${command!.text} FILE….`,
+      );
+    }
+  }
+  return null;
 }

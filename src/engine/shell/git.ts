@@ -5,8 +5,9 @@
  * accepts unambiguous prefixes, so `--upload-pa` is `--upload-pack`.
  */
 import { gated, never, q, USE, type Verdict } from './decision.ts';
-import { findLong, findShort, operands, scanOptions, shown, type OptionSpec, type Token } from './options.ts';
-import { optionPathFinding, pathFinding, pathsFinding } from './paths.ts';
+import { findAll, findLong, findShort, operands, scanOptions, shown, type OptionSpec, type Token } from './options.ts';
+import { optionPathFinding, optionWriteFinding, pathsFinding, writesFinding } from './paths.ts';
+import { writing } from './writers.ts';
 import type { Word } from './words.ts';
 
 /** Options that make any git subcommand write a file or run a program. */
@@ -18,6 +19,7 @@ const NEVER_LONG: readonly (readonly [string, string])[] = [
   ['upload-pack', 'runs a program on the remote side'],
   ['receive-pack', 'runs a program on the remote side'],
   ['exec', 'runs a program'],
+  ['filters', 'runs the configured smudge and clean filter programs'],
 ];
 
 const READ_ONLY = new Set(
@@ -42,37 +44,112 @@ const MIXED: Readonly<Record<string, { spec: OptionSpec; reads: (t: readonly Tok
   },
   stash: { spec: {}, reads: (t) => ['list', 'show'].includes(operands(t)[0]?.text ?? '') },
   remote: { spec: {}, reads: (t) => operands(t).length === 0 || operands(t)[0]!.text === 'get-url' },
-  config: { spec: { longValue: ['file', 'blob'] }, reads: (t) => !!findLong(t, ['get', 'get-all', 'get-regexp', 'get-urlmatch', 'list']) || !!findShort(t, 'l') || ['get', 'list'].includes(operands(t)[0]?.text ?? '') },
+  config: { spec: { shortValue: 'f', longValue: ['file', 'blob', 'default', 'type'] }, reads: (t) => !!findLong(t, ['get', 'get-all', 'get-regexp', 'get-urlmatch', 'list']) || !!findShort(t, 'l') || ['get', 'list'].includes(operands(t)[0]?.text ?? '') },
   reflog: { spec: {}, reads: (t) => ['', 'show'].includes(operands(t)[0]?.text ?? '') },
   worktree: { spec: {}, reads: (t) => operands(t)[0]?.text === 'list' },
   notes: { spec: {}, reads: (t) => ['', 'list', 'show'].includes(operands(t)[0]?.text ?? '') },
   submodule: { spec: {}, reads: (t) => ['', 'status', 'summary'].includes(operands(t)[0]?.text ?? '') },
 };
 
+/** Global options that point git at another repository, inject configuration or open help. */
+const ELSEWHERE: readonly (readonly [RegExp, string, string])[] = [
+  [/^-c/, 'git-config', 'injects configuration, which can name a program to run (a pager, an editor, a diff driver)'],
+  [/^--config-env/, 'git-config', 'injects configuration, which can name a program to run (a pager, an editor, a diff driver)'],
+  [/^--exec-path/, 'git-config', 'names the directory git runs its helper programs from'],
+  [/^-C$|^--git-dir|^--work-tree|^--bare$|^--namespace|^--super-prefix/, 'git-elsewhere', "points git at another repository or directory, whose own config (core.fsmonitor, hooks) would run code; ws_shell runs git only on the workspace's own repository"],
+  [/^--help$|^--html-path|^--man-path|^--info-path/, 'git-tool', 'opens the manual in a viewer or browser'],
+];
+
+const SAFE_GLOBALS = ['--no-pager', '-P', '--no-replace-objects', '--literal-pathspecs', '--glob-pathspecs', '--noglob-pathspecs', '--icase-pathspecs', '--no-optional-locks', '--no-lazy-fetch', '--no-advice'];
+
 /** Global options before the subcommand; returns the index of the subcommand word, or a verdict. */
 function globals(args: readonly Word[]): number | Verdict {
   let i = 0;
   for (; i < args.length; i++) {
-    const t = args[i]!.text;
+    const w = args[i]!;
+    const t = w.text;
     if (!t.startsWith('-')) return i;
-    if (t.startsWith('-c') || t.startsWith('--config-env') || t.startsWith('--exec-path=')) {
-      return never('git-config', `git ${q(args[i]!.raw)} injects configuration, which can name a program to run (a pager, an editor, a diff driver)`, USE.gitRead);
-    }
-    if (t === '-C') {
-      const f = pathFinding(args[i + 1]?.text ?? '', args[i + 1]?.raw);
-      if (f) return f;
+    // `git -C . …` is the workspace root itself, as every call already runs there.
+    if (t === '-C' && ['.', './'].includes(args[i + 1]?.text ?? '')) {
       i++;
-    } else if (t.startsWith('--git-dir=') || t.startsWith('--work-tree=')) {
-      const f = pathFinding(t.slice(t.indexOf('=') + 1), args[i]!.raw);
-      if (f) return f;
-    } else if (t === '--version' || t === '-v' || t === '--help' || t === '-h') {
-      return { free: 'prints git information' };
-    } else if (!['--no-pager', '-P', '--no-replace-objects', '--literal-pathspecs', '--glob-pathspecs', '--noglob-pathspecs', '--icase-pathspecs', '--bare', '--no-optional-locks', '--no-lazy-fetch'].includes(t)) {
-      return never('git-option', `git option ${q(args[i]!.raw)} is not one ws_shell knows to be safe`, USE.gitRead);
+      continue;
     }
+    const hit = ELSEWHERE.find(([re]) => re.test(t));
+    if (hit) return never(hit[1], `git ${q(w.raw)} ${hit[2]}`, USE.gitRead);
+    if (t === '--version' || t === '-v' || t === '-h') return { free: 'prints git information' };
+    if (!SAFE_GLOBALS.includes(t)) return never('git-option', `git option ${q(w.raw)} is not one ws_shell knows to be safe`, USE.gitRead);
   }
   return i;
 }
+
+/** Options of read-only subcommands whose value is a file git reads (blame --contents, -S, --ignore-revs-file; diff -O; grep -f; ls-files -X). */
+const READ_FILE_LONG = ['contents', 'ignore-revs-file', 'exclude-from', 'pathspec-from-file'];
+
+/**
+ * How a read-only subcommand's options take values. Only options that surely take the next word
+ * are listed: a value taken by mistake would hide an operand from the jail, a value missed only
+ * puts one more word through it.
+ */
+function readSpec(sub: string): OptionSpec {
+  const longValue = [...READ_FILE_LONG, 'author', 'committer', 'grep', 'since', 'until', 'after', 'before', 'max-count', 'skip'];
+  const shortValue: Readonly<Record<string, string>> = { grep: 'feABCm', blame: 'LS', log: 'OSG', show: 'OSG', diff: 'OSG', whatchanged: 'OSG', 'diff-tree': 'OSG', 'diff-files': 'OSG', 'diff-index': 'OSG', 'ls-files': 'Xx' };
+  return { shortValue: shortValue[sub] ?? '', longValue };
+}
+
+function readFileFinding(sub: string, tokens: readonly Token[]): Verdict | null {
+  // -f is grep's pattern file; -S is blame's revs file but log's pickaxe string; -O is diff's order file; -X ls-files' exclude file.
+  const letters = { grep: 'f', blame: 'S', 'ls-files': 'X' }[sub] ?? (readSpec(sub).shortValue!.includes('O') ? 'O' : '');
+  for (const t of findAll(tokens, letters, READ_FILE_LONG)) {
+    const f = optionPathFinding(t);
+    if (f) return f;
+  }
+  return null;
+}
+
+/** Configuration keys a gated `git config` may set: names, colours, defaults — none names a program or a file. */
+const SAFE_CONFIG = /^(?:user\.(?:name|email)|color\..+|advice\..+|init\.defaultbranch|pull\.(?:rebase|ff)|push\.(?:default|autosetupremote)|merge\.(?:ff|conflictstyle)|fetch\.prune|rebase\.autostash|core\.(?:autocrlf|eol|quotepath|filemode|ignorecase)|branch\.[^.]+\.(?:remote|merge)|remote\.[^.]+\.(?:url|fetch)|log\..+|format\.pretty|status\..+|diff\.(?:renames|algorithm|colormoved)|commit\.verbose|help\.autocorrect)$/;
+
+/** `git config` that writes: the file it writes must be the repository's own, and the key must not name a program. */
+function configWriteFinding(tokens: readonly Token[]): Verdict | null {
+  const scope = findLong(tokens, ['global', 'system']);
+  if (scope) return never('git-config', `git config ${q(shown(scope))} writes configuration outside the workspace`, USE.gitRead);
+  const file = findShort(tokens, 'f') ?? findLong(tokens, ['file', 'blob']);
+  if (file) return never('git-config', `git config ${q(shown(file))} writes a configuration file ws_shell does not know`, USE.gitRead);
+  const ops = operands(tokens).map((o) => o.text);
+  const key = (['set', 'unset', 'add', 'replace-all', 'unset-all'].includes(ops[0] ?? '') ? ops[1] : ops[0]) ?? '';
+  if (findLong(tokens, ['unset', 'unset-all', 'remove-section', 'rename-section']) || ['unset', 'unset-all', 'remove-section', 'rename-section'].includes(ops[0] ?? '')) return null;
+  if (!SAFE_CONFIG.test(key.toLowerCase())) {
+    return never('git-config', `git config ${q(key)} may name a program or a file git runs or loads (core.fsmonitor, core.pager, filters, aliases, hooks …)`, 'Set only names, colours and defaults (user.name, user.email, color.ui, pull.rebase …).');
+  }
+  return null;
+}
+
+const REPO = '.git/ (the repository)';
+const TREE = 'the working tree (files the command changes)';
+
+/** What a gated git subcommand writes, for the approval prompt. */
+function gitWrites(sub: string, tokens: readonly Token[]): readonly string[] {
+  const paths = operands(tokens).map((o) => o.text).filter((p) => !p.startsWith('-'));
+  switch (sub) {
+    case 'add': case 'commit': case 'tag': case 'branch': case 'notes': case 'update-ref': case 'update-index': case 'symbolic-ref': case 'gc': case 'prune': case 'repack': case 'pack-refs':
+    case 'replace': case 'fetch': case 'push': case 'config': case 'remote': case 'reflog': case 'hash-object': case 'commit-tree': case 'write-tree': case 'mktag': case 'mktree': case 'fast-import': case 'maintenance': case 'stage':
+      return [REPO];
+    case 'rm': case 'mv': case 'restore': case 'checkout':
+      return [REPO, ...(paths.length && sub !== 'checkout' ? paths : [TREE])];
+    case 'clone': case 'init': case 'worktree': case 'submodule': case 'format-patch': case 'archive': case 'bundle':
+      return [REPO, ...(paths.length ? [`${paths[paths.length - 1]} (a new repository, work tree or output file)`] : ['new files in the workspace root'])];
+    default:
+      return [REPO, TREE];
+  }
+}
+
+/** A gated git finding with what it writes. */
+function gitGated(rule: string, what: string, sub: string, tokens: readonly Token[]): Verdict {
+  return writing(gated(rule, what, `A person must approve it. ${USE.gitRead}`), gitWrites(sub, tokens));
+}
+
+/** Subcommands whose operands (or target operand) name paths they create, checked by the write jail. */
+const CREATES = new Set(['clone', 'init', 'worktree', 'submodule', 'format-patch', 'bundle', 'archive']);
 
 /** The verdict for `git ARGS…`. */
 export function checkGit(args: readonly Word[]): Verdict {
@@ -83,27 +160,49 @@ export function checkGit(args: readonly Word[]): Verdict {
   const sub = subWord.text;
   const rest = args.slice(at + 1);
   const mixed = MIXED[sub];
-  const tokens = scanOptions(rest, mixed?.spec ?? {});
+  const tokens = scanOptions(rest, mixed?.spec ?? (READ_ONLY.has(sub) ? readSpec(sub) : { shortValue: 'o', longValue: ['output-directory', 'directory', 'separate-git-dir', 'template', 'reference', 'upload-pack'] }));
   for (const [name, why] of NEVER_LONG) {
     const hit = findLong(tokens, [name]);
     if (hit) return never('git-flag', `git ${sub} ${q(shown(hit))} ${why}`, USE.gitRead);
   }
+  const help = tokens.find((t) => t.kind === 'long' && (t.name === 'help' || t.name === 'help-all'));
+  if (help) return never('git-tool', `git ${sub} ${q(shown(help))} opens the manual in a viewer or browser`, 'Run git ' + sub + ' -h for a short usage summary.');
   if (sub === 'grep' && findShort(tokens, 'O')) return never('git-flag', `git grep ${q(findShort(tokens, 'O')!.word.raw)} runs a pager program`, USE.gitRead);
   if (NETWORK.has(sub) && findShort(tokens, 'u')) return never('git-flag', `git ${sub} ${q(findShort(tokens, 'u')!.word.raw)} runs a program on the remote side`, USE.gitRead);
   if (RUNS_TOOLS.has(sub)) return never('git-tool', `git ${sub} runs an external or interactive program`, USE.gitRead);
   if (READ_ONLY.has(sub)) {
     // Operands are revisions or paths; git diff reads any two paths when one is outside the
     // repository (an implied --no-index), so none may leave the workspace.
-    return pathsFinding(operands(tokens).map((o) => o.word)) ?? { free: 'is a read-only git command' };
+    return readFileFinding(sub, tokens) ?? pathsFinding(operands(tokens).map((o) => o.word)) ?? { free: 'is a read-only git command' };
   }
   if (mixed) {
-    const fileOpt = sub === 'config' ? findLong(tokens, ['file']) : undefined;
-    const f = fileOpt ? optionPathFinding(fileOpt) : null;
+    const configFile = sub === 'config' ? (findShort(tokens, 'f') ?? findLong(tokens, ['file'])) : undefined;
+    const f = configFile ? optionPathFinding(configFile) : null;
     if (f) return f;
     if (mixed.reads(tokens)) return { free: 'is a read-only git command' };
-    return gated('git-write', `${q(`git ${sub}`)} with these arguments changes the repository`, `A person must approve it. ${USE.gitRead}`);
+    const config = sub === 'config' ? configWriteFinding(tokens) : null;
+    if (config) return config;
+    if (sub === 'worktree' || sub === 'submodule') {
+      const created = writesFinding(operands(tokens).slice(1).map((o) => o.word).filter((w) => !w.text.includes('://')));
+      if (created) return created;
+    }
+    return gitGated('git-write', `${q(`git ${sub}`)} with these arguments changes the repository`, sub, tokens);
   }
-  if (NETWORK.has(sub)) return gated('git-network', `${q(`git ${sub}`)} talks to a remote repository`, `A person must approve it. ${USE.gitRead}`);
-  if (CHANGES.has(sub)) return gated('git-write', `${q(`git ${sub}`)} changes the repository, the index or the working tree`, `A person must approve it. ${USE.gitRead}`);
+  if (CREATES.has(sub)) {
+    const out = findAll(tokens, 'o', ['output-directory', 'directory', 'separate-git-dir', 'template', 'reference']);
+    for (const t of out) {
+      const f = optionWriteFinding(t);
+      if (f) return f;
+    }
+    const targets = operands(tokens).map((o) => o.word).filter((w) => !/^[a-z][a-z0-9+.-]*:\/\/|^[^/]+@[^/]+:/i.test(w.text));
+    const f = sub === 'clone' || sub === 'init' ? writesFinding(targets.slice(-1)) : pathsFinding(targets);
+    if (f) return f;
+  }
+  if (NETWORK.has(sub)) return gitGated('git-network', `${q(`git ${sub}`)} talks to a remote repository`, sub, tokens);
+  if (CHANGES.has(sub)) {
+    const outside = pathsFinding(operands(tokens).map((o) => o.word));
+    if (outside) return outside;
+    return gitGated('git-write', `${q(`git ${sub}`)} changes the repository, the index or the working tree`, sub, tokens);
+  }
   return never('git-unknown', `${q(`git ${sub}`)} is not a git command ws_shell knows (it may be an alias, which can run anything)`, USE.gitRead);
 }

@@ -1,14 +1,19 @@
 /**
  * Interpreters. Running a script file from the workspace is free (`node script.js`, `python
  * tool.py`, `node --test`), like running the project's tests; code given on the command line
- * (`-e`, `-c`, `-p`), preloaded modules (`--require`, `--import`) and in-place editing (`perl
- * -i`) are never allowed, and an interpreter with no script reads its program from stdin, which
- * in a pipeline is `curl … | sh` again. Shells running a script file need a person.
+ * (`-e`, `-c`, `-p`), debuggers (`--inspect`) and in-place editing (`perl -i`) are never
+ * allowed, and an interpreter with no script — or with `-` or /dev/stdin as its script — reads its
+ * program from stdin, which in a pipeline is `curl … | sh` again. Preloaded modules (`--require`,
+ * `--import`, `--loader`) and reporters that are not built in (`--test-reporter=./r.mjs`) need a
+ * person, as do options that write files; shells running a script file need a person too.
  */
-import { gated, never, q, USE, type Verdict } from './decision.ts';
+import { gated, isFinding, never, q, USE, type Verdict } from './decision.ts';
 import type { Checker, Lookup } from './checker.ts';
-import { operands, scanOptions, shown, type Token } from './options.ts';
-import { optionPathFinding, pathFinding } from './paths.ts';
+import { operands, scanOptions, shown, type OptionToken, type Token } from './options.ts';
+import { optionPathFinding, optionWriteFinding, pathFinding } from './paths.ts';
+import { moduleSpecifierFinding } from './runner-options.ts';
+import { NODE_REPORTERS } from './test-runners.ts';
+import { writing } from './writers.ts';
 import type { Word } from './words.ts';
 
 const SCRIPT: Verdict = { free: 'runs a script file from the workspace' };
@@ -21,48 +26,72 @@ function inlineFinding(name: string, t: Token): Verdict {
   return never('inline-code', `${name} ${q(shown(t))} runs code given on the command line or preloads a module`, USE.inlineCode);
 }
 
-/** node's options: those that run other code, those that only inform, and those that write. */
-const NODE_CODE = ['e', 'p', 'r', 'i', 'eval', 'print', 'require', 'import', 'loader', 'experimental-loader', 'interactive', 'inspect', 'inspect-brk', 'inspect-port', 'inspect-wait'];
-const NODE_WRITES = ['test-reporter-destination', 'test-update-snapshots', 'cpu-prof', 'heap-prof', 'redirect-warnings', 'report-on-signal', 'diagnostic-dir'];
-const NODE_VALUE = ['test-reporter', 'test-reporter-destination', 'test-name-pattern', 'test-skip-pattern', 'test-concurrency', 'test-timeout', 'test-shard', 'env-file', 'env-file-if-exists', 'conditions', 'max-old-space-size', 'stack-size', 'unhandled-rejections', 'title', 'input-type', 'tsconfig'];
+/** node's options: those that run code given on the command line or open a debugger, those that load a module, those that write. */
+const NODE_CODE = ['e', 'p', 'i', 'eval', 'print', 'interactive', 'inspect', 'inspect-brk', 'inspect-port', 'inspect-wait'];
+const NODE_MODULE = ['r', 'require', 'import', 'loader', 'experimental-loader'];
+/** Options whose value is a file or directory node writes. */
+const NODE_WRITE_VALUE = ['test-reporter-destination', 'redirect-warnings', 'diagnostic-dir', 'cpu-prof-dir', 'heap-prof-dir', 'report-dir', 'report-directory', 'report-filename', 'snapshot-blob'];
+/** Options that write files named by node itself, in the workspace root. */
+const NODE_WRITE_FLAG = ['cpu-prof', 'heap-prof', 'report-on-signal', 'report-uncaught-exception', 'build-snapshot'];
+const NODE_VALUE = [...NODE_WRITE_VALUE, ...NODE_MODULE.slice(1), 'eval', 'print', 'test-reporter', 'test-name-pattern', 'test-skip-pattern', 'test-concurrency', 'test-timeout', 'test-shard', 'env-file', 'env-file-if-exists', 'conditions', 'max-old-space-size', 'stack-size', 'unhandled-rejections', 'title', 'input-type', 'tsconfig', 'experimental-config-file'];
 const NODE_SAFE = new Set([
   ...NODE_VALUE,
   'test', 'test-only', 'experimental-test-coverage', 'test-force-exit', 'enable-source-maps', 'no-warnings', 'trace-warnings', 'trace-uncaught', 'trace-deprecation', 'no-deprecation',
   'experimental-strip-types', 'no-experimental-strip-types', 'experimental-transform-types', 'experimental-vm-modules', 'experimental-detect-module', 'preserve-symlinks',
-  'check', 'c', 'version', 'v', 'help', 'h', 'abort-on-uncaught-exception', 'watch', 'C', 'no-cache',
+  'check', 'c', 'version', 'v', 'help', 'h', 'abort-on-uncaught-exception', 'watch', 'C', 'no-cache', 'test-update-snapshots',
 ]);
+
+/** One of node's options: never, gated (with what it writes or loads), or null when harmless. */
+function nodeOptionFinding(name: string, t: OptionToken): Verdict | null {
+  if (NODE_CODE.includes(t.name)) return inlineFinding(name, t);
+  if (!NODE_SAFE.has(t.name) && !NODE_MODULE.includes(t.name) && !NODE_WRITE_FLAG.includes(t.name)) {
+    return never('unknown-option', `${name} option ${q(shown(t))} is not one ws_shell knows to be safe`, USE.inlineCode);
+  }
+  const value = t.value ?? '';
+  if (['env-file', 'env-file-if-exists', 'tsconfig', 'experimental-config-file'].includes(t.name)) return optionPathFinding(t);
+  if (NODE_MODULE.includes(t.name) || (t.name === 'test-reporter' && !NODE_REPORTERS.includes(value))) {
+    const outside = moduleSpecifierFinding(name, shown(t), value, t.valueRaw ?? shown(t));
+    return outside ?? writing(gated('module-option', `${name} ${q(shown(t))} loads the module ${q(value)}, which runs as code`, 'Run the script or tests without preloading modules, or a person approves it.'), ['whatever the loaded module writes (not known before it runs)']);
+  }
+  if (t.name === 'test-reporter-destination' && ['stdout', 'stderr'].includes(value)) return null;
+  if (NODE_WRITE_VALUE.includes(t.name)) {
+    return optionWriteFinding(t) ?? writing(gated('writer-flag', `${name} ${q(shown(t))} writes files`, USE.tests), [value]);
+  }
+  if (NODE_WRITE_FLAG.includes(t.name)) return writing(gated('writer-flag', `${name} ${q(shown(t))} writes files`, USE.tests), ['profile or report files node names itself, in the workspace root']);
+  if (t.name === 'test-update-snapshots') return writing(gated('snapshot-update', `${name} ${q(shown(t))} rewrites snapshot files`, USE.tests), ['snapshot files next to the tests']);
+  return null;
+}
 
 /** node, tsx, ts-node: options up to the script; everything after the script belongs to it. */
 function nodeLike(name: string): Checker {
   return (args) => {
     const from = name === 'tsx' && args[0]?.text === 'watch' ? 1 : 0;
-    const tokens = scanOptions(args.slice(from), { shortValue: 'erpC', longValue: [...NODE_VALUE, 'eval', 'print', 'require', 'import', 'loader'], stopAtOperand: true });
+    const tokens = scanOptions(args.slice(from), { shortValue: 'erpC', longValue: NODE_VALUE, stopAtOperand: true });
     let info = false;
     let test = false;
+    let gatedFinding: Verdict | null = null;
     for (const t of tokens) {
       if (t.kind === 'operand') break;
-      if (NODE_CODE.includes(t.name)) return inlineFinding(name, t);
-      if (NODE_WRITES.includes(t.name)) return gated('writer-flag', `${name} ${q(shown(t))} writes files`, USE.tests);
-      if (!NODE_SAFE.has(t.name)) return never('unknown-option', `${name} option ${q(shown(t))} is not one ws_shell knows to be safe`, USE.inlineCode);
-      if (t.name === 'env-file' || t.name === 'env-file-if-exists') {
-        const f = optionPathFinding(t);
-        if (f) return f;
-      }
+      const f = nodeOptionFinding(name, t);
+      if (f && isFinding(f) && f.tier === 'never') return f;
+      gatedFinding ??= f;
       info ||= ['version', 'v', 'help', 'h'].includes(t.name);
       test ||= t.name === 'test';
     }
     const files = operands(tokens);
-    if (test) {
-      for (const o of files) {
-        const f = pathFinding(o.text, o.word.raw);
-        if (f) return f;
-      }
-      return { free: "runs the project's tests" };
-    }
-    const script = files[0];
-    if (script === undefined) return info ? { free: 'is a version query' } : stdinFinding(name);
-    return pathFinding(script.text, script.word.raw) ?? SCRIPT;
+    const outside = (test ? files : files.slice(0, 1)).map((o) => scriptFinding(name, o.word)).find((f) => f !== null);
+    if (outside) return outside;
+    if (gatedFinding) return gatedFinding;
+    if (test) return { free: "runs the project's tests" };
+    if (files[0] === undefined) return info ? { free: 'is a version query' } : stdinFinding(name);
+    return SCRIPT;
   };
+}
+
+/** A script operand: `-` reads the program from stdin (inline code again); otherwise a file in the workspace. */
+function scriptFinding(name: string, w: Word): Verdict | null {
+  if (w.text === '-') return stdinFinding(name);
+  return pathFinding(w.text, w.raw);
 }
 
 /** python -m MODULE: test modules are free, pip is an installer, any other module needs a person. */
@@ -79,7 +108,7 @@ function python(name: string): Checker {
         const rest = args.slice(args.indexOf(t.word) + (t.word.text.endsWith('m') ? 2 : 1));
         const checker = ['pytest', 'unittest', 'pip'].includes(module) ? lookup(module === 'pip' ? 'pip' : module) : undefined;
         if (checker) return checker(rest, lookup);
-        return gated('module', `${name} -m ${q(module)} runs that module, which may serve, build or write files`, USE.approval);
+        return writing(gated('module', `${name} -m ${q(module)} runs that module, which may serve, build or write files`, USE.approval), [`whatever the module ${module} writes (not known before it runs)`]);
       }
       if (t.kind === 'long' ? !['version', 'help'].includes(t.name) : !'VhBuOIEsSqbdvxRPWX'.includes(t.name)) {
         return never('unknown-option', `${name} option ${q(shown(t))} is not one ws_shell knows to be safe`, USE.inlineCode);
@@ -88,7 +117,7 @@ function python(name: string): Checker {
     }
     const script = operands(tokens)[0];
     if (script === undefined) return info ? { free: 'is a version query' } : stdinFinding(name);
-    return pathFinding(script.text, script.word.raw) ?? SCRIPT;
+    return scriptFinding(name, script.word) ?? SCRIPT;
   };
 }
 
@@ -118,7 +147,7 @@ function shell(name: string): Checker {
     }
     const f = pathFinding(first.text, first.raw);
     if (f) return f;
-    return gated('script', `${q(`${name} ${first.text}`)} runs a shell script, which can do anything`, 'A person must approve it; or run the commands it holds one by one.');
+    return writing(gated('script', `${q(`${name} ${first.text}`)} runs a shell script, which can do anything`, 'A person must approve it; or run the commands it holds one by one.'), [`whatever ${first.text} writes (not known before it runs)`]);
   };
 }
 

@@ -26,6 +26,8 @@ export interface OptionToken {
   readonly value: string | null;
   /** The source text the value came from: the option word itself when attached, else the next word. */
   readonly valueRaw: string | null;
+  /** The value as a word (quoting kept, so a pattern in it is seen), when there is one. */
+  readonly valueWord: Word | null;
   /** The word the option was written in (for messages). */
   readonly word: Word;
 }
@@ -45,6 +47,11 @@ export type Token = OptionToken | OperandToken;
 /** True when `written` (a long name as typed) selects `full`: exactly, or as an abbreviation of it. */
 export function longSelects(written: string, full: string): boolean {
   return written.length > 0 && full.startsWith(written);
+}
+
+/** The part of a word from `start` on, as a word of its own (an attached option value). */
+export function tail(word: Word, start: number): Word {
+  return { text: word.text.slice(start), raw: word.raw, quoted: word.quoted.slice(start), plain: word.plain };
 }
 
 /** Splits the arguments after a command name into options and operands. */
@@ -69,32 +76,28 @@ export function scanOptions(args: readonly Word[], spec: OptionSpec): Token[] {
     if (t.startsWith('--')) {
       const eq = t.indexOf('=');
       const name = eq < 0 ? t.slice(2) : t.slice(2, eq);
-      let value: string | null = eq < 0 ? null : t.slice(eq + 1);
-      let valueRaw = value === null ? null : word.raw;
+      let valueWord: Word | null = eq < 0 ? null : tail(word, eq + 1);
       // The next word is the value only when the name surely takes one (exact, or a unique abbreviation).
       const takers = longValue.filter((l) => longSelects(name, l));
-      if (value === null && (longValue.includes(name) || takers.length === 1) && i + 1 < args.length) {
-        value = args[++i]!.text;
-        valueRaw = args[i]!.raw;
-      }
-      out.push({ kind: 'long', name, value, valueRaw, word });
+      if (valueWord === null && (longValue.includes(name) || takers.length === 1) && i + 1 < args.length) valueWord = args[++i]!;
+      const valueRaw = valueWord === null ? null : eq < 0 ? valueWord.raw : word.raw;
+      out.push({ kind: 'long', name, value: valueWord?.text ?? null, valueRaw, valueWord, word });
       continue;
     }
     for (let j = 1; j < t.length; j++) {
       const c = t[j]!;
       if (shortValue.includes(c)) {
-        const attached = t.slice(j + 1);
-        const next = attached === '' && i + 1 < args.length ? args[++i]! : null;
-        const value = attached !== '' ? attached : next ? next.text : null;
-        out.push({ kind: 'short', name: c, value, valueRaw: attached !== '' ? word.raw : (next?.raw ?? null), word });
+        const attached = j + 1 < t.length;
+        const valueWord = attached ? tail(word, j + 1) : i + 1 < args.length ? args[++i]! : null;
+        out.push({ kind: 'short', name: c, value: valueWord?.text ?? null, valueRaw: attached ? word.raw : (valueWord?.raw ?? null), valueWord, word });
         break;
       }
       if (shortOptional.includes(c)) {
-        const value = t.slice(j + 1) || null;
-        out.push({ kind: 'short', name: c, value, valueRaw: value === null ? null : word.raw, word });
+        const valueWord = j + 1 < t.length ? tail(word, j + 1) : null;
+        out.push({ kind: 'short', name: c, value: valueWord?.text ?? null, valueRaw: valueWord === null ? null : word.raw, valueWord, word });
         break;
       }
-      out.push({ kind: 'short', name: c, value: null, valueRaw: null, word });
+      out.push({ kind: 'short', name: c, value: null, valueRaw: null, valueWord: null, word });
     }
   }
   return out;

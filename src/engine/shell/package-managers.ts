@@ -5,11 +5,12 @@
  * are never allowed. npx runs a known local tool through its own checker, and anything else
  * through a person, since it may download and run a package.
  */
-import { gated, never, q, USE, type Verdict } from './decision.ts';
+import { gated, isFinding, never, q, USE, type Verdict } from './decision.ts';
 import type { Checker, Lookup } from './checker.ts';
-import { findShort, longSelects, operands, scanOptions, shown, type Token } from './options.ts';
-import { optionPathFinding } from './paths.ts';
+import { findShort, longSelects, operands, scanOptions, shown, type OperandToken, type Token } from './options.ts';
+import { optionPathFinding, optionWriteFinding } from './paths.ts';
 import { testArgsFinding } from './test-runners.ts';
+import { writing } from './writers.ts';
 import type { Word } from './words.ts';
 
 /** npm configuration keys that name a program or a config file, so setting one runs code. */
@@ -28,19 +29,39 @@ const LISTS = new Set('ls list la ll explain why root prefix'.split(' '));
 /** npm's shortcuts for `npm run start` and friends. */
 const SCRIPT_SHORTCUTS = new Set(['start', 'stop', 'restart']);
 
-/** npm/yarn/pnpm options: a program-naming key is never allowed; --prefix must stay in the workspace. */
+/** Options naming the directory the tool works in, or the workspace package it runs: they must stay in the workspace. */
+const DIRECTORY_KEYS = ['prefix', 'dir', 'cwd', 'workspace', 'filter'];
+/** Options naming a directory the tool writes logs or caches into. */
+const WRITE_KEYS = ['logs-dir', 'cache-dir', 'cache-folder', 'store-dir', 'modules-folder', 'global-folder', 'virtual-store-dir'];
+
+/**
+ * npm/yarn/pnpm options: a program-naming key is never allowed; directories they work in must stay
+ * in the workspace; a directory they write goes through the write jail and needs a person.
+ */
 function optionsFinding(tool: string, tokens: readonly Token[]): Verdict | null {
+  let writes: Verdict | null = null;
   for (const t of tokens) {
     if (t.kind === 'long' && NPM_PROGRAM_KEYS.some((k) => longSelects(t.name, k))) {
       return never('npm-config', `${tool} option ${q(shown(t))} names a program or config file that npm would run or load`, USE.tests);
     }
-    const prefix = (t.kind === 'long' && longSelects(t.name, 'prefix')) || (t.kind === 'short' && t.name === 'C');
-    if (prefix) {
+    const directory = (t.kind === 'long' && DIRECTORY_KEYS.some((k) => longSelects(t.name, k))) || (t.kind === 'short' && 'Cw'.includes(t.name));
+    if (directory) {
       const f = optionPathFinding(t);
       if (f) return f;
     }
+    if (t.kind === 'long' && WRITE_KEYS.some((k) => longSelects(t.name, k))) {
+      const f = optionWriteFinding(t);
+      if (f) return f;
+      writes ??= writing(gated('writer-flag', `${tool} ${q(shown(t))} writes logs or caches into ${q(t.value ?? '')}`, USE.approval), [t.value ?? '']);
+    }
   }
-  return findShort(tokens, 'c') ? never('npm-config', `${tool} -c runs a shell string`, USE.oneCommand) : null;
+  return findShort(tokens, 'c') ? never('npm-config', `${tool} -c runs a shell string`, USE.oneCommand) : writes;
+}
+
+/** What an install writes, for the approval prompt. */
+function installWrites(tool: string): string[] {
+  const lock = { npm: 'package-lock.json', yarn: 'yarn.lock', pnpm: 'pnpm-lock.yaml', bun: 'bun.lock' }[tool] ?? 'the lock file';
+  return ['node_modules/', 'package.json', lock, "whatever the packages' install scripts write"];
 }
 
 /**
@@ -50,40 +71,46 @@ function optionsFinding(tool: string, tokens: readonly Token[]): Verdict | null 
  */
 function runScript(tool: string, script: string, rest: readonly Word[]): Verdict {
   if (!isTestScript(script)) {
-    return gated('script', `${q(`${tool} run ${script}`)} runs the package.json script ${q(script)}, which may build, serve or write files`, USE.approval);
+    return writing(gated('script', `${q(`${tool} run ${script}`)} runs the package.json script ${q(script)}, which may build, serve or write files`, USE.approval), [`whatever the script ${q(script)} writes (not known before it runs)`]);
   }
-  const tokens = scanOptions(rest.filter((w) => w.text !== '--'), {});
-  return testArgsFinding(`${tool} ${script}`, tokens) ?? { free: "runs the project's tests" };
+  return testArgsFinding(`${tool} ${script}`, rest) ?? { free: "runs the project's tests" };
 }
 
 function packageManager(tool: 'npm' | 'yarn' | 'pnpm' | 'bun'): Checker {
   return (args) => {
-    const tokens = scanOptions(args, { shortValue: 'wC', longValue: ['workspace', 'prefix', 'loglevel', 'filter', 'dir', 'cwd'] });
+    const tokens = scanOptions(args, { shortValue: 'wC', longValue: ['workspace', 'prefix', 'loglevel', 'filter', 'dir', 'cwd', ...WRITE_KEYS] });
     const bad = optionsFinding(tool, tokens);
-    if (bad) return bad;
+    if (bad && isFinding(bad) && bad.tier === 'never') return bad;
     const ops = operands(tokens);
     const first = ops[0];
     if (first === undefined) {
       if (tokens.some((t) => (t.kind === 'long' && t.name === 'version') || (t.kind === 'short' && t.name === 'v'))) return { free: 'is a version query' };
-      if (tool === 'npm') return { free: 'prints npm usage' };
-      return gated('install', `${q(tool)} alone installs the project's dependencies and runs their scripts`, USE.approval);
+      if (tool === 'npm') return bad ?? { free: 'prints npm usage' };
+      return writing(gated('install', `${q(tool)} alone installs the project's dependencies and runs their scripts`, USE.approval), installWrites(tool));
     }
-    const sub = first.text;
-    const after = args.slice(first.index + 1);
-    if (['test', 't', 'tst'].includes(sub)) return runScript(tool, 'test', after);
-    if (['run', 'run-script', 'rum', 'urn'].includes(sub)) {
-      const script = ops[1];
-      if (script === undefined) return { free: 'lists the package.json scripts' };
-      return runScript(tool, script.text, args.slice(script.index + 1));
-    }
-    if (LISTS.has(sub)) return { free: 'lists installed packages' };
-    if (INSTALLS.has(sub)) return gated('install', `${q(`${tool} ${sub}`)} installs, removes or publishes packages and can run their scripts`, USE.approval);
-    if (REGISTRY.has(sub)) return gated('network', `${q(`${tool} ${sub}`)} queries the package registry over the network`, USE.approval);
-    // yarn, pnpm and bun run a script or binary by bare name; npm only its start/stop shortcuts.
-    if (tool !== 'npm' || SCRIPT_SHORTCUTS.has(sub)) return runScript(tool, sub, after);
-    return never('npm-unknown', `${q(`npm ${sub}`)} is not an npm command ws_shell knows`, USE.readOnly);
+    const verdict = subcommand(tool, first.text, ops, args.slice(first.index + 1), args);
+    // An option that writes (--logs-dir) makes an otherwise free command need a person.
+    return bad && !isFinding(verdict) ? bad : verdict;
   };
 }
+
+function subcommand(tool: 'npm' | 'yarn' | 'pnpm' | 'bun', sub: string, ops: readonly OperandToken[], after: readonly Word[], args: readonly Word[]): Verdict {
+  if (['test', 't', 'tst'].includes(sub)) return runScript(tool, 'test', after);
+  if (['run', 'run-script', 'rum', 'urn'].includes(sub)) {
+    const script = ops[1];
+    if (script === undefined) return { free: 'lists the package.json scripts' };
+    return runScript(tool, script.text, args.slice(script.index + 1));
+  }
+  if (LISTS.has(sub)) return { free: 'lists installed packages' };
+  if (INSTALLS.has(sub)) return writing(gated('install', `${q(`${tool} ${sub}`)} installs, removes or publishes packages and can run their scripts`, USE.approval), installWrites(tool));
+  if (REGISTRY.has(sub)) return writing(gated('network', `${q(`${tool} ${sub}`)} queries the package registry over the network`, USE.approval), []);
+  // yarn, pnpm and bun run a script or binary by bare name; npm only its start/stop shortcuts.
+  if (tool !== 'npm' || SCRIPT_SHORTCUTS.has(sub)) return runScript(tool, sub, after);
+  return never('npm-unknown', `${q(`npm ${sub}`)} is not an npm command ws_shell knows`, USE.readOnly);
+}
+
+/** What running a package npx may download writes. */
+const NPX_WRITES = ['the npm cache (outside the workspace)', 'whatever the package writes when it runs (not known before it runs)'];
 
 /** Tools npx may run without a person, each through its own checker. */
 const NPX_TOOLS = new Set(['vitest', 'jest', 'mocha', 'playwright', 'tsc', 'vue-tsc', 'svelte-check', 'prettier', 'eslint', 'tsx', 'ts-node']);
@@ -95,12 +122,15 @@ function npx(tool: string): Checker {
     const call = tokens.find((t) => (t.kind === 'short' && t.name === 'c') || (t.kind === 'long' && longSelects(t.name, 'call')));
     if (call) return never('eval', `${tool} ${q(shown(call))} runs a shell string`, USE.oneCommand);
     const pkg = tokens.find((t) => (t.kind === 'short' && t.name === 'p') || (t.kind === 'long' && longSelects(t.name, 'package')));
-    if (pkg) return gated('install', `${tool} ${q(shown(pkg))} installs a package to run it`, USE.approval);
+    if (pkg) return writing(gated('install', `${tool} ${q(shown(pkg))} installs a package to run it`, USE.approval), NPX_WRITES);
     const target = operands(tokens)[0];
     if (target === undefined) return never('npx-empty', `${q(tool)} without a tool name runs nothing useful`, USE.tests);
     const checker = NPX_TOOLS.has(target.text) ? lookup(target.text) : undefined;
     if (!checker) {
-      return gated('npx-unknown', `${q(`${tool} ${target.text}`)} may download and run a package that is not in the project`, 'Use a tool the project already has (npx vitest run, npx tsc --noEmit …); otherwise a person must approve it.');
+      return writing(
+        gated('npx-unknown', `${q(`${tool} ${target.text}`)} may download and run a package that is not in the project`, 'Use a tool the project already has (npx vitest run, npx tsc --noEmit …); otherwise a person must approve it.'),
+        NPX_WRITES,
+      );
     }
     return checker(args.slice(target.index + 1), lookup);
   };
@@ -134,7 +164,7 @@ function installer(tool: string, queries: readonly string[]): Checker {
     const sub = args.find((w) => !w.text.startsWith('-'))?.text;
     if (sub === undefined && args.some((w) => ['--version', '-V', 'version'].includes(w.text))) return { free: 'is a version query' };
     if (sub !== undefined && queries.includes(sub)) return { free: 'lists installed packages' };
-    return gated('install', `${q(`${tool} ${sub ?? ''}`.trim())} installs or changes packages`, USE.approval);
+    return writing(gated('install', `${q(`${tool} ${sub ?? ''}`.trim())} installs or changes packages`, USE.approval), [`the packages ${tool} manages (its environment or the system, usually outside the workspace)`]);
   };
 }
 

@@ -10,6 +10,7 @@ import { findAll, findLong, findShort, operands, scanOptions, shown } from './op
 import { optionPathFinding, pathFinding } from './paths.ts';
 import { pathOperandsFinding } from './simple-tools.ts';
 import type { Word } from './words.ts';
+import { writing } from './writers.ts';
 
 const NO_ARGUMENT = '=dDgGhHnNpPxzF{}';
 
@@ -181,7 +182,10 @@ export function checkSed(args: readonly Word[]): Verdict {
   const inPlace = findShort(tokens, 'i') ?? findLong(tokens, ['in-place']);
   if (inPlace) return never('sed-in-place', `sed ${q(shown(inPlace))} edits files in place`, 'Edit files with ws_edit or ws_patch; sed may only print.');
   const file = findShort(tokens, 'f') ?? findLong(tokens, ['file']);
-  if (file) return optionPathFinding(file) ?? gated('sed-script-file', `sed ${q(shown(file))} runs a script file ws_shell cannot check`, "Put the script on the command line: sed -n '1,20p' FILE.");
+  if (file) {
+    const gate = gated('sed-script-file', `sed ${q(shown(file))} runs a script file ws_shell cannot check`, "Put the script on the command line: sed -n '1,20p' FILE.");
+    return optionPathFinding(file) ?? writing(gate, ['whatever the script file writes (sed w commands; not known before it runs)']);
+  }
   const given = findAll(tokens, 'e', ['expression']);
   const ops = operands(tokens);
   const scripts = given.length ? given.map((t) => t.value ?? '') : ops.slice(0, 1).map((o) => o.text);

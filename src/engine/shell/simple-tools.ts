@@ -6,6 +6,7 @@
 import { gated, never, q, USE, type Finding, type Verdict } from './decision.ts';
 import { findAll, findLong, findShort, operands, scanOptions, shown, type OptionSpec, type OptionToken, type Token } from './options.ts';
 import { optionPathFinding, pathFinding } from './paths.ts';
+import { scanTree, scanXxd } from './own-parsers.ts';
 import { startsWithGlob, type Word } from './words.ts';
 
 interface Deny {
@@ -22,6 +23,8 @@ export interface SimpleTool {
   /** paths: every operand is a file to read; data: operands are text; pattern: the first operand is a pattern unless given by option. */
   readonly operands: 'paths' | 'data' | 'pattern';
   readonly options?: OptionSpec;
+  /** For a tool that does not scan options the getopt way: its own scanner (own-parsers.ts). */
+  readonly scan?: (args: readonly Word[]) => Token[];
   /** Options (short letters or long names) whose value is a path the tool reads. */
   readonly pathOptions?: readonly string[];
   /** Options that supply the pattern, so every operand is a path (grep -e, rg -f …). */
@@ -97,7 +100,8 @@ export const SIMPLE_TOOLS: Readonly<Record<string, SimpleTool>> = {
   df: { operands: 'paths', options: { shortValue: 'Btx', longValue: ['block-size', 'type', 'exclude-type', 'output'] } },
   tree: {
     operands: 'paths',
-    options: { shortValue: 'LPIHTo', longValue: ['filelimit', 'charset', 'timefmt', 'sort', 'fromfile'] },
+    scan: scanTree,
+    pathOptions: ['gitfile', 'infofile', 'hintro', 'houtro'],
     deny: [
       { short: 'o', tier: 'never', why: WRITES_FILE, use: 'Run tree without -o; ws_list also shows the tree.' },
       { short: 'R', tier: 'never', why: 'writes an HTML listing into every directory', use: 'Run tree without -R.' },
@@ -156,11 +160,11 @@ export const SIMPLE_TOOLS: Readonly<Record<string, SimpleTool>> = {
   sha512sum: CHECKSUM,
   b2sum: CHECKSUM,
   cksum: CHECKSUM,
-  od: { operands: 'paths', options: { shortValue: 'AjNtSw' } },
+  od: { operands: 'paths', options: { shortValue: 'AjNtS', shortOptional: 'w' } },
   hexdump: { operands: 'paths', options: { shortValue: 'efns' }, pathOptions: ['f'] },
-  xxd: { operands: 'paths', options: { shortValue: 'cglosn' }, outputOperand: 2 },
-  strings: { operands: 'paths', options: { shortValue: 'nte' } },
-  column: { operands: 'paths', options: { shortValue: 'cstoONRHWlEd' } },
+  xxd: { operands: 'paths', scan: scanXxd, outputOperand: 2 },
+  strings: { operands: 'paths', options: { shortValue: 'nteT' } },
+  column: { operands: 'paths', options: { shortValue: 'cCsoONRHWTElnrip' } },
   fold: { operands: 'paths', options: { shortValue: 'w' } },
   fmt: { operands: 'paths', options: { shortValue: 'wpg' } },
   expand: { operands: 'paths', options: { shortValue: 't' } },
@@ -179,7 +183,7 @@ function optionsIn(tokens: readonly Token[], names: readonly string[]): OptionTo
 
 /** Checks one call of a simple tool: refused options, output operands, and every path it reads. */
 export function checkSimple(name: string, tool: SimpleTool, args: readonly Word[]): Verdict {
-  const tokens = scanOptions(args, tool.options ?? {});
+  const tokens = tool.scan ? tool.scan(args) : scanOptions(args, tool.options ?? {});
   for (const d of tool.deny ?? []) {
     const hit = (d.short ? findShort(tokens, d.short) : undefined) ?? (d.long ? findLong(tokens, d.long) : undefined);
     if (hit) {
