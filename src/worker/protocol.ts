@@ -201,6 +201,8 @@ export interface StepRecord {
 /** A call waiting for a person's yes or no (approvals: ask). */
 export interface ApprovalAsk extends ApprovalRequest {
   readonly id: number;
+  /** For a gated shell command: the paths it would write (ShellDecision.writes); absent when the policy cannot tell. */
+  readonly writes?: readonly string[];
 }
 
 export type RunAction = 'pause' | 'resume' | 'step' | 'stop';

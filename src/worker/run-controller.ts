@@ -7,6 +7,7 @@
  */
 import type { ApprovalRequest } from '../agent/approvals.ts';
 import type { ApprovalAsk, RunAction, RunEvent } from './protocol.ts';
+import { gatedShellWrites } from '../engine/tools/shell-writes.ts';
 
 export interface ControllerOptions {
   /** Start paused before step 1. */
@@ -83,10 +84,12 @@ export class RunController {
     this.#wakeUp();
   }
 
-  /** The loop's approver: asks the page and waits for `answer` (or Stop, which declines). */
-  approve(request: ApprovalRequest): Promise<boolean> {
-    if (this.signal.aborted) return Promise.resolve(false);
-    const ask: ApprovalAsk = { ...request, id: this.#nextAsk++ };
+  /** The loop's approver: asks the page (with the paths a gated command would write) and waits for `answer` (or Stop, which declines). */
+  async approve(request: ApprovalRequest): Promise<boolean> {
+    if (this.signal.aborted) return false;
+    const writes = request.reason === 'gated-shell' ? await gatedShellWrites(request.tool, request.args) : undefined;
+    if (this.signal.aborted) return false;
+    const ask: ApprovalAsk = { ...request, id: this.#nextAsk++, ...(writes && { writes }) };
     return new Promise<boolean>((resolve) => {
       this.#asks.set(ask.id, { ask, answer: resolve });
       this.#opts.emit({ kind: 'approval', ask });
