@@ -15,7 +15,7 @@ export type LoopNoteKind =
   | 'parse-retry' // the output had no usable call and the model was told how to retry (detail: error kind)
   | 'repair' // the call was found after repairs (detail: repair names)
   | 'stall' // no test progress for N steps; a nudge was appended
-  | 'approval' // a person was asked (detail: approved | denied)
+  | 'approval' // a person was asked, or a replayed gated step was not approved here (detail: approved | denied | unapproved)
   | 'elided' // older observations were elided to fit the context window (detail: step indexes)
   | 'observation-cut' // the latest observation itself was cut to fit
   | 'no-test-tool' // done ran without a ws_test tool to run the tests
@@ -42,7 +42,11 @@ export interface StepTiming {
   readonly toolMs: number;
 }
 
-export type ApprovalOutcome = 'approved' | 'denied';
+/**
+ * approved / denied: a person's answer. unapproved: a replayed step the policy gates that nobody
+ * here approved (an approval in a record is history, never an approval), so it did not run.
+ */
+export type ApprovalOutcome = 'approved' | 'denied' | 'unapproved';
 
 export interface Step {
   /** 1-based. */
@@ -59,7 +63,7 @@ export interface Step {
   /** Exactly the text the model sees as the next user message. */
   readonly observation: string;
   readonly notes: readonly LoopNote[];
-  /** Present when a person was asked to approve the call. */
+  /** Present when a person was asked to approve the call, or a replay could not run it without them. */
   readonly approval?: ApprovalOutcome;
   /** Present when a test ran in this step. */
   readonly tally?: TestTally;

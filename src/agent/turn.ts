@@ -6,7 +6,7 @@
  */
 import type { Engine } from '../engine/engine.ts';
 import type { ToolResult } from '../engine/result.ts';
-import { approvalReason, deniedResult, type ApprovalMode, type Approver, type GateCheck } from './approvals.ts';
+import { approvalReason, deniedResult, unapprovedResult, type ApprovalAnswer, type ApprovalMode, type Approver, type GateCheck } from './approvals.ts';
 import { DONE_TOOL } from './call-schema.ts';
 import { runDone } from './done.ts';
 import { droppedCallsText, type ParseOutcome } from './parse.ts';
@@ -58,10 +58,12 @@ export async function executeTurn(s: TurnSettings, parsed: ParseOutcome, index: 
     const request = reason && { step: index, tool: call.tool, args: call.args, reason };
     if (request) {
       // No approver in ask mode means nobody can say yes: deny rather than act unasked.
-      approval = (await s.approve?.(request)) ? 'approved' : 'denied';
-      notes.push({ kind: 'approval', text: `${call.tool} ${approval} by a person`, detail: approval });
+      approval = outcomeOf((await s.approve?.(request)) ?? false);
+      notes.push({ kind: 'approval', text: APPROVAL_NOTES[approval](call.tool), detail: approval });
     }
-    result = request && approval === 'denied' ? deniedResult(request) : await s.engine.call(call.tool, call.args, { approved: approval === 'approved' });
+    if (request && approval === 'denied') result = deniedResult(request);
+    else if (request && approval === 'unapproved') result = unapprovedResult(request);
+    else result = await s.engine.call(call.tool, call.args, { approved: approval === 'approved' });
     if (TEST_TOOLS.has(call.tool)) tally = parseTestTally(result.text, call.tool) ?? undefined;
   }
 
@@ -70,6 +72,17 @@ export async function executeTurn(s: TurnSettings, parsed: ParseOutcome, index: 
   const observation = dropped ? `${result.text}\n${dropped}` : result.text;
   return finishTurn({ result, observation, notes, stall: next.state, ...(approval && { approval }), ...(tally && { tally }), ...(stop && { stop }) }, stop ? undefined : next.nudge);
 }
+
+function outcomeOf(answer: ApprovalAnswer): ApprovalOutcome {
+  if (answer === 'unapproved') return answer;
+  return answer ? 'approved' : 'denied';
+}
+
+const APPROVAL_NOTES: Readonly<Record<ApprovalOutcome, (tool: string) => string>> = {
+  approved: (tool) => `${tool} approved by a person`,
+  denied: (tool) => `${tool} denied by a person`,
+  unapproved: (tool) => `${tool} replayed without running: nobody here approved it (a recorded approval is not one)`,
+};
 
 /** Appends the stall nudge, when there is one, to the observation and the notes. */
 function finishTurn(turn: TurnOutcome, nudge: string | undefined): TurnOutcome {

@@ -1,13 +1,19 @@
 /**
  * Where a replayed step parts from its record, and why: the result the model saw changed, a
- * shell step's backend-dependent output differs, or the workspace after the step differs
- * although the result matched. Each comes with a short diff of the first differing lines when
+ * shell step's backend-dependent output differs, the workspace after the step differs
+ * although the result matched, or a gated step did not run because nobody approved it here. Each comes with a short diff of the first differing lines when
  * the record carries the expected text (a shared link carries shell output, not result texts).
  */
 import type { Step } from '../agent/step.ts';
 import type { RecordedStep } from './record.ts';
 
-export type DivergenceKind = 'start' | 'result' | 'shell' | 'workspace' | 'missing';
+/** `approval`: a replayed gated step that could not run, because a replay approves nothing. */
+export type DivergenceKind = 'start' | 'result' | 'shell' | 'workspace' | 'missing' | 'approval';
+
+/** How a step mark names a divergence: `✗ shell differs`, or `✗ not run without approval`. */
+export function divergenceLabel(kind: DivergenceKind): string {
+  return kind === 'approval' ? 'not run without approval' : `${kind} differs`;
+}
 
 export interface Divergence {
   /** The step (1-based); 0 when the replay could not start. */
@@ -36,7 +42,7 @@ export function compareSteps(
   if (expected.resultHash !== actual.resultHash) {
     if (expected.shellOutput !== undefined && actual.shellOutput !== undefined && expected.shellOutput !== actual.shellOutput) {
       const where = !replayRunsCommands
-        ? `recorded on the ${expected.backend ?? 'unknown'} backend and replayed on ${actual.backend}, in a workspace that runs no commands (a replay never runs a session's code on this machine)`
+        ? `recorded on the ${expected.backend ?? 'unknown'} backend and replayed on ${actual.backend}, in a workspace that runs no commands (a replay runs a session's code only inside the OS sandbox, and there was none)`
         : expected.backend === actual.backend
           ? `recorded and replayed on the ${actual.backend} backend, so the command's output is not deterministic`
           : `recorded on the ${expected.backend ?? 'unknown'} backend and replayed on ${actual.backend}`;

@@ -7,7 +7,7 @@
  * per step; the tests run these detectors over every lesson, so an engine change that stops a
  * mechanism firing fails them.
  */
-import type { Step } from '../agent/step.ts';
+import type { ApprovalOutcome, Step } from '../agent/step.ts';
 import type { RecordedStep } from './record.ts';
 
 export type MechanismId =
@@ -47,8 +47,8 @@ export interface StepEvidence {
   readonly text: string;
   /** The engine's and the loop's notes; absent when the step was read back from a session file, which does not keep them. */
   readonly notes?: readonly { readonly kind: string; readonly detail?: string }[];
-  /** A person's answer, when the call was put before one. */
-  readonly approval?: 'approved' | 'denied';
+  /** A person's answer when the call was put before one (`unapproved`: a replayed gated call nobody here approved). */
+  readonly approval?: ApprovalOutcome;
   /** Whether the tool call succeeded; absent when read back from a session file. */
   readonly ok?: boolean;
 }

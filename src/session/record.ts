@@ -84,8 +84,12 @@ const stepSchema = z.object({
   /** A shell step's output, which depends on the backend: kept in every form, so a replay elsewhere can show where it differs. */
   shellOutput: text(RECORD_LIMITS.textChars).optional(),
   tally: z.object({ passed: int(0, 1e9), failed: int(0, 1e9), source: text(64) }).optional(),
-  /** A person's answer when the call was put before one; a replay gives the same answer inside its sandbox. */
-  approval: z.enum(['approved', 'denied']).optional(),
+  /**
+   * History: a person's answer when the call was put before one, or `unapproved` for a replayed
+   * gated step nobody approved. A replay never takes it for an approval: a gated step runs only
+   * when a person approves it there; a recorded denial is given again (not running is safe).
+   */
+  approval: z.enum(['approved', 'denied', 'unapproved']).optional(),
 });
 
 /** A version 1 session record. */

@@ -1,9 +1,11 @@
 /**
  * Checking a replay against its record, one mechanism for `slm replay` (replay.ts) and for the
- * engine worker's session runs: the recorded approval answers are given again, each replayed
- * step is compared with its record, and the verdict says ✓ reproduced or names the first
- * divergence — a step that differs, or the step the replay ended before.
+ * engine worker's session runs: a replay approves nothing (a recorded denial is given again, a
+ * recorded approval is history), each replayed step is compared with its record, and the
+ * verdict says ✓ reproduced or names the first divergence — a step that differs, a gated step
+ * that could not run without an approval, or the step the replay ended before.
  */
+import type { ApprovalAnswer, ApprovalRequest } from '../agent/approvals.ts';
 import { stopText, type Step, type Stop } from '../agent/step.ts';
 import { isGatedShellCall } from '../engine/tools/run-command.ts';
 import { compareSteps, type Divergence } from './divergence.ts';
@@ -37,23 +39,35 @@ export function cannotStartText(text: string): string {
   return `The replay cannot start: ${text}.`;
 }
 
-/** The approval hooks for a replay: recorded answers for replayed steps, the person's for live ones. */
+/** The approval hooks for a replay: the replay's own answers for replayed steps, the person's for live ones. */
 export interface ReplayApprovals {
   /** Call from the step gate with the index of the step about to run. */
   at(index: number): void;
   isGated(tool: string, args: unknown): Promise<boolean>;
-  /** For a replayed step, the recorded answer (what was denied stays denied); else undefined: ask the person. */
-  recordedAnswer(step: number): boolean | undefined;
+  /** For a replayed step, the replay's answer (never a recorded approval); else undefined: ask the person. */
+  answer(request: ApprovalRequest): ApprovalAnswer | undefined;
 }
 
-/** Approval hooks that give the recorded answers for the first `upTo` steps. */
-export function replayApprovals(recorded: readonly RecordedStep[], upTo: number): ReplayApprovals {
+/**
+ * Approval hooks for a replay of the first `upTo` recorded steps. A recorded approval is
+ * history, never an approval: a replayed step the policy gates runs only when a person
+ * approved that very step here (`approvedHere`, from an "Approve and run" press), and is
+ * answered 'unapproved' otherwise. A recorded denial is given again (not running is safe). A
+ * file change that was approved in ask mode runs, as every file change does in a replay's own
+ * fresh workspace. Steps after `upTo` are live: the policy gates them and the person answers.
+ */
+export function replayApprovals(recorded: readonly RecordedStep[], upTo: number, approvedHere: ReadonlySet<number> = new Set()): ReplayApprovals {
   let current = 0;
+  const deniedOnRecord = (step: number) => step <= upTo && recorded[step - 1]?.approval === 'denied';
   return {
     at: (index) => (current = index),
-    // A replayed step goes before the approver exactly when the original asked someone; its answer is the recorded one.
-    isGated: async (tool, args) => (current <= upTo ? recorded[current - 1]?.approval !== undefined : isGatedShellCall(tool, args)),
-    recordedAnswer: (step) => (step <= upTo ? recorded[step - 1]?.approval !== 'denied' : undefined),
+    isGated: async (tool, args) => deniedOnRecord(current) || isGatedShellCall(tool, args),
+    answer: (request) => {
+      if (request.step > upTo) return undefined;
+      if (deniedOnRecord(request.step)) return false;
+      if (request.reason === 'writes') return true;
+      return approvedHere.has(request.step) ? true : 'unapproved';
+    },
   };
 }
 
@@ -80,7 +94,8 @@ export class ReplayChecker {
   check(actual: RecordedStep, step: Step): StepCheckView | undefined {
     const expected = this.recorded[step.index - 1];
     if (step.index > this.upTo || !expected) return undefined;
-    const divergence = compareSteps(step.index, expected, actual, step, this.#versionNote(), this.runsCommands);
+    const differs = compareSteps(step.index, expected, actual, step, this.#versionNote(), this.runsCommands);
+    const divergence = differs && step.approval === 'unapproved' ? approvalDivergence(step, expected) : differs;
     const view: StepCheckView = divergence ? { reproduced: false, divergence } : { reproduced: true };
     this.#checks.push(view);
     return view;
@@ -132,4 +147,23 @@ export class ReplayChecker {
     const { recorded, replay } = this.versions;
     return recorded === replay ? '' : ` The session was recorded with engine ${recorded} and this is ${replay}, so a changed engine can explain it.`;
   }
+}
+
+/**
+ * Why a replayed gated step does not reproduce: nobody here approved it, so it did not run. Said
+ * as what it is, not as a changed result, with what would reproduce it.
+ */
+export function approvalDivergence(step: Step, expected: RecordedStep): Divergence {
+  const tool = step.call ? ` (${step.call.tool})` : '';
+  const history =
+    expected.approval === 'approved'
+      ? 'When the session was recorded, a person approved this gated command; that approval is history, not an approval here'
+      : 'This command is gated: it runs only once a person approves it';
+  return {
+    index: step.index,
+    kind: 'approval',
+    why:
+      `Step ${step.index}${tool} cannot be reproduced without an approval. ${history}, and a replay approves nothing, so the command did not run and its recorded result was not reproduced. ` +
+      'To check it, a person must approve this one step where it is replayed ("Approve and run" on the step in the playground).',
+  };
 }

@@ -3,12 +3,13 @@
  * with why and a short diff), and the step header `slm replay --print` puts above each result.
  * The CLI prints these; the UI shows the same words.
  */
+import { divergenceLabel } from './divergence.ts';
 import type { ReplayReport, StepCheck } from './replay.ts';
 
 /** `=== step 3 · ws_edit · ✓` — the line above a step's result text. */
 export function stepHeader(check: StepCheck): string {
   const what = check.tool ?? 'no call';
-  const mark = check.divergence ? `✗ ${check.divergence.kind} differs` : '✓';
+  const mark = check.divergence ? `✗ ${divergenceLabel(check.divergence.kind)}` : '✓';
   return `=== step ${check.index} · ${what} · ${mark}`;
 }
 

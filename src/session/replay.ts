@@ -6,8 +6,9 @@
  * DOM, no Node builtins.
  *
  * Replay works in a fresh workspace of its own (memory unless the caller hands another),
- * never in a person's project. A person's recorded approve/deny answers are given again
- * inside that sandbox, so a denied call stays denied.
+ * never in a person's project. It approves nothing: a recorded denial is given again, and a
+ * recorded approval is history — a gated command does not run unless a person approved that
+ * step for this replay (`approved`), and the check says it cannot be reproduced without one.
  */
 import { ScriptedModel } from '../agent/models/scripted.ts';
 import type { Step } from '../agent/step.ts';
@@ -30,6 +31,8 @@ export interface ReplayOptions {
   /** Called after each step is compared, in order. */
   readonly onCheck?: (check: StepCheck) => void;
   readonly signal?: AbortSignal;
+  /** Steps whose gated command a person approved for this replay (never taken from the record). */
+  readonly approved?: ReadonlySet<number>;
 }
 
 /** One replayed step beside its record. */
@@ -45,6 +48,10 @@ export interface StepCheck {
    * to fit the context window when it had to be. For the last step, the result as produced.
    */
   readonly seenText: string;
+  /** A shell step's command output, as the replay computed it (what a record's `shellOutput` keeps). */
+  readonly shellOutput?: string;
+  /** Present when the call was put before an approver: the replay's answer (never the recorded one). */
+  readonly approval?: Step['approval'];
   /** Absent when the step reproduced. */
   readonly divergence?: Divergence;
 }
@@ -64,7 +71,7 @@ export async function replaySession(session: Session, opts: ReplayOptions = {}):
 
   const engine = (opts.engine ?? createEngine)(ws, session.settings.engine);
   const agent = session.settings.agent;
-  const approvals = replayApprovals(recorded, recorded.length);
+  const approvals = replayApprovals(recorded, recorded.length, opts.approved);
   const checks: StepCheck[] = [];
   // A check is held back until the next step's prompt shows how the model saw its result.
   let held: Omit<StepCheck, 'seenText'> | undefined;
@@ -75,7 +82,14 @@ export async function replaySession(session: Session, opts: ReplayOptions = {}):
   const onRecord = (actual: RecordedStep, step: Step) => {
     if (held) emit({ ...held, seenText: step.messages.at(-1)?.content ?? held.resultText });
     const check = checker.check(actual, step);
-    held = { index: step.index, ...(step.call && { tool: step.call.tool }), resultText: step.observation, ...(check && !check.reproduced && { divergence: check.divergence }) };
+    held = {
+      index: step.index,
+      ...(step.call && { tool: step.call.tool }),
+      resultText: step.observation,
+      ...(actual.shellOutput !== undefined && { shellOutput: actual.shellOutput }),
+      ...(step.approval && { approval: step.approval }),
+      ...(check && !check.reproduced && { divergence: check.divergence }),
+    };
   };
   const { result } = await recordRun({
     engine,
@@ -84,9 +98,9 @@ export async function replaySession(session: Session, opts: ReplayOptions = {}):
     seed: session.model.seed,
     temperature: session.model.temperature,
     ...loopSettings(agent),
-    // Ask mode with the recorded answers: what was denied is denied again; the rest ran in the original.
-    approval: 'ask',
-    approve: async (request) => approvals.recordedAnswer(request.step) ?? true,
+    // Every step is replayed: the replay's own answers, never a recorded approval.
+    approval: 'auto',
+    approve: async (request) => approvals.answer(request) ?? 'unapproved',
     isGated: approvals.isGated,
     gate: async (index) => approvals.at(index),
     onRecord,

@@ -9,6 +9,7 @@ import type { ToolResult } from '../engine/result.ts';
 import type { GpuReport } from '../agent/models/gpu.ts';
 import type {
   AciSettings,
+  ApprovedRun,
   AttachedWorkspaceInfo,
   EndpointProbe,
   EngineCalls,
@@ -40,6 +41,8 @@ import type { AciOff } from '../session/aci-off.ts';
 export type {
   AciSettings,
   ApprovalAsk,
+  ApprovalOffer,
+  ApprovedRun,
   AttachedWorkspaceInfo,
   RerunDivergence,
   RerunReport,
@@ -81,7 +84,7 @@ export type { Divergence } from '../session/divergence.ts';
 export type { AciOff, AciOffVerdict, NaiveChange } from '../session/aci-off.ts';
 // The UI renders results and steps; it gets their types from here so ui/ needs no other import path.
 export type { ToolResult, Note, NoteKind, FileChange } from '../engine/result.ts';
-export type { Step, Stop, LoopNote, LoopNoteKind, StepTokens, StepTiming } from '../agent/step.ts';
+export type { ApprovalOutcome, Step, Stop, LoopNote, LoopNoteKind, StepTokens, StepTiming } from '../agent/step.ts';
 export type { Budget } from '../agent/context.ts';
 export type { ChatMessage } from '../agent/model.ts';
 export type { ParsedCall } from '../agent/parse.ts';
@@ -248,6 +251,11 @@ export class EngineClient {
   /** Starts a run from a recorded session (stopping the one before): replay, then the live model if one is given. */
   startSessionRun(config: SessionRunConfig): Promise<RunInfo> {
     return this.#request('start-session-run', { config });
+  }
+
+  /** Runs replayed step `step` of run `runId` for real, once, because a person pressed "Approve and run"; the result beside its record. */
+  approveStep(runId: number, step: number): Promise<ApprovedRun> {
+    return this.#request('approve-step', { runId, step });
   }
 
   /** "ACI off" for `step` of run `runId`: what a naive harness would have shown and written, and the verdict. */

@@ -88,6 +88,8 @@ export function serveEngine(endpoint: HostEndpoint, newSession: SessionFactory, 
         return runs.control(req.runId, req.action);
       case 'answer-approval':
         return runs.answer(req.runId, req.askId, req.approved);
+      case 'approve-step':
+        return runs.approveStep(req.runId, req.step);
       case 'run-tree':
         return runs.tree(req.runId, req.step);
       case 'run-file':

@@ -13,7 +13,7 @@ import type { CatalogModel } from '../agent/models/catalog.ts';
 import type { BanditRow, EditFormat } from '../agent/evolve.ts';
 import type { GpuReport } from '../agent/models/gpu.ts';
 import type { CustomModel, LoadProgress } from '../agent/models/worker-protocol.ts';
-import type { Step, Stop } from '../agent/step.ts';
+import type { ApprovalOutcome, Step, Stop } from '../agent/step.ts';
 import type { AciOff } from '../session/aci-off.ts';
 import type { Divergence } from '../session/divergence.ts';
 import type { RecordedStep, Session } from '../session/record.ts';
@@ -196,6 +196,37 @@ export interface StepRecord {
   readonly recorded?: RecordedStep;
   /** For a step replayed from a record: whether it reproduced. */
   readonly check?: StepCheckView;
+  /** For a replayed step: the approval answer its record holds — history, never an approval here. */
+  readonly recordedApproval?: ApprovalOutcome;
+  /** For a replayed gated step that did not run because nobody here approved it: what "Approve and run" would run. */
+  readonly offer?: ApprovalOffer;
+}
+
+/** A replayed gated command that did not run: what a person is asked to approve. */
+export interface ApprovalOffer {
+  readonly tool: string;
+  readonly command: string;
+  /** The policy's reason it needs a person. */
+  readonly reason: string;
+  /** The paths the command would write, when the policy lists them. */
+  readonly writes?: readonly string[];
+}
+
+/** One replayed gated step a person approved and ran, beside its record. */
+export interface ApprovedRun {
+  readonly step: number;
+  /** The command's output (a shell step), else the step's result, as it came out now. */
+  readonly live: string;
+  /** The same part as the record keeps it; null when the record keeps only its hash. */
+  readonly recorded: string | null;
+  /** Reproduced when the live result and the workspace after it match the record; else where they differ. */
+  readonly check: StepCheckView;
+  /** What the step changed in the workspace as it was before it. */
+  readonly changes: readonly FileChange[];
+  /** The workspace after the approved step. */
+  readonly tree: WorkspaceSnapshot;
+  /** Where it ran, e.g. `memory (with the JavaScript sandbox)`. */
+  readonly backend: string;
 }
 
 /** A call waiting for a person's yes or no (approvals: ask). */
@@ -352,6 +383,12 @@ export interface EngineCalls {
   'start-run': { params: { readonly config: RunConfig }; result: RunInfo };
   'control-run': { params: { readonly runId: number; readonly action: RunAction }; result: void };
   'answer-approval': { params: { readonly runId: number; readonly askId: number; readonly approved: boolean }; result: void };
+  /**
+   * A person pressed "Approve and run" on replayed step `step` of run `runId`, a gated command
+   * that did not run: it runs once, for real, in a fresh copy of the replay's workspace at that
+   * step, and comes back beside its record. Only a step that waits for an approval is run.
+   */
+  'approve-step': { params: { readonly runId: number; readonly step: number }; result: ApprovedRun };
   /** The workspace after step `step` of the run (0 = before step 1). */
   'run-tree': { params: { readonly runId: number; readonly step: number }; result: WorkspaceSnapshot };
   'run-file': { params: { readonly runId: number; readonly step: number; readonly path: string }; result: FileView };

@@ -43,6 +43,17 @@ export class RunHistory {
 
   /** Captures the workspace now (before step 1, then after each step); returns the capture's step number. */
   async capture(ws: Workspace): Promise<number> {
+    this.#captures.push(await this.#take(ws));
+    return this.#captures.length - 1;
+  }
+
+  /** Every file that differs between the capture at `step` and `ws` as it is now (which is not kept), with its tree. */
+  async changesTo(step: number, ws: Workspace): Promise<{ changes: FileChange[]; tree: WorkspaceSnapshot }> {
+    const now = await this.#take(ws);
+    return { changes: diffCaptures(this.#at(step), now), tree: now.tree };
+  }
+
+  async #take(ws: Workspace): Promise<Capture> {
     const previous = this.#captures[this.#captures.length - 1]?.files;
     const tree = await treeEntries(ws);
     const files = new Map<string, Captured>();
@@ -59,8 +70,7 @@ export class RunHistory {
       // Keep the earlier object when nothing changed, so unchanged texts are stored once.
       files.set(entry.path, before && before.size === view.size && before.text === view.text && before.truncated === view.truncated ? before : view);
     }
-    this.#captures.push({ tree, files });
-    return this.#captures.length - 1;
+    return { tree, files };
   }
 
   /** The tree at `step` (0 = before step 1). Throws for a step not captured: the page asked for something that does not exist. */
@@ -97,19 +107,7 @@ export class RunHistory {
   /** Every file that differs between step - 1 and `step`, sorted by path. */
   changes(step: number): FileChange[] {
     if (step < 1) return [];
-    const before = this.#at(step - 1).files;
-    const after = this.#at(step).files;
-    const paths = [...new Set([...before.keys(), ...after.keys()])].sort();
-    const out: FileChange[] = [];
-    for (const path of paths) {
-      const a = before.get(path);
-      const b = after.get(path);
-      if (a === b) continue;
-      const beforeText = diffText(a);
-      const afterText = diffText(b);
-      if (beforeText !== afterText) out.push({ path, before: beforeText, after: afterText });
-    }
-    return out;
+    return diffCaptures(this.#at(step - 1), this.#at(step));
   }
 
   #at(step: number): Capture {
@@ -117,4 +115,21 @@ export class RunHistory {
     if (!capture) throw new RangeError(`run history: no capture for step ${step}; captured steps are 0..${this.#captures.length - 1}`);
     return capture;
   }
+}
+
+/** Every file that differs between two captures, sorted by path. */
+function diffCaptures(from: Capture, to: Capture): FileChange[] {
+  const before = from.files;
+  const after = to.files;
+  const paths = [...new Set([...before.keys(), ...after.keys()])].sort();
+  const out: FileChange[] = [];
+  for (const path of paths) {
+    const a = before.get(path);
+    const b = after.get(path);
+    if (a === b) continue;
+    const beforeText = diffText(a);
+    const afterText = diffText(b);
+    if (beforeText !== afterText) out.push({ path, before: beforeText, after: afterText });
+  }
+  return out;
 }

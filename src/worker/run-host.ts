@@ -19,19 +19,20 @@ import type { Engine } from '../engine/engine.ts';
 import { hashTemplateFiles, TEMPLATES, templateById } from '../workspace/templates/index.ts';
 import type { AttachedWorkspace } from './attached-workspace.ts';
 import { openBanditStore, SavingBandit } from './evolve-store.ts';
-import type { EvolveChoice, EvolveTable, FileView, RunAction, RunConfig, RunEvent, RunInfo, RunOptions, SessionRunConfig, WorkspaceChoice, WorkspaceSnapshot } from './protocol.ts';
+import type { ApprovedRun, EvolveChoice, EvolveTable, FileView, RunAction, RunConfig, RunEvent, RunInfo, RunOptions, SessionRunConfig, WorkspaceChoice, WorkspaceSnapshot } from './protocol.ts';
 import { RunController } from './run-controller.ts';
 import { RunHistory } from './run-history.ts';
 import { createModel, modelLabel, type ModelContext, type ModelLink } from './run-models.ts';
 import { checkRunSettings, engineSettingsFor, RUN_DEFAULTS } from './run-settings.ts';
 import { createRunWorkspace, DROP_LIMITS } from './run-workspace.ts';
 import type { SessionBackend } from './starter-session.ts';
-import type { AgentSettings, RecordedStep } from '../session/record.ts';
+import type { AgentSettings, RecordedStep, Session } from '../session/record.ts';
 import { agentSettings, loopSettings, recordHeader, recordRun } from '../session/recorder.ts';
 import { ReplayChecker, replayApprovals, type ReplayApprovals } from '../session/replay-check.ts';
 import { describeStart, type StartDescription } from '../session/start.ts';
 import { checkSession } from '../session/validate.ts';
 import { continuationSteps, endText, openSessionWorkspace, PrefixModel, scriptedContinuation } from './session-run.ts';
+import { approvalOffer, runApprovedStep } from './approve-step.ts';
 
 /** Where run events go: the worker posts them to the page. */
 export type RunEmitter = (runId: number, event: RunEvent) => void;
@@ -57,6 +58,8 @@ interface ActiveRun {
   readonly controller: RunController;
   readonly history: RunHistory;
   readonly engine: Engine;
+  /** For a run from a recorded session: the record, and the replayed steps that wait for an approval. */
+  readonly replay?: { readonly session: Session; readonly unapproved: Set<number> };
 }
 
 /** What differs between a run from the start screen and a run from a recorded session. */
@@ -196,6 +199,7 @@ export class RunHost {
       controller: new RunController({ paused: config.paused ?? false, paceMs: choice?.kind === 'scripted' ? settings.paceMs : 0, paceAfter: upTo, emit }),
       history: new RunHistory(),
       engine: opened.engine,
+      replay: { session, unapproved: new Set() },
     };
     const agent = session.settings.agent;
     const outputs = session.steps.slice(0, upTo).map((s) => s.raw);
@@ -213,7 +217,7 @@ export class RunHost {
       }),
       seed: session.model.seed,
       temperature: session.model.temperature,
-      // Replay only: nobody is asked, the recorded answers are given again. Live: the person's setting.
+      // Replayed steps get the replay's answers (a recorded approval is never one); live steps the person's setting.
       approval: choice ? settings.approval : 'auto',
       start: await describeStart(run.engine.workspace),
       approvals: replayApprovals(session.steps, upTo),
@@ -230,6 +234,18 @@ export class RunHost {
     if (!this.#get(runId).controller.answer(askId, approved)) {
       throw new Error(`The approval question ${askId} is no longer open (it was answered, or the run stopped).`);
     }
+  }
+
+  /**
+   * "Approve and run", pressed by a person on replayed step `step`: only a step of this run that
+   * did not run for want of an approval, run once in a fresh copy of the workspace at that step.
+   */
+  async approveStep(runId: number, step: number): Promise<ApprovedRun> {
+    const run = this.#get(runId);
+    if (!run.replay?.unapproved.has(step)) {
+      throw new Error(`Step ${step} of this run does not wait for an approval: only a replayed gated command that did not run can be approved and run.`);
+    }
+    return runApprovedStep(run.replay.session, step, run.history);
   }
 
   tree(runId: number, step: number): WorkspaceSnapshot {
@@ -337,7 +353,7 @@ export class RunHost {
         createdAt,
         approval: plan.approval,
         approve: (request: ApprovalRequest) => {
-          const answer = approvals?.recordedAnswer(request.step);
+          const answer = approvals?.answer(request);
           return answer === undefined ? controller.approve(request) : Promise.resolve(answer);
         },
         ...(approvals && { isGated: (tool: string, args: unknown) => approvals.isGated(tool, args) }),
@@ -385,7 +401,11 @@ export class RunHost {
   async #record(run: ActiveRun, checker: ReplayChecker | undefined, step: Step, entry: RecordedStep, emit: (event: RunEvent) => void): Promise<void> {
     const n = await run.history.capture(run.engine.workspace);
     const check = checker?.check(entry, step);
-    emit({ kind: 'step', record: { step, changes: run.history.changes(n), fileCount: run.history.fileCount(n), recorded: entry, ...(check && { check }) } });
+    const recordedApproval = check && run.replay?.session.steps[step.index - 1]?.approval;
+    const offer = check && step.approval === 'unapproved' && step.call ? await approvalOffer(run.engine, step.call) : undefined;
+    if (offer) run.replay?.unapproved.add(step.index);
+    const record = { step, changes: run.history.changes(n), fileCount: run.history.fileCount(n), recorded: entry, ...(check && { check }), ...(recordedApproval && { recordedApproval }), ...(offer && { offer }) };
+    emit({ kind: 'step', record });
     // The replayed part is over: say so now, before a live model takes over.
     const verdict = checker?.complete ? checker.verdict() : null;
     if (verdict) emit({ kind: 'verdict', verdict });

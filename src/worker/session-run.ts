@@ -32,13 +32,22 @@ export type SessionWorkspace =
   | { readonly ok: true; readonly engine: Engine; readonly backend: string; readonly runsCommands: boolean }
   | { readonly ok: false; readonly text: string };
 
+/** An empty memory workspace of the kind replaying `session` needs, named for people. */
+export function freshSessionWorkspace(session: Session): { readonly ws: MemoryWorkspace; readonly backend: string; readonly runsCommands: boolean } {
+  const runner = needsRunner(session);
+  return {
+    ws: new MemoryWorkspace(undefined, undefined, runner ? sandboxRunner() : undefined),
+    backend: runner ? 'memory (with the JavaScript sandbox)' : 'memory (no process runner)',
+    runsCommands: runner,
+  };
+}
+
 /** A fresh memory workspace seeded from the record, and an engine with the record's settings. */
 export async function openSessionWorkspace(session: Session): Promise<SessionWorkspace> {
-  const runner = needsRunner(session);
-  const ws = new MemoryWorkspace(undefined, undefined, runner ? sandboxRunner() : undefined);
+  const { ws, backend, runsCommands } = freshSessionWorkspace(session);
   const seeded = await seedStart(ws, session.workspace);
   if (!seeded.ok) return { ok: false, text: cannotStartText(seeded.text) };
-  return { ok: true, engine: createEngine(ws, session.settings.engine), backend: runner ? 'memory (with the JavaScript sandbox)' : 'memory (no process runner)', runsCommands: runner };
+  return { ok: true, engine: createEngine(ws, session.settings.engine), backend, runsCommands };
 }
 
 /**

@@ -5,7 +5,9 @@
  * and workspace compared with the record. The verdict goes to stdout; `--print` also prints
  * every step's result text exactly as the model saw it, under a header line. Exit 0 when every
  * step reproduces, 1 at a divergence, 2 for a malformed command line or a session that cannot
- * be read (with the reason). Part of the public CLI contract.
+ * be read (with the reason). Part of the public CLI contract. A recorded approval is never an
+ * approval here: a gated command is not run, and its step is reported as not reproduced
+ * without an approval.
  */
 import { readFile, stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';

@@ -7,9 +7,12 @@
  * The selected step lives in the URL (the router): `step` there, or the latest step when the
  * URL names none, so the inspector follows a live run until a person picks a step.
  */
-import type { ApprovalAsk, EngineClient, EngineStatus, LoadProgress, ReplayVerdict, RunAction, RunConfig, RunEvent, RunInfo, SessionRunConfig, StepRecord, Stop } from '../../worker/client.ts';
+import type { ApprovalAsk, ApprovedRun, EngineClient, EngineStatus, LoadProgress, ReplayVerdict, RunAction, RunConfig, RunEvent, RunInfo, SessionRunConfig, StepRecord, Stop } from '../../worker/client.ts';
 
 export type RunPhase = 'idle' | 'starting' | 'loading' | 'running' | 'paused' | 'ended';
+
+/** "Approve and run" on one replayed step: running, its result beside the record, or why it could not run. */
+export type ApprovedStep = { readonly state: 'running' } | { readonly state: 'done'; readonly run: ApprovedRun } | { readonly state: 'failed'; readonly error: string };
 
 /** Where the selected step is kept (the router, in the page). */
 export interface StepSelection {
@@ -42,6 +45,8 @@ export class RunState {
   error = $state<string | null>(null);
   /** For a run from a recorded session: the verdict on its replayed part, once it is known. */
   verdict = $state.raw<ReplayVerdict | null>(null);
+  /** Replayed gated steps a person pressed "Approve and run" on, by step. */
+  approved = $state.raw<ReadonlyMap<number, ApprovedStep>>(new Map());
 
   readonly phase: RunPhase = $derived.by(() => {
     if (this.#life !== 'started') return this.#life;
@@ -120,6 +125,22 @@ export class RunState {
       await this.#client.answerApproval(info.runId, ask.id, approved);
     } catch (e) {
       this.error = message(e);
+    }
+  }
+
+  /** Runs replayed step `step` once, for real, because a person pressed "Approve and run" on it. */
+  async approveStep(step: number): Promise<void> {
+    const info = this.info;
+    if (!info || this.approved.get(step)?.state === 'running') return;
+    const set = (value: ApprovedStep) => {
+      // A result that comes back after another run started belongs to nothing on screen.
+      if (this.info?.runId === info.runId) this.approved = new Map(this.approved).set(step, value);
+    };
+    set({ state: 'running' });
+    try {
+      set({ state: 'done', run: await this.#client.approveStep(info.runId, step) });
+    } catch (e) {
+      set({ state: 'failed', error: message(e) });
     }
   }
 
@@ -206,6 +227,7 @@ export class RunState {
     this.ask = null;
     this.error = null;
     this.verdict = null;
+    this.approved = new Map();
     this.#workerPhase = 'running';
   }
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Budget, Note, Step, StepRecord, ToolResult } from '../../worker/client.ts';
 import { pageMayStep, stepKey } from './keys.ts';
 import {
+  approvalText,
   argEntries,
   badgeNotes,
   budgetSegments,
@@ -36,6 +37,31 @@ function step(patch: Partial<Step> = {}): Step {
 }
 
 const result = (ok: boolean, notes: Note[] = []): ToolResult => ({ ok, text: '', notes, changes: [] });
+
+describe('approvalText: a recorded approval is history, never "by you"', () => {
+  const replayed = { reproduced: true } as const;
+  // Each row: the step's own approval, whether it was replayed, the record's answer → the inspector's words.
+  const rows: [string, Step['approval'], boolean, StepRecord['recordedApproval'], string | null][] = [
+    ['a live step a person approved', 'approved', false, undefined, 'approved by you'],
+    ['a live step a person denied', 'denied', false, undefined, 'denied by you'],
+    ['a live step nobody was asked about', undefined, false, undefined, null],
+    ['a replayed gated step approved on record', 'unapproved', true, 'approved', 'approved when it was recorded (not by you) · not run here: it needs your approval'],
+    ['a replayed gated step with no recorded answer', 'unapproved', true, undefined, 'not run here: it needs your approval'],
+    ['a replayed denial', 'denied', true, 'denied', 'denied when it was recorded · denied again here'],
+    ['a replayed file change approved on record', undefined, true, 'approved', 'approved when it was recorded (not by you) · ran here without asking (a replay needs no approval for it)'],
+    ['a replayed step nobody was asked about', undefined, true, undefined, null],
+  ];
+  it.each(rows)('%s', (_name, approval, isReplayed, recordedApproval, expected) => {
+    const record: StepRecord = {
+      step: step(approval ? { approval } : {}),
+      changes: [],
+      fileCount: 0,
+      ...(isReplayed && { check: replayed }),
+      ...(recordedApproval && { recordedApproval }),
+    };
+    expect(approvalText(record)).toBe(expected);
+  });
+});
 
 describe('stepStatus', () => {
   it.each([

@@ -16,6 +16,25 @@ export function stepStatus(step: Step): StepStatus {
 
 export const STATUS_LABEL: Readonly<Record<StepStatus, string>> = { ok: 'ok', refused: 'refused', failed: 'failed', 'no-call': 'no call' };
 
+/**
+ * Whose answer a step's approval is, for the inspector: a live step's is the person's; a
+ * replayed step's record is history (never "by you"), and what happened here is said apart.
+ */
+export function approvalText(record: StepRecord): string | null {
+  const here = record.step.approval;
+  if (!record.check) return here ? `${here} by you` : null;
+  const then = record.recordedApproval;
+  const history = then && RECORDED_APPROVAL[then];
+  const now = here === 'unapproved' ? 'not run here: it needs your approval' : here === 'denied' ? 'denied again here' : then ? 'ran here without asking (a replay needs no approval for it)' : null;
+  return [history, now].filter((t) => t).join(' · ') || null;
+}
+
+const RECORDED_APPROVAL: Readonly<Record<NonNullable<StepRecord['recordedApproval']>, string>> = {
+  approved: 'approved when it was recorded (not by you)',
+  denied: 'denied when it was recorded',
+  unapproved: 'not approved when it was recorded either',
+};
+
 /** What the step called, for a one-word label. */
 export function stepTool(step: Step): string {
   return step.call?.tool ?? 'no call';
