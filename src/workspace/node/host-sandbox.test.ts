@@ -5,14 +5,14 @@
  * process group, more processes or memory than the limits — and the everyday commands that
  * still work. Skipped, with the reason printed, only where bwrap cannot run.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIMITS, probeHostSandbox, UNSANDBOXED, type HostSandbox } from './host-sandbox.ts';
+import { commandsRefused, LIMITS, probeHostSandbox, UNSANDBOXED, type HostSandbox } from './host-sandbox.ts';
 
 const probed = await probeHostSandbox();
 const sandbox: HostSandbox | undefined = 'kind' in probed ? probed : undefined;
@@ -247,6 +247,18 @@ describe.skipIf(!sandbox)('the bubblewrap sandbox: everyday commands work', () =
   it('runs in a subdirectory given as cwd', async () => {
     const r = await run(['ls'], { cwd: join(root, 'proj/test') });
     expect(r).toMatchObject({ code: 0, out: 'add.test.js\n' });
+  });
+});
+
+describe('where bubblewrap cannot run', () => {
+  it('runs nothing of the command: the process it gives prints why and the flag, and exits 126', () => {
+    const refused = commandsRefused('bwrap is not installed (no bwrap on PATH)');
+    const w = refused.wrap(['touch', 'made-by-the-model'], { root: tmpdir(), cwd: tmpdir(), env: { CI: '1' } });
+    const r = spawnSync(w.file, w.args, { env: w.env, cwd: tmpdir(), encoding: 'utf8' });
+    expect(r.status).toBe(126);
+    expect(r.stderr).toBe(`${refused.note}\n`);
+    expect(refused.note).toMatch(/^commands are not run: the OS sandbox \(bubblewrap\) cannot run here — bwrap is not installed .*pass --unsandboxed-commands, which runs the model's commands directly on this machine/);
+    expect(existsSync(join(tmpdir(), 'made-by-the-model'))).toBe(false);
   });
 });
 

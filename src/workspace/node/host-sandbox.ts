@@ -69,13 +69,22 @@ export interface Unsandboxed {
   wrap(argv: readonly string[], opts: WrapOptions): SandboxedSpawn;
 }
 
-/** No sandbox could run and the person did not accept the risk: commands are not run; `note` says why and what to do. */
+/**
+ * No sandbox could run and the person did not accept the risk: commands are not run. `wrap`
+ * gives a process that only prints `note` (why, and what to do) and exits 126, so an executor
+ * that spawns what `wrap` returns runs nothing of the model's command, whatever else it does.
+ */
 export interface CommandsRefused {
   readonly kind: 'refused';
   readonly note: string;
+  wrap(argv: readonly string[], opts: WrapOptions): SandboxedSpawn;
 }
 
-/** What a Node host runs its commands under. `refused` has no `wrap`: an executor must say why it ran nothing. */
+/**
+ * What a Node host runs its commands under. Every kind's `wrap` builds the whole environment
+ * from the plan's variables (only the unsandboxed one adds the host's), so an executor passes a
+ * stage's own variables and nothing of its own environment.
+ */
 export type CommandSandbox = HostSandbox | Unsandboxed | CommandsRefused;
 
 /** The command-line flag that runs commands without the sandbox. */
@@ -95,11 +104,14 @@ export const UNSANDBOXED: Unsandboxed = Object.freeze({
 
 /** The refusal for a host where bubblewrap cannot run (`why`, from the probe). */
 export function commandsRefused(why: string): CommandsRefused {
+  const note =
+    `commands are not run: the OS sandbox (bubblewrap) cannot run here — ${why}. ` +
+    `Install bubblewrap (Debian/Ubuntu: apt install bubblewrap) on Linux, or pass ${UNSANDBOXED_FLAG}, which ${UNSANDBOXED_RISK}.`;
   return {
     kind: 'refused',
-    note:
-      `commands are not run: the OS sandbox (bubblewrap) cannot run here — ${why}. ` +
-      `Install bubblewrap (Debian/Ubuntu: apt install bubblewrap) on Linux, or pass ${UNSANDBOXED_FLAG}, which ${UNSANDBOXED_RISK}.`,
+    note,
+    // "$0" is the note: an argument, never shell text.
+    wrap: () => ({ file: '/bin/sh', args: ['-c', 'printf "%s\\n" "$0" >&2; exit 126', note], env: {} }),
   };
 }
 
