@@ -1,6 +1,6 @@
 /** Runs the real `slm` CLI (tsx src/cli/main.ts) as a child process, as a script would. */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -16,13 +16,13 @@ export interface CliRun {
   readonly stderr: string;
 }
 
-function spawnCli(args: readonly string[]): ChildProcessWithoutNullStreams {
-  return spawn(TSX, [MAIN, ...args], { cwd: REPO, stdio: 'pipe' });
+function spawnCli(args: readonly string[], env?: NodeJS.ProcessEnv): ChildProcessWithoutNullStreams {
+  return spawn(TSX, [MAIN, ...args], { cwd: REPO, stdio: 'pipe', ...(env && { env }) });
 }
 
-/** Runs `slm ARGS` to completion with `input` on stdin. */
-export function runCli(args: readonly string[], input = ''): Promise<CliRun> {
-  const child = spawnCli(args);
+/** Runs `slm ARGS` to completion with `input` on stdin (and `env` instead of this process's environment). */
+export function runCli(args: readonly string[], input = '', env?: NodeJS.ProcessEnv): Promise<CliRun> {
+  const child = spawnCli(args, env);
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
@@ -76,4 +76,11 @@ export async function tempRoot(): Promise<string> {
 
 export async function cleanup(): Promise<void> {
   await Promise.all(made.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+}
+
+/** An environment whose PATH holds only this node: no bwrap, so the CLI finds no OS sandbox. */
+export async function envWithoutBwrap(): Promise<NodeJS.ProcessEnv> {
+  const bin = await tempRoot();
+  await symlink(process.execPath, join(bin, 'node'));
+  return { ...process.env, PATH: bin };
 }

@@ -10,12 +10,15 @@ import type { Engine } from '../../engine/engine.ts';
 import type { Note } from '../../engine/result.ts';
 import { EXIT, UsageError, writeOut, type CliIO, type CommandEntry } from '../command.ts';
 import { parseBatchLine, type BatchRequest } from '../batch-line.ts';
+import { UNSANDBOXED_FLAG, type CommandSandbox } from '../../workspace/node/host-sandbox.ts';
 import { openRoot } from '../root.ts';
+import { chooseSandbox, SANDBOX_USAGE } from '../sandbox-option.ts';
 
-const USAGE = `slm batch  < calls.jsonl
+const USAGE = `slm batch [--unsandboxed-commands]  < calls.jsonl
     Reads one JSON object per line: {"root": DIR, "tool": NAME, "args": {...}, "settings"?: {...}}.
     Prints one line {"ok","text","notes"} per input line, in order. Lines with the same root
-    share one engine session, whose settings are fixed by that root's first line.`;
+    share one engine session, whose settings are fixed by that root's first line.
+    Commands run in the OS sandbox (bubblewrap). ${SANDBOX_USAGE}`;
 
 interface BatchAnswer {
   readonly ok: boolean;
@@ -29,9 +32,11 @@ const failed = (text: string): BatchAnswer => ({ ok: false, text, notes: [] });
 class Sessions {
   private readonly byRoot = new Map<string, Engine>();
 
+  constructor(private readonly sandbox: CommandSandbox) {}
+
   /** The session for the line's root, created on first use; a string says why the line cannot run. */
   async engineFor(req: BatchRequest): Promise<Engine | string> {
-    const opened = await openRoot(req.root);
+    const opened = await openRoot(req.root, this.sandbox);
     if (!opened.ok) return `batch line not run — ${opened.text}`;
     const existing = this.byRoot.get(opened.ws.root);
     if (!existing) {
@@ -69,8 +74,9 @@ async function answer(line: string, sessions: Sessions): Promise<BatchAnswer> {
 }
 
 async function runBatch(argv: readonly string[], io: CliIO): Promise<number> {
-  if (argv.length) throw new UsageError(`slm batch: takes no arguments (got ${argv.join(' ')}); the calls come on stdin`, USAGE);
-  const sessions = new Sessions();
+  const unsandboxed = argv.length === 1 && argv[0] === UNSANDBOXED_FLAG;
+  if (argv.length && !unsandboxed) throw new UsageError(`slm batch: takes no arguments but ${UNSANDBOXED_FLAG} (got ${argv.join(' ')}); the calls come on stdin`, USAGE);
+  const sessions = new Sessions(await chooseSandbox('batch', unsandboxed, io));
   // Line by line: each answer is written before the next line is read, so a caller can converse.
   const lines = createInterface({ input: io.stdin, crlfDelay: Infinity });
   for await (const line of lines) {

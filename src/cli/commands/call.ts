@@ -7,11 +7,13 @@ import { parseArgs } from 'node:util';
 import { createEngine } from '../../engine/create.ts';
 import { EXIT, UsageError, writeOut, type CliIO, type CommandEntry } from '../command.ts';
 import { openRoot } from '../root.ts';
+import { chooseSandbox, SANDBOX_OPTIONS, SANDBOX_USAGE } from '../sandbox-option.ts';
 import { parseSettingsArg } from '../settings-arg.ts';
 
-const USAGE = `slm call TOOL ['JSON_ARGS'] --root DIR [--settings '{"max_tool_chars":4000}'] [--json]
+const USAGE = `slm call TOOL ['JSON_ARGS'] --root DIR [--settings '{"max_tool_chars":4000}'] [--json] [--unsandboxed-commands]
     Runs one tool call in a fresh session over DIR and prints the result text the model sees,
-    followed by one newline (--json: one line {"ok","text","notes"}).
+    followed by one newline (--json: one line {"ok","text","notes"}). Commands run in the OS sandbox (bubblewrap).
+    ${SANDBOX_USAGE}
     JSON_ARGS is a JSON object (default {}). Exit 0 when ok, 1 when the tool refused or failed, 2 for usage errors.`;
 
 interface CallRequest {
@@ -20,13 +22,14 @@ interface CallRequest {
   readonly root: string;
   readonly settings: string | undefined;
   readonly json: boolean;
+  readonly unsandboxed: boolean;
 }
 
 function usage(message: string): UsageError {
   return new UsageError(`slm call: ${message}`, USAGE);
 }
 
-const OPTIONS = { root: { type: 'string' }, settings: { type: 'string' }, json: { type: 'boolean' } } as const;
+const OPTIONS = { root: { type: 'string' }, settings: { type: 'string' }, json: { type: 'boolean' }, ...SANDBOX_OPTIONS } as const;
 
 function parseOptions(argv: readonly string[]) {
   try {
@@ -49,6 +52,7 @@ function parseCommandLine(argv: readonly string[]): CallRequest {
     root: parsed.values.root,
     settings: parsed.values.settings,
     json: parsed.values.json ?? false,
+    unsandboxed: parsed.values['unsandboxed-commands'] ?? false,
   };
 }
 
@@ -69,7 +73,7 @@ async function runCall(argv: readonly string[], io: CliIO): Promise<number> {
   const req = parseCommandLine(argv);
   const settings = req.settings === undefined ? undefined : parseSettingsArg(req.settings);
   if (settings && !settings.ok) throw usage(settings.text);
-  const root = await openRoot(req.root);
+  const root = await openRoot(req.root, await chooseSandbox('call', req.unsandboxed, io));
   if (!root.ok) throw usage(root.text);
 
   const engine = createEngine(root.ws, settings?.settings);

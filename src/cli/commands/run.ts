@@ -22,11 +22,13 @@ import { EXIT, UsageError, writeOut, type CliIO, type CommandEntry } from '../co
 import { FileBanditStore } from '../evolve-store.ts';
 import { openRoot } from '../root.ts';
 import { parseSettingsArg } from '../settings-arg.ts';
+import { chooseSandbox, SANDBOX_OPTIONS, SANDBOX_USAGE } from '../sandbox-option.ts';
 
 const USAGE = `slm run --model SPEC --task TEXT --root DIR [--out FILE] [--max-steps N] [--context TOKENS]
-        [--seed N] [--temperature T] [--free-text] [--edit-format FORMAT] [--evolve FILE] [--settings JSON]
+        [--seed N] [--temperature T] [--free-text] [--edit-format FORMAT] [--evolve FILE] [--settings JSON] [--unsandboxed-commands]
     Runs the agent loop headless over DIR and writes the session record (JSON, replayable with slm replay) to --out.
     SPEC is openai:BASE_URL#MODEL (an OpenAI-compatible endpoint, e.g. openai:http://127.0.0.1:11434/v1#qwen2.5-coder:1.5b;
+    The model's commands run in the OS sandbox (bubblewrap). ${SANDBOX_USAGE}
     the key comes from SLM_API_KEY or OPENAI_API_KEY) or scripted:FILE (a JSON array of recorded raw outputs).
     --max-steps defaults to ${LOOP_DEFAULTS.maxSteps}, --context to ${LOOP_DEFAULTS.contextTokens} tokens, --seed to ${LOOP_DEFAULTS.seed}, --temperature to ${LOOP_DEFAULTS.temperature}.
     --free-text turns JSON mode off; --edit-format (${EDIT_FORMATS.join('|')}) fixes the recommended edit format;
@@ -49,6 +51,7 @@ const OPTIONS = {
 } as const;
 
 interface RunRequest {
+  ...SANDBOX_OPTIONS,
   readonly model: string;
   readonly task: string;
   readonly root: string;
@@ -64,6 +67,7 @@ interface RunRequest {
 }
 
 function usage(message: string): UsageError {
+  readonly unsandboxed: boolean;
   return new UsageError(`slm run: ${message}`, USAGE);
 }
 
@@ -99,6 +103,7 @@ function parseCommandLine(argv: readonly string[]): RunRequest {
   };
 }
 
+    unsandboxed: v['unsandboxed-commands'] ?? false,
 function intOption(name: string, text: string | undefined, fallback: number, min: number): number {
   if (text === undefined) return fallback;
   const n = Number(text);
@@ -159,7 +164,7 @@ async function runRun(argv: readonly string[], io: CliIO): Promise<number> {
   const req = parseCommandLine(argv);
   const settings = req.settings === undefined ? undefined : parseSettingsArg(req.settings);
   if (settings && !settings.ok) throw usage(settings.text);
-  const root = await openRoot(req.root);
+  const root = await openRoot(req.root, await chooseSandbox('run', req.unsandboxed, io));
   if (!root.ok) throw usage(root.text);
   if (req.out !== undefined) await checkOutDir(req.out);
   const model = await makeModel(req.model, req.context);
