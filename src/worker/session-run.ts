@@ -21,12 +21,10 @@ import { RECORD_LIMITS, type Session } from '../session/record.ts';
 import { cannotStartText } from '../session/replay-check.ts';
 import { seedStart } from '../session/start.ts';
 import { sandboxRunner } from '../workspace/memory/js-sandbox.ts';
-import { MemoryWorkspace, NO_RUNNER_NOTE } from '../workspace/memory/memory-workspace.ts';
+import { MemoryWorkspace } from '../workspace/memory/memory-workspace.ts';
+import { needsRunner } from '../session/needs-runner.ts';
 
-/** Whether replaying `session` needs a workspace that can run `node` (the JavaScript sandbox). */
-export function needsRunner(session: Session): boolean {
-  return !session.steps.some((s) => s.shellOutput?.includes(NO_RUNNER_NOTE));
-}
+export { needsRunner };
 
 export type SessionWorkspace =
   | { readonly ok: true; readonly engine: Engine; readonly backend: string; readonly runsCommands: boolean }

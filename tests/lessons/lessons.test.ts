@@ -115,7 +115,7 @@ describe('the lesson that runs commands', () => {
     expect(report.ok).toBe(true);
   });
 
-  it('diverges, at its first test run, in a workspace that cannot run commands (as slm replay uses)', async () => {
+  it('diverges, at its first test run, in a workspace that cannot run commands (as slm replay uses where bubblewrap cannot run)', async () => {
     const report = await replaySession(await loadLesson(lesson.id));
     expect(report.divergence).toMatchObject({ index: 1, kind: 'shell' });
     expect(report.divergence?.why).toContain('in a workspace that runs no commands');

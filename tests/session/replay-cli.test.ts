@@ -7,7 +7,10 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, runCli, tempRoot } from '../cli/cli-process.ts';
+import { cleanup, envWithoutBwrap, runCli, tempRoot } from '../cli/cli-process.ts';
+import { probeHostSandbox } from '../../src/workspace/node/host-sandbox.ts';
+
+const sandboxed = 'kind' in (await probeHostSandbox());
 import type { Session } from '../../src/session/record.ts';
 import { shareUrl } from '../../src/session/share-codec.ts';
 import { examplePath } from '../../scripts/make-examples.ts';
@@ -67,6 +70,24 @@ describe('slm replay', () => {
     const r = await runCli(args());
     expect(r.stderr).toMatch(message);
     expect(r.code).toBe(2);
+  });
+});
+
+describe('slm replay of a session whose steps ran tests (the loops-and-stalls lesson)', () => {
+  const lesson = 'lessons/loops-and-stalls.session.json';
+
+  it.skipIf(!sandboxed)('runs its commands again inside the OS sandbox, headless: exit 0 and the ✓ verdict', async () => {
+    const r = await runCli(['replay', lesson]);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^✓ reproduced: 8 steps on the memory backend in \d+ ms, every result and workspace matches the record\n$/);
+    expect(r.code).toBe(0);
+  });
+
+  it('where bubblewrap cannot run, runs none of them, says so, and exits 1 at the first test run', async () => {
+    const r = await runCli(['replay', lesson], '', await envWithoutBwrap());
+    expect(r.stderr).toMatch(/^slm replay: this session's commands were not run: the OS sandbox \(bubblewrap\) cannot run here — bwrap is not installed .*Install bubblewrap/);
+    expect(r.stdout).toMatch(/^✗ diverged at step 1 \(shell\): .*in a workspace that runs no commands/);
+    expect(r.code).toBe(1);
   });
 });
 

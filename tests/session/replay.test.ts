@@ -131,7 +131,7 @@ describe('backend-dependent shell steps', () => {
 
     const elsewhere = await replaySession(sharedForm(recorded), { engine: shellEngine });
     expect(elsewhere.divergence).toMatchObject({ index: 2, kind: 'shell' });
-    expect(elsewhere.divergence!.why).toBe('Step 2 (ws_shell) ran a command whose output depends on the backend: recorded on the node backend and replayed on memory, in a workspace that runs no commands (a replay never runs a session\'s code on this machine), and the output differs.');
+    expect(elsewhere.divergence!.why).toBe('Step 2 (ws_shell) ran a command whose output depends on the backend: recorded on the node backend and replayed on memory, in a workspace that runs no commands (a replay runs a session\'s code only inside the OS sandbox, and there was none), and the output differs.');
     expect(elsewhere.divergence!.diff).toBe('@@ first difference at line 2 @@\n  $ node --version\n- ran on node\n- exit code 0\n+ ran on memory\n+ exit code 0');
 
     const same = await replaySession(sharedForm(recorded), { engine: shellEngine, workspace: await nodeWorkspace({}) });

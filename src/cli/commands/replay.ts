@@ -16,9 +16,12 @@ import { formatReplay, stepHeader } from '../../session/replay-text.ts';
 import { decodeShare, MAX_SESSION_FILE_BYTES, parseSessionFile } from '../../session/share-codec.ts';
 import type { SessionCheck } from '../../session/validate.ts';
 import { EXIT, UsageError, writeOut, type CliIO, type CommandEntry } from '../command.ts';
+import { replayWorkspace } from '../replay-workspace.ts';
 
 const USAGE = `slm replay FILE_OR_URL [--print]
     Replays a recorded session in a fresh memory workspace and checks every step against the record.
+    A session that ran commands runs them again inside the OS sandbox (bubblewrap: no network, only a temporary copy writable);
+    where bubblewrap cannot run, they are not run and their steps cannot reproduce.
     FILE_OR_URL is a session file (.session.json), a share link with #s=…, or the encoded string alone.
     --print prints every step's result text exactly as the model saw it, each under a "=== step N · TOOL · ✓" line.
     Exit 0 when every step reproduces, 1 at the first divergence, 2 for usage errors and sessions that cannot be read.`;
@@ -64,7 +67,9 @@ async function runReplay(argv: readonly string[], io: CliIO): Promise<number> {
   const onCheck = (check: StepCheck) => {
     printing = printing.then(() => writeOut(io.stdout, `${stepHeader(check)}\n${check.seenText}\n`));
   };
-  const report = await replaySession(loaded.session, print ? { onCheck } : {});
+  const { ws, notRun } = await replayWorkspace(loaded.session);
+  if (notRun) await writeOut(io.stderr, `slm replay: ${notRun}\n`);
+  const report = await replaySession(loaded.session, { workspace: ws, ...(print && { onCheck }) });
   await printing;
   await writeOut(io.stdout, formatReplay(report));
   return report.ok ? EXIT.ok : EXIT.failed;
