@@ -35,6 +35,43 @@ export interface ExecOptions {
   readonly env?: Readonly<Record<string, string>>;
 }
 
+/**
+ * Where one of a stage's output descriptors goes: `next` — the pipe into the next stage (for the
+ * last stage, the call's output); `output` — the call's output (stdout and stderr of every stage
+ * interleaved as written); `null` — discarded.
+ */
+export type ExecSink = 'next' | 'output' | 'null';
+
+/** One process of an execution plan: exactly this argv, this environment, these descriptors. */
+export interface ExecStage {
+  /** The program and its arguments, literal: no shell ever reads them. */
+  readonly argv: readonly string[];
+  /** Added to the backend's base environment. */
+  readonly env?: Readonly<Record<string, string>>;
+  /**
+   * What descriptor 0 reads: `pipe` — the previous stage's `next` output (for the first stage,
+   * nothing); `empty` — nothing (`< /dev/null`); bytes — a heredoc, a here-string or an input
+   * file the engine read through the jail.
+   */
+  readonly stdin: 'pipe' | 'empty' | Uint8Array;
+  readonly stdout: ExecSink;
+  readonly stderr: ExecSink;
+}
+
+/**
+ * What a backend runs: one process per stage, started directly (never through a shell) and
+ * joined by pipes. The shell policy builds it from the command it checked (`shell/plan.ts`), so
+ * what was checked is exactly what runs.
+ */
+export interface ExecPlan {
+  readonly stages: readonly ExecStage[];
+}
+
+/** A plan of one process: `argv`, its output and errors interleaved in the result. */
+export function singleCommand(argv: readonly string[], env?: Readonly<Record<string, string>>): ExecPlan {
+  return { stages: [{ argv, ...(env ? { env } : {}), stdin: 'empty', stdout: 'next', stderr: 'output' }] };
+}
+
 export interface ExecResult {
   /** null when the process was killed (timeout, abort). */
   readonly exitCode: number | null;
@@ -75,8 +112,12 @@ export interface Workspace {
   rename(from: string, to: string): Promise<void>;
   /** Removes a file, a symlink (not its target) or a directory tree. */
   remove(path: string): Promise<void>;
-  /** Runs one already-checked argument vector. Backends without processes return a result explaining so. */
-  exec(argv: readonly string[], opts: ExecOptions): Promise<ExecResult>;
+  /**
+   * Runs an already-checked plan: each stage's argv as given, stages joined by pipes, no shell.
+   * The exit code is the last stage's (as bash reports a pipeline's). Backends without processes
+   * return a result explaining so.
+   */
+  exec(plan: ExecPlan, opts: ExecOptions): Promise<ExecResult>;
 }
 
 export type WorkspaceErrorCode = 'ENOENT' | 'EISDIR' | 'ENOTDIR' | 'EEXIST' | 'ENOTEMPTY' | 'EINVAL' | 'EIO';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { NodeWorkspace } from '../../src/workspace/node/node-workspace.ts';
-import { isWorkspaceError, type ExecOptions } from '../../src/engine/workspace.ts';
+import { singleCommand, isWorkspaceError, type ExecOptions } from '../../src/engine/workspace.ts';
 import { workspaceContract } from './workspace-contract.ts';
 
 const dirs: string[] = [];
@@ -51,29 +51,29 @@ describe('NodeWorkspace.exec', () => {
 
   it('runs argv without a shell, reports the exit code and interleaves stdout and stderr', async () => {
     const ws = await open();
-    const r = await ws.exec(['sh', '-c', 'echo one; echo two >&2; echo three; exit 3'], base);
+    const r = await ws.exec(singleCommand(['sh', '-c', 'echo one; echo two >&2; echo three; exit 3']), base);
     expect(r).toMatchObject({ exitCode: 3, output: 'one\ntwo\nthree\n', totalBytes: 14, truncated: false, timedOut: false });
-    const literal = await ws.exec(['echo', '$HOME', '*'], base);
+    const literal = await ws.exec(singleCommand(['echo', '$HOME', '*']), base);
     expect(literal.output).toBe('$HOME *\n');
   });
 
   it('runs in the given working directory under the root', async () => {
     const ws = await open();
     await ws.mkdir('sub/dir');
-    const r = await ws.exec(['pwd'], { ...base, cwd: 'sub/dir' });
+    const r = await ws.exec(singleCommand(['pwd']), { ...base, cwd: 'sub/dir' });
     expect(r.output.trim()).toBe(join(ws.root, 'sub/dir'));
   });
 
   it('passes extra environment variables', async () => {
     const ws = await open();
-    const r = await ws.exec(['sh', '-c', 'echo "$SLM_PROBE"'], { ...base, env: { SLM_PROBE: 'probe-value' } });
+    const r = await ws.exec(singleCommand(['sh', '-c', 'echo "$SLM_PROBE"']), { ...base, env: { SLM_PROBE: 'probe-value' } });
     expect(r.output).toBe('probe-value\n');
   });
 
   it('caps output while running: keeps head and tail, counts every byte, marks the cut', async () => {
     const ws = await open();
     const script = 'echo HEAD-START; head -c 1000000 /dev/zero | tr "\\0" x; echo; echo TAIL-END';
-    const r = await ws.exec(['sh', '-c', script], { ...base, maxOutputBytes: 1000 });
+    const r = await ws.exec(singleCommand(['sh', '-c', script]), { ...base, maxOutputBytes: 1000 });
     expect(r.exitCode).toBe(0);
     expect(r.truncated).toBe(true);
     expect(r.totalBytes).toBe(11 + 1_000_000 + 1 + 9);
@@ -87,7 +87,7 @@ describe('NodeWorkspace.exec', () => {
     const ws = await open();
     // The child shell starts a grandchild, prints its pid, and both would sleep for a minute.
     const started = Date.now();
-    const r = await ws.exec(['sh', '-c', 'sleep 60 & echo $!; sleep 60'], { ...base, timeoutMs: 300 });
+    const r = await ws.exec(singleCommand(['sh', '-c', 'sleep 60 & echo $!; sleep 60']), { ...base, timeoutMs: 300 });
     expect(Date.now() - started).toBeLessThan(5000);
     expect(r).toMatchObject({ exitCode: null, timedOut: true });
     expect(r.backendNote).toMatch(/killed after 300 ms/);
@@ -100,23 +100,23 @@ describe('NodeWorkspace.exec', () => {
     const ws = await open();
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 200);
-    const r = await ws.exec(['sleep', '60'], { ...base, signal: ac.signal });
+    const r = await ws.exec(singleCommand(['sleep', '60']), { ...base, signal: ac.signal });
     expect(r).toMatchObject({ exitCode: null, timedOut: false });
     expect(r.backendNote).toMatch(/cancelled/);
-    const before = await ws.exec(['echo', 'never'], { ...base, signal: AbortSignal.abort() });
+    const before = await ws.exec(singleCommand(['echo', 'never']), { ...base, signal: AbortSignal.abort() });
     expect(before).toMatchObject({ exitCode: null, output: '' });
   });
 
   it('reports a missing command as exit 127 with the shell\'s message instead of throwing', async () => {
     const ws = await open();
-    const r = await ws.exec(['no-such-command-xyz'], base);
+    const r = await ws.exec(singleCommand(['no-such-command-xyz']), base);
     expect(r).toMatchObject({ exitCode: 127, timedOut: false });
     expect(r.output).toMatch(/no-such-command-xyz: .*not found/);
   });
 
   it('reports a working directory that does not exist instead of throwing', async () => {
     const ws = await open();
-    const r = await ws.exec(['pwd'], { ...base, cwd: 'missing-dir' });
+    const r = await ws.exec(singleCommand(['pwd']), { ...base, cwd: 'missing-dir' });
     expect(r.exitCode).toBe(126);
     expect(r.backendNote).toMatch(/could not start pwd in .*missing-dir/);
   });

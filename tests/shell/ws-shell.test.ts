@@ -34,7 +34,7 @@ interface Row {
 
 const rows: readonly Row[] = [
   { what: 'an allowed read command runs as its argv', command: 'cat src/a.js', ok: true, text: 'export const a = 1;\n[exit code 0]', notes: ['allow'] },
-  { what: 'an allowed read-only pipeline runs as the checked line', command: 'grep -rn export src | wc -l', ok: true, text: /^\s*1\n\[exit code 0\]$/, notes: ['allow', 'via-shell'] },
+  { what: 'an allowed read-only pipeline runs as its checked stages, joined by pipes', command: 'grep -rn export src | wc -l', ok: true, text: /^\s*1\n\[exit code 0\]$/, notes: ['allow', 'pipeline'] },
   {
     what: 'command substitution is refused, naming the tier and what to do instead',
     command: 'cat $(ls)',

@@ -3,6 +3,7 @@
  * `Finding` (what is wrong, quoted, and what to use instead); `decisionFrom` turns the worst
  * finding of a command into the public `ShellDecision`.
  */
+import type { ShellPlan } from './plan.ts';
 
 /** free = runs now; gated = runs only after a person approves it in the UI; never = never runs. */
 export type ShellTier = 'free' | 'gated' | 'never';
@@ -17,6 +18,8 @@ export interface ShellDecision {
   readonly rule: string;
   /** The argument list of each pipeline stage, once the command parsed into literal words. */
   readonly argv?: string[][];
+  /** For allow and gated: exactly what will run (plan.ts); runners execute this, never the text. */
+  readonly plan?: ShellPlan;
   /**
    * For a gated command: the paths it would write, as the approval prompt lists them (empty when
    * it writes none). Absent when the rule cannot tell.
@@ -91,8 +94,8 @@ export function worst(findings: readonly (Finding | null)[]): Finding | null {
 }
 
 /** The public decision for a command: its worst finding, or allow with a description of what runs. */
-export function decisionFrom(finding: Finding | null, allowed: string, argv?: string[][]): ShellDecision {
-  const withArgv = argv ? { argv } : {};
+export function decisionFrom(finding: Finding | null, allowed: string, argv?: string[][], plan?: ShellPlan): ShellDecision {
+  const withArgv = { ...(argv ? { argv } : {}), ...(plan && finding?.tier !== 'never' ? { plan } : {}) };
   if (finding === null) {
     return { decision: 'allow', tier: 'free', reason: `allowed (tier free): ${allowed}.`, rule: 'free', ...withArgv };
   }

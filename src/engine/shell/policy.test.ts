@@ -90,7 +90,17 @@ const REDIRECTS: readonly Row[] = [
   ['ls > /dev/null 2>&1', 'allow', 'free', 'read-only'],
   ['ls &>/dev/null', 'allow', 'free', 'read-only'],
   ['echo oops > /dev/stderr', 'allow', 'free', 'read-only'],
-  ['ls 3>&1 1>&2 2>&3 3>&-', 'allow', 'free', 'read-only'],
+  ['ls 3>&1 1>&2 2>&3 3>&-', 'refuse', 'redirect-plan', 'only 1 (stdout) and 2 (stderr) can be redirected'],
+  ['ls 2>&-', 'refuse', 'redirect-plan', 'closes a descriptor'],
+  ['cat 0<&3', 'refuse', 'redirect-descriptor', 'as the descriptor to redirect'],
+  ['cat <&3', 'refuse', 'redirect-plan', 'duplicates an input descriptor'],
+  ['cat <<EOF | wc -l\nhi\nEOF\nls', 'refuse', 'chaining', '"ls"'],
+  ['cat <<EOF-\nhi\nEOF-', 'refuse', 'heredoc', 'not a plain name'],
+  ['cat <<EOF\nhi\nEOF ', 'refuse', 'heredoc', 'no line "EOF"'],
+  ['cat <<EOF\n`id`\nEOF', 'refuse', 'heredoc', 'Quote the delimiter'],
+  ['cat <<EOF\nC:\\dir\nEOF', 'refuse', 'heredoc', 'Quote the delimiter'],
+  ['ls *.js src/*.ts', 'allow', 'free', 'read-only'],
+  ['echo /e*', 'refuse', 'outside-path', 'outside the workspace'],
   ['wc -l < package.json', 'allow', 'free', 'read-only'],
   ['cat < /etc/passwd', 'refuse', 'outside-path', '"/etc/passwd"'],
   ['cat < a /etc/passwd', 'refuse', 'outside-path', '"/etc/passwd"'],
@@ -293,7 +303,32 @@ const GIT: readonly Row[] = [
   ['git diff --no-index /etc/passwd a', 'refuse', 'outside-path', '"/etc/passwd"'],
 ];
 
+/** Constructs where bash reads the text differently from tree-sitter-bash (found by tests/shell/differential.test.ts): refused. */
+const BASH_READS: readonly Row[] = [
+  ['echo \\ a', 'refuse', 'parse', 'Quote an argument that starts with a blank'],
+  ['cat < \\ a', 'refuse', 'parse', 'not understood'],
+  ["wc <<<'b'\\t", 'refuse', 'parse', 'runs on into the next word'],
+  ['nl 0<a.txt', 'refuse', 'redirect-descriptor', 'bash reads "0" in "0<a.txt" as the descriptor'],
+  ['echo 0>/dev/null', 'refuse', 'redirect-descriptor', 'descriptor to redirect'],
+  ['cat 0<<<x', 'refuse', 'redirect-descriptor', 'descriptor to redirect'],
+  ['echo {fd}>/dev/null', 'refuse', 'redirect-descriptor', '"{fd}"'],
+  ['echo a2>&1', 'allow', 'free', 'read-only'],
+  ["echo $'\\xff'", 'refuse', 'ansi-c-escape', 'makes the byte 0xFF'],
+  ["echo $'\\777'", 'refuse', 'ansi-c-escape', 'makes the byte 0xFF'],
+  ["echo $'a\\0b'", 'refuse', 'ansi-c-escape', 'NUL'],
+  ["echo $'\\400'1", 'refuse', 'ansi-c-escape', 'NUL'],
+  ["echo $'\\x00'", 'refuse', 'ansi-c-escape', 'NUL'],
+  ["echo $'\\u00e9'", 'refuse', 'ansi-c-escape', 'depend on the locale'],
+  ["echo $'\\U0001F600'", 'refuse', 'ansi-c-escape', 'depend on the locale'],
+  ["echo $'\\U110000'", 'refuse', 'ansi-c-escape', 'depend on the locale'],
+  ["echo $'\\c1'", 'refuse', 'ansi-c-escape', 'control escape'],
+  ["echo $'\\c@'", 'refuse', 'ansi-c-escape', 'control escape'],
+  ["echo $'\\c'", 'refuse', 'ansi-c-escape', 'control escape'],
+  ["echo $'\\cA\\x41\\101\\u0041'", 'allow', 'free', 'read-only'],
+];
+
 describe.each([
+  ['what bash reads', BASH_READS],
   ['shape', SHAPE],
   ['words', WORDS],
   ['redirections and environment', REDIRECTS],
@@ -320,8 +355,29 @@ describe('argv', () => {
     ['echo $"hi"', [['echo', 'hi']]],
     ['cat < in.txt extra.txt', [['cat', 'extra.txt']]],
     ['cat <<EOF | wc -l\nx\nEOF', [['cat'], ['wc', '-l']]],
+    ['echo $"a"x $"b"', [['echo', 'ax', 'b']]],
+    ['echo -$"b" x-$"c"', [['echo', '-b', 'x-c']]],
+    ['echo " $ " "a $"', [['echo', ' $ ', 'a $']]],
+    ["echo $'\\cA\\x41\\101\\u0041'", [['echo', '\x01AAA']]],
+    ['cat <<EOF | wc |& rev\nx\nEOF', [['cat'], ['wc'], ['rev']]],
   ];
   it.each(rows)('%j decodes to %j', (cmd, argv) => {
     expect(decideShell(parser, cmd).argv).toEqual(argv);
+  });
+});
+
+describe('plan: stdin and descriptors as bash applies them', () => {
+  type Routing = readonly [stdin: string, stdout: string, stderr: string];
+  const route = (cmd: string): Routing[] | undefined =>
+    decideShell(parser, cmd).plan?.stages.map((s) => [s.stdin.kind === 'file' ? `file ${s.stdin.path}` : s.stdin.kind === 'text' ? `text ${JSON.stringify(s.stdin.text)}` : s.stdin.kind, s.stdout, s.stderr] as const);
+  const rows: readonly (readonly [string, Routing[]])[] = [
+    // The input written last wins, also after a heredoc's delimiter.
+    ['cat <<EOF <a.txt\nx\nEOF', [['file a.txt', 'next', 'output']]],
+    ['cat <a.txt <<EOF\nx\nEOF', [['text "x\\n"', 'next', 'output']]],
+    // `|&` after a heredoc's delimiter joins that stage's stderr into the pipe.
+    ["echo <<'EOF' |& rev\nEOF", [['text ""', 'next', 'next'], ['pipe', 'next', 'output']]],
+  ];
+  it.each(rows)('%j runs as %j', (cmd, routing) => {
+    expect(route(cmd)).toEqual(routing);
   });
 });

@@ -12,6 +12,7 @@ import { assignmentFinding, redirectFinding } from './redirects.ts';
 import { readProgram, type Stage } from './syntax.ts';
 import { codeExpansionFinding, wordFinding } from './words.ts';
 import { displayFinding } from './display.ts';
+import { planFor } from './plan.ts';
 
 /** Longer command lines are refused outright: no analysis cap may fall open. */
 export const MAX_COMMAND_CHARS = 8000;
@@ -74,12 +75,14 @@ export function decideShell(parser: Parser, cmd: string): ShellDecision {
     if (!Array.isArray(stages)) return decisionFrom(stages, '');
     const argv = stages.map((s) => s.words.map((w) => w.text));
     const judged = stages.map(judgeStage);
-    const finding = worst(judged.map((j) => (typeof j === 'string' ? null : j)));
+    const plan = planFor(stages, cmd);
+    const planFinding = 'tier' in plan ? plan : null;
+    const finding = worst([...judged.map((j) => (typeof j === 'string' ? null : j)), planFinding]);
     const allowed =
       stages.length === 1
         ? `${q(cmd.trim())} ${judged[0] as string}`
         : `every stage of the pipeline ${q(cmd.trim())} is read-only or a test run (${stages.map((s, i) => `${s.words[0]?.text ?? ''}: ${judged[i] as string}`).join('; ')})`;
-    return decisionFrom(finding, allowed, argv);
+    return decisionFrom(finding, allowed, argv, 'tier' in plan ? undefined : plan);
   } finally {
     tree.delete();
   }

@@ -26,6 +26,20 @@ export interface Redirect {
   /** The decoded target word (null for `>&-` or a heredoc). */
   readonly target: Word | null;
   readonly raw: string;
+  /** For a heredoc: what the plan needs to find its body the way bash does (heredoc.ts). */
+  readonly heredoc?: HeredocSource;
+}
+
+/** Where a heredoc sits in the source, as tree-sitter read it. */
+export interface HeredocSource {
+  /** The delimiter word as written (`EOF`, `'EOF'` …). */
+  readonly delimiterRaw: string;
+  /** `<<-`: leading tabs are stripped from the body's lines. */
+  readonly stripTabs: boolean;
+  /** Where the last token tree-sitter read on the command line ends. */
+  readonly lineTokensEnd: number;
+  /** Where tree-sitter's heredoc_end ends (-1 when it found none). */
+  readonly treeEnd: number;
 }
 
 /** One simple command of the pipeline. */
@@ -35,6 +49,8 @@ export interface Stage {
   readonly words: readonly Word[];
   readonly redirects: readonly Redirect[];
   readonly raw: string;
+  /** True when `|&` follows the stage: its stderr joins its stdout into the pipe. */
+  readonly pipeStderr?: boolean;
 }
 
 const REDIRECT_TYPES = new Set(['file_redirect', 'heredoc_redirect', 'herestring_redirect']);
@@ -99,7 +115,43 @@ export function readProgram(root: Node, src: string): Stage[] | Finding {
     const sep = kids.find((k) => !k.isNamed && k.startIndex >= first.endIndex && k.endIndex <= second.startIndex)?.type ?? (between.includes('\n') ? '\n' : ';');
     return chainFinding(sep, text(src, second));
   }
+  const dropped = droppedText(statements[0]!, src);
+  if (dropped) return dropped;
   return readStatement(statements[0]!, src);
+}
+
+/** Nodes whose children are separated by blanks only; inside them, any other text between children was dropped by the parser. */
+const SEPARATED_BY_BLANKS = new Set(['command', 'pipeline', 'redirected_statement', 'file_redirect', 'herestring_redirect', 'variable_assignment', 'concatenation', 'command_name']);
+
+/**
+ * Text inside a command that tree-sitter-bash read as no part of any node. It drops an escaped
+ * blank that starts a word (`echo \ a` reads as `echo a`; bash passes " a"), so a word could run
+ * with a different value than the one checked.
+ */
+function droppedText(node: Node, src: string): Finding | null {
+  if (SEPARATED_BY_BLANKS.has(node.type)) {
+    let cursor = node.startIndex;
+    let prev: Node | null = null;
+    for (const k of [...node.children, null]) {
+      const gap = src.slice(cursor, k ? k.startIndex : node.endIndex);
+      const near = (): string => q(src.slice(Math.max(node.startIndex, cursor - 8), cursor + gap.length + 8));
+      // A newline may follow a pipe operator; elsewhere only blanks and line continuations separate.
+      if (!(node.type === 'pipeline' ? /^(?:[ \t\n]|\\\n)*$/ : /^(?:[ \t]|\\\n)*$/).test(gap)) {
+        return never('parse', `part of the command was not understood near ${near()}`, 'Quote an argument that starts with a blank (\' a\'), and send one plain command.');
+      }
+      // `<<<'a'\t` is one word for bash; tree-sitter-bash ends the target at the quote and makes `\t` an argument.
+      if (gap === '' && prev && k?.isNamed && REDIRECT_TYPES.has(prev.type) && !REDIRECT_TYPES.has(k.type)) {
+        return never('parse', `the redirection target in ${near()} runs on into the next word, which bash and tree-sitter-bash split differently`, 'Quote the whole redirection target (<<< \'a b\'), and put a space after it.');
+      }
+      if (k) cursor = k.endIndex;
+      prev = k;
+    }
+  }
+  for (const k of node.namedChildren) {
+    const f = droppedText(k, src);
+    if (f) return f;
+  }
+  return null;
 }
 
 function readStatement(node: Node, src: string): Stage[] | Finding {
@@ -123,8 +175,18 @@ function readStatement(node: Node, src: string): Stage[] | Finding {
 function readPipeline(node: Node, src: string): Stage[] | Finding {
   const stages: Stage[] = [];
   for (const k of node.children) {
-    if (k.type === '|' || k.type === '|&') continue;
-    const part = k.type === 'command' ? readCommand(k, src) : k.type === 'redirected_statement' ? readRedirected(k, src) : compoundFinding(k, src);
+    if (k.type === '|&') {
+      const last = stages.pop();
+      if (last) stages.push({ ...last, pipeStderr: true });
+      continue;
+    }
+    if (k.type === '|') continue;
+    const part =
+      k.type === 'command' ? readCommand(k, src)
+      : k.type === 'redirected_statement' ? readRedirected(k, src)
+      // tree-sitter nests the rest of a pipeline written after a heredoc's delimiter (`<<EOF | a |& b`).
+      : k.type === 'pipeline' ? readPipeline(k, src)
+      : compoundFinding(k, src);
     if (!Array.isArray(part)) return part;
     stages.push(...part);
   }
@@ -138,10 +200,12 @@ interface Collected {
   readonly spill: Word[];
   /** Pipeline stages written after a heredoc's delimiter (`cat <<EOF | wc`). */
   readonly extra: Stage[];
+  /** True when those stages follow `|&` (`cat <<EOF |& wc`): the stage's stderr joins the pipe. */
+  pipeStderr: boolean;
 }
 
 function collected(): Collected {
-  return { redirects: [], spill: [], extra: [] };
+  return { redirects: [], spill: [], extra: [], pipeStderr: false };
 }
 
 function readRedirected(node: Node, src: string): Stage[] | Finding {
@@ -153,16 +217,23 @@ function readRedirected(node: Node, src: string): Stage[] | Finding {
     const f = collectRedirect(k, src, acc);
     if (f) return f;
   }
-  if (body === null) return [{ assignments: [], words: acc.spill, redirects: acc.redirects, raw: text(src, node) }, ...acc.extra];
+  if (body === null) return withExtra([{ assignments: [], words: acc.spill, redirects: acc.redirects, raw: text(src, node) }], acc);
   if (body.type === 'command') return readCommand(body, src, acc);
   if (body.type === 'pipeline') {
     // Redirections after a pipeline belong to its last stage.
     const stages = readPipeline(body, src);
     if (!Array.isArray(stages)) return stages;
     const last = stages.pop()!;
-    return [...stages, { ...last, words: [...last.words, ...acc.spill], redirects: [...last.redirects, ...acc.redirects] }, ...acc.extra];
+    return withExtra([...stages, { ...last, words: [...last.words, ...acc.spill], redirects: [...last.redirects, ...acc.redirects] }], acc);
   }
   return compoundFinding(body, src);
+}
+
+/** `stages` followed by the stages a heredoc's line added, joined by `|&` when it was written so. */
+function withExtra(stages: Stage[], acc: Collected): Stage[] {
+  if (acc.extra.length === 0) return stages;
+  const last = stages.pop()!;
+  return [...stages, acc.pipeStderr ? { ...last, pipeStderr: true } : last, ...acc.extra];
 }
 
 /** Reads one redirection node into `acc`. */
@@ -171,6 +242,9 @@ function collectRedirect(node: Node, src: string, acc: Collected): Finding | nul
   let op = '';
   let fd: string | null = null;
   const targetNodes: Node[] = [];
+  // Redirections written after a heredoc's delimiter (`cat <<EOF <a.txt`) are its children in the
+  // tree but come after it for bash, which applies them in order (the last stdin wins).
+  const at = acc.redirects.length;
   for (const k of node.children) {
     if (k.type === 'file_descriptor') fd = text(src, k);
     else if (!k.isNamed && op === '') op = k.type;
@@ -180,8 +254,12 @@ function collectRedirect(node: Node, src: string, acc: Collected): Finding | nul
     } else if (k.isNamed) targetNodes.push(k);
     else return never('syntax', `unsupported redirection ${q(raw)}`, USE.write);
   }
+  if (fd === null) {
+    const f = descriptorWordFinding(node, src);
+    if (f) return f;
+  }
   if (node.type === 'heredoc_redirect') {
-    acc.redirects.push({ kind: 'heredoc', op, fd, target: null, raw });
+    acc.redirects.splice(at, 0, { kind: 'heredoc', op, fd, target: null, raw, heredoc: heredocSource(node, src, op) });
     return null;
   }
   const targets = targetNodes.length ? decodeWords(targetNodes, src) : [];
@@ -189,6 +267,35 @@ function collectRedirect(node: Node, src: string, acc: Collected): Finding | nul
   acc.spill.push(...targets.slice(1));
   acc.redirects.push({ kind: node.type === 'herestring_redirect' ? 'herestring' : 'file', op, fd, target: targets[0] ?? null, raw });
   return null;
+}
+
+function heredocSource(node: Node, src: string, op: string): HeredocSource {
+  const start = node.children.find((k) => k.type === 'heredoc_start');
+  const end = node.children.find((k) => k.type === 'heredoc_end');
+  const onLine = node.children.filter((k) => k.type !== 'heredoc_body' && k.type !== 'heredoc_end');
+  return {
+    delimiterRaw: start ? text(src, start) : '',
+    stripTabs: op === '<<-',
+    lineTokensEnd: Math.max(node.startIndex, ...onLine.map((k) => k.endIndex)),
+    treeEnd: end ? end.endIndex : -1,
+  };
+}
+
+/**
+ * A word written right before a redirection that bash reads as its descriptor — digits (`0<f`,
+ * `0>/dev/null`) or `{name}` (a variable to hold a new descriptor) — where tree-sitter-bash reads
+ * an argument and a redirection of another descriptor.
+ */
+function descriptorWordFinding(node: Node, src: string): Finding | null {
+  let start = node.startIndex;
+  while (start > 0 && !/[\s|&;()<>]/.test(src[start - 1]!)) start--;
+  const before = src.slice(start, node.startIndex);
+  if (!/^(?:\d+|\{[A-Za-z_][A-Za-z0-9_]*\})$/.test(before)) return null;
+  return never(
+    'redirect-descriptor',
+    `bash reads ${q(before)} in ${q(before + text(src, node))} as the descriptor to redirect, not as an argument`,
+    'Put a space between an argument and a redirection, and redirect only stdin (<), stdout (>) or stderr (2>).',
+  );
 }
 
 /** One child of a heredoc: its delimiter and body, or what follows the `<<EOF` on its line. */
@@ -205,6 +312,7 @@ function heredocPart(k: Node, src: string, acc: Collected): Finding | null {
     case 'pipeline': {
       const stages = readPipeline(k, src);
       if (!Array.isArray(stages)) return stages;
+      if (k.firstChild?.type === '|&') acc.pipeStderr = true;
       acc.extra.push(...stages);
       return null;
     }
@@ -247,7 +355,7 @@ function readCommand(node: Node, src: string, outer: Collected = collected()): S
     redirects: [...acc.redirects, ...outer.redirects],
     raw: text(src, node),
   };
-  return [stage, ...acc.extra, ...outer.extra];
+  return withExtra(withExtra([stage], acc), outer);
 }
 
 function readAssignment(node: Node, src: string): Assignment | Finding {

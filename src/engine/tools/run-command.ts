@@ -1,30 +1,18 @@
 /**
  * Running a command line through the shell policy, shared by ws_shell and ws_test. The policy
- * decides from the parsed argument list; what is spawned is exactly that list:
- *
- * - a single command without redirections runs as its argv (the policy's own argv[0]), with
- *   any `NAME=value` prefixes (which the policy limits to harmless names) as its environment;
- * - a pipeline, or a command with a redirection the policy allowed (`2>&1`, `> /dev/null`,
- *   `< file`), runs as `bash -c LINE` — only after the policy approved every stage and every
- *   redirection of that very line. On the memory backend that `bash` is just-bash over the
- *   in-memory files; on the Node backend it is the host's bash, in its own process group.
+ * reads the line once and returns, with its decision, the execution plan: per pipeline stage the
+ * decoded argv, the environment prefixes it allowed, what stdin reads (a heredoc's or
+ * here-string's bytes, a workspace file) and where stdout and stderr go. The backend runs that
+ * plan — each stage spawned directly, stages joined by pipes — and no command text ever reaches a
+ * shell. What was checked is exactly what runs.
  */
-import type { Parser } from 'web-tree-sitter';
 import { decideShell, type ShellDecision } from '../shell/index.ts';
-import { readProgram } from '../shell/syntax.ts';
 import { parserFor } from '../treesitter/loader.ts';
 import { fail, firstLine, type Note, type ToolResult } from '../result.ts';
 import type { ToolContext } from '../context.ts';
-import type { ExecResult } from '../workspace.ts';
+import type { ExecPlan, ExecResult } from '../workspace.ts';
 import type { EngineSettings } from '../settings.ts';
-
-/** How a checked command is handed to the workspace. */
-export interface ExecPlan {
-  readonly argv: readonly string[];
-  readonly env?: Readonly<Record<string, string>>;
-  /** True when the whole line runs through `bash -c` (pipelines, redirections). */
-  readonly viaShell: boolean;
-}
+import { resolvePlan } from './plan-run.ts';
 
 export type RunOutcome =
   | { readonly ran: false; readonly result: ToolResult }
@@ -45,33 +33,13 @@ export function resolveTimeout(settings: EngineSettings, requested: number | und
   return requested > cap ? { timeoutMs: cap, capped: true } : { timeoutMs: requested, capped: false };
 }
 
-/** The policy's decision for `command`, and how it would run when allowed. */
-export async function checkCommand(command: string): Promise<{ decision: ShellDecision; plan: ExecPlan | null }> {
+/** The policy's decision for `command` (its plan included when it may run). */
+export async function checkCommand(command: string): Promise<ShellDecision> {
   const parser = await parserFor('bash');
   try {
-    const decision = decideShell(parser, command);
-    return { decision, plan: decision.decision === 'refuse' ? null : planFor(parser, command, decision) };
+    return decideShell(parser, command);
   } finally {
     parser.delete();
-  }
-}
-
-function planFor(parser: Parser, command: string, decision: ShellDecision): ExecPlan | null {
-  const argv = decision.argv?.[0];
-  if (!argv) return null;
-  const tree = parser.parse(command);
-  if (!tree) return null;
-  try {
-    const stages = readProgram(tree.rootNode, command);
-    if (!Array.isArray(stages)) return null;
-    const [only] = stages;
-    if (stages.length === 1 && only && only.redirects.length === 0) {
-      const env = Object.fromEntries(only.assignments.map((a) => [a.name, a.value.text]));
-      return only.assignments.length ? { argv, env, viaShell: false } : { argv, viaShell: false };
-    }
-    return { argv: ['bash', '-c', command], viaShell: true };
-  } finally {
-    tree.delete();
   }
 }
 
@@ -83,7 +51,7 @@ export async function isGatedShellCall(tool: string, args: unknown): Promise<boo
   if (tool !== 'ws_shell' || typeof args !== 'object' || args === null) return false;
   const a = args as Record<string, unknown>;
   const command = [a.command, a.cmd, a.command_line].find((v): v is string => typeof v === 'string');
-  return command !== undefined && (await checkCommand(command)).decision.decision === 'gated';
+  return command !== undefined && (await checkCommand(command)).decision === 'gated';
 }
 
 /**
@@ -91,7 +59,8 @@ export async function isGatedShellCall(tool: string, args: unknown): Promise<boo
  * or a missing approval comes back as the failed result the model sees, named as `tool`.
  */
 export async function runChecked(ctx: ToolContext, tool: string, command: string, limits: RunLimits): Promise<RunOutcome> {
-  const { decision, plan } = await checkCommand(command);
+  const decision = await checkCommand(command);
+  const plan = decision.plan;
   const shown = JSON.stringify(command);
   const policyNote: Note = { kind: 'shell', text: decision.reason, detail: decision.decision };
 
@@ -110,22 +79,25 @@ export async function runChecked(ctx: ToolContext, tool: string, command: string
       ),
     };
   }
-  if (plan === null) {
-    // The policy allowed a line this module cannot turn into an argument list: a bug, said plainly.
+  if (plan === undefined) {
+    // The policy allowed a line without a plan: a bug, said plainly, and nothing runs.
     return {
       ran: false,
-      result: fail(`${tool} did not run ${shown}: the policy allowed it but gave no argument list to run. Send the command again as one plain command.`, [policyNote]),
+      result: fail(`${tool} did not run ${shown}: the policy allowed it but gave no execution plan. Send the command again as one plain command.`, [policyNote]),
     };
+  }
+  const resolved = await resolvePlan(ctx, plan);
+  if (!resolved.ok) {
+    return { ran: false, result: fail(`${tool} did not run ${shown}: ${resolved.why}.`, [policyNote]) };
   }
 
   const notes: Note[] = [policyNote];
   if (decision.decision === 'gated') notes.push({ kind: 'shell', text: 'approved by a person in the UI', detail: 'approved' });
-  if (plan.viaShell) notes.push({ kind: 'shell', text: 'ran the whole checked line with bash -c (a pipeline or a redirection)', detail: 'via-shell' });
-  const exec = await ctx.ws.exec(plan.argv, {
+  if (plan.stages.length > 1) notes.push({ kind: 'shell', text: `ran as ${plan.stages.length} processes joined by pipes, each exactly as checked (no shell)`, detail: 'pipeline' });
+  const exec = await ctx.ws.exec(resolved.plan, {
     cwd: '',
     timeoutMs: limits.timeoutMs,
     maxOutputBytes: limits.maxOutputBytes,
-    ...(plan.env ? { env: plan.env } : {}),
   });
-  return { ran: true, exec, decision, plan, notes };
+  return { ran: true, exec, decision, plan: resolved.plan, notes };
 }

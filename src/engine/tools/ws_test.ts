@@ -42,7 +42,7 @@ export const wsTest = defineTool({
 
     // `npm test` is free, but its script is workspace content the model can edit: check it too.
     if (found.script !== undefined) {
-      const { decision } = await checkCommand(found.script);
+      const decision = await checkCommand(found.script);
       if (decision.decision === 'refuse' || (decision.decision === 'gated' && !ctx.approved)) {
         const what = decision.decision === 'refuse' ? 'is refused by the shell policy' : "needs a person's approval in the UI first";
         return fail(

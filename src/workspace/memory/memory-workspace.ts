@@ -8,6 +8,7 @@ import {
   WorkspaceError,
   type DirEntry,
   type ExecOptions,
+  type ExecPlan,
   type ExecResult,
   type Stat,
   type Workspace,
@@ -144,7 +145,7 @@ export class MemoryWorkspace implements Workspace {
     await this.guard(path, () => this.fs.symlink(target, this.abs(path)));
   }
 
-  exec(argv: readonly string[], opts: ExecOptions): Promise<ExecResult> {
+  exec(plan: ExecPlan, opts: ExecOptions): Promise<ExecResult> {
     if (!this.runner) {
       return Promise.resolve({
         exitCode: 127,
@@ -155,6 +156,6 @@ export class MemoryWorkspace implements Workspace {
         backendNote: NO_RUNNER_NOTE,
       });
     }
-    return this.runner.run(this, argv, opts);
+    return this.runner.run(this, plan, opts);
   }
 }

@@ -1,17 +1,22 @@
 /**
  * The JsEngine for Node hosts (tests, the CLI) using the memory backend: the workspace's files
  * are written to a fresh temporary directory and real `node` runs there, in its own process
- * group with the timeout and the output cap of node-exec.ts; the directory is removed after.
+ * group with the timeout and the output cap of node-exec.ts, under the host's command sandbox
+ * (host-sandbox.ts: bubblewrap with the copy as its only writable directory and no network, or
+ * directly where a person accepted that risk, or not at all); the directory is removed after.
  * The result's backendNote says it ran in Node, so a session replayed in the browser (where
  * the sandbox runs instead) can say where its output differs. Files the program writes stay in
  * the temporary copy: the in-memory workspace is not changed by running code.
  */
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
+import { mkdtemp, mkdir, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { InMemoryFs } from 'just-bash';
 import type { ExecResult } from '../../engine/workspace.ts';
-import { spawnCapped } from '../node/node-exec.ts';
+import { singleCommand } from '../../engine/workspace.ts';
+import { UNSANDBOXED, type CommandSandbox } from '../node/host-sandbox.ts';
+import { runPlan } from '../node/node-exec.ts';
 import { isTimeout, type JsEngine, type JsRequest } from './node-commands.ts';
 
 /** Directories not copied: dependencies cannot have been installed offline, and git data is not code. */
@@ -37,25 +42,33 @@ function shellVariables(env: Readonly<Record<string, string>>): Record<string, s
 }
 
 export class NodeJsEngine implements JsEngine {
-  /** `nodePath` is the node binary to run (this process's own by default). */
-  constructor(private readonly nodePath: string = process.execPath) {}
+  /** This process's own node, physically (the sandbox mounts its installation, not the links to it). */
+  private readonly nodePath = realpathSync(process.execPath);
+
+  /** `sandbox`: what node runs under; tests and scripts that run only their own code may leave it out (no sandbox). */
+  constructor(private readonly sandbox: CommandSandbox = UNSANDBOXED) {}
 
   async run(req: JsRequest): Promise<ExecResult> {
-    const dir = await mkdtemp(join(tmpdir(), 'slm-node-'));
+    if (this.sandbox.kind === 'refused') return { exitCode: 126, output: '', totalBytes: 0, truncated: false, timedOut: false, backendNote: this.sandbox.note };
+    const dir = await realpath(await mkdtemp(join(tmpdir(), 'slm-node-')));
     try {
       await materialize(req.fs, req.root, dir);
       const rel = req.cwd === req.root ? '' : req.cwd.slice(req.root.length + 1);
-      const r = await spawnCapped({
-        argv: [this.nodePath, ...req.args],
+      const r = await runPlan({
+        plan: singleCommand([this.nodePath, ...req.args], shellVariables(req.env)),
+        root: dir,
         cwd: join(dir, rel),
         timeoutMs: req.timeoutMs,
         maxOutputBytes: req.maxOutputBytes,
         signal: req.signal,
-        env: shellVariables(req.env),
+        // The sandbox builds the whole environment from the shell's variables.
+        baseEnv: {},
+        launch: this.sandbox.wrap,
       });
       // Paths in the output name the temporary copy; show them as the workspace paths they are.
       const output = r.output.split(dir).join(req.root);
-      const where = `node ran in Node ${process.version} on this machine, over a temporary copy of the workspace (files it writes are not kept)`;
+      const inside = this.sandbox.kind === 'bwrap' ? ' inside the bubblewrap sandbox (no network, only the copy writable)' : '';
+      const where = `node ran in Node ${process.version} on this machine${inside}, over a temporary copy of the workspace (files it writes are not kept)`;
       // The shell's timeout may abort the run a moment before this engine's own timer: still a timeout.
       const timedOut = r.timedOut || isTimeout(req.signal);
       const why = timedOut ? `killed after ${req.timeoutMs} ms (the whole process group)` : r.backendNote;

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryWorkspace } from './memory-workspace.ts';
 import { capHeadTail, SHELL_LIVE_OUTPUT_BYTES, ShellRunner } from './shell-runner.ts';
 import { NodeJsEngine } from './node-runner.ts';
-import type { ExecOptions } from '../../engine/workspace.ts';
+import { singleCommand, type ExecOptions } from '../../engine/workspace.ts';
 
 const OPTS: ExecOptions = { timeoutMs: 20_000, maxOutputBytes: 64 * 1024 };
 
@@ -35,7 +35,7 @@ describe('npm in the offline shell', () => {
     { what: 'npx says the same and where tests run instead', argv: ['npx', 'vitest'], exit: 127, output: /^npx vitest is not available in the offline workspace: .*Run tests with node --test, or npm/ },
   ])('$what', async ({ argv, exit, output }) => {
     const ws = await workspace({ 'package.json': PKG, 'hello.js': "console.log('hello from node');\n" });
-    const r = await ws.exec(argv, OPTS);
+    const r = await ws.exec(singleCommand(argv), OPTS);
     if (typeof output === 'string') expect(r.output).toBe(output);
     else expect(r.output).toMatch(output);
     expect(r.exitCode).toBe(exit);
@@ -43,9 +43,9 @@ describe('npm in the offline shell', () => {
 
   it('finds package.json above the working directory, and says when there is none', async () => {
     const ws = await workspace({ 'package.json': PKG, 'src/x.js': '' });
-    expect((await ws.exec(['npm', 'test'], { ...OPTS, cwd: 'src' })).output).toContain('testing\n');
+    expect((await ws.exec(singleCommand(['npm', 'test']), { ...OPTS, cwd: 'src' })).output).toContain('testing\n');
     const bare = await workspace({ 'a.txt': '' });
-    const r = await bare.exec(['npm', 'test'], OPTS);
+    const r = await bare.exec(singleCommand(['npm', 'test']), OPTS);
     expect(r).toMatchObject({ exitCode: 254, output: 'npm error code ENOENT\nnpm error Could not read package.json: no package.json in /ws or above it in the workspace\n' });
   });
 });
@@ -53,21 +53,21 @@ describe('npm in the offline shell', () => {
 describe('ShellRunner', () => {
   it('passes argv unparsed and the environment as the command\'s own', async () => {
     const ws = await workspace({ 'a b.txt': 'spaced\n' });
-    expect((await ws.exec(['cat', 'a b.txt'], OPTS)).output).toBe('spaced\n');
-    expect((await ws.exec(['echo', '$HOME', '*', '$(id)'], OPTS)).output).toBe('$HOME * $(id)\n');
-    const env = await ws.exec(['printenv', 'GREETING'], { ...OPTS, env: { GREETING: "it's here", 'BAD NAME': 'x' } });
+    expect((await ws.exec(singleCommand(['cat', 'a b.txt']), OPTS)).output).toBe('spaced\n');
+    expect((await ws.exec(singleCommand(['echo', '$HOME', '*', '$(id)']), OPTS)).output).toBe('$HOME * $(id)\n');
+    const env = await ws.exec(singleCommand(['printenv', 'GREETING']), { ...OPTS, env: { GREETING: "it's here", 'BAD NAME': 'x' } });
     expect(env.output).toBe("it's here\n");
   });
 
   it('starts each command in a fresh shell at the root', async () => {
     const ws = await workspace({ 'src/a.txt': '' });
-    await ws.exec(['cd', 'src'], OPTS);
-    expect((await ws.exec(['pwd'], OPTS)).output).toBe('/ws\n');
-    expect((await ws.exec(['pwd'], { ...OPTS, cwd: 'src' })).output).toBe('/ws/src\n');
+    await ws.exec(singleCommand(['cd', 'src']), OPTS);
+    expect((await ws.exec(singleCommand(['pwd']), OPTS)).output).toBe('/ws\n');
+    expect((await ws.exec(singleCommand(['pwd']), { ...OPTS, cwd: 'src' })).output).toBe('/ws/src\n');
   });
 
   it('reports a command just-bash does not have as exit 127, with where it ran', async () => {
-    const r = await (await workspace({})).exec(['gcc', 'x.c'], OPTS);
+    const r = await (await workspace({})).exec(singleCommand(['gcc', 'x.c']), OPTS);
     expect(r.exitCode).toBe(127);
     expect(r.output).toBe('bash: gcc: command not found\n');
     expect(r.backendNote).toBe('ran in just-bash (the in-memory shell; about 80 commands, no network)');
@@ -76,19 +76,19 @@ describe('ShellRunner', () => {
   it('stops a command at its timeout, and on a cancel', async () => {
     const ws = await workspace({});
     const started = Date.now();
-    const timed = await ws.exec(['sleep', '10'], { ...OPTS, timeoutMs: 300 });
+    const timed = await ws.exec(singleCommand(['sleep', '10']), { ...OPTS, timeoutMs: 300 });
     expect(timed).toMatchObject({ exitCode: null, timedOut: true, output: '' });
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 200);
-    const cancelled = await ws.exec(['sleep', '10'], { ...OPTS, signal: ac.signal });
+    const cancelled = await ws.exec(singleCommand(['sleep', '10']), { ...OPTS, signal: ac.signal });
     expect(cancelled).toMatchObject({ exitCode: null, timedOut: false });
-    expect(await ws.exec(['echo', 'never'], { ...OPTS, signal: AbortSignal.abort() })).toMatchObject({ exitCode: null, output: '' });
+    expect(await ws.exec(singleCommand(['echo', 'never']), { ...OPTS, signal: AbortSignal.abort() })).toMatchObject({ exitCode: null, output: '' });
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it("keeps what node printed before a timeout killed it", async () => {
     const ws = await workspace({ 'spin.js': "console.log('working on test 3');\nfor (;;) {}\n" });
-    const r = await ws.exec(['node', 'spin.js'], { ...OPTS, timeoutMs: 3000 });
+    const r = await ws.exec(singleCommand(['node', 'spin.js']), { ...OPTS, timeoutMs: 3000 });
     expect(r).toMatchObject({ exitCode: null, timedOut: true, output: 'working on test 3\n' });
     expect(r.backendNote).toMatch(/node ran in Node v\d+.*killed after \d+ ms \(the whole process group\)/);
   });
@@ -96,7 +96,7 @@ describe('ShellRunner', () => {
   it('stops output past its live limit while running, and keeps head and tail of what it returns', async () => {
     const ws = await workspace({});
     await ws.fs.writeFile('/ws/big.txt', `START${'y'.repeat(SHELL_LIVE_OUTPUT_BYTES)}END`);
-    const r = await ws.exec(['cat', 'big.txt'], { ...OPTS, maxOutputBytes: 1000 });
+    const r = await ws.exec(singleCommand(['cat', 'big.txt']), { ...OPTS, maxOutputBytes: 1000 });
     expect(r.truncated).toBe(true);
     expect(r.output.length).toBeLessThan(1100);
     expect(r.backendNote).toContain(`just-bash stopped the command when its output passed ${SHELL_LIVE_OUTPUT_BYTES} bytes`);

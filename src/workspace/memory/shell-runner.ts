@@ -1,8 +1,10 @@
 /**
- * The memory workspace's ProcessRunner: commands run in just-bash over the workspace's own
- * InMemoryFs (so the shell and the file tools see the same files), with `node`, `npm` and
- * `npx` added (node-commands.ts) and JavaScript handed to a JsEngine. One Bash per command, so
- * no shell state (variables, cwd) leaks from one call to the next.
+ * The memory workspace's ProcessRunner: each stage of the plan runs as one just-bash command
+ * over the workspace's own InMemoryFs (so the shell and the file tools see the same files), with
+ * `node`, `npm` and `npx` added (node-commands.ts) and JavaScript handed to a JsEngine. The
+ * arguments are handed over unparsed; stages run one after another, each reading the previous
+ * one's output, routed as the plan says. One Bash per command, so no shell state (variables,
+ * cwd) leaks from one call to the next.
  *
  * Bounds: the timeout aborts the run (just-bash stops at its next statement; the JsEngine
  * terminates its worker or kills its process group) and, should just-bash not return, the
@@ -10,7 +12,7 @@
  * (intermediate pipeline output included) and then cut to head + tail of maxOutputBytes.
  */
 import { Bash } from 'just-bash';
-import type { ExecOptions, ExecResult } from '../../engine/workspace.ts';
+import type { ExecOptions, ExecPlan, ExecResult, ExecSink } from '../../engine/workspace.ts';
 import type { ProcessRunner, RunnerTarget } from './process-runner.ts';
 import { nodeCommands, type JsEngine } from './node-commands.ts';
 
@@ -36,12 +38,18 @@ export function capHeadTail(text: string, max: number): { text: string; truncate
   return { text: `${text.slice(0, head)}\n… [${omitted} bytes of output omitted] …\n${text.slice(text.length - tail)}`, truncated: true };
 }
 
+/** Where one stage's descriptor ends up: the next stage's stdin, the output, or nowhere. */
+function place(sink: ExecSink, last: boolean): 'next' | 'output' | 'null' {
+  return sink === 'next' && last ? 'output' : sink;
+}
+
 export class ShellRunner implements ProcessRunner {
   constructor(private readonly js: JsEngine) {}
 
-  async run(target: RunnerTarget, argv: readonly string[], opts: ExecOptions): Promise<ExecResult> {
-    const [cmd, ...args] = argv;
-    if (cmd === undefined) return { exitCode: 127, output: '', totalBytes: 0, truncated: false, timedOut: false, backendNote: 'no command was given (the argument vector is empty)' };
+  async run(target: RunnerTarget, plan: ExecPlan, opts: ExecOptions): Promise<ExecResult> {
+    if (plan.stages.length === 0 || plan.stages.some((s) => s.argv.length === 0)) {
+      return { exitCode: 127, output: '', totalBytes: 0, truncated: false, timedOut: false, backendNote: 'no command was given (a stage has an empty argument vector)' };
+    }
 
     const abort = new AbortController();
     let timedOut = false;
@@ -58,44 +66,71 @@ export class ShellRunner implements ProcessRunner {
     let omitted = 0;
     let interrupted = '';
     const liveCap = Math.max(opts.maxOutputBytes, SHELL_LIVE_OUTPUT_BYTES);
-    const bash = new Bash({
-      fs: target.fs,
-      cwd: opts.cwd ? `${target.root}/${opts.cwd}` : target.root,
-      env: { HOME: target.root, PWD: target.root },
-      executionLimits: { maxOutputSize: liveCap, maxExecutionTimeMs: opts.timeoutMs },
-      customCommands: nodeCommands(this.js, {
+    // One Bash per stage: its variables are the environment the program sees (exported).
+    const shellFor = (env: Readonly<Record<string, string>>): Bash =>
+      new Bash({
         fs: target.fs,
-        root: target.root,
-        signal: abort.signal,
-        deadline: Date.now() + opts.timeoutMs,
-        maxOutputBytes: opts.maxOutputBytes,
-        note: (n) => notes.add(n),
-        omitted: (bytes) => (omitted += Math.max(0, bytes)),
-        interrupted: (output) => (interrupted += output),
-      }),
-    });
-
-    // `args` reach the command unparsed; only the quoted name and the environment prefix are
-    // shell text. 2>&1: one stream, as the Node backend gives.
-    const prefix = Object.entries(opts.env ?? {})
-      .filter(([name]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
-      .map(([name, value]) => `${name}=${quoteWord(value)} `)
-      .join('');
-    const running = bash.exec(`${prefix}${quoteWord(cmd)} 2>&1`, { args: [...args], signal: abort.signal });
+        cwd: opts.cwd ? `${target.root}/${opts.cwd}` : target.root,
+        env: { ...env, HOME: target.root, PWD: target.root },
+        executionLimits: { maxOutputSize: liveCap, maxExecutionTimeMs: opts.timeoutMs },
+        customCommands: nodeCommands(this.js, {
+          fs: target.fs,
+          root: target.root,
+          signal: abort.signal,
+          deadline: Date.now() + opts.timeoutMs,
+          maxOutputBytes: opts.maxOutputBytes,
+          note: (n) => notes.add(n),
+          omitted: (bytes) => (omitted += Math.max(0, bytes)),
+          interrupted: (output) => (interrupted += output),
+        }),
+      });
     const gaveUp = new Promise<null>((resolve) => abort.signal.addEventListener('abort', () => setTimeout(() => resolve(null), ABORT_GRACE_MS), { once: true }));
+
+    let raw = '';
+    let piped = '';
+    let exitCode: number | null = null;
+    let hitLimit = false;
     try {
-      const r = await Promise.race([running, gaveUp]);
+      for (const [i, stage] of plan.stages.entries()) {
+        if (abort.signal.aborted) break;
+        const last = i === plan.stages.length - 1;
+        const out = place(stage.stdout, last);
+        const err = place(stage.stderr, last);
+        const input = stage.stdin === 'pipe' ? (i === 0 ? '' : piped) : stage.stdin === 'empty' ? '' : latin1(stage.stdin);
+        const [cmd, ...args] = stage.argv as [string, ...string[]];
+        // The script is the quoted program name alone; `args` reach it unparsed. When both
+        // descriptors go to one place, 2>&1 keeps their order as written.
+        const joined = out === err && out !== 'null';
+        const r = await Promise.race([
+          shellFor({ ...opts.env, ...stage.env }).exec(`${quoteWord(cmd)}${joined ? ' 2>&1' : ''}`, {
+            args,
+            stdin: input,
+            ...(stage.stdin instanceof Uint8Array ? { stdinKind: 'bytes' as const } : {}),
+            signal: abort.signal,
+          }),
+          gaveUp,
+        ]);
+        if (r === null) break;
+        if (r.exitCode === 126 && /output size (?:limit )?exceeded/.test(r.stdout + r.stderr)) hitLimit = true;
+        piped = '';
+        const route = (text: string, where: 'next' | 'output' | 'null'): void => {
+          if (where === 'output') raw += text;
+          else if (where === 'next') piped += text;
+        };
+        route(r.stdout, out);
+        if (!joined) route(r.stderr, err);
+        exitCode = r.exitCode;
+      }
       const killed = timedOut || abort.signal.aborted;
       // just-bash's own notice of the abort is not the command's output; the result says it was killed.
-      let raw = r ? r.stdout + r.stderr : '';
       if (killed) raw = raw.replace(/(^|\n)bash: execution aborted\n?$/, '$1');
       // The output so far says where a killed program was; just-bash drops it with the aborted command.
       if (killed && interrupted && !raw.includes(interrupted)) raw += interrupted;
-      const hitLimit = r !== null && r.exitCode === 126 && /output size (?:limit )?exceeded/.test(raw);
       if (hitLimit) notes.add(`just-bash stopped the command when its output passed ${liveCap} bytes`);
+      if (plan.stages.length > 1) notes.add('the stages ran one after another, each reading the previous one\'s whole output');
       const capped = capHeadTail(raw, opts.maxOutputBytes);
       return {
-        exitCode: killed ? null : (r?.exitCode ?? null),
+        exitCode: killed ? null : exitCode,
         output: capped.text,
         totalBytes: new TextEncoder().encode(raw).length + omitted,
         truncated: capped.truncated || hitLimit || omitted > 0,
@@ -107,4 +142,11 @@ export class ShellRunner implements ProcessRunner {
       opts.signal?.removeEventListener('abort', onAbort);
     }
   }
+}
+
+/** Bytes as a latin1 string, the form just-bash forwards verbatim (stdinKind "bytes"). */
+function latin1(bytes: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return s;
 }

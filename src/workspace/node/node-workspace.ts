@@ -1,7 +1,8 @@
 /**
  * The Node workspace: the Workspace interface over a real directory, for the CLI, the bench
  * and tests. Paths arrive already jailed (relative, no `..`), so this backend only joins them
- * under the root and translates Node's errors; commands run through `spawnCapped`.
+ * under the root and translates Node's errors; commands run as execution plans (`runPlan`),
+ * each stage started by the workspace's launcher (directly, or inside the host sandbox).
  */
 import { lstat, mkdir, readFile, readdir, readlink, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { posix } from 'node:path';
@@ -9,27 +10,33 @@ import {
   WorkspaceError,
   type DirEntry,
   type ExecOptions,
+  type ExecPlan,
   type ExecResult,
   type Stat,
   type Workspace,
 } from '../../engine/workspace.ts';
 import { dirName } from '../../engine/walk.ts';
 import { toWorkspaceError } from '../fs-errors.ts';
-import { spawnCapped } from './node-exec.ts';
+import { UNSANDBOXED, type CommandSandbox } from './host-sandbox.ts';
+import { runPlan } from './node-exec.ts';
 
 export class NodeWorkspace implements Workspace {
   readonly kind = 'node';
   readonly supportsSymlinks = true;
 
   /** Use `NodeWorkspace.open`, which resolves the root physically. */
-  private constructor(readonly root: string) {}
+  private constructor(
+    readonly root: string,
+    /** What each command's processes run under: bubblewrap, directly, or nothing (refused). */
+    readonly sandbox: CommandSandbox,
+  ) {}
 
   /**
    * Opens a directory as a workspace. The root is its `realpath`, so the engine judges an
    * absolute symlink target against the physical location (e.g. `/tmp` → `/private/tmp`).
    * Throws a WorkspaceError (ENOENT, ENOTDIR) when `dir` is not a directory.
    */
-  static async open(dir: string): Promise<NodeWorkspace> {
+  static async open(dir: string, options: { readonly sandbox?: CommandSandbox } = {}): Promise<NodeWorkspace> {
     let root: string;
     try {
       root = await realpath(dir);
@@ -38,7 +45,7 @@ export class NodeWorkspace implements Workspace {
     }
     const st = await lstat(root);
     if (!st.isDirectory()) throw new WorkspaceError('ENOTDIR', dir, `ENOTDIR: ${dir} is not a directory`);
-    return new NodeWorkspace(root);
+    return new NodeWorkspace(root, options.sandbox ?? UNSANDBOXED);
   }
 
   /** Absolute path on disk for a jailed relative path. */
@@ -124,14 +131,18 @@ export class NodeWorkspace implements Workspace {
     await this.guard(path, () => symlink(target, this.abs(path)));
   }
 
-  exec(argv: readonly string[], opts: ExecOptions): Promise<ExecResult> {
-    return spawnCapped({
-      argv,
+  exec(plan: ExecPlan, opts: ExecOptions): Promise<ExecResult> {
+    const stageEnv = opts.env ?? {};
+    return runPlan({
+      plan: { stages: plan.stages.map((s) => ({ ...s, env: { ...stageEnv, ...s.env } })) },
+      root: this.root,
       cwd: this.abs(opts.cwd ?? ''),
       timeoutMs: opts.timeoutMs,
       maxOutputBytes: opts.maxOutputBytes,
+      // The sandbox builds each stage's whole environment (the host's only when unsandboxed).
+      baseEnv: {},
+      launch: this.sandbox.wrap,
       ...(opts.signal ? { signal: opts.signal } : {}),
-      ...(opts.env ? { env: opts.env } : {}),
     });
   }
 }

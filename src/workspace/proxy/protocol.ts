@@ -9,7 +9,7 @@
  * The first call is `describe`, the handshake: it tells the proxy the served workspace's
  * `kind`, `root` and `supportsSymlinks`, which the Workspace interface exposes synchronously.
  */
-import type { DirEntry, ExecOptions, ExecResult, Stat, WorkspaceErrorCode } from '../../engine/workspace.ts';
+import type { DirEntry, ExecOptions, ExecPlan, ExecResult, Stat, WorkspaceErrorCode } from '../../engine/workspace.ts';
 
 /** What the handshake reports about the served workspace. */
 export interface WorkspaceInfo {
@@ -33,7 +33,7 @@ export interface WorkspaceCalls {
   readlink: { params: { readonly path: string }; result: string | null };
   rename: { params: { readonly from: string; readonly to: string }; result: void };
   remove: { params: { readonly path: string }; result: void };
-  exec: { params: { readonly argv: readonly string[]; readonly opts: WireExecOptions }; result: ExecResult };
+  exec: { params: { readonly plan: ExecPlan; readonly opts: WireExecOptions }; result: ExecResult };
 }
 
 export type WorkspaceOp = keyof WorkspaceCalls;

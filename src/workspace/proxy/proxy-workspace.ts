@@ -7,7 +7,7 @@
  * page whose backend stopped answering turns into an EIO error (file calls) or a result that
  * says so (exec), never a hung agent.
  */
-import { WorkspaceError, type DirEntry, type ExecOptions, type ExecResult, type Stat, type Workspace } from '../../engine/workspace.ts';
+import { WorkspaceError, type DirEntry, type ExecOptions, type ExecPlan, type ExecResult, type Stat, type Workspace } from '../../engine/workspace.ts';
 import type { ProxyCallOf, ProxyReply, ProxyRequest, WireExecOptions, WorkspaceCalls, WorkspaceInfo, WorkspaceOp, WorkspacePort } from './protocol.ts';
 import { fromWireFailure, transferableCopy } from './wire.ts';
 
@@ -176,7 +176,7 @@ export class ProxyWorkspace implements Workspace {
   }
 
   /** Never rejects: a lost answer is a result saying so, like every other backend's failures. */
-  async exec(argv: readonly string[], opts: ExecOptions): Promise<ExecResult> {
+  async exec(plan: ExecPlan, opts: ExecOptions): Promise<ExecResult> {
     if (opts.signal?.aborted) return notRun('cancelled before it started');
     // Only cloneable fields cross; the signal becomes an `abort` message.
     const wire: WireExecOptions = {
@@ -187,7 +187,7 @@ export class ProxyWorkspace implements Workspace {
     };
     const deadline = opts.timeoutMs + this.opts.execGraceMs;
     const late = (): Error => new Error(`the ${this.kind} workspace did not answer within ${deadline} ms (its own timeout was ${opts.timeoutMs} ms)`);
-    const { id, result } = this.channel.start('exec', { argv: [...argv], opts: wire }, [], deadline, late);
+    const { id, result } = this.channel.start('exec', { plan, opts: wire }, [], deadline, late);
     const onAbort = (): void => this.channel.send({ type: 'abort', id });
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     try {

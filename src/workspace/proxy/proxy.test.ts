@@ -4,7 +4,7 @@
  * cancelling across the port, and deadlines and closing that turn a silent page into errors.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { isWorkspaceError, type ExecOptions, type ExecResult, type Workspace } from '../../engine/workspace.ts';
+import { singleCommand, isWorkspaceError, type ExecOptions, type ExecResult, type Workspace } from '../../engine/workspace.ts';
 import { MemoryWorkspace } from '../memory/memory-workspace.ts';
 import type { ProcessRunner } from '../memory/process-runner.ts';
 import { NodeWorkspace } from '../node/node-workspace.ts';
@@ -30,10 +30,10 @@ async function connect(served: Workspace, opts?: ProxyOptions): Promise<ProxyWor
 
 /** A runner whose commands run until cancelled, reporting what signal they saw. */
 const untilAborted: ProcessRunner = {
-  run: (_target, argv, opts) =>
+  run: (_target, plan, opts) =>
     new Promise<ExecResult>((resolve) => {
       opts.signal?.addEventListener('abort', () =>
-        resolve({ exitCode: null, output: `${argv.join(' ')} stopped`, totalBytes: 0, truncated: false, timedOut: false, backendNote: 'cancelled' }),
+        resolve({ exitCode: null, output: `${plan.stages[0]!.argv.join(' ')} stopped`, totalBytes: 0, truncated: false, timedOut: false, backendNote: 'cancelled' }),
       );
     }),
 };
@@ -124,7 +124,7 @@ describe('errors cross as data', () => {
 describe('exec across the port', () => {
   it('forwards argv, cwd and env, and returns the result', async () => {
     const ws = await connect(await NodeWorkspace.open(process.cwd()));
-    const r = await ws.exec(['sh', '-c', 'echo "$SLM_PROBE" $0', 'zero'], { ...base, cwd: 'src', env: { SLM_PROBE: 'probe' } });
+    const r = await ws.exec(singleCommand(['sh', '-c', 'echo "$SLM_PROBE" $0', 'zero']), { ...base, cwd: 'src', env: { SLM_PROBE: 'probe' } });
     expect(r).toMatchObject({ exitCode: 0, output: 'probe zero\n', timedOut: false });
   });
 
@@ -132,9 +132,9 @@ describe('exec across the port', () => {
     const ws = await connect(new MemoryWorkspace(undefined, undefined, untilAborted));
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 30);
-    const r = await ws.exec(['sleep', '60'], { ...base, signal: ac.signal });
+    const r = await ws.exec(singleCommand(['sleep', '60']), { ...base, signal: ac.signal });
     expect(r).toMatchObject({ exitCode: null, output: 'sleep 60 stopped', backendNote: 'cancelled' });
-    const before = await ws.exec(['echo'], { ...base, signal: AbortSignal.abort() });
+    const before = await ws.exec(singleCommand(['echo']), { ...base, signal: AbortSignal.abort() });
     expect(before.backendNote).toBe('cancelled before it started');
   });
 
@@ -143,7 +143,7 @@ describe('exec across the port', () => {
     const server = serveWorkspace(port2, new MemoryWorkspace(undefined, undefined, untilAborted));
     const ws = await ProxyWorkspace.connect(port1, { execGraceMs: 50 });
     cleanups.push(() => ws.close());
-    const pending = ws.exec(['sleep', '60'], { ...base, timeoutMs: 100 });
+    const pending = ws.exec(singleCommand(['sleep', '60']), { ...base, timeoutMs: 100 });
     setTimeout(() => server.close(), 20);
     // The server stops answering once closed, so the proxy gives up at its deadline.
     expect((await pending).backendNote).toBe(
@@ -173,7 +173,7 @@ describe('deadlines and closing', () => {
         }),
     };
     const ws = await connect(new MemoryWorkspace(undefined, undefined, runner), { execGraceMs: 30 });
-    const r = await ws.exec(['hang'], { ...base, timeoutMs: 20 });
+    const r = await ws.exec(singleCommand(['hang']), { ...base, timeoutMs: 20 });
     expect(r).toMatchObject({ exitCode: null, output: '', timedOut: false });
     expect(r.backendNote).toMatch(/did not answer within 50 ms \(its own timeout was 20 ms\)/);
     await expect.poll(() => aborted).toBe(true);

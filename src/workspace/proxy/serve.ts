@@ -74,7 +74,7 @@ export function serveWorkspace(port: WorkspacePort<ProxyReply>, workspace: Works
         const ac = new AbortController();
         running.set(call.id, ac);
         try {
-          return plain(await workspace.exec(call.argv, { ...call.opts, signal: ac.signal }));
+          return plain(await workspace.exec(call.plan, { ...call.opts, signal: ac.signal }));
         } finally {
           running.delete(call.id);
         }

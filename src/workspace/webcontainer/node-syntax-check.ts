@@ -14,7 +14,7 @@ import { cleanOutput } from '../../engine/exec-output.ts';
 import { checkSyntax } from '../../engine/syntax/index.ts';
 import { errorAt, okVerdict, skippedVerdict, type CheckOptions, type SyntaxVerdict } from '../../engine/syntax/verdict.ts';
 import { decodeText } from '../../engine/text.ts';
-import type { ExecResult, Workspace } from '../../engine/workspace.ts';
+import { singleCommand, type ExecResult, type Workspace } from '../../engine/workspace.ts';
 
 /** A syntax checker: `checkSyntax` or something that can replace it. */
 export type SyntaxCheck = typeof checkSyntax;
@@ -41,7 +41,7 @@ export function createNodeSyntaxCheck(ws: Workspace, options: NodeSyntaxCheckOpt
   return async (path: string, text: string, opts: CheckOptions = {}): Promise<SyntaxVerdict | null> => {
     if (!JS_FILE.test(path) || !(await holds(ws, path, text))) return fallback(path, text, opts);
     // `./` keeps a file named like an option (`-x.js`) a file.
-    const run = await ws.exec(['node', '--check', `./${path}`], { cwd: '', timeoutMs, maxOutputBytes: 16 * 1024 });
+    const run = await ws.exec(singleCommand(['node', '--check', `./${path}`]), { cwd: '', timeoutMs, maxOutputBytes: 16 * 1024 });
     return verdictOf(run, timeoutMs) ?? fallback(path, text, opts);
   };
 }

@@ -71,7 +71,7 @@ describe('selfCheck names what differs', () => {
       'node runs: output and exit code: exit code: got 127, want 3',
       'output is capped while running, every byte counted: truncated, totalBytes: got [false,0], want [true,200000]',
       'a timeout kills the process: exitCode, timedOut: got [127,false], want [null,true]',
-      'a pipeline runs through bash -c (as ws_shell runs one): exit code: got 127, want 0',
+      'a two-stage plan runs joined by a pipe, or is not run and says why: exit code: got 127, want 0',
       'node --check judges a broken file: verdict: got {"status":"error","checker":"acorn","message":"2:8 Unexpected token \\",\\""}, want {"status":"error","checker":"node --check","message":"2:8 Unexpected token \',\'"}',
     ]);
   });

@@ -8,7 +8,7 @@ import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ExecOptions, Workspace } from '../../engine/workspace.ts';
+import { singleCommand, type ExecOptions, type Workspace } from '../../engine/workspace.ts';
 import { workspaceContract } from '../../../tests/contract/workspace-contract.ts';
 import { NodeWebContainer } from './node-webcontainer.fixture.ts';
 import type { SpawnedProcess } from './spawn-capped.ts';
@@ -78,11 +78,11 @@ describe('exec', () => {
   it('spawns exactly argv, relative cwd and env; interleaves output; reports the exit code', async () => {
     const { ws, wc } = await fresh();
     await ws.mkdir('sub');
-    const r = await ws.exec(['sh', '-c', 'echo "$P" $0; pwd; echo err >&2; exit 3', '$HOME *'], { ...base, cwd: 'sub', env: { P: 'probe' } });
+    const r = await ws.exec(singleCommand(['sh', '-c', 'echo "$P" $0; pwd; echo err >&2; exit 3', '$HOME *']), { ...base, cwd: 'sub', env: { P: 'probe' } });
     expect(wc.spawned.at(-1)).toEqual({ command: 'sh', args: ['-c', 'echo "$P" $0; pwd; echo err >&2; exit 3', '$HOME *'], options: { cwd: 'sub', env: { P: 'probe' } } });
     expect(r).toMatchObject({ exitCode: 3, output: `probe $HOME *\n${join(wc.workdir, 'sub')}\nerr\n`, truncated: false, timedOut: false });
     expect(r.totalBytes).toBe(r.output.length);
-    const atRoot = await ws.exec(['pwd'], base);
+    const atRoot = await ws.exec(singleCommand(['pwd']), base);
     expect(wc.spawned.at(-1)?.options).toEqual({});
     expect(atRoot.output).toBe(`${wc.workdir}\n`);
   });
@@ -90,7 +90,7 @@ describe('exec', () => {
   it('caps output while running: head and tail kept, every byte counted, the cut marked', async () => {
     const { ws } = await fresh();
     const script = 'echo HEAD-START; head -c 1000000 /dev/zero | tr "\\0" x; echo; echo TAIL-END';
-    const r = await ws.exec(['sh', '-c', script], { ...base, maxOutputBytes: 1000 });
+    const r = await ws.exec(singleCommand(['sh', '-c', script]), { ...base, maxOutputBytes: 1000 });
     expect(r).toMatchObject({ exitCode: 0, truncated: true, totalBytes: 11 + 1_000_000 + 1 + 9 });
     expect(r.output.startsWith('HEAD-START\nxxx')).toBe(true);
     expect(r.output.endsWith('xxx\nTAIL-END\n')).toBe(true);
@@ -100,7 +100,7 @@ describe('exec', () => {
   it('kills on timeout and answers without waiting for the exit', async () => {
     const { ws } = await fresh();
     const started = Date.now();
-    const r = await ws.exec(['sh', '-c', 'echo started; sleep 60'], { ...base, timeoutMs: 300 });
+    const r = await ws.exec(singleCommand(['sh', '-c', 'echo started; sleep 60']), { ...base, timeoutMs: 300 });
     expect(Date.now() - started).toBeLessThan(3000);
     expect(r).toMatchObject({ exitCode: null, timedOut: true, output: 'started\n', backendNote: 'killed after 300 ms' });
   });
@@ -109,10 +109,10 @@ describe('exec', () => {
     const { ws, wc } = await fresh();
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 200);
-    const r = await ws.exec(['sleep', '60'], { ...base, signal: ac.signal });
+    const r = await ws.exec(singleCommand(['sleep', '60']), { ...base, signal: ac.signal });
     expect(r).toMatchObject({ exitCode: null, timedOut: false, backendNote: 'cancelled; the process was killed' });
     const spawnsBefore = wc.spawned.length;
-    const before = await ws.exec(['echo', 'never'], { ...base, signal: AbortSignal.abort() });
+    const before = await ws.exec(singleCommand(['echo', 'never']), { ...base, signal: AbortSignal.abort() });
     expect(before).toMatchObject({ exitCode: null, output: '', backendNote: 'cancelled before it started' });
     expect(wc.spawned.length).toBe(spawnsBefore);
   });
@@ -124,7 +124,7 @@ describe('exec', () => {
   ] as const)('does not spawn for %s', async (_label, argv, extra, exitCode, note) => {
     const { ws, wc } = await fresh();
     await ws.writeFile('f.txt', bytes('f'));
-    const r = await ws.exec(argv, { ...base, ...extra });
+    const r = await ws.exec(singleCommand(argv), { ...base, ...extra });
     expect(r).toMatchObject({ exitCode, output: '', backendNote: note });
     expect(wc.spawned).toEqual([]);
   });
@@ -132,8 +132,8 @@ describe('exec', () => {
   it('tees the command, its output as it arrives and its end to the terminal listener', async () => {
     const events: TerminalEvent[] = [];
     const { ws } = await fresh(events);
-    await ws.exec(['sh', '-c', 'echo one; echo two; exit 2'], base);
-    await ws.exec(['sleep', '5'], { ...base, timeoutMs: 100 });
+    await ws.exec(singleCommand(['sh', '-c', 'echo one; echo two; exit 2']), base);
+    await ws.exec(singleCommand(['sleep', '5']), { ...base, timeoutMs: 100 });
     expect(events[0]).toEqual({ kind: 'command', argv: ['sh', '-c', 'echo one; echo two; exit 2'], cwd: '' });
     const output = events.filter((e) => e.kind === 'output').map((e) => (e as { data: string }).data).join('');
     expect(output).toBe('one\ntwo\n');
@@ -153,12 +153,12 @@ describe('exec against what WebContainer may do', () => {
 
   it('a spawn that rejects is exit 127 with the reason', async () => {
     const ws = withSpawn(() => Promise.reject(new Error('jsh: command not found: nope')));
-    expect(await ws.exec(['nope'], base)).toMatchObject({ exitCode: 127, backendNote: 'could not start nope: jsh: command not found: nope' });
+    expect(await ws.exec(singleCommand(['nope']), base)).toMatchObject({ exitCode: 127, backendNote: 'could not start nope: jsh: command not found: nope' });
   });
 
   it('a spawn that never answers is stopped by the timeout', async () => {
     const ws = withSpawn(() => new Promise(() => {}));
-    expect(await ws.exec(['hang'], base)).toMatchObject({ exitCode: null, timedOut: true, backendNote: 'killed after 150 ms' });
+    expect(await ws.exec(singleCommand(['hang']), base)).toMatchObject({ exitCode: null, timedOut: true, backendNote: 'killed after 150 ms' });
   });
 
   it('a killed process whose exit never settles and whose output stays open still ends at the timeout', async () => {
@@ -169,7 +169,7 @@ describe('exec against what WebContainer may do', () => {
       kill: () => killed++,
     };
     const started = Date.now();
-    const r = await withSpawn(() => Promise.resolve(proc)).exec(['node', 'server.js'], base);
+    const r = await withSpawn(() => Promise.resolve(proc)).exec(singleCommand(['node', 'server.js']), base);
     expect(Date.now() - started).toBeLessThan(1500);
     expect(r).toMatchObject({ exitCode: null, timedOut: true, output: 'partial ', totalBytes: 8 });
     expect(killed).toBe(1);

@@ -19,7 +19,9 @@ import {
   WorkspaceError,
   type DirEntry,
   type ExecOptions,
+  type ExecPlan,
   type ExecResult,
+  type ExecSink,
   type Stat,
   type Workspace,
 } from '../../engine/workspace.ts';
@@ -183,14 +185,35 @@ export class WebContainerWorkspace implements Workspace {
   }
 
   /**
-   * Spawns exactly `argv` (the vector the shell policy checked): `argv[0]` is the program,
-   * the rest its arguments, with no shell in between unless the engine asked for `bash -c`.
+   * Runs a plan of one stage: exactly its argv (`argv[0]` the program, the rest its arguments),
+   * no shell in between. WebContainer gives a process one terminal for stdout and stderr
+   * together and no end-of-input for stdin, so a pipeline, an input redirection or a split of
+   * the two streams cannot be carried out as checked: such a plan is not run, and the result
+   * says what to send instead.
    */
-  async exec(argv: readonly string[], opts: ExecOptions): Promise<ExecResult> {
+  async exec(plan: ExecPlan, opts: ExecOptions): Promise<ExecResult> {
+    const why = unsupported(plan);
+    if (why) return { exitCode: 126, output: '', totalBytes: 0, truncated: false, timedOut: false, backendNote: why };
+    const stage = plan.stages[0]!;
     const cwd = opts.cwd ?? '';
     if ((await this.entryType(cwd)) !== 'dir') {
-      return { exitCode: 126, output: '', totalBytes: 0, truncated: false, timedOut: false, backendNote: `could not start ${argv[0] ?? 'the command'} in ${cwd}: no such directory` };
+      return { exitCode: 126, output: '', totalBytes: 0, truncated: false, timedOut: false, backendNote: `could not start ${stage.argv[0] ?? 'the command'} in ${cwd}: no such directory` };
     }
-    return spawnCapped((cmd, args, o) => this.wc.spawn(cmd, args, o), argv, opts, this.options.onTerminal);
+    const env = { ...opts.env, ...stage.env };
+    const r = await spawnCapped((cmd, args, o) => this.wc.spawn(cmd, args, o), stage.argv, { ...opts, ...(Object.keys(env).length ? { env } : {}) }, this.options.onTerminal);
+    // Both streams discarded (`&>/dev/null`): the command ran, its output is not shown.
+    return stage.stdout === 'null' ? { ...r, output: '', totalBytes: 0, truncated: false } : r;
   }
+}
+
+/** Why WebContainer cannot run `plan` exactly as checked, or null when it can. */
+function unsupported(plan: ExecPlan): string | null {
+  const [stage, ...rest] = plan.stages;
+  if (stage === undefined) return 'no command was given (the plan is empty)';
+  const advice = 'Send each command as its own ws_shell call, without pipes or redirections (its output and errors are shown together).';
+  if (rest.length > 0) return `WebContainer runs one process per call here, and this command is a pipeline of ${plan.stages.length}. ${advice}`;
+  if (stage.stdin !== 'empty' && stage.stdin !== 'pipe') return `WebContainer gives a process no end of input, so a heredoc, here-string or < file cannot be fed to it. ${advice}`;
+  const shown = (sink: ExecSink): ExecSink => (sink === 'next' ? 'output' : sink);
+  if (shown(stage.stdout) !== shown(stage.stderr)) return `WebContainer shows a process's output and errors together, so one of them cannot be sent to /dev/null alone. ${advice}`;
+  return null;
 }

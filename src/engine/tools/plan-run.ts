@@ -1,0 +1,170 @@
+/**
+ * From the policy's plan to the backend's: patterns expanded against the workspace the way
+ * bash expands them (sorted in C order, names starting with `.` only for a pattern that starts
+ * with `.`, `.` and `..` never, no match → the word as it is), and input files read through the
+ * jail. What the backend receives is literal: argv, environment, stdin bytes and descriptor
+ * routing, with nothing left for a shell to interpret.
+ */
+import { HARNESS_DIR } from '../jail.ts';
+import type { ToolContext } from '../context.ts';
+import type { ExecPlan, ExecStage } from '../workspace.ts';
+import type { PlanArg, PlanInput, ShellPlan } from '../shell/plan.ts';
+import { isPattern, segmentRegExp, splitSegments, unescape } from '../shell/pattern.ts';
+
+/** Largest input file a command may read through `<` (it is held in memory whole). */
+export const MAX_STDIN_BYTES = 16 * 1024 * 1024;
+
+/** Paths a pattern may expand to, most: past this the command is refused, not cut. */
+export const MAX_GLOB_MATCHES = 10_000;
+
+export type Resolved = { readonly ok: true; readonly plan: ExecPlan } | { readonly ok: false; readonly why: string; readonly exitCode: number };
+
+function byCodeUnit(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** True for a directory the jail resolves inside the root (through any symlinks). */
+async function isDirectory(ctx: ToolContext, path: string): Promise<boolean> {
+  if (path === '') return true;
+  const r = await ctx.resolve(path, 'read');
+  return r.ok && (await ctx.ws.lstat(r.path))?.type === 'dir';
+}
+
+/** True when something the jail accepts is at `path`. */
+async function exists(ctx: ToolContext, path: string): Promise<boolean> {
+  const r = await ctx.resolve(path, 'read');
+  return r.ok && (await ctx.ws.lstat(r.path)) !== null;
+}
+
+/** A partial match: the path as bash prints it, and as the workspace knows it ('' = the root). */
+interface Match {
+  readonly shown: string;
+  readonly path: string;
+}
+
+function child(m: Match, name: string, shownName: string = name): Match {
+  return { shown: m.shown === '' ? shownName : `${m.shown.replace(/\/$/, '')}/${shownName}`, path: m.path === '' ? name : `${m.path}/${name}` };
+}
+
+/** Expands one pattern relative to the root; an empty list when nothing matches. */
+async function expand(ctx: ToolContext, pattern: string): Promise<string[]> {
+  const segments = splitSegments(pattern);
+  if (segments[0] === '' || segments.includes('..')) throw new GlobRefused(pattern, 'leaves the workspace (it is absolute or has a ".." segment)');
+  let partial: Match[] = [{ shown: '', path: '' }];
+  for (const [i, seg] of segments.entries()) {
+    const last = i === segments.length - 1;
+    const next: Match[] = [];
+    for (const base of partial) {
+      if (seg === '') {
+        // A trailing slash keeps only directories; a doubled slash reads as one.
+        if (!last) next.push(base);
+        else if (await isDirectory(ctx, base.path)) next.push({ shown: `${base.shown.replace(/\/$/, '')}/`, path: base.path });
+        continue;
+      }
+      if (seg === '.') {
+        next.push({ shown: base.shown === '' ? '.' : `${base.shown.replace(/\/$/, '')}/.`, path: base.path });
+        continue;
+      }
+      if (!isPattern(seg)) {
+        const m = child(base, unescape(seg));
+        if (last ? await exists(ctx, m.path) : await isDirectory(ctx, m.path)) next.push(m);
+        continue;
+      }
+      if (base.path !== '' && !(await isDirectory(ctx, base.path))) continue;
+      const re = segmentRegExp(seg);
+      const dotOk = seg.startsWith('.') || seg.startsWith('\\.');
+      for (const name of await listDir(ctx, base.path)) {
+        if (name === '.' || name === '..') continue;
+        if (name.startsWith('.') && !dotOk) continue;
+        if (!re.test(name)) continue;
+        const m = child(base, name);
+        if (!last && !(await isDirectory(ctx, m.path))) continue;
+        next.push(m);
+        if (next.length > MAX_GLOB_MATCHES) throw new GlobRefused(pattern, `matches more than ${MAX_GLOB_MATCHES} paths; narrow it`);
+      }
+    }
+    partial = next;
+    if (partial.length === 0) return [];
+  }
+  return partial.map((m) => m.shown).sort(byCodeUnit);
+}
+
+/** A pattern the runner will not expand: it would leave the workspace or match too much. */
+class GlobRefused extends Error {
+  constructor(
+    readonly pattern: string,
+    readonly why: string,
+  ) {
+    super(`${pattern} ${why}`);
+  }
+}
+
+async function listDir(ctx: ToolContext, dir: string): Promise<string[]> {
+  const r = dir === '' ? { ok: true as const, path: '' } : await ctx.resolve(dir, 'read');
+  if (!r.ok) return [];
+  try {
+    return (await ctx.ws.readdir(r.path)).map((e) => e.name);
+  } catch {
+    return [];
+  }
+}
+
+/** True when an expanded path reaches state the shell never touches: `.git/` or `.slmcode/`. */
+function protectedPath(path: string): boolean {
+  return path.split('/').some((seg) => seg === '.git' || seg === HARNESS_DIR);
+}
+
+async function expandArgs(ctx: ToolContext, args: readonly PlanArg[]): Promise<string[] | string> {
+  const out: string[] = [];
+  for (const a of args) {
+    if (a.glob === undefined) {
+      out.push(a.text);
+      continue;
+    }
+    const matches = await expand(ctx, a.glob);
+    if (matches.length === 0) out.push(a.text);
+    else {
+      const hit = matches.find(protectedPath);
+      if (hit !== undefined) return `the pattern ${JSON.stringify(a.text)} matches ${JSON.stringify(hit)}, inside .git/ or .slmcode/, which ws_shell does not touch; name the files you mean`;
+      out.push(...matches);
+    }
+  }
+  return out;
+}
+
+async function stdinOf(ctx: ToolContext, input: PlanInput): Promise<ExecStage['stdin'] | { readonly why: string }> {
+  switch (input.kind) {
+    case 'pipe':
+    case 'empty':
+      return input.kind;
+    case 'text':
+      return new TextEncoder().encode(input.text);
+    case 'file': {
+      const r = await ctx.resolve(input.path, 'read');
+      if (!r.ok) return { why: r.text };
+      const st = await ctx.ws.lstat(r.path);
+      if (st === null) return { why: `${input.path}: No such file or directory` };
+      if (st.type === 'dir') return { why: `${input.path}: Is a directory` };
+      if (st.size > MAX_STDIN_BYTES) return { why: `${input.path} is ${st.size} bytes, over the ${MAX_STDIN_BYTES}-byte limit for input redirection; pass the file name to the command instead` };
+      return ctx.ws.readFile(r.path);
+    }
+  }
+}
+
+/** The backend's plan for `plan`: every pattern expanded, every input file read. */
+export async function resolvePlan(ctx: ToolContext, plan: ShellPlan): Promise<Resolved> {
+  const stages: ExecStage[] = [];
+  try {
+    for (const s of plan.stages) {
+      const argv = await expandArgs(ctx, s.args);
+      if (typeof argv === 'string') return { ok: false, why: argv, exitCode: 2 };
+      const stdin = await stdinOf(ctx, s.stdin);
+      if (typeof stdin === 'object' && 'why' in stdin) return { ok: false, why: stdin.why, exitCode: 1 };
+      stages.push({ argv, ...(Object.keys(s.env).length ? { env: s.env } : {}), stdin, stdout: s.stdout, stderr: s.stderr });
+    }
+  } catch (e) {
+    if (e instanceof GlobRefused) return { ok: false, why: `the pattern ${JSON.stringify(e.pattern)} ${e.why}`, exitCode: 2 };
+    throw e;
+  }
+  return { ok: true, plan: { stages } };
+}
