@@ -11,7 +11,7 @@ import { detectEol, LineTable, plainPunctuation, replaceSpans, splitText, type C
 import { splitLines } from '../text.ts';
 import { countBreaks } from '../ladder/lines.ts';
 import { planGutter, type GutterPlan } from './gutter.ts';
-import { locateHunk, type Located } from './locate.ts';
+import { locateHunk, TOP, type LineStart, type Located } from './locate.ts';
 import type { Hunk } from './model.ts';
 
 /** Why a hunk did not apply; line numbers are the original file's. */
@@ -61,6 +61,8 @@ export function applyHunks(before: string, hunks: readonly Hunk[], opts: Pick<La
   let text = before;
   // Added to an @@ line number to get its line in the text as patched so far.
   let shift = 0;
+  // A line start the next hunk's window search may walk from: the text before it is unchanged.
+  let known: LineStart = TOP;
   for (const hunk of hunks) {
     if (hunk.oldLines.length === 0) {
       const after = hunk.oldStart === undefined ? (text === '' ? 0 : undefined) : hunk.oldStart + shift;
@@ -70,6 +72,7 @@ export function applyHunks(before: string, hunks: readonly Hunk[], opts: Pick<La
         outcomes.push({ kind: 'failed', failure: { kind: 'insert-range', afterLine: hunk.oldStart ?? after, lineCount: lineCount(before) } });
       } else {
         text = insertLines(text, after, hunk.newLines, eol, hunk.newNoEol);
+        known = TOP;
         outcomes.push({ kind: 'inserted', afterLine: map.toOriginal(after), lines: hunk.newLines.length });
         map.record(after + 1, 0, hunk.newLines.length);
         shift += hunk.newLines.length;
@@ -77,15 +80,16 @@ export function applyHunks(before: string, hunks: readonly Hunk[], opts: Pick<La
       continue;
     }
     const expected = hunk.oldStart === undefined ? undefined : Math.max(1, hunk.oldStart + shift);
-    const found = findHunk(text, hunk, eol, opts, expected);
+    const found = findHunk(text, hunk, eol, opts, expected, known);
     if (found.kind === 'failed') {
       outcomes.push({ kind: 'failed', failure: map.failure(found.failure) });
       continue;
     }
     const { located, oldLines, newLines, gutter } = found;
-    const lines = lineCount(text);
+    const reachesEnd = onLastLine(text, located.span);
+    known = { line: located.span.startLine, offset: text.lastIndexOf('\n', located.span.start - 1) + 1 };
     const r = replaceLines(text, located, keepContext(text, located, oldLines, newLines, hunk.newFromOld, eol));
-    text = atEof(r.text, hunk, located.span.endLine >= lines, eol);
+    text = atEof(r.text, hunk, reachesEnd, eol);
     outcomes.push({
       kind: 'anchored',
       rung: located.rung,
@@ -113,18 +117,18 @@ type Found =
   | { readonly kind: 'failed'; readonly failure: HunkFailure };
 
 /** Locates a hunk with its lines as written, or with a read gutter stripped when that is what they carry. */
-function findHunk(text: string, hunk: Hunk, eol: '\n' | '\r\n', opts: Pick<LadderOptions, 'tolerance' | 'disabled'>, expected: number | undefined): Found {
+function findHunk(text: string, hunk: Hunk, eol: '\n' | '\r\n', opts: Pick<LadderOptions, 'tolerance' | 'disabled'>, expected: number | undefined, known: LineStart): Found {
   const asWritten = hunk.oldLines.join(eol);
-  const plan = opts.tolerance ? planGutter(hunk.oldLines, hunk.newLines, text.includes(asWritten)) : ({ kind: 'keep' } as const);
+  const plan = opts.tolerance ? planGutter(hunk.oldLines, hunk.newLines, () => text.includes(asWritten)) : ({ kind: 'keep' } as const);
   if (plan.kind === 'partial') return { kind: 'failed', failure: { kind: 'partial-gutter', plan } };
   const ladder: LadderOptions = { tolerance: opts.tolerance, disabled: opts.disabled };
   const oldLines = plan.kind === 'strip' ? plan.oldLines : hunk.oldLines;
   let searched = oldLines.join(eol);
-  let located = locateHunk(text, searched, ladder, expected, oldLines.length);
+  let located = locateHunk(text, searched, ladder, expected, oldLines.length, known);
   if (plan.kind === 'strip') {
     if (located.kind === 'found') return { kind: 'found', located, oldLines, newLines: plan.newLines, gutter: true };
     // Numbers that belong to the text after all: the lines as written may still match.
-    const raw = locateHunk(text, asWritten, ladder, expected, hunk.oldLines.length);
+    const raw = locateHunk(text, asWritten, ladder, expected, hunk.oldLines.length, known);
     if (raw.kind !== 'none') {
       located = raw;
       searched = asWritten;
@@ -211,7 +215,17 @@ function atEof(text: string, hunk: Hunk, reachesEnd: boolean, eol: string): stri
   return text;
 }
 
-/** `splitLines(text).length`, without making the lines: a patch asks once per hunk. */
+/**
+ * Whether the span's last line is the text's last line. Two line breaks after the span mean a
+ * whole line follows it, so only a span near the end needs the text's line count.
+ */
+function onLastLine(text: string, span: MatchSpan): boolean {
+  const next = text.indexOf('\n', span.end);
+  if (next >= 0 && text.indexOf('\n', next + 1) >= 0) return false;
+  return span.endLine >= lineCount(text);
+}
+
+/** `splitLines(text).length`, without making the lines. */
 function lineCount(text: string): number {
   if (text === '') return 0;
   const breaks = countBreaks(text, 0, text.length);

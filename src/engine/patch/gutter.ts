@@ -22,11 +22,15 @@ export type GutterPlan =
       readonly example?: { readonly before: string; readonly after: string };
     };
 
-/** Decides what a hunk's gutter means; `found` says whether the old side is in the file as written. */
-export function planGutter(oldLines: readonly string[], newLines: readonly string[], found: boolean): GutterPlan {
-  if (found || oldLines.length === 0) return { kind: 'keep' };
+/**
+ * Decides what a hunk's gutter means; `found` says whether the old side is in the file as
+ * written. It searches the whole file, so it is asked only when the old side carries a gutter.
+ */
+export function planGutter(oldLines: readonly string[], newLines: readonly string[], found: () => boolean): GutterPlan {
+  if (oldLines.length === 0) return { kind: 'keep' };
   const oldText = oldLines.join('\n');
   const old = scanGutter(oldText);
+  if (old.kind !== 'none' && found()) return { kind: 'keep' };
   switch (old.kind) {
     case 'none':
       return { kind: 'keep' };

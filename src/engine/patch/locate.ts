@@ -44,6 +44,15 @@ export type Located =
     }
   | { readonly kind: 'none'; readonly closest?: ClosestSpan };
 
+/** A line of the text and the offset it starts at: where a walk to a later line may begin. */
+export interface LineStart {
+  readonly line: number;
+  readonly offset: number;
+}
+
+/** Line 1 starts at offset 0. */
+export const TOP: LineStart = { line: 1, offset: 0 };
+
 type Settled =
   | { readonly kind: 'unique'; readonly rung: RungId; readonly span: MatchSpan; readonly adapt: (s: string) => string }
   | { readonly kind: 'ambiguous'; readonly rung: RungId; readonly spans: readonly MatchSpan[] }
@@ -54,10 +63,10 @@ type Settled =
  * `expectedLine` is the hunk's @@ line with earlier hunks' delta applied; `lineCount` is the
  * old side's number of lines, so the window holds the whole hunk.
  */
-export function locateHunk(text: string, oldText: string, opts: LadderOptions, expectedLine?: number, lineCount = 1): Located {
+export function locateHunk(text: string, oldText: string, opts: LadderOptions, expectedLine?: number, lineCount = 1, known: LineStart = TOP): Located {
   const window =
     expectedLine === undefined ? undefined : { startLine: Math.max(1, expectedLine - AnchorWindowLines), endLine: Math.max(1, expectedLine + lineCount - 1 + AnchorWindowLines) };
-  const quick = window && oldText !== '' ? exactInWindow(text, oldText, window) : null;
+  const quick = window && oldText !== '' ? exactInWindow(text, oldText, window, known) : null;
   if (quick) return quick;
   const file = settle(text, findMatch(text, oldText, opts), oldText);
   if (window === undefined) return fromFile(file);
@@ -79,10 +88,12 @@ export function locateHunk(text: string, oldText: string, opts: LadderOptions, e
  * The whole-line exact places of `oldText` inside the window, found in the window's text
  * alone — what `findMatch` with the window and `settle` give when they find any; null when
  * there are none (or the window starts past the file's last line), and the full search decides.
+ * The walk to the window starts at `known` when that line is not below the window.
  */
-function exactInWindow(text: string, oldText: string, window: { startLine: number; endLine: number }): Located | null {
-  let from = 0;
-  for (let line = 1; line < window.startLine; line++) {
+function exactInWindow(text: string, oldText: string, window: { startLine: number; endLine: number }, known: LineStart): Located | null {
+  const start = known.line <= window.startLine ? known : TOP;
+  let from = start.offset;
+  for (let line = start.line; line < window.startLine; line++) {
     const nl = text.indexOf('\n', from);
     if (nl < 0) return null;
     from = nl + 1;
