@@ -10,6 +10,7 @@ import { bundleSection } from './bundle.ts';
 import { editCorpusSection } from './edits.ts';
 import { latencySection } from './latency.ts';
 import { patchCorpusSection } from './patch.ts';
+import { patchHunksSection } from './patch-hunks.ts';
 import { pathCorpusSection } from './paths.ts';
 import { shareSection } from './share.ts';
 import { syntaxCostSection } from './syntax-cost.ts';
@@ -20,6 +21,7 @@ const SECTIONS: readonly BenchSectionDef[] = [
   editCorpusSection('edits-dev.jsonl'),
   editCorpusSection('edits-gutter-variants.jsonl'),
   patchCorpusSection(),
+  patchHunksSection(),
   pathCorpusSection(),
   latencySection(),
   syntaxCostSection(),

@@ -3,8 +3,11 @@
  * with the check and without it (each beside the exact str_replace baseline), the check alone,
  * for Python the split between tree-sitter's parse and the indentation rules, and a broken
  * edit that is reverted, whose "before" text the hook has judged already, beside the same
- * call with a hook that remembers no verdict.
+ * call with a hook that remembers no verdict. Then the bounds: the JavaScript check on files
+ * of n top-level declarations beside acorn's own parser (whose scopes are quadratic in n), and
+ * ws_write of a 12.3 MB file, whose check is skipped by the size limit.
  */
+import { Parser } from 'acorn';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -99,6 +102,41 @@ async function revertRow(ws: NodeWorkspace, cached: Engine, uncached: Engine, f:
   };
 }
 
+/** Top-level `let` declarations, one a line. */
+const declarations = (n: number): string => Array.from({ length: n }, (_, i) => `let v${i} = ${i};`).join('\n') + '\n';
+
+/** checkSyntax (acorn with Set-backed scopes) beside acorn's own parser, on n declarations. */
+async function declarationsRow(n: number): Promise<BenchRow> {
+  const text = declarations(n);
+  const runs = 3;
+  const budget = { budgetMs: 600_000 };
+  const verdict = await checkSyntax('decls.mjs', text, budget);
+  const ours = await timeRuns(() => checkSyntax('decls.mjs', text, budget), { runs, warmup: 1 });
+  const acorn = await timeRuns(async () => Parser.parse(text, { ecmaVersion: 'latest', sourceType: 'module' }), { runs, warmup: 1 });
+  return {
+    figure: `  the check alone (acorn), ${n.toLocaleString('en')} top-level let declarations (${(text.length / 1e6).toFixed(2)} MB .mjs)`,
+    ours: verdict?.status === 'ok' ? timingCell(ours) : `no ok verdict: ${verdict?.message ?? 'no checker'}`,
+    baseline: `${timingCell(acorn)} (acorn.parse)`,
+  };
+}
+
+/** ws_write of a 12.3 MB JavaScript file: the check is skipped by the size limit, beside the same write with the check off. */
+async function hugeWriteRow(engine: Engine): Promise<BenchRow> {
+  const text = declarations(700_000).padEnd(12_300_000, ' ');
+  let last: ToolResult | undefined;
+  let run = 0;
+  const write = (check: boolean) =>
+    timeRuns(async () => (last = await engine.call('ws_write', { path: `huge-${run++}.js`, content: text, ...(check ? {} : { disable_syntax_check: true }) })), { runs: 5, warmup: 1 });
+  const on = await write(true);
+  const said = last?.text.split('\n').find((l) => l.startsWith('[syntax check skipped'));
+  const off = await write(false);
+  return {
+    figure: `ws_write of a 12.3 MB .js file (700,000 declarations), syntax check on`,
+    ours: said ? `${timingCell(on)} (skipped: over the size limit)` : `not skipped: ${last?.text.split('\n')[0]?.slice(0, 60) ?? 'not run'}`,
+    baseline: `${timingCell(off)} (check off)`,
+  };
+}
+
 async function measure(dir: string): Promise<BenchRow[]> {
   for (const f of LARGE_FILES) {
     await mkdir(join(dir, f.path, '..'), { recursive: true });
@@ -119,12 +157,14 @@ async function measure(dir: string): Promise<BenchRow[]> {
   // The same engine, but its hook asks checkSyntax every time (a checker passed in is never cached).
   const uncached = createEngine(ws, { loop_guard: false }, { syntaxCheck: checkSyntax });
   rows.push(await revertRow(ws, engine, uncached, py));
+  for (const n of [10_000, 40_000]) rows.push(await declarationsRow(n));
+  rows.push(await hugeWriteRow(engine));
   return rows;
 }
 
 /** The section; the files live in a temporary directory removed afterwards. */
 export function syntaxCostSection(): BenchSectionDef {
-  const title = 'ws_edit on 2,000-line files: the post-edit syntax check (NodeWorkspace)';
+  const title = 'ws_edit on 2,000-line files: the post-edit syntax check, and its bounds (NodeWorkspace)';
   return {
     title,
     async run(): Promise<BenchSection> {
