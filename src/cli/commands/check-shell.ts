@@ -1,6 +1,7 @@
 /**
  * `slm check-shell`: reads `{"cmd": "..."}` JSON lines on stdin and answers each with one line
- * `{"decision","tier","reason","rule","argv"?}` from the ws_shell policy, in order. A line that
+ * `{"decision","tier","reason","rule","argv"?,"plan"?}` from the ws_shell policy, in order (`plan`:
+ * what would run, for allow and gated — see engine/shell/plan.ts). A line that
  * is not valid JSON or has no string `cmd` is answered with decision "refuse" saying so, and the
  * run goes on. This output is a public contract that other checks run against.
  */
@@ -12,8 +13,9 @@ import { EXIT, UsageError, writeOut, type CliIO, type CommandEntry } from '../co
 
 const USAGE = `slm check-shell  < commands.jsonl
     Reads one JSON object per line: {"cmd": "ls -la | wc -l"}.
-    Prints one line {"decision": "allow"|"gated"|"refuse", "tier", "reason", "rule", "argv"?}
-    per input line, in order, without running anything.`;
+    Prints one line {"decision": "allow"|"gated"|"refuse", "tier", "reason", "rule", "argv"?, "plan"?}
+    per input line, in order, without running anything. "plan" (allow and gated) is what would
+    run: per stage its args, env, stdin and where stdout/stderr go.`;
 
 /** The answer for a line that carries no command to judge. */
 function badLine(reason: string): ShellDecision {
