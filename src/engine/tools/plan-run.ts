@@ -43,7 +43,7 @@ interface Match {
 }
 
 function child(m: Match, name: string, shownName: string = name): Match {
-  return { shown: m.shown === '' ? shownName : `${m.shown.replace(/\/$/, '')}/${shownName}`, path: m.path === '' ? name : `${m.path}/${name}` };
+  return { shown: m.shown === '' ? shownName : `${m.shown}/${shownName}`, path: m.path === '' ? name : `${m.path}/${name}` };
 }
 
 /** Expands one pattern relative to the root; an empty list when nothing matches. */
@@ -56,13 +56,12 @@ async function expand(ctx: ToolContext, pattern: string): Promise<string[]> {
     const next: Match[] = [];
     for (const base of partial) {
       if (seg === '') {
-        // A trailing slash keeps only directories; a doubled slash reads as one.
-        if (!last) next.push(base);
-        else if (await isDirectory(ctx, base.path)) next.push({ shown: `${base.shown.replace(/\/$/, '')}/`, path: base.path });
+        // A trailing slash keeps only directories; a doubled slash stays in what is printed.
+        if (await isDirectory(ctx, base.path)) next.push({ shown: `${base.shown}/`, path: base.path });
         continue;
       }
       if (seg === '.') {
-        next.push({ shown: base.shown === '' ? '.' : `${base.shown.replace(/\/$/, '')}/.`, path: base.path });
+        next.push({ shown: base.shown === '' ? '.' : `${base.shown}/.`, path: base.path });
         continue;
       }
       if (!isPattern(seg)) {

@@ -1,0 +1,78 @@
+/**
+ * Patterns are expanded by the runner, not by a shell — so they must expand exactly as bash
+ * expands them. Each pattern runs as `printf '%s\n' PATTERN` through ws_shell on the Node
+ * backend and through real bash (LC_ALL=C, globskipdots as in bash 5.2) in the same directory;
+ * the two outputs must be equal.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Engine } from '../../src/engine/engine.ts';
+import { CODING_TOOLS } from '../../src/engine/tools/index.ts';
+import { NodeWorkspace } from '../../src/workspace/node/node-workspace.ts';
+import { useNodeWasm } from '../support/node-wasm.ts';
+
+const FILES = ['a.js', 'b.ts', 'ab.js', '.hidden', '.h.js', 'B.JS', 'sp ace.txt', '[x].txt', 'q?.md', 'star*.md', 'src/x.js', 'src/y.ts', 'src/.z.js', 'src/deep/w.js', 'dir/sub/c.js', 'dir/d.txt', 'é.txt'];
+
+let dir: string;
+let engine: Engine;
+
+beforeAll(async () => {
+  useNodeWasm();
+  dir = mkdtempSync(join(tmpdir(), 'slm-glob-'));
+  for (const f of FILES) {
+    mkdirSync(join(dir, f, '..'), { recursive: true });
+    writeFileSync(join(dir, f), '');
+  }
+  mkdirSync(join(dir, 'empty'));
+  engine = new Engine({ workspace: await NodeWorkspace.open(dir), tools: CODING_TOOLS, settings: { loop_guard: false } });
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** What bash prints for the same command line in the same directory. */
+function bash(line: string): string {
+  try {
+    return execFileSync('/bin/bash', ['--norc', '--noprofile', '-c', line], { cwd: dir, env: { PATH: '/usr/bin:/bin', LC_ALL: 'C' }, encoding: 'utf8' });
+  } catch (e) {
+    return `bash failed: ${(e as Error).message}`;
+  }
+}
+
+async function ours(line: string): Promise<string | null> {
+  const r = await engine.call('ws_shell', { command: line });
+  if (!r.ok) return r.notes.some((n) => n.detail === 'refuse') ? null : `failed: ${r.text}`;
+  return r.text.replace(/\n\[exit code 0\]$/, '\n').replace(/^\(command produced no output\)\n?/, '');
+}
+
+const ROWS = [
+  '*', '*.js', '*.JS', '?.js', '[ab].js', '[!a]*.js', '[^a]*', '[a-b]*', '.*js', '.h*', 'src/*', 'src/*.js', 'src/.*.js',
+  '*/*.js', '*/*/*.js', 'dir/*/', '*/', 's*/d*/*', "'*'.md", '"q?".md', 'star\\*.md', '\\[x].txt', '[[]x].txt', '[x].txt',
+  'nomatch*', 'src/nomatch*', 'sp*', '*ace*', '[[:upper:]]*', '[[:alpha:]].js', '?', '??.js', 'é*', './*.ts', 'src/./*.ts',
+  'a*b', '*[', '[', 'empty/*', 'dir//*',
+];
+
+describe('patterns expand as bash expands them', () => {
+  it.each(ROWS)('%s', async (pattern) => {
+    const line = `printf '%s\\n' ${pattern}`;
+    const got = await ours(line);
+    if (got === null) return; // refused by the policy: nothing ran, nothing to compare
+    expect(got).toBe(bash(line));
+  });
+
+  it('for generated patterns', async () => {
+    const piece = fc.constantFrom('*', '?', 'a', 'b', '.', 'js', 's', 'src/', 'dir/', '[ab]', '[!a]', "'*'", '\\?', 'x', '/', 'e');
+    await fc.assert(
+      fc.asyncProperty(fc.array(piece, { minLength: 1, maxLength: 5 }), async (parts) => {
+        const pattern = parts.join('');
+        const line = `printf '%s\\n' ${pattern}`;
+        const got = await ours(line);
+        if (got !== null) expect(got).toBe(bash(line));
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
