@@ -70,6 +70,7 @@ test('a link whose gated step recorded an approval runs nothing until a person p
   await expect(inspector.getByTestId('recorded-approval')).toContainText('approved — by whoever recorded it, not by you');
   await expect(inspector.getByTestId('step-session')).toContainText('Step 1 (ws_shell) cannot be reproduced without an approval');
   await expect(inspector.getByTestId('offer-command')).toHaveText(`touch ${MARKER}`);
+  await expect(inspector.getByTestId('offer-writes')).toHaveText(`This command would write: ${MARKER}.`);
 
   // Nothing ran: the file is in no workspace view of the run.
   const tree = inspector.getByTestId('step-tree');

@@ -1,8 +1,9 @@
 /**
  * Where a replayed step parts from its record, and why: the result the model saw changed, a
  * shell step's backend-dependent output differs, the workspace after the step differs
- * although the result matched, or a gated step did not run because nobody approved it here. Each comes with a short diff of the first differing lines when
- * the record carries the expected text (a shared link carries shell output, not result texts).
+ * although the result matched, or a gated step did not run because nobody approved it here.
+ * Each comes with a short diff of the first differing lines when the record carries the
+ * expected text (a shared link carries shell output, not result texts).
  */
 import type { Step } from '../agent/step.ts';
 import type { RecordedStep } from './record.ts';
@@ -42,7 +43,7 @@ export function compareSteps(
   if (expected.resultHash !== actual.resultHash) {
     if (expected.shellOutput !== undefined && actual.shellOutput !== undefined && expected.shellOutput !== actual.shellOutput) {
       const where = !replayRunsCommands
-        ? `recorded on the ${expected.backend ?? 'unknown'} backend and replayed on ${actual.backend}, in a workspace that runs no commands (a replay runs a session's code only inside the OS sandbox, and there was none)`
+        ? `recorded on the ${expected.backend ?? 'unknown'} backend and replayed on ${actual.backend}, in a workspace that runs no commands (a replay never runs a session's code on this machine)`
         : expected.backend === actual.backend
           ? `recorded and replayed on the ${actual.backend} backend, so the command's output is not deterministic`
           : `recorded on the ${expected.backend ?? 'unknown'} backend and replayed on ${actual.backend}`;

@@ -78,7 +78,7 @@ describe('opening a session whose gated step recorded an approval', () => {
     expect(gated!.step.approval).toBe('unapproved');
     expect(gated!.recordedApproval).toBe('approved');
     expect(gated!.check).toMatchObject({ reproduced: false, divergence: { index: 1, kind: 'approval' } });
-    expect(gated!.offer).toMatchObject({ tool: 'ws_shell', command: COMMAND, reason: expect.stringMatching(/^needs approval \(tier gated\)/) });
+    expect(gated!.offer).toEqual({ tool: 'ws_shell', command: COMMAND, reason: expect.stringMatching(/^needs approval \(tier gated\)/), writes: [MARKER] });
     expect(gated!.changes).toEqual([]);
     expect(after!.offer).toBeUndefined();
     expect(await c.hasMarker(runId, 1)).toBe(false);

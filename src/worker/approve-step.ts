@@ -9,16 +9,13 @@
 import type { ParsedCall } from '../agent/parse.ts';
 import { normalizeArgs } from '../engine/aliases.ts';
 import type { Engine } from '../engine/engine.ts';
-import type { ShellDecision } from '../engine/shell/decision.ts';
-import { checkCommand } from '../engine/tools/run-command.ts';
+import { decideShell } from '../engine/shell/index.ts';
+import { parserFor } from '../engine/treesitter/loader.ts';
 import type { Session } from '../session/record.ts';
 import { replaySession } from '../session/replay.ts';
 import type { ApprovalOffer, ApprovedRun } from './protocol.ts';
 import type { RunHistory } from './run-history.ts';
 import { freshSessionWorkspace } from './session-run.ts';
-
-/** The paths a decision says the command would write, where the policy lists them. */
-type WithWrites = ShellDecision & { readonly writes?: readonly string[] };
 
 /** What "Approve and run" would run for a replayed call that was not approved here: its command, why it is gated, what it writes. */
 export async function approvalOffer(engine: Engine, call: ParsedCall): Promise<ApprovalOffer | undefined> {
@@ -26,9 +23,13 @@ export async function approvalOffer(engine: Engine, call: ParsedCall): Promise<A
   if (!def || typeof call.args !== 'object' || call.args === null) return undefined;
   const command = normalizeArgs(def, call.args as Record<string, unknown>).args.command;
   if (typeof command !== 'string') return undefined;
-  const decision: WithWrites = await checkCommand(command);
-  const writes = decision.writes ?? [];
-  return { tool: call.tool, command, reason: decision.reason, ...(writes.length > 0 && { writes: [...writes] }) };
+  const parser = await parserFor('bash');
+  try {
+    const decision = decideShell(parser, command);
+    return { tool: call.tool, command, reason: decision.reason, ...(decision.writes && { writes: [...decision.writes] }) };
+  } finally {
+    parser.delete();
+  }
 }
 
 /**

@@ -208,7 +208,7 @@ export interface ApprovalOffer {
   readonly command: string;
   /** The policy's reason it needs a person. */
   readonly reason: string;
-  /** The paths the command would write, when the policy lists them. */
+  /** The paths the command would write (empty: none); absent when the policy cannot tell. */
   readonly writes?: readonly string[];
 }
 
