@@ -37,7 +37,7 @@ const FAMILIES: readonly (readonly [string, Family])[] = [
   ],
   ['chmod', { tier: 'gated', rule: 'writer', why: 'changes file modes from the shell', use: 'A person must approve it.', paths: true }],
   ['dd tee sponge chown chgrp mknod', { tier: 'never', rule: 'writer', why: 'writes files from the shell', use: USE.write }],
-  ['less more most man info', { tier: 'gated', rule: 'pager', why: 'is an interactive pager (it can run commands and never exits on its own)', use: 'Read files with ws_read, cat or head.', writes: [] }],
+  ['less more most man info', { tier: 'gated', rule: 'pager', why: 'is an interactive pager (it can run commands and never exits on its own)', use: 'Read files with ws_read, cat or head.', paths: true, writes: [] }],
   ['vi vim nvim nano emacs ed ex pico micro joe code', { tier: 'never', rule: 'editor', why: 'is an interactive editor', use: 'Edit files with ws_edit or ws_patch.' }],
   ['curl wget', { tier: 'gated', rule: 'network', why: 'uses the network (a channel out of the workspace)', use: USE.approval, paths: true }],
   ['dig nslookup host ping', { tier: 'gated', rule: 'network', why: 'uses the network (a channel out of the workspace)', use: USE.approval, paths: true, writes: [] }],
@@ -49,7 +49,7 @@ const FAMILIES: readonly (readonly [string, Family])[] = [
   ],
   [
     'make cmake ninja gradle gradlew mvn ant bazel meson webpack vite rollup esbuild tsup',
-    { tier: 'gated', rule: 'build', why: 'builds the project and writes its output', use: USE.approval, writes: ['the build output (paths chosen by the build files, not known before it runs)'] },
+    { tier: 'gated', rule: 'build', why: 'builds the project and writes its output', use: USE.approval, paths: true, writes: ['the build output (paths chosen by the build files, not known before it runs)'] },
   ],
   ['cd pushd popd', { tier: 'never', rule: 'cd', why: 'has no lasting effect: every ws_shell call starts in the workspace root', use: 'Pass paths relative to the workspace root instead (e.g. ls src/lib).' }],
 ];

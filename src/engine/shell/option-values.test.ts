@@ -79,6 +79,10 @@ const WRITERS: readonly Row[] = [
   ['wget -r https://x.example', 'refuse', 'writer-flag', 'paths the server chooses'],
   ['wget -e robots=off https://x.example', 'refuse', 'writer-flag', 'wgetrc commands'],
   ['mkdir -m 4755 x', 'refuse', 'system', 'setuid'],
+  ['make -C /tmp', 'refuse', 'outside-path', '"/tmp"'],
+  ['make -f/tmp/Makefile', 'refuse', 'outside-path', '/tmp/Makefile'],
+  ['less /etc/passwd', 'refuse', 'outside-path', '/etc/passwd'],
+  ['make test', 'gated', 'build', 'builds the project'],
   ['install -m 4755 a b', 'refuse', 'system', 'setuid'],
 ];
 
