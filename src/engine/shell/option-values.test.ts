@@ -139,6 +139,8 @@ const OUTPUTS: readonly Row[] = [
   ['pytest tests/test_a.py::test_b', 'allow', 'free', "runs the project's tests"],
   ['npm test --logs-dir=.git/x', 'refuse', 'protected-path', 'inside .git/'],
   ['npm test --logs-dir=logs', 'gated', 'writer-flag', 'writes logs or caches'],
+  ['npm test --cache=.slmcode/c', 'refuse', 'protected-path', 'harness control state'],
+  ['npm ci --cache /tmp/c', 'refuse', 'outside-path', '/tmp/c'],
   ['npm test --workspace=../x', 'refuse', 'outside-path', 'climbs out'],
   ['cargo test --manifest-path=/tmp/Cargo.toml', 'refuse', 'outside-path', '/tmp/Cargo.toml'],
   ['cargo test --target-dir=.git/t', 'refuse', 'protected-path', 'inside .git/'],

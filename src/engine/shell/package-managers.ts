@@ -14,7 +14,7 @@ import { writing } from './writers.ts';
 import type { Word } from './words.ts';
 
 /** npm configuration keys that name a program or a config file, so setting one runs code. */
-const NPM_PROGRAM_KEYS = ['script-shell', 'shell', 'node-options', 'userconfig', 'globalconfig', 'cache', 'editor', 'git', 'browser', 'viewer', 'node-gyp', 'init-module', 'onload-script', 'call'];
+const NPM_PROGRAM_KEYS = ['script-shell', 'shell', 'node-options', 'userconfig', 'globalconfig', 'editor', 'git', 'browser', 'viewer', 'node-gyp', 'init-module', 'onload-script', 'call'];
 
 /** Script names that run tests or a type-check. */
 function isTestScript(name: string): boolean {
@@ -32,7 +32,7 @@ const SCRIPT_SHORTCUTS = new Set(['start', 'stop', 'restart']);
 /** Options naming the directory the tool works in, or the workspace package it runs: they must stay in the workspace. */
 const DIRECTORY_KEYS = ['prefix', 'dir', 'cwd', 'workspace', 'filter'];
 /** Options naming a directory the tool writes logs or caches into. */
-const WRITE_KEYS = ['logs-dir', 'cache-dir', 'cache-folder', 'store-dir', 'modules-folder', 'global-folder', 'virtual-store-dir'];
+const WRITE_KEYS = ['logs-dir', 'cache', 'cache-dir', 'cache-folder', 'store-dir', 'modules-folder', 'global-folder', 'virtual-store-dir'];
 
 /**
  * npm/yarn/pnpm options: a program-naming key is never allowed; directories they work in must stay
