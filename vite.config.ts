@@ -1,6 +1,7 @@
 import { defineConfig, type Plugin } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { fileURLToPath } from 'node:url';
+import { sandboxCsp } from './src/workspace/memory/sandbox-csp.ts';
 
 /** WebContainer needs cross-origin isolation; serve it on dev and preview alike. */
 const isolationHeaders = {
@@ -22,7 +23,8 @@ function devCsp(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [svelte(), devCsp()],
+  // sandboxCsp: the JavaScript sandbox frame's own policy header (src/workspace/memory/sandbox-csp.ts).
+  plugins: [svelte(), devCsp(), sandboxCsp()],
   resolve: {
     // just-bash's browser bundle imports node:zlib for gzip; the browser gets a stub that says it
     // is unavailable. Tests run in Node, which has the real module, so vitest keeps it.

@@ -14,11 +14,13 @@ import { createEngineClient } from './worker/client.ts';
 import { openSessionStore } from './session/idb-store.ts';
 import { Sessions } from './ui/sessions/sessions.svelte.ts';
 import { WebContainerLink } from './worker/webcontainer-link.ts';
+import { connectSandboxFrame } from './worker/sandbox-frame.ts';
 
 const target = document.getElementById('app');
 if (!target) throw new Error('index.html has no #app element to mount the playground into');
 
 const client = createEngineClient();
+connectSandboxFrame(client, document);
 const router = new Router(window);
 // `?wcTimeout=MS` shortens WebContainer's boot timeout (the e2e specs use it).
 const wcTimeout = Number(new URLSearchParams(location.search).get('wcTimeout'));

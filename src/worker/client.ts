@@ -283,6 +283,11 @@ export class EngineClient {
     return this.#request('attach-workspace', { port }, [port]);
   }
 
+  /** Hands the worker `port` (transferred) to the JavaScript sandbox frame the page created. */
+  attachSandbox(port: MessagePort): Promise<void> {
+    return this.#request('attach-sandbox', { port }, [port]);
+  }
+
   /** Ends the current worker (rejecting what it still owed) and starts a new one. */
   restart(): void {
     this.#stop('the engine was restarted');

@@ -17,6 +17,7 @@ import { openSessionFile } from './session-run.ts';
 import { probeEndpoint } from './run-models.ts';
 import { checkPaths } from './run-workspace.ts';
 import { snapshotWorkspace, viewFile } from './workspace-view.ts';
+import { sandboxFrame } from '../workspace/memory/sandbox-frame-link.ts';
 
 export type { EngineSession, SessionFactory } from './engine-session.ts';
 
@@ -96,6 +97,8 @@ export function serveEngine(endpoint: HostEndpoint, newSession: SessionFactory, 
         return runs.file(req.runId, req.step, req.path);
       case 'attach-workspace':
         return attached.attach(req.port);
+      case 'attach-sandbox':
+        return sandboxFrame.attach(req.port);
       case 'open-link':
         return decodeShare(req.link);
       case 'open-file':

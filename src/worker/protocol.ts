@@ -398,6 +398,8 @@ export interface EngineCalls {
    * travels in the transfer list; a new attach replaces the one before.
    */
   'attach-workspace': { params: { readonly port: MessagePort }; result: AttachedWorkspaceInfo };
+  /** Hands the worker a port to the JavaScript sandbox frame (public/sandbox.html), which the page creates; `node` in the memory workspace runs there. */
+  'attach-sandbox': { params: { readonly port: MessagePort }; result: void };
   /** Decodes a share link (untrusted): the session, or the codec's message saying why not. */
   'open-link': { params: { readonly link: string }; result: SessionCheck };
   /** Checks a session file (untrusted) the same way; its size is checked before it is read. */

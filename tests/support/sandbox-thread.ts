@@ -1,35 +1,48 @@
 /**
  * The JavaScript sandbox's worker for Node tests: a worker_threads thread that imports the very
- * runtime source the browser gets (as a data: URL) and runs its job, with modules as data:
- * URLs (Node cannot import blob: URLs). Everything else — the job, the runtime, the shims, the
+ * runtime source the browser gets and serves its job on a private MessageChannel, as the
+ * browser's frame does, with modules as data: URLs (Node cannot import blob: URLs). The host
+ * listens on that channel only: what the program posts on the thread's own parentPort is
+ * dropped. A heap limit stands for the browser's memory measurement: a thread that runs out of
+ * it is reported as stopped for memory. Everything else — the job, the runtime, the shims, the
  * host's bounding and killing — is the code the browser runs.
  */
-import { Worker } from 'node:worker_threads';
-import type { SandboxWorker } from '../../src/workspace/memory/js-sandbox.ts';
+import { MessageChannel, Worker } from 'node:worker_threads';
+import type { SandboxLimits, SandboxWorker } from '../../src/workspace/memory/js-sandbox.ts';
 
 const BOOT = `
-const { parentPort, workerData } = require('node:worker_threads');
+const { workerData } = require('node:worker_threads');
 const realProcess = process;
 const toData = (source, type) => 'data:' + type + ';base64,' + Buffer.from(source).toString('base64');
-import(toData(workerData, 'text/javascript')).then(({ runJob }) => {
-  parentPort.once('message', (job) => runJob(job, {
-    url: toData,
-    post: (m) => parentPort.postMessage(m),
-    onUncaught: (h) => {
-      realProcess.on('uncaughtException', h);
-      realProcess.on('unhandledRejection', h);
-    },
-  }));
-});
+import(toData(workerData.runtime, 'text/javascript')).then(({ serve }) => serve(workerData.port, {
+  url: toData,
+  onUncaught: (h) => {
+    realProcess.on('uncaughtException', h);
+    realProcess.on('unhandledRejection', h);
+  },
+}));
 `;
 
-/** A SandboxSpawner for Node: one thread per job. */
-export function threadWorker(runtime: string): SandboxWorker {
-  const worker = new Worker(BOOT, { eval: true, workerData: runtime });
+/** A SandboxSpawner for Node: one thread per job, its old generation capped at `limits.memoryCapBytes`. */
+export function threadWorker(runtime: string, limits: SandboxLimits): SandboxWorker {
+  const { port1, port2 } = new MessageChannel();
+  const worker = new Worker(BOOT, {
+    eval: true,
+    workerData: { runtime, port: port2 },
+    transferList: [port2],
+    resourceLimits: { maxOldGenerationSizeMb: Math.max(16, Math.round(limits.memoryCapBytes / 2 ** 20)) },
+  });
+  let onMemory = (_bytes: number) => {};
+  let onError = (_message: string) => {};
+  worker.on('error', (e: Error & { code?: string }) => (e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? onMemory(limits.memoryCapBytes) : onError(e.message)));
   return {
-    postMessage: (m) => worker.postMessage(m),
-    onMessage: (h) => worker.on('message', h),
-    onError: (h) => worker.on('error', (e: Error) => h(e.message)),
-    terminate: () => void worker.terminate(),
+    postMessage: (m) => port1.postMessage(m),
+    onMessage: (h) => port1.on('message', h),
+    onError: (h) => (onError = h),
+    onMemory: (h) => (onMemory = h),
+    terminate: () => {
+      port1.close();
+      void worker.terminate();
+    },
   };
 }

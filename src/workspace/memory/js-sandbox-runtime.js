@@ -1,9 +1,10 @@
 // @ts-check
 /**
- * The JavaScript sandbox's runtime: the first and only trusted code in the sandbox worker. The
- * worker is created from a data: URL, so it has an opaque origin: no IndexedDB, no Cache
- * Storage, no cookies, and the playground's own origin is a foreign one to it. This file is
- * loaded as source text (plain JavaScript, no imports) and runs one job:
+ * The JavaScript sandbox's runtime: the first and only trusted code in the sandbox worker. In
+ * the browser the worker is started by the sandbox frame (public/sandbox.html): an opaque
+ * origin with no storage, under a Content-Security-Policy that forbids every fetch,
+ * connection and load but this runtime's own blob: modules. This file is loaded as source text
+ * (plain JavaScript, no imports) and runs one job:
  *
  * - `run`: load the entry file (ES module or CommonJS) with `process`, `console` and timers in
  *   place (node-shims/globals.js), then exit once no timer is pending (as Node exits when its
@@ -14,7 +15,13 @@
  * the host computed; each test file gets fresh URLs, so module state does not leak from one
  * file to the next (Node runs each file in its own process). Output is bounded here as it is
  * written — the head is sent as it comes, then a rolling tail every 50 ms — and the host
- * bounds it again, since the workspace code shares this realm and can post messages itself.
+ * bounds it again.
+ *
+ * The job arrives on, and every message leaves by, a private MessagePort handed to `serve`
+ * before any workspace code runs; the program shares this realm but never sees that port, and
+ * the host listens on nothing else (`self.postMessage` reaches no one). What the runtime does
+ * after the program has run — write output, post messages, print the tally — uses only the
+ * built-ins captured below, at load, so a program that patches prototypes cannot change it.
  */
 
 /**
@@ -22,16 +29,35 @@
  * @typedef {{ id: string, kind: 'esm' | 'cjs' | 'json' | 'error', source: string, deps: Dep[], requires: Record<string, string>, names: string[], error?: { message: string, code: string } }} Mod
  * @typedef {{ mode: 'run' | 'test', entries: string[], argv: string[], cwd: string, env: Record<string, string>, modules: Record<string, Mod>, namePatterns: string[], headChars: number, tailChars: number }} Job
  * @typedef {{ type: 'head', text: string } | { type: 'tail', text: string, total: number } | { type: 'exit', code: number }} OutMessage
- * @typedef {{ url(source: string, type: string): string, post(message: OutMessage): void, onUncaught(handler: (error: unknown) => void): void }} Io
+ * @typedef {{ url(source: string, type: string): string, post(message: OutMessage): void, onUncaught(handler: (error: unknown) => void): void, onBlocked?(handler: (url: string, directive: string) => void): void }} Io
+ * @typedef {{ postMessage(message: unknown): void, onmessage: ((event: { data: unknown }) => void) | null }} JobPort
+ * @typedef {{ configure(c: { write: (text: string) => void, clean: (text: string) => string, namePatterns: string[] }): void, drain(): Promise<void>, fileFailed(file: string, error: string): void, finish(): { failed: number } }} TestHooks
  */
 
-/** Thrown by process.exit to unwind the program; never reported as an error. */
+// Built-ins the runtime uses once the program has run, captured before it exists.
+const { bind: fnBind, call: fnCall } = Function.prototype;
+/** `f(this, ...args)` for a method, immune to later changes of Function.prototype. */
+const uncurry = (/** @type {Function} */ method) => fnBind.call(fnCall, method);
+const strSlice = /** @type {(s: string, start: number, end?: number) => string} */ (uncurry(String.prototype.slice));
+const strIndexOf = /** @type {(s: string, search: string, from?: number) => number} */ (uncurry(String.prototype.indexOf));
+const strCharCodeAt = /** @type {(s: string, i: number) => number} */ (uncurry(String.prototype.charCodeAt));
+const dateNow = Date.now;
+const mathMax = Math.max;
+const defineProperty = Object.defineProperty;
+const reflectDelete = Reflect.deleteProperty;
+
+/** The global the node:test shim hands its hooks to while it loads (removed before the program runs). */
+const TEST_HOOKS = Symbol.for('slm.sandbox.test-hooks');
+
+/** Thrown by process.exit to unwind the program; never reported as an error. Frozen: the program may catch one, but not change what `instanceof` says. */
 class ExitSignal {
   /** @param {number} code */
   constructor(code) {
     this.code = code;
   }
 }
+Object.freeze(ExitSignal);
+Object.freeze(ExitSignal.prototype);
 
 /** The timer functions as they were before the program's tracked ones replaced them. */
 const realSetTimeout = globalThis.setTimeout.bind(globalThis);
@@ -43,7 +69,7 @@ const realSetTimeout = globalThis.setTimeout.bind(globalThis);
 function utf8Length(s) {
   let n = s.length;
   for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
+    const c = strCharCodeAt(s, i);
     if (c >= 0x80) n += c < 0x800 || (c >= 0xd800 && c <= 0xdfff) ? 1 : 2;
   }
   return n;
@@ -66,7 +92,7 @@ function makeOutput(io, headChars, tailChars) {
   const flush = () => {
     if (!dirty) return;
     dirty = false;
-    last = Date.now();
+    last = dateNow();
     io.post({ type: 'tail', text: tail, total });
   };
   return {
@@ -75,15 +101,16 @@ function makeOutput(io, headChars, tailChars) {
       if (closed || text === '') return;
       total += utf8Length(text);
       if (headLeft > 0) {
-        const part = text.slice(0, headLeft);
+        const part = strSlice(text, 0, headLeft);
         headLeft -= part.length;
         io.post({ type: 'head', text: part });
-        text = text.slice(part.length);
+        text = strSlice(text, part.length);
         if (text === '') return;
       }
-      tail = (tail + text).slice(-tailChars);
+      const joined = tail + text;
+      tail = strSlice(joined, mathMax(0, joined.length - tailChars));
       dirty = true;
-      if (Date.now() - last > 50) flush();
+      if (dateNow() - last > 50) flush();
     },
     flush,
     close() {
@@ -119,13 +146,17 @@ export async function runJob(job, io) {
 
   // In test mode, output from the program is a TAP comment, as node --test shows a child's stdout.
   let atLineStart = true;
-  /** @param {string} text */
-  const userWrite = (text) => {
+  /** @param {string} written */
+  const userWrite = (written) => {
+    const text = `${written}`;
     if (job.mode !== 'test') return out.write(text);
     let shown = '';
-    for (const ch of text.split(/(?<=\n)/)) {
-      shown += (atLineStart ? '# ' : '') + ch;
-      atLineStart = ch.endsWith('\n');
+    for (let at = 0; at < text.length; ) {
+      const nl = strIndexOf(text, '\n', at);
+      const end = nl === -1 ? text.length : nl + 1;
+      shown += (atLineStart ? '# ' : '') + strSlice(text, at, end);
+      atLineStart = nl !== -1;
+      at = end;
     }
     out.write(shown);
   };
@@ -159,9 +190,20 @@ export async function runJob(job, io) {
     userWrite(`${describe(e)}\n`);
     if (job.mode === 'run') finish(1);
   });
+  // The browser refuses every load and connection; say so where the program's output is (once
+  // per refusal: the frame's header and its meta tag each report it).
+  let lastBlocked = '';
+  io.onBlocked?.((url, directive) => {
+    const line = `sandbox: ${url || 'a load'} was blocked (${directive}): the offline sandbox has no network\n`;
+    if (line !== lastBlocked) userWrite(line);
+    lastBlocked = line;
+  });
 
   const shared = new Map();
   const shims = new Map();
+  /** @type {TestHooks | null} node:test's hooks, handed over while the shims load; the program cannot reach them. */
+  let testHooks = null;
+  defineProperty(globalThis, TEST_HOOKS, { value: (/** @type {TestHooks} */ hooks) => (testHooks ??= hooks), configurable: true });
   try {
     for (const mod of Object.values(job.modules)) {
       if (mod.id.startsWith('node:')) shared.set(mod.id, link(job, io, shared, names, mod.id, []));
@@ -170,7 +212,11 @@ export async function runJob(job, io) {
   } catch (e) {
     userWrite(`${describe(e)}\n`);
     return finish(70);
+  } finally {
+    reflectDelete(globalThis, TEST_HOOKS);
   }
+  /** The code of a process.exit in test mode: it ends the tests, and the tally is still printed. */
+  let exitRequest = /** @type {number | null} */ (null);
   shims.get('node:internal/globals').installGlobals({
     argv: job.argv,
     env: job.env,
@@ -179,13 +225,17 @@ export async function runJob(job, io) {
     active,
     poke,
     exit: (/** @type {number} */ code) => {
-      finish(code);
+      if (job.mode === 'run') finish(code);
+      else exitRequest ??= code;
       throw new ExitSignal(code);
     },
   });
 
   try {
-    const code = job.mode === 'test' ? await runTests(job, io, shared, shims, names, out.write, clean, describe) : await runMain(job, io, shared, shims, names, active, (w) => (wake = w));
+    const code =
+      job.mode === 'test'
+        ? await runTests(job, io, shared, shims, names, /** @type {TestHooks} */ (testHooks), { write: out.write, clean, describe, exitRequest: () => exitRequest })
+        : await runMain(job, io, shared, shims, names, active, (w) => (wake = w));
     finish(uncaught && code === 0 ? 1 : code);
   } catch (e) {
     if (e instanceof ExitSignal) return;
@@ -329,47 +379,68 @@ async function runMain(job, io, shared, shims, names, active, onWake) {
 }
 
 /**
+ * Runs each test file, then prints the plan and the tally: always, and always last — a
+ * process.exit ends the run early but counts its file as failed, so a program cannot stop
+ * before the tally it would not like.
  * @param {Job} job
  * @param {Io} io
  * @param {Map<string, string>} shared
  * @param {Map<string, any>} shims
  * @param {Map<string, string>} names
- * @param {(text: string) => void} write
- * @param {(text: string) => string} clean
- * @param {(error: unknown) => string} describe
+ * @param {TestHooks} t
+ * @param {{ write: (text: string) => void, clean: (text: string) => string, describe: (error: unknown) => string, exitRequest: () => number | null }} o
  */
-async function runTests(job, io, shared, shims, names, write, clean, describe) {
-  const t = shims.get('node:test');
-  t.__sandboxConfigure({ write, clean, namePatterns: job.namePatterns });
-  for (const file of job.entries) {
+async function runTests(job, io, shared, shims, names, t, o) {
+  t.configure({ write: o.write, clean: o.clean, namePatterns: job.namePatterns });
+  for (let i = 0; i < job.entries.length; i++) {
+    const file = job.entries[i];
     try {
       await generation(job, io, shared, shims, names).start(file);
+      await t.drain();
     } catch (e) {
-      if (e instanceof ExitSignal) throw e;
-      t.__sandboxFileFailed(file, describe(e));
-      continue;
+      if (!(e instanceof ExitSignal)) t.fileFailed(file, o.describe(e));
     }
-    await t.__sandboxDrain();
+    const code = o.exitRequest();
+    if (code !== null) {
+      t.fileFailed(file, `process.exit(${code}) was called while this file's tests ran: the file counts as failed, and no test after it ran`);
+      break;
+    }
   }
-  return t.__sandboxFinish().failed > 0 ? 1 : 0;
+  return t.finish().failed > 0 ? 1 : 0;
 }
 
-// Started as the sandbox worker's script: take one job, answer on this worker's port.
-const scope = /** @type {any} */ (globalThis);
-if (typeof scope.WorkerGlobalScope === 'function' && scope instanceof scope.WorkerGlobalScope) {
-  const post = scope.postMessage.bind(scope);
-  const addListener = scope.addEventListener.bind(scope);
-  const createUrl = URL.createObjectURL.bind(URL);
-  const BlobCtor = scope.Blob;
-  scope.onmessage = (/** @type {MessageEvent} */ e) => {
-    scope.onmessage = null;
-    void runJob(/** @type {Job} */ (e.data), {
-      url: (source, type) => createUrl(new BlobCtor([source], { type })),
-      post,
-      onUncaught(handler) {
-        addListener('error', (/** @type {ErrorEvent} */ ev) => (ev.preventDefault(), handler(ev.error ?? ev.message)));
-        addListener('unhandledrejection', (/** @type {PromiseRejectionEvent} */ ev) => (ev.preventDefault(), handler(ev.reason)));
-      },
-    });
+/**
+ * Serves one job on `port`, the runtime's private channel: the first message on it is the
+ * job, and every message the runtime sends goes back on it. Called before any workspace code
+ * exists, so the bound postMessage it keeps is the real one.
+ * @param {JobPort} port
+ * @param {Omit<Io, 'post'>} env how modules become URLs, and where uncaught errors are seen
+ */
+export function serve(port, env) {
+  const post = /** @type {(message: OutMessage) => void} */ (fnBind.call(port.postMessage, port));
+  port.onmessage = (e) => {
+    port.onmessage = null;
+    void runJob(/** @type {Job} */ (e.data), { ...env, post });
   };
+}
+
+/**
+ * `serve` in a browser worker: modules as blob: URLs, uncaught errors from the worker scope.
+ * @param {JobPort} port
+ */
+export function serveWorker(port) {
+  const scope = /** @type {any} */ (globalThis);
+  const addListener = fnBind.call(scope.addEventListener, scope);
+  const createUrl = fnBind.call(URL.createObjectURL, URL);
+  const BlobCtor = scope.Blob;
+  serve(port, {
+    url: (source, type) => createUrl(new BlobCtor([source], { type })),
+    onUncaught(handler) {
+      addListener('error', (/** @type {ErrorEvent} */ ev) => (ev.preventDefault(), handler(ev.error ?? ev.message)));
+      addListener('unhandledrejection', (/** @type {PromiseRejectionEvent} */ ev) => (ev.preventDefault(), handler(ev.reason)));
+    },
+    onBlocked(handler) {
+      addListener('securitypolicyviolation', (/** @type {SecurityPolicyViolationEvent} */ ev) => handler(ev.blockedURI, ev.effectiveDirective));
+    },
+  });
 }

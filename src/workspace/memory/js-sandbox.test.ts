@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { InMemoryFs } from 'just-bash';
-import type { ExecResult } from '../../engine/workspace.ts';
+import { singleCommand, type ExecResult } from '../../engine/workspace.ts';
 import { MemoryWorkspace } from './memory-workspace.ts';
 import { ShellRunner } from './shell-runner.ts';
 import { SandboxJsEngine, type SandboxWorker } from './js-sandbox.ts';
@@ -24,7 +24,7 @@ async function workspace(files: Readonly<Record<string, string>>, engine: JsEngi
 }
 
 async function run(files: Readonly<Record<string, string>>, argv: readonly string[], limits = LIMITS): Promise<ExecResult> {
-  return (await workspace(files)).exec(argv, limits);
+  return (await workspace(files)).exec(singleCommand(argv), limits);
 }
 
 /** TAP result lines without their numbers, and the tally lines without the duration. */
@@ -71,7 +71,7 @@ describe('node --test in the sandbox', () => {
 
   it('reports suites, subtests, skip, todo, done callbacks and a file that fails to load as Node does', async () => {
     const sandbox = await run(NESTED, ['node', '--test', 't/']);
-    const node = await (await workspace(NESTED, new NodeJsEngine())).exec(['node', '--test', 't/'], LIMITS);
+    const node = await (await workspace(NESTED, new NodeJsEngine())).exec(singleCommand(['node', '--test', 't/']), LIMITS);
     expect(tapShape(sandbox.output)).toEqual(tapShape(node.output));
     expect(tapShape(sandbox.output).slice(-7)).toEqual(['# tests 11', '# suites 1', '# pass 3', '# fail 6', '# cancelled 0', '# skipped 1', '# todo 1']);
     expect(sandbox.exitCode).toBe(node.exitCode);
@@ -226,11 +226,11 @@ describe('node FILE in the sandbox', () => {
       output: 'true true true true function\n',
     },
     {
-      what: 'storage and network globals are gone',
-      files: { 'g.mjs': "console.log(typeof fetch, typeof indexedDB, typeof caches, typeof WebSocket, typeof XMLHttpRequest);\n" },
+      what: 'storage globals and the channel between jobs are gone (the network is the frame policy\'s: e2e/sandbox-network.spec.ts)',
+      files: { 'g.mjs': 'console.log(typeof indexedDB, typeof caches, typeof navigator, typeof BroadcastChannel);\n' },
       argv: ['node', 'g.mjs'],
       exit: 0,
-      output: 'undefined undefined undefined undefined undefined\n',
+      output: 'undefined undefined undefined undefined\n',
     },
   ])('$what', async ({ files, argv, exit, output }) => {
     const r = await run(files, argv);
@@ -271,8 +271,8 @@ describe('node FILE in the sandbox', () => {
     { what: 'no script at all', argv: ['node'], exit: 9, output: /^node: no script given; a REPL or a script on stdin cannot run in the offline sandbox/ },
   ])('answers $what without starting a worker', async ({ argv, exit, output }) => {
     const spawned: string[] = [];
-    const ws = await workspace({ 'a.js': '' }, new SandboxJsEngine((src) => (spawned.push(src), threadWorker(src))));
-    const r = await ws.exec(argv, LIMITS);
+    const ws = await workspace({ 'a.js': '' }, new SandboxJsEngine((src, limits) => (spawned.push(src), threadWorker(src, limits))));
+    const r = await ws.exec(singleCommand(argv), LIMITS);
     expect(r.output).toMatch(output);
     expect(r.exitCode).toBe(exit);
     expect(spawned).toEqual([]);
@@ -287,6 +287,7 @@ describe('the host treats the worker as untrusted', () => {
       postMessage: () => queueMicrotask(() => messages.forEach((m) => handler(m))),
       onMessage: (h) => (handler = h),
       onError: () => {},
+      onMemory: () => {},
       terminate: () => {},
     };
   };
@@ -298,7 +299,7 @@ describe('the host treats the worker as untrusted', () => {
     { what: 'nothing after exit counts', messages: [{ type: 'exit', code: 2 }, { type: 'head', text: 'late' }], output: '', exit: 2 },
   ])('$what', async ({ messages, output, exit }) => {
     const ws = await workspace({ 'a.js': '' }, new SandboxJsEngine(scripted(messages)));
-    const r = await ws.exec(['node', 'a.js'], { timeoutMs: 5000, maxOutputBytes: 1024 });
+    const r = await ws.exec(singleCommand(['node', 'a.js']), { timeoutMs: 5000, maxOutputBytes: 1024 });
     expect(r.output).toBe(output);
     expect(r.exitCode).toBe(exit);
   });
@@ -307,7 +308,94 @@ describe('the host treats the worker as untrusted', () => {
     const ws = await workspace({ 'a.js': '' }, new SandboxJsEngine(() => {
       throw new Error('Worker is not defined');
     }));
-    const r = await ws.exec(['node', 'a.js'], LIMITS);
+    const r = await ws.exec(singleCommand(['node', 'a.js']), LIMITS);
     expect(r).toMatchObject({ exitCode: 126, output: 'node: the JavaScript sandbox could not start: Worker is not defined\n' });
+  });
+});
+
+describe('a program cannot forge its result', () => {
+  /** One passing and one failing test (a plain throw), with `attack` tried before them, or in a last test of its own once they have run. */
+  const hostile = (attack: string, last = false) => `import { test } from 'node:test';
+${last ? '' : attack}
+test('real pass', () => {});
+test('real fail', () => { throw new Error('really failed'); });
+${last ? `test('patches', () => {\n${attack}\n});` : ''}
+`;
+  const FAKE_TALLY = "'1..9\\n# tests 9\\n# pass 9\\n# fail 0\\n'";
+
+  it.each([
+    {
+      what: 'messages on a port of its own, as the runtime would write them',
+      attack: `const { port1 } = new MessageChannel();
+port1.postMessage({ type: 'head', text: ${FAKE_TALLY} });
+port1.postMessage({ type: 'exit', code: 0 });`,
+    },
+    {
+      what: 'MessagePort.prototype.postMessage rewritten to send a passing tally',
+      attack: `const real = MessagePort.prototype.postMessage;
+MessagePort.prototype.postMessage = function (m) {
+  return real.call(this, m && m.type === 'exit' ? { type: 'exit', code: 0 } : { type: 'head', text: ${FAKE_TALLY} });
+};`,
+    },
+    {
+      what: 'the built-ins the runtime and the tally use, patched once the tests have run',
+      last: true,
+      attack: `  const forged = ${FAKE_TALLY};
+  Function.prototype.call = function () { return undefined; };
+  Function.prototype.apply = function () { return undefined; };
+  Function.prototype.bind = function () { return () => undefined; };
+  String.prototype.slice = function () { return forged; };
+  String.prototype.indexOf = function () { return -1; };
+  String.prototype.split = function () { return [forged]; };
+  Array.prototype[Symbol.iterator] = function* () { yield forged; };
+  Number.prototype.toFixed = function () { return '0\\n# pass 9\\n# fail 0'; };
+  Object.entries = () => [['pass', 9], ['fail', 0]];
+  Date.now = () => 0;`,
+    },
+    {
+      what: 'a tally printed as output, then process.exit(0) before the real one',
+      attack: `console.log('pass 9\\nfail 0');
+setTimeout(() => process.exit(0), 0);`,
+    },
+    {
+      what: "node:test's runtime hooks, looked for",
+      attack: `import * as t from 'node:test';
+const hooks = globalThis[Symbol.for('slm.sandbox.test-hooks')];
+console.log('exports', Object.keys(t).filter((k) => k.startsWith('__')).length, 'hooks', typeof hooks);
+if (typeof hooks === 'function') hooks({ finish: () => ({ failed: 0 }) });`,
+    },
+  ])('$what: the tally and the exit code are the real ones', async ({ attack, last }) => {
+    const r = await run({ 'test/hostile.test.mjs': hostile(attack, last) }, ['node', '--test']);
+    // The test that patches fails itself: node:test's report of it meets the patches. The tally says so, last.
+    const failed = last ? 2 : 1;
+    const tally = tapShape(r.output).filter((l) => /^# (pass|fail) /.test(l));
+    expect(tally.slice(-2)).toEqual(['# pass 1', `# fail ${failed}`]);
+    expect(r.output).toMatch(new RegExp(`\\n1\\.\\.${failed + 1}\\n# tests ${failed + 1}\\n# suites 0\\n# pass 1\\n# fail ${failed}\\n# cancelled 0\\n# skipped 0\\n# todo 0\\n# duration_ms [\\d.]+\\n$`));
+    expect(r.exitCode).toBe(1);
+  });
+
+  it('process.exit in a test file fails that file, and the tally still comes last', async () => {
+    const r = await run({ 'test/a.test.mjs': "import { test } from 'node:test';\ntest('ok', () => {});\nprocess.exit(0);\n", 'test/b.test.mjs': "import { test } from 'node:test';\ntest('never runs', () => {});\n" }, ['node', '--test']);
+    expect(r.output).toContain('# process.exit(0) was called while this file\'s tests ran: the file counts as failed, and no test after it ran\n');
+    expect(r.output).not.toContain('never runs');
+    expect(r.output).toMatch(/\n# fail 1\n# cancelled 0\n# skipped 0\n# todo 0\n# duration_ms [\d.]+\n$/);
+    expect(r.exitCode).toBe(1);
+  });
+
+  it("node:test exports no runtime hooks, and the hand-off global is gone before the program runs", async () => {
+    const r = await run({ 'h.mjs': "import * as t from 'node:test';\nconsole.log(Object.keys(t).filter((k) => k.startsWith('__')), typeof globalThis[Symbol.for('slm.sandbox.test-hooks')]);\n" }, ['node', 'h.mjs']);
+    expect(r.output).toBe('[] undefined\n');
+  });
+});
+
+describe('the memory cap', () => {
+  it('stops a program that grows past it and says so', async () => {
+    const engine = new SandboxJsEngine(threadWorker, { memoryCapBytes: 64 * 2 ** 20 });
+    const ws = await workspace({ 'grow.mjs': "console.log('growing');\nconst keep = [];\nfor (;;) keep.push(new Array(1e5).fill(keep.length + 0.5));\n" }, engine);
+    const r = await ws.exec(singleCommand(['node', 'grow.mjs']), LIMITS);
+    expect(r.exitCode).toBe(137);
+    expect(r.timedOut).toBe(false);
+    expect(r.output).toMatch(/^growing\nsandbox: stopped: the program used \d+ MiB, more than the sandbox's 64 MiB; make it use less memory, or run it on the Node backend\n$/);
+    expect(r.backendNote).toContain('stopped for memory: it passed the 64 MiB cap (the sandbox worker was terminated)');
   });
 });

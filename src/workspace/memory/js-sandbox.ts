@@ -1,13 +1,15 @@
 /**
- * The browser's JsEngine: runs `node …` for the memory workspace in a sandbox worker whose
- * code comes from a data: URL, which gives it an opaque origin — it cannot open the
- * playground's IndexedDB or Cache Storage, has no cookies, and the playground's origin is a
- * foreign one to it (checked in e2e/shell.spec.ts). The engine worker creates it directly (a
- * worker may start a nested worker; no page or iframe is involved), sends it one job — the
- * module graph read from the in-memory files, with the node:* shims — and terminates it when
- * the job ends, times out or is cancelled, so `for(;;){}` costs one thread until the timeout
- * and never the page. Messages from the worker are untrusted (workspace code runs in its
- * realm): they are checked and bounded here.
+ * The browser's JsEngine: runs `node …` for the memory workspace in a sandbox worker started
+ * by the sandbox frame (public/sandbox.html, reached through sandbox-frame-link.ts): a
+ * sandboxed frame with an opaque origin — no IndexedDB, no Cache Storage, no cookies, the
+ * playground's origin a foreign one — served with a Content-Security-Policy that forbids
+ * every fetch, connection and load but the runtime's own modules, which the worker inherits
+ * (checked in e2e/shell.spec.ts and e2e/sandbox-network.spec.ts). Each job — the module graph
+ * read from the in-memory files, with the node:* shims — gets a fresh worker, terminated when
+ * the job ends, times out, is cancelled or grows past the memory cap, so `for(;;){}` costs one
+ * thread until the timeout and never the page. Output arrives only on the job's private
+ * channel; it is still untrusted (workspace code runs in the runtime's realm) and is checked
+ * and bounded here.
  */
 import type { ExecResult } from '../../engine/workspace.ts';
 import runtimeSource from './js-sandbox-runtime.js?raw';
@@ -15,19 +17,32 @@ import { planNode } from './js-sandbox-args.ts';
 import { ModuleGraph, type SandboxModule } from './js-sandbox-modules.ts';
 import { isTimeout, type JsEngine, type JsRequest } from './node-commands.ts';
 import type { ProcessRunner } from './process-runner.ts';
+import { sandboxFrame } from './sandbox-frame-link.ts';
 import { ShellRunner } from './shell-runner.ts';
 
-/** The part of a worker the engine uses; a worker_threads adapter implements it in tests. */
+/** One job's worker as the engine sees it; the sandbox frame's link and a worker_threads adapter (tests) implement it. */
 export interface SandboxWorker {
+  /** Sends the job on the runtime's private channel. */
   postMessage(message: SandboxJob): void;
+  /** Messages the runtime sent on its private channel, and nothing else. */
   onMessage(handler: (data: unknown) => void): void;
   /** The worker failed to start or crashed outside the job's own error handling. */
   onError(handler: (message: string) => void): void;
+  /** The worker was stopped because it grew past the memory cap; `bytes` is what was measured. */
+  onMemory(handler: (bytes: number) => void): void;
   terminate(): void;
 }
 
+export interface SandboxLimits {
+  /** Past this much memory (where the browser measures it) the worker is stopped. */
+  readonly memoryCapBytes: number;
+}
+
 /** Starts one sandbox worker running the runtime source. */
-export type SandboxSpawner = (runtime: string) => SandboxWorker;
+export type SandboxSpawner = (runtime: string, limits: SandboxLimits) => SandboxWorker;
+
+/** The memory a sandbox worker may use before it is stopped. */
+export const MEMORY_CAP_BYTES = 512 * 2 ** 20;
 
 /** One job, as js-sandbox-runtime.js reads it. */
 export interface SandboxJob {
@@ -42,21 +57,15 @@ export interface SandboxJob {
   readonly tailChars: number;
 }
 
-const WHERE = 'node ran in the browser sandbox (an opaque-origin worker with node:test, node:assert, node:path and node:util shims; not Node itself)';
+const WHERE = 'node ran in the browser sandbox (a worker in an opaque-origin frame with no network, with node:test, node:assert, node:path and node:util shims; not Node itself)';
 
-/** The browser's spawner: a module worker from a data: URL (opaque origin). */
-export function dataUrlWorker(runtime: string): SandboxWorker {
-  const worker = new Worker(`data:text/javascript;charset=utf-8,${encodeURIComponent(runtime)}`, { type: 'module', name: 'slmcode-js-sandbox' });
-  return {
-    postMessage: (m) => worker.postMessage(m),
-    onMessage: (h) => worker.addEventListener('message', (e) => h(e.data)),
-    onError: (h) => worker.addEventListener('error', (e) => (e.preventDefault(), h(e.message || 'the sandbox worker could not start'))),
-    terminate: () => worker.terminate(),
-  };
-}
+const MIB = 2 ** 20;
 
 export class SandboxJsEngine implements JsEngine {
-  constructor(private readonly spawn: SandboxSpawner = dataUrlWorker) {}
+  constructor(
+    private readonly spawn: SandboxSpawner = (runtime, limits) => sandboxFrame.spawn(runtime, limits),
+    private readonly limits: SandboxLimits = { memoryCapBytes: MEMORY_CAP_BYTES },
+  ) {}
 
   async run(req: JsRequest): Promise<ExecResult> {
     const plan = await planNode(req.fs, req.root, req.cwd, req.args);
@@ -90,7 +99,7 @@ export class SandboxJsEngine implements JsEngine {
       let done = false;
       let worker: SandboxWorker;
       try {
-        worker = this.spawn(runtimeSource);
+        worker = this.spawn(runtimeSource, this.limits);
       } catch (e) {
         // No Worker here (a Node host without this engine's spawner), or the page's policy forbids it.
         return resolve(finished(126, `node: the JavaScript sandbox could not start: ${(e as Error).message}\n`, `${WHERE}; the sandbox worker could not be created`));
@@ -123,9 +132,16 @@ export class SandboxJsEngine implements JsEngine {
           end(Number.isInteger(m.code) && (m.code as number) >= 0 && (m.code as number) < 256 ? (m.code as number) : 1, false);
         }
       });
+      const say = (line: string) => (head += `${head && !head.endsWith('\n') ? '\n' : ''}sandbox: ${line}\n`);
       worker.onError((message) => {
-        head += `${head && !head.endsWith('\n') ? '\n' : ''}sandbox: ${message}\n`;
+        say(message);
         end(1, false, 'the sandbox worker failed');
+      });
+      worker.onMemory((bytes) => {
+        const cap = `${Math.round(this.limits.memoryCapBytes / MIB)} MiB`;
+        say(`stopped: the program used ${Math.round(bytes / MIB)} MiB, more than the sandbox's ${cap}; make it use less memory, or run it on the Node backend`);
+        // 137 is what a shell reports for a process killed with SIGKILL, as an out-of-memory kill is.
+        end(137, false, `stopped for memory: it passed the ${cap} cap (the sandbox worker was terminated)`);
       });
       worker.postMessage(job);
     });

@@ -3,15 +3,17 @@
  * Node's globals for the offline JavaScript sandbox: `process` (argv, env, cwd, exit,
  * exitCode, stdout/stderr, nextTick, hrtime …), `console` (formatted as Node formats it), and
  * timers tracked so the runtime knows when a program has nothing left pending — Node exits
- * then. Globals that reach the network or storage are removed before the program runs: the
- * worker's opaque origin already denies it storage, and this keeps the program from even
- * trying. Sandbox guest code: plain JavaScript, loaded as source text; the runtime calls
- * `installGlobals` once, before the program's first module loads.
+ * then. Storage globals are removed before the program runs (the worker's opaque origin
+ * already denies it storage; this keeps the program from even trying). The network is not
+ * removed here but forbidden by the sandbox frame's Content-Security-Policy, which the worker
+ * inherits: a program that tries gets the browser's own refusal. Sandbox guest code: plain
+ * JavaScript, loaded as source text; the runtime calls `installGlobals` once, before the
+ * program's first module loads.
  */
 import { format } from 'node:util';
 
-/** Globals that reach the network or storage: removed before workspace code runs. */
-const REMOVED_GLOBALS = ['fetch', 'XMLHttpRequest', 'WebSocket', 'WebTransport', 'EventSource', 'importScripts', 'Worker', 'SharedWorker', 'BroadcastChannel', 'indexedDB', 'caches', 'navigator'];
+/** Storage globals, and the channel to other jobs of the same frame: removed before workspace code runs. */
+const REMOVED_GLOBALS = ['BroadcastChannel', 'indexedDB', 'caches', 'navigator'];
 
 /**
  * Installs the globals; `write` takes the program's output, `active` tracks its pending timers

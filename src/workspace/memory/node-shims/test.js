@@ -5,8 +5,10 @@
  * callbacks and per-test timeouts. Output is TAP version 13 as `node --test` prints it —
  * `# Subtest:` lines, nested indentation, YAML blocks with the error — and ends with the same
  * `# tests / # pass / # fail` tally, so one parser reads both. Sandbox guest code: plain
- * JavaScript, loaded as source text; the sandbox runtime drives it through the `__sandbox*`
- * exports (configure, drain after each file, report a file that failed to load, finish).
+ * JavaScript, loaded as source text; the sandbox runtime drives it through hooks (configure,
+ * drain after each file, report a file that failed to load, finish) handed to it while this
+ * module loads, before the program exists — they are not exports, so the program cannot
+ * redirect the output or print a tally of its own through them.
  */
 import { inspect } from 'node:util';
 
@@ -24,7 +26,10 @@ const config = {
 };
 
 const counters = { tests: 0, suites: 0, pass: 0, fail: 0, cancelled: 0, skipped: 0, todo: 0 };
-const started = Date.now();
+// The tally is printed after the program ran: what it uses is captured now, before the program exists.
+const now = Date.now;
+const toFixed = Function.prototype.call.bind(Number.prototype.toFixed);
+const started = now();
 
 class TestNode {
   /**
@@ -396,39 +401,45 @@ export default test;
  * every test queued so far has finished; fileFailed: a test file that did not load counts as
  * one failed test, as under `node --test`; finish: the plan and the tally.
  */
-/** @param {{ write: (text: string) => void, clean: (text: string) => string, namePatterns: string[] }} c */
-export function __sandboxConfigure(c) {
-  config.write = c.write;
-  config.clean = c.clean;
-  config.namePatterns = c.namePatterns.map((p) => {
-    const m = /^\/(.*)\/([a-z]*)$/.exec(p);
-    return m ? new RegExp(m[1], m[2]) : new RegExp(p);
-  });
-  config.write('TAP version 13\n');
-}
+const hooks = {
+  /** @param {{ write: (text: string) => void, clean: (text: string) => string, namePatterns: string[] }} c */
+  configure(c) {
+    config.write = c.write;
+    config.clean = c.clean;
+    config.namePatterns = c.namePatterns.map((p) => {
+      const m = /^\/(.*)\/([a-z]*)$/.exec(p);
+      return m ? new RegExp(m[1], m[2]) : new RegExp(p);
+    });
+    config.write('TAP version 13\n');
+  },
 
-export async function __sandboxDrain() {
-  for (;;) {
-    const chain = root.chain;
-    await chain;
-    // A test may queue more top-level tests while it runs; wait until the queue is stable.
-    if (chain === root.chain) return;
-  }
-}
+  async drain() {
+    for (;;) {
+      const chain = root.chain;
+      await chain;
+      // A test may queue more top-level tests while it runs; wait until the queue is stable.
+      if (chain === root.chain) return;
+    }
+  },
 
-/** @param {string} file @param {string} error what loading it threw, as the runtime prints it */
-export function __sandboxFileFailed(file, error) {
-  for (const line of error.split('\n')) config.write(`# ${line}\n`);
-  const node = new TestNode(file, undefined, {}, root, false);
-  root.children.push(node);
-  emit(node, `# Subtest: ${file}`);
-  report(node, { status: 'fail', error: Object.assign(new Error('test failed'), { code: 'ERR_TEST_FAILURE' }), duration: 0 });
-}
+  /** @param {string} file @param {string} error what loading it threw, as the runtime prints it */
+  fileFailed(file, error) {
+    for (const line of error.split('\n')) config.write(`# ${line}\n`);
+    const node = new TestNode(file, undefined, {}, root, false);
+    root.children.push(node);
+    emit(node, `# Subtest: ${file}`);
+    report(node, { status: 'fail', error: Object.assign(new Error('test failed'), { code: 'ERR_TEST_FAILURE' }), duration: 0 });
+  },
 
-/** @returns {{ failed: number }} */
-export function __sandboxFinish() {
-  config.write(`1..${root.finished}\n`);
-  for (const [k, v] of Object.entries(counters)) config.write(`# ${k} ${v}\n`);
-  config.write(`# duration_ms ${(Date.now() - started).toFixed(3)}\n`);
-  return { failed: counters.fail };
-}
+  /** @returns {{ failed: number }} */
+  finish() {
+    const c = counters;
+    config.write(
+      `1..${root.finished}\n# tests ${c.tests}\n# suites ${c.suites}\n# pass ${c.pass}\n# fail ${c.fail}\n# cancelled ${c.cancelled}\n# skipped ${c.skipped}\n# todo ${c.todo}\n` +
+        `# duration_ms ${toFixed(now() - started, 3)}\n`,
+    );
+    return { failed: c.fail };
+  },
+};
+const claim = /** @type {Record<symbol, unknown>} */ (/** @type {unknown} */ (globalThis))[Symbol.for('slm.sandbox.test-hooks')];
+if (typeof claim === 'function') claim(hooks);
