@@ -85,9 +85,9 @@ import assert from 'node:assert/strict';
 const proto = WorkerGlobalScope.prototype;
 const real = (name) => Object.getOwnPropertyDescriptor(proto, name);
 
-test('runs with an opaque origin from a data: URL', () => {
+test('runs with an opaque origin in the sandbox frame', () => {
   assert.equal(self.origin, 'null');
-  assert.equal(location.protocol, 'data:');
+  assert.equal(location.protocol, 'blob:');
 });
 
 test('cannot open the playground IndexedDB', () => {
@@ -96,7 +96,9 @@ test('cannot open the playground IndexedDB', () => {
 });
 
 test('has no Cache Storage, localStorage or sessionStorage', () => {
-  assert.throws(() => real('caches').get.call(self), { name: 'SecurityError' });
+  // Chromium does not expose Cache Storage to an opaque origin's worker at all; where it does, it throws.
+  const caches = real('caches');
+  if (caches) assert.throws(() => caches.get.call(self), { name: 'SecurityError' });
   assert.equal(typeof localStorage, 'undefined');
   assert.equal(typeof sessionStorage, 'undefined');
 });
@@ -108,7 +110,7 @@ test('cannot read the playground over fetch', async () => {
   await callTool(page, 'ws_write', { path: 'test/isolation.test.js', content: probe });
   await expect(page.getByTestId('result-status')).toHaveText('ok');
   const text = await callTool(page, 'ws_shell', { command: 'node --test test/isolation.test.js' });
-  await expect(text).toContainText('ok 1 - runs with an opaque origin from a data: URL');
+  await expect(text).toContainText('ok 1 - runs with an opaque origin in the sandbox frame');
   await expect(text).toContainText('ok 2 - cannot open the playground IndexedDB');
   await expect(text).toContainText('ok 3 - has no Cache Storage, localStorage or sessionStorage');
   await expect(text).toContainText('ok 4 - cannot read the playground over fetch');
