@@ -31,9 +31,21 @@ export interface Usage {
   readonly completionTokens: number;
 }
 
+/** The engine's own account of one completion (llama.cpp reports it): what it read and how fast. */
+export interface EngineTimings {
+  /** Prompt tokens read for this turn; `cachedTokens` more were reused from the KV cache. */
+  readonly promptTokens: number;
+  readonly cachedTokens: number;
+  /** Prompt tokens read per second (prefill). */
+  readonly prefillTps: number;
+  /** Tokens written per second (decode). */
+  readonly decodeTps: number;
+}
+
 export interface Completion {
   readonly text: string;
   readonly usage?: Usage;
+  readonly timings?: EngineTimings;
 }
 
 export interface Model {

@@ -7,6 +7,7 @@
  */
 import type { ToolResult } from '../engine/result.ts';
 import type { GpuReport } from '../agent/models/gpu.ts';
+import type { CachedFile } from '../agent/models/worker-protocol.ts';
 import type {
   AciSettings,
   ApprovedRun,
@@ -92,7 +93,9 @@ export type { TestTally } from '../engine/tally.ts';
 export type { ApprovalMode } from '../agent/approvals.ts';
 export type { CatalogModel } from '../agent/models/catalog.ts';
 export type { GpuReport } from '../agent/models/gpu.ts';
-export type { LoadProgress } from '../agent/models/worker-protocol.ts';
+export type { CachedFile, GgufSource, LoadProgress } from '../agent/models/worker-protocol.ts';
+export type { GgufModel } from '../agent/models/gguf-catalog.ts';
+export type { StepSpeed } from '../agent/models/step-speed.ts';
 
 /** A run event with the id of the run it belongs to. */
 export type RunEventListener = (runId: number, event: RunEvent) => void;
@@ -209,6 +212,15 @@ export class EngineClient {
 
   webllmDelete(modelId: string): Promise<readonly string[]> {
     return this.#request('webllm-delete', { modelId });
+  }
+
+  /** GGUF files in the browser's cache (starts the llama.cpp worker the first time). */
+  ggufCache(): Promise<readonly CachedFile[]> {
+    return this.#request('gguf-cache', {});
+  }
+
+  ggufDelete(url: string): Promise<readonly CachedFile[]> {
+    return this.#request('gguf-delete', { url });
   }
 
   /** Starts a run (stopping the one before); its events arrive through onRunEvent. */

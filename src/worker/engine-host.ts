@@ -83,6 +83,11 @@ export function serveEngine(endpoint: HostEndpoint, newSession: SessionFactory, 
       case 'webllm-delete':
         await webllm().deleteCached(req.modelId);
         return webllm().cached();
+      case 'gguf-cache':
+        return gguf().listCached();
+      case 'gguf-delete':
+        await gguf().deleteCached(req.url);
+        return gguf().listCached();
       case 'start-run':
         return runs.start(req.config);
       case 'control-run':
@@ -122,6 +127,11 @@ export function serveEngine(endpoint: HostEndpoint, newSession: SessionFactory, 
         throw new TypeError(`engine worker: unknown request type ${JSON.stringify((never as { type?: unknown }).type)}`);
       }
     }
+  }
+
+  function gguf() {
+    if (!services.gguf) throw new Error('llama.cpp in WebAssembly needs its model worker, which only a browser has; use the scripted model or an endpoint.');
+    return services.gguf;
   }
 
   function webllm() {

@@ -12,7 +12,9 @@ import type { ApprovalMode, ApprovalRequest } from '../agent/approvals.ts';
 import type { CatalogModel } from '../agent/models/catalog.ts';
 import type { BanditRow, EditFormat } from '../agent/evolve.ts';
 import type { GpuReport } from '../agent/models/gpu.ts';
-import type { CustomModel, LoadProgress } from '../agent/models/worker-protocol.ts';
+import type { GgufModel } from '../agent/models/gguf-catalog.ts';
+import type { StepSpeed } from '../agent/models/step-speed.ts';
+import type { CachedFile, CustomModel, GgufSource, LoadProgress } from '../agent/models/worker-protocol.ts';
 import type { ApprovalOutcome, Step, Stop } from '../agent/step.ts';
 import type { AciOff } from '../session/aci-off.ts';
 import type { Divergence } from '../session/divergence.ts';
@@ -116,6 +118,9 @@ export interface RunOptions {
   readonly catalog: readonly CatalogModel[];
   /** The catalog model offered first. */
   readonly defaultModelId: string;
+  /** The GGUF models llama.cpp offers, and the one offered first. */
+  readonly ggufCatalog: readonly GgufModel[];
+  readonly defaultGgufId: string;
   readonly defaults: RunSettings;
   /** How many dropped files, and how much text, a run takes. */
   readonly dropLimits: { readonly maxFiles: number; readonly maxBytes: number };
@@ -142,7 +147,9 @@ export type ModelChoice =
   | { readonly kind: 'scripted'; readonly recordedId: string }
   | { readonly kind: 'openai'; readonly baseUrl: string; readonly model: string; readonly apiKey?: string }
   /** With `custom`, weights served from their own URL; `modelId` is then `custom.id`. */
-  | { readonly kind: 'webllm'; readonly modelId: string; readonly custom?: CustomModel };
+  | { readonly kind: 'webllm'; readonly modelId: string; readonly custom?: CustomModel }
+  /** llama.cpp on the CPU: a GGUF from a URL (a catalog model's, or one's own) or a file picked from disk. */
+  | { readonly kind: 'gguf'; readonly source: GgufSource; readonly label?: string };
 
 export interface RunConfig {
   readonly task: TaskChoice;
@@ -173,6 +180,8 @@ export interface RunInfo {
     readonly label: string;
     /** True for recorded turns: the output is not a live model's. */
     readonly scripted: boolean;
+    /** A replay's record was made by this live model (its id, e.g. `gguf:…`, `webllm:…`): its turns are that model's, replayed. */
+    readonly recordedFrom?: string;
   };
   readonly settings: RunSettings;
   /** Dropped paths the jail refused (they were not seeded). */
@@ -246,6 +255,8 @@ export type RunEvent =
   | { readonly kind: 'loading'; readonly progress: LoadProgress }
   /** The model is loaded; its id for the record. */
   | { readonly kind: 'model'; readonly id: string }
+  /** How fast a live model answered for step `index` (sent once its reply is complete). */
+  | { readonly kind: 'speed'; readonly index: number; readonly speed: StepSpeed }
   /** A piece of the output the model is writing for step `index`. */
   | { readonly kind: 'token'; readonly index: number; readonly delta: string }
   | { readonly kind: 'step'; readonly record: StepRecord }
@@ -379,6 +390,10 @@ export interface EngineCalls {
   'webllm-cache': { params: {}; result: readonly string[] };
   /** Deletes one model's cached weights; answers the ids still cached. */
   'webllm-delete': { params: { readonly modelId: string }; result: readonly string[] };
+  /** GGUF files in the browser's cache (starts the llama.cpp worker, not llama.cpp itself). */
+  'gguf-cache': { params: {}; result: readonly CachedFile[] };
+  /** Deletes one cached GGUF file by its URL; answers the files still cached. */
+  'gguf-delete': { params: { readonly url: string }; result: readonly CachedFile[] };
   /** Starts a run (stopping the one before); its events follow the reply. */
   'start-run': { params: { readonly config: RunConfig }; result: RunInfo };
   'control-run': { params: { readonly runId: number; readonly action: RunAction }; result: void };

@@ -13,6 +13,7 @@ import type { ApprovalMode, ApprovalRequest } from '../agent/approvals.ts';
 import { dominantLanguage, EditFormatBandit, type BanditStore, type BanditTable, type EditFormat } from '../agent/evolve.ts';
 import { toModelError, type Model } from '../agent/model.ts';
 import { CATALOG, DEFAULT_MODEL_ID } from '../agent/models/catalog.ts';
+import { DEFAULT_GGUF_ID, GGUF_CATALOG } from '../agent/models/gguf-catalog.ts';
 import { RECORDED_RUNS } from '../agent/scripts/starter-run.ts';
 import type { Step, Stop } from '../agent/step.ts';
 import type { Engine } from '../engine/engine.ts';
@@ -22,7 +23,7 @@ import { openBanditStore, SavingBandit } from './evolve-store.ts';
 import type { ApprovedRun, EvolveChoice, EvolveTable, FileView, RunAction, RunConfig, RunEvent, RunInfo, RunOptions, SessionRunConfig, WorkspaceChoice, WorkspaceSnapshot } from './protocol.ts';
 import { RunController } from './run-controller.ts';
 import { RunHistory } from './run-history.ts';
-import { createModel, modelLabel, type ModelContext, type ModelLink } from './run-models.ts';
+import { createModel, modelLabel, replayLabel, type ModelContext, type ModelLink } from './run-models.ts';
 import { checkRunSettings, engineSettingsFor, RUN_DEFAULTS } from './run-settings.ts';
 import { createRunWorkspace, DROP_LIMITS } from './run-workspace.ts';
 import type { SessionBackend } from './starter-session.ts';
@@ -40,6 +41,8 @@ export type RunEmitter = (runId: number, event: RunEvent) => void;
 export interface RunServices {
   /** WebLLM's model worker; absent in Node. */
   readonly webllm?: ModelLink;
+  /** llama.cpp's model worker; absent in Node. */
+  readonly gguf?: ModelLink;
   /** The fetch endpoints are called with (injected in tests). */
   readonly fetch?: typeof fetch;
   /** The workspace the page attached (WebContainer), for runs that ask for it. */
@@ -97,6 +100,8 @@ export function runOptions(): RunOptions {
     recorded: RECORDED_RUNS.map((r) => ({ id: r.id, title: r.title, description: r.description, templateId: r.templateId, steps: r.outputs.length })),
     catalog: CATALOG,
     defaultModelId: DEFAULT_MODEL_ID,
+    ggufCatalog: GGUF_CATALOG,
+    defaultGgufId: DEFAULT_GGUF_ID,
     defaults: RUN_DEFAULTS,
     dropLimits: DROP_LIMITS,
   };
@@ -187,7 +192,7 @@ export class RunHost {
       workspace: template
         ? { kind: 'template', id: template.id, title: template.title, hash: template.hash }
         : { kind: 'files', fileCount: 'files' in ref ? Object.keys(ref.files).length : 0, hash: 'files' in ref ? await hashTemplateFiles(ref.files) : '' },
-      model: choice ? modelLabel(choice) : { label: 'the recorded outputs, replayed', scripted: true },
+      model: choice ? modelLabel(choice) : replayLabel(session.model.id),
       settings,
       skipped: [],
       backend: opened.engine.workspace.kind,
@@ -327,11 +332,15 @@ export class RunHost {
     emit({ kind: 'phase', phase: controller.paused ? 'paused' : 'running' });
     let stop: Stop;
     let chosen: LiveFormat | null = null;
+    // Steps recorded so far: a live reply's speed belongs to the step after them.
+    let steps = 0;
     try {
       const model = await plan.model({
         contextTokens: settings.contextTokens,
         onProgress: (progress) => emit({ kind: 'loading', progress }),
+        onSpeed: (speed) => emit({ kind: 'speed', index: steps + 1, speed }),
         ...(this.services.webllm && { webllm: this.services.webllm }),
+        ...(this.services.gguf && { gguf: this.services.gguf }),
         ...(this.services.fetch && { fetch: this.services.fetch }),
       });
       emit({ kind: 'model', id: model.id });
@@ -364,6 +373,7 @@ export class RunHost {
           await controller.gate(index);
         },
         onRecord: (entry, step) => {
+          steps++;
           recorded = recorded.then(() => this.#record(run, plan.checker, step, entry, emit));
         },
         onToken: (delta, index) => emit({ kind: 'token', index, delta }),

@@ -1,6 +1,9 @@
 /**
- * The WebLLM side of run models: a choice with self-hosted weights reaches the model worker's
- * load request intact, is labelled by its URL, and is reused only while URL and library match.
+ * The model-worker side of run models: a WebLLM choice with self-hosted weights reaches the
+ * model worker's load request intact, is labelled by its URL, and is reused only while URL and
+ * library match; a llama.cpp choice carries its GGUF source and the context cap, is reused for
+ * the same file, and is labelled by its catalog name or file; a replay names the live model
+ * that made its record.
  */
 import { describe, expect, it } from 'vitest';
 import { ModelError } from '../agent/model.ts';
@@ -8,7 +11,8 @@ import { ScriptedModel } from '../agent/models/scripted.ts';
 import { createModelHost, type HostedModel } from '../agent/models/worker-host.ts';
 import type { LoadRequest, ModelRequest, ModelResponse } from '../agent/models/worker-protocol.ts';
 import type { ModelChoice } from './protocol.ts';
-import { createModel, ModelLink, modelLabel, type ModelPort } from './run-models.ts';
+import { GGUF_CATALOG } from '../agent/models/gguf-catalog.ts';
+import { createModel, ModelLink, modelLabel, replayLabel, type ModelPort } from './run-models.ts';
 
 const BASE = 'Qwen2.5-Coder-1.5B-Instruct-q4f16_1-MLC';
 const custom = (url: string) => ({ id: `custom:${url}`, url, baseModelId: BASE });
@@ -64,4 +68,42 @@ describe('WebLLM with self-hosted weights', () => {
   ])('labels %s', (_label, c, label) => {
     expect(modelLabel(c)).toEqual({ label, scripted: false });
   });
+});
+
+describe('llama.cpp (GGUF) choices', () => {
+  const file = new File([new Uint8Array(8)], 'tiny.gguf', { lastModified: 1 });
+
+  it('loads with the GGUF source and the context cap, and again only for another file', async () => {
+    const { link: gguf, loads } = link();
+    const ctx = { contextTokens: 8192, onProgress: () => {}, gguf };
+    const fromDisk: ModelChoice = { kind: 'gguf', source: { file, name: file.name } };
+    await createModel(fromDisk, ctx);
+    await createModel(fromDisk, ctx);
+    await createModel({ kind: 'gguf', source: { url: 'https://example.org/m.gguf' } }, ctx);
+    expect(loads.map((l) => [l.modelId, l.contextTokens, 'file' in l.gguf! ? l.gguf.name : l.gguf!.url])).toEqual([
+      ['tiny.gguf', 8192, 'tiny.gguf'],
+      ['https://example.org/m.gguf', 8192, 'https://example.org/m.gguf'],
+    ]);
+  });
+
+  it('is refused with a reason where there is no model worker', async () => {
+    await expect(createModel({ kind: 'gguf', source: { url: 'https://example.org/m.gguf' } }, { contextTokens: 4096, onProgress: () => {} })).rejects.toThrow(/slm run --model gguf:FILE/);
+  });
+
+  it.each<[string, ModelChoice, string]>([
+    ['a catalog model by its label', { kind: 'gguf', source: { url: GGUF_CATALOG[0]!.url }, label: GGUF_CATALOG[0]!.label }, `llama.cpp (CPU) ${GGUF_CATALOG[0]!.label}`],
+    ['a catalog URL without a label', { kind: 'gguf', source: { url: GGUF_CATALOG[0]!.url } }, `llama.cpp (CPU) ${GGUF_CATALOG[0]!.label}`],
+    ['a URL of one\'s own by its file', { kind: 'gguf', source: { url: 'https://example.org/x/My%20Model.gguf?download=1' } }, 'llama.cpp (CPU) My Model.gguf'],
+    ['a file from disk', { kind: 'gguf', source: { file, name: 'tiny.gguf' } }, 'llama.cpp (CPU) tiny.gguf (file from disk)'],
+  ])('labels %s', (_label, c, label) => {
+    expect(modelLabel(c)).toEqual({ label, scripted: false });
+  });
+});
+
+describe('replayLabel', () => {
+  it.each([
+    ['scripted:starter', { label: 'the recorded outputs, replayed', scripted: true }],
+    ['gguf:slm-test-tiny-random.gguf', { label: 'the recorded outputs of gguf:slm-test-tiny-random.gguf, replayed', scripted: true, recordedFrom: 'gguf:slm-test-tiny-random.gguf' }],
+    ['openai:http://127.0.0.1:11434/v1#qwen2.5-coder:1.5b', { label: 'the recorded outputs of openai:http://127.0.0.1:11434/v1#qwen2.5-coder:1.5b, replayed', scripted: true, recordedFrom: 'openai:http://127.0.0.1:11434/v1#qwen2.5-coder:1.5b' }],
+  ])('%s', (id, expected) => expect(replayLabel(id)).toEqual(expected));
 });

@@ -6,12 +6,14 @@
  */
 import { toModelError, type Model } from '../agent/model.ts';
 import { CATALOG } from '../agent/models/catalog.ts';
+import { ggufFileName, GGUF_CATALOG } from '../agent/models/gguf-catalog.ts';
+import { timedModel, type StepSpeed } from '../agent/models/step-speed.ts';
 import { fetchError, normalizeBaseUrl, OpenAIModel } from '../agent/models/openai.ts';
 import { ScriptedModel } from '../agent/models/scripted.ts';
 import { ModelWorkerClient } from '../agent/models/worker-client.ts';
-import type { CustomModel, LoadProgress, ModelRequest, ModelResponse } from '../agent/models/worker-protocol.ts';
+import type { CachedFile, CustomModel, GgufSource, LoadProgress, LoadRequest, ModelRequest, ModelResponse } from '../agent/models/worker-protocol.ts';
 import { recordedRunById } from '../agent/scripts/starter-run.ts';
-import type { EndpointProbe, ModelChoice } from './protocol.ts';
+import type { EndpointProbe, ModelChoice, RunInfo } from './protocol.ts';
 
 /** The part of a Worker the model link uses. */
 export interface ModelPort {
@@ -30,6 +32,8 @@ export function modelLabel(choice: ModelChoice): { label: string; scripted: bool
     case 'webllm':
       if (choice.custom) return { label: `WebLLM custom model at ${choice.custom.url}`, scripted: false };
       return { label: `WebLLM ${CATALOG.find((m) => m.id === choice.modelId)?.label ?? choice.modelId}`, scripted: false };
+    case 'gguf':
+      return { label: `llama.cpp (CPU) ${choice.label ?? ggufSourceName(choice.source)}`, scripted: false };
     default: {
       const never: never = choice;
       throw new TypeError(`unknown model choice ${JSON.stringify(never)}`);
@@ -37,10 +41,29 @@ export function modelLabel(choice: ModelChoice): { label: string; scripted: bool
   }
 }
 
+/** A replay-only run's model: the record's own turns, named by the model that made them when it was a live one. */
+export function replayLabel(recordedId: string): RunInfo['model'] {
+  if (recordedId.startsWith('scripted:')) return { label: 'the recorded outputs, replayed', scripted: true };
+  return { label: `the recorded outputs of ${recordedId}, replayed`, scripted: true, recordedFrom: recordedId };
+}
+
+/** A GGUF source's file name (a URL's last part, or the picked file's name); a catalog model's label when it is one. */
+export function ggufSourceName(source: GgufSource): string {
+  if ('file' in source) return `${source.name} (file from disk)`;
+  return GGUF_CATALOG.find((m) => m.url === source.url)?.label ?? ggufFileName(source.url);
+}
+
+/** What makes two loads the same model: the request, a picked file by its name, size and date. */
+function loadKey(req: LoadRequest): string {
+  const gguf = req.gguf && ('file' in req.gguf ? { name: req.gguf.name, size: req.gguf.file.size, modified: (req.gguf.file as Partial<File>).lastModified ?? 0 } : req.gguf);
+  return JSON.stringify([req.modelId, req.custom ?? null, gguf ?? null, req.contextTokens ?? null]);
+}
+
 /**
- * The WebLLM side: one model worker, spawned on first use and kept, with the last loaded model
- * reused while the same id is asked for (loading again would recompile the weights). A worker
- * that dies rejects whatever was waiting on it, and the next use spawns a new one.
+ * One model worker (WebLLM's or llama.cpp's), spawned on first use and kept, with the last
+ * loaded model reused while the same one is asked for (loading again would recompile or
+ * re-read the weights). A worker that dies rejects whatever was waiting on it, and the next
+ * use spawns a new one.
  */
 interface ModelWorker {
   readonly client: ModelWorkerClient;
@@ -55,15 +78,20 @@ export class ModelLink {
 
   constructor(private readonly spawn: () => ModelPort) {}
 
-  /** `custom`: weights served from their own URL (`modelId` is then `custom.id`). */
-  async load(modelId: string, onProgress: (p: LoadProgress) => void, custom?: CustomModel): Promise<Model> {
+  /** `custom`: weights served from their own URL (`modelId` is then `custom.id`); `gguf`: llama.cpp's file. */
+  async load(req: LoadRequest, onProgress: (p: LoadProgress) => void): Promise<Model> {
     // A custom model is the same one only with the same URL and library: key on all of it.
-    const key = JSON.stringify([modelId, custom ?? null]);
+    const key = loadKey(req);
     if (this.#loaded?.key === key) return this.#loaded.model;
     this.#loaded = null;
-    const model = await this.#call((c) => c.load({ modelId, ...(custom && { custom }) }, onProgress));
-    this.#loaded = { modelId, key, model };
+    const model = await this.#call((c) => c.load(req, onProgress));
+    this.#loaded = { modelId: req.modelId, key, model };
     return model;
+  }
+
+  /** Every model file in the worker's cache (llama.cpp). */
+  async listCached(): Promise<readonly CachedFile[]> {
+    return this.#call((c) => c.listCached());
   }
 
   /** Catalog ids whose weights are cached. */
@@ -111,11 +139,20 @@ export interface ModelContext {
   readonly onProgress: (p: LoadProgress) => void;
   /** Absent where there is no model worker (Node tests): WebLLM is then refused with a reason. */
   readonly webllm?: ModelLink;
+  /** llama.cpp's model worker; absent in Node. */
+  readonly gguf?: ModelLink;
+  /** Called with each live reply's speed (scripted turns have none). */
+  readonly onSpeed?: (speed: StepSpeed) => void;
   readonly fetch?: typeof fetch;
 }
 
-/** The Model for a choice. Throws a ModelError (or an Error) that says what to do; the run ends with it. */
+/** The Model for a choice, timed when it is live. Throws a ModelError (or an Error) that says what to do; the run ends with it. */
 export async function createModel(choice: ModelChoice, ctx: ModelContext): Promise<Model> {
+  const model = await untimedModel(choice, ctx);
+  return ctx.onSpeed && choice.kind !== 'scripted' ? timedModel(model, ctx.onSpeed) : model;
+}
+
+async function untimedModel(choice: ModelChoice, ctx: ModelContext): Promise<Model> {
   switch (choice.kind) {
     case 'scripted': {
       const recorded = recordedRunById(choice.recordedId);
@@ -132,7 +169,10 @@ export async function createModel(choice: ModelChoice, ctx: ModelContext): Promi
       });
     case 'webllm':
       if (!ctx.webllm) throw new Error('WebLLM runs only in a browser with a model worker; pick the scripted model or an endpoint.');
-      return ctx.webllm.load(choice.modelId, ctx.onProgress, choice.custom);
+      return ctx.webllm.load({ modelId: choice.modelId, ...(choice.custom && { custom: choice.custom }) }, ctx.onProgress);
+    case 'gguf':
+      if (!ctx.gguf) throw new Error('llama.cpp in WebAssembly runs only in a browser with its model worker; in Node, use `slm run --model gguf:FILE`.');
+      return ctx.gguf.load({ modelId: 'url' in choice.source ? choice.source.url : choice.source.name, gguf: choice.source, contextTokens: ctx.contextTokens }, ctx.onProgress);
     default: {
       const never: never = choice;
       throw new TypeError(`unknown model choice ${JSON.stringify(never)}`);

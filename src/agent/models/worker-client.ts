@@ -5,7 +5,7 @@
  */
 import { ModelError, type ChatMessage, type Completion, type CompleteOptions, type Model } from '../model.ts';
 import type { GpuReport } from './gpu.ts';
-import type { LoadedModel, LoadProgress, LoadRequest, ModelRequest, ModelResponse } from './worker-protocol.ts';
+import type { CachedFile, LoadedModel, LoadProgress, LoadRequest, ModelRequest, ModelResponse } from './worker-protocol.ts';
 
 type Reply = Exclude<ModelResponse, { type: 'progress' | 'token' | 'error' }>;
 
@@ -50,6 +50,10 @@ export class ModelWorkerClient {
 
   async deleteCached(modelId: string): Promise<void> {
     await this.request({ type: 'delete', modelId });
+  }
+
+  async listCached(): Promise<readonly CachedFile[]> {
+    return ((await this.request({ type: 'cache-list' })) as Extract<Reply, { type: 'cache-list' }>).files;
   }
 
   async gpu(): Promise<GpuReport> {

@@ -5,7 +5,7 @@
  */
 import { ModelError, toModelError, type Model } from '../model.ts';
 import type { GpuReport } from './gpu.ts';
-import type { LoadProgress, LoadRequest, ModelRequest, ModelResponse } from './worker-protocol.ts';
+import type { CachedFile, LoadProgress, LoadRequest, ModelRequest, ModelResponse } from './worker-protocol.ts';
 
 /** A loaded model that can free its GPU memory. */
 export interface HostedModel extends Model {
@@ -17,6 +17,8 @@ export interface ModelBackend {
   load(req: LoadRequest, onProgress: (p: LoadProgress) => void): Promise<HostedModel>;
   isCached(modelId: string): Promise<boolean>;
   deleteCached(modelId: string): Promise<void>;
+  /** Every model file in the cache (llama.cpp keeps one file per model). */
+  listCached?(): Promise<readonly CachedFile[]>;
   gpu(): Promise<GpuReport>;
 }
 
@@ -58,6 +60,11 @@ export function createModelHost(send: (message: ModelResponse) => void, loadBack
       case 'delete':
         await (await getBackend()).deleteCached(msg.modelId);
         return { type: 'done', id: msg.id };
+      case 'cache-list': {
+        const b = await getBackend();
+        if (!b.listCached) throw new ModelError('load', 'This model engine keeps no list of cached files.');
+        return { type: 'cache-list', id: msg.id, files: await b.listCached() };
+      }
       case 'gpu':
         return { type: 'gpu', id: msg.id, report: await (await getBackend()).gpu() };
       case 'unload':

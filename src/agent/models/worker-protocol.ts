@@ -36,10 +36,25 @@ export interface CustomModel {
   readonly baseModelId?: string;
 }
 
+/** A GGUF file for llama.cpp: downloaded from a URL (and cached), or a file picked from disk. */
+export type GgufSource = { readonly url: string } | { readonly file: Blob; readonly name: string };
+
 export interface LoadRequest {
   readonly modelId: string;
   readonly custom?: CustomModel;
   readonly cacheBackend?: 'cache' | 'indexeddb' | 'opfs';
+  /** llama.cpp only: where the GGUF file comes from; `contextTokens` caps its context window. */
+  readonly gguf?: GgufSource;
+  readonly contextTokens?: number;
+}
+
+/** A model file in the browser's cache, as the llama.cpp worker lists it. */
+export interface CachedFile {
+  readonly url: string;
+  readonly name: string;
+  readonly bytes: number;
+  /** False for a download that was cut short (it is fetched again on use). */
+  readonly complete: boolean;
 }
 
 export interface LoadedModel {
@@ -61,6 +76,7 @@ export type ModelRequest =
   | { readonly type: 'abort'; readonly id: number; readonly target: number }
   | { readonly type: 'cached'; readonly id: number; readonly modelId: string }
   | { readonly type: 'delete'; readonly id: number; readonly modelId: string }
+  | { readonly type: 'cache-list'; readonly id: number }
   | { readonly type: 'gpu'; readonly id: number }
   | { readonly type: 'unload'; readonly id: number };
 
@@ -75,6 +91,7 @@ export type ModelResponse =
   | { readonly type: 'token'; readonly id: number; readonly delta: string }
   | { readonly type: 'completed'; readonly id: number; readonly completion: Completion }
   | { readonly type: 'cached'; readonly id: number; readonly cached: boolean }
+  | { readonly type: 'cache-list'; readonly id: number; readonly files: readonly CachedFile[] }
   | { readonly type: 'done'; readonly id: number }
   | { readonly type: 'gpu'; readonly id: number; readonly report: GpuReport }
   | { readonly type: 'error'; readonly id: number; readonly error: WireError };

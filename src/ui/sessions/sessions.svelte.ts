@@ -199,6 +199,8 @@ export class Sessions {
         return { ok: true, choice: model, label: `${model.model} at ${model.baseUrl}` };
       case 'webllm':
         return { ok: true, choice: model, label: model.custom ? `WebLLM custom model at ${model.custom.url}` : `WebLLM ${start.webllmModel?.label ?? model.modelId}` };
+      case 'gguf':
+        return { ok: true, choice: model, label: `llama.cpp (CPU) ${model.label ?? ('file' in model.source ? model.source.name : model.source.url)}` };
       default: {
         const never: never = model;
         throw new TypeError(`unknown model choice ${JSON.stringify(never)}`);
