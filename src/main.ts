@@ -33,7 +33,7 @@ const storage = (() => {
   }
 })();
 
-const start = new StartState(client, new WorkspaceChoice(webcontainer));
+const start = new StartState(client, new WorkspaceChoice(webcontainer), { modelSpec: new URLSearchParams(location.search).get('model'), storage });
 const run = new RunState(client, { get: () => router.step, set: (step) => router.setStep(step) });
 const tab = (() => {
   try {

@@ -5,9 +5,11 @@
  * is none yet. Only these methods talk to the engine client.
  */
 import type {
+  CachedFile,
   CatalogModel,
   EndpointProbe,
   EngineClient,
+  GgufModel,
   GpuReport,
   ModelChoice,
   PathCheck,
@@ -21,11 +23,28 @@ import { customModel, type CustomModelFields } from './custom-model.ts';
 import { settingsProblem } from './settings-fields.ts';
 import { fromDataTransfer, fromFileList, readDropped, type DropSkip, type DroppedFile, type ReadableFile } from './dropped-files.ts';
 import type { WorkspaceChoice } from './workspace-choice.svelte.ts';
+import { engineAdvice, type EngineAdvice } from './engine-advice.ts';
+import { parseModelSpec } from './model-spec.ts';
+import { loadRemembered, saveRemembered, type KeyValueStore } from './remembered.ts';
 
 export type TaskKind = 'template' | 'files';
 /** The settings as the form edits them. */
 export type SettingsFields = { -readonly [K in keyof RunSettings]: RunSettings[K] };
-export type ModelKind = 'scripted' | 'openai' | 'webllm';
+export type ModelKind = 'scripted' | 'openai' | 'webllm' | 'gguf';
+
+/** Where llama.cpp's GGUF file comes from: the catalog, a URL of one's own, or a file on disk. */
+export interface GgufFields {
+  from: 'catalog' | 'url' | 'file';
+  catalogId: string;
+  url: string;
+}
+
+export interface StartOptions {
+  /** `?model=` of the page: preselects a model (never runs or downloads it). */
+  readonly modelSpec?: string | null;
+  /** Where the endpoint and a GGUF URL are kept across reloads (localStorage). */
+  readonly storage?: KeyValueStore | null;
+}
 
 export interface EndpointFields {
   baseUrl: string;
@@ -56,6 +75,13 @@ export class StartState {
   /** Self-hosted weights, used instead of `webllmId` while enabled. */
   customModel = $state<CustomModelFields>({ enabled: false, url: '', baseModelId: '' });
   gpu = $state.raw<GpuReport | null>(null);
+  gguf = $state<GgufFields>({ from: 'catalog', catalogId: '', url: '' });
+  /** The .gguf file picked from disk (read in place, never uploaded or copied). */
+  ggufFile = $state.raw<File | null>(null);
+  /** GGUF files in the browser's cache; null until someone asks. */
+  ggufCached = $state.raw<readonly CachedFile[] | null>(null);
+  /** What `?model=` did: the model it preselected, or why it could not. */
+  specNote = $state<{ readonly ok: boolean; readonly text: string } | null>(null);
   /** Catalog ids with cached weights; null until someone asks. */
   cached = $state.raw<readonly string[] | null>(null);
   cacheBusy = $state(false);
@@ -69,13 +95,30 @@ export class StartState {
     this.taskKind === 'template' ? (this.options?.recorded.find((r) => r.templateId === this.templateId) ?? null) : null,
   );
   readonly webllmModel: CatalogModel | null = $derived(this.options?.catalog.find((m) => m.id === this.webllmId) ?? null);
+  readonly ggufModel: GgufModel | null = $derived(this.options?.ggufCatalog.find((m) => m.id === this.gguf.catalogId) ?? null);
+  /** The in-tab engine that suits this browser, once WebGPU is checked. */
+  readonly advice: EngineAdvice | null = $derived(this.gpu ? engineAdvice(this.gpu) : null);
   readonly readiness: Readiness = $derived(this.#readiness());
 
   /** `workspace` is the workspace choice; without it, runs use the worker's default (memory). */
+  readonly #options: StartOptions;
+
   constructor(
     private readonly client: EngineClient,
     readonly workspace?: WorkspaceChoice,
-  ) {}
+    options: StartOptions = {},
+  ) {
+    this.#options = options;
+    const kept = loadRemembered(options.storage);
+    if (kept.endpoint) this.endpoint = { ...this.endpoint, ...kept.endpoint };
+    if (kept.ggufUrl) this.gguf.url = kept.ggufUrl;
+    if (options.storage) {
+      const storage = options.storage;
+      $effect.root(() => {
+        $effect(() => saveRemembered(storage, { endpoint: { baseUrl: this.endpoint.baseUrl, model: this.endpoint.model }, ...(this.gguf.url && { ggufUrl: this.gguf.url }) }));
+      });
+    }
+  }
 
   /** Loads the choices and detects the GPU; safe to call again (after an engine restart). */
   async load(): Promise<void> {
@@ -84,6 +127,7 @@ export class StartState {
       this.options = options;
       this.settings ??= { ...options.defaults };
       if (!this.webllmId) this.webllmId = options.defaultModelId;
+      if (!this.gguf.catalogId) this.gguf.catalogId = options.defaultGgufId;
       if (!this.customModel.baseModelId) this.customModel.baseModelId = options.defaultModelId;
       this.loadError = null;
     } catch (e) {
@@ -95,12 +139,46 @@ export class StartState {
     } catch (e) {
       this.gpu = { ok: false, webgpu: false, adapter: false, f16: false, fallback: false, explanation: `WebGPU could not be checked: ${message(e)}` };
     }
+    // Without shader-f16 the q4f16 default cannot run: offer a build that can.
+    if (this.gpu.ok && !this.gpu.f16 && this.webllmModel?.needsF16) {
+      const runnable = this.options.catalog.find((m) => m.id === this.webllmId.replace('q4f16', 'q4f32')) ?? this.options.catalog.find((m) => !m.needsF16);
+      if (runnable) this.webllmId = runnable.id;
+    }
+    this.#applyModelSpec();
+  }
+
+  /** `?model=` preselects its model once; it never starts a run or a download. */
+  #applyModelSpec(): void {
+    const spec = this.#options.modelSpec?.trim();
+    if (!spec || this.specNote || !this.options) return;
+    const parsed = parseModelSpec(spec, this.options.catalog.map((m) => m.id));
+    if ('reason' in parsed) {
+      this.specNote = { ok: false, text: parsed.reason };
+      return;
+    }
+    switch (parsed.kind) {
+      case 'gguf': {
+        const listed = this.options.ggufCatalog.find((m) => m.url === parsed.url);
+        this.modelKind = 'gguf';
+        this.gguf = listed ? { ...this.gguf, from: 'catalog', catalogId: listed.id } : { ...this.gguf, from: 'url', url: parsed.url };
+        break;
+      }
+      case 'webllm':
+        this.modelKind = 'webllm';
+        this.webllmId = parsed.modelId;
+        break;
+      case 'openai':
+        this.modelKind = 'openai';
+        this.endpoint = { ...this.endpoint, baseUrl: parsed.baseUrl, model: parsed.model };
+        break;
+    }
+    this.specNote = { ok: true, text: `The link preselected ${spec}. Nothing is downloaded or run until you press Run.` };
   }
 
   setTaskKind(kind: TaskKind): void {
     this.taskKind = kind;
     // The recorded turns fit only their own task: move off scripted when they no longer apply.
-    if (kind === 'files' && this.modelKind === 'scripted') this.modelKind = this.gpu?.ok ? 'webllm' : 'openai';
+    if (kind === 'files' && this.modelKind === 'scripted') this.modelKind = this.advice?.kind ?? 'openai';
   }
 
   /** Reads dropped or picked files, then asks the worker's jail about every path. */
@@ -148,6 +226,27 @@ export class StartState {
 
   async deleteCached(modelId: string): Promise<void> {
     await this.#cacheWork(() => this.client.webllmDelete(modelId));
+  }
+
+  /** Lists the GGUF files in the browser's cache (starts llama.cpp's worker, not llama.cpp). */
+  async refreshGgufCache(): Promise<void> {
+    await this.#ggufCacheWork(() => this.client.ggufCache());
+  }
+
+  async deleteGguf(url: string): Promise<void> {
+    await this.#ggufCacheWork(() => this.client.ggufDelete(url));
+  }
+
+  async #ggufCacheWork(work: () => Promise<readonly CachedFile[]>): Promise<void> {
+    this.cacheBusy = true;
+    this.cacheError = null;
+    try {
+      this.ggufCached = await work();
+    } catch (e) {
+      this.cacheError = message(e);
+    } finally {
+      this.cacheBusy = false;
+    }
   }
 
   async #cacheWork(work: () => Promise<readonly string[]>): Promise<void> {
@@ -200,9 +299,31 @@ export class StartState {
         if (!this.webllmModel) return { reason: 'Pick a WebLLM model.' };
         if (this.webllmModel.needsF16 && this.gpu && !this.gpu.f16) return { reason: `${this.webllmModel.label} needs shader-f16, which this GPU lacks.` };
         return { kind: 'webllm', modelId: this.webllmModel.id };
+      case 'gguf':
+        return this.#ggufChoice();
       default: {
         const never: never = this.modelKind;
         throw new TypeError(`unknown model kind ${JSON.stringify(never)}`);
+      }
+    }
+  }
+
+  #ggufChoice(): ModelChoice | { reason: string } {
+    switch (this.gguf.from) {
+      case 'catalog': {
+        const m = this.ggufModel;
+        if (!m) return { reason: 'Pick a GGUF model for llama.cpp.' };
+        return { kind: 'gguf', source: { url: m.url }, label: m.label };
+      }
+      case 'url': {
+        const url = this.gguf.url.trim();
+        if (!/^https?:\/\/[^/\s]+\/\S+/.test(url)) return { reason: 'Give the URL of a .gguf file (https://…/model.gguf; its server must allow this page with CORS).' };
+        return { kind: 'gguf', source: { url } };
+      }
+      case 'file': {
+        const file = this.ggufFile;
+        if (!file) return { reason: 'Pick a .gguf file from your disk.' };
+        return { kind: 'gguf', source: { file, name: file.name } };
       }
     }
   }
