@@ -7,7 +7,7 @@
  * The selected step lives in the URL (the router): `step` there, or the latest step when the
  * URL names none, so the inspector follows a live run until a person picks a step.
  */
-import type { ApprovalAsk, ApprovedRun, EngineClient, EngineStatus, LoadProgress, ReplayVerdict, RunAction, RunConfig, RunEvent, RunInfo, SessionRunConfig, StepRecord, Stop } from '../../worker/client.ts';
+import type { ApprovalAsk, ApprovedRun, EngineClient, EngineStatus, LoadProgress, ReplayVerdict, RunAction, RunConfig, RunEvent, RunInfo, SessionRunConfig, StepRecord, StepSpeed, Stop } from '../../worker/client.ts';
 
 export type RunPhase = 'idle' | 'starting' | 'loading' | 'running' | 'paused' | 'ended';
 
@@ -24,6 +24,8 @@ export interface StepSelection {
 export interface LiveOutput {
   readonly index: number;
   readonly text: string;
+  /** When its first piece arrived (ms, Date.now()), for the time it has been writing. */
+  readonly since: number;
 }
 
 export class RunState {
@@ -41,6 +43,8 @@ export class RunState {
   modelId = $state<string | null>(null);
   live = $state.raw<LiveOutput | null>(null);
   ask = $state.raw<ApprovalAsk | null>(null);
+  /** How fast the live model answered each step, by step index. */
+  speeds = $state.raw<ReadonlyMap<number, StepSpeed>>(new Map());
   /** A problem talking to the engine (a refused configuration, a crash). */
   error = $state<string | null>(null);
   /** For a run from a recorded session: the verdict on its replayed part, once it is known. */
@@ -91,7 +95,20 @@ export class RunState {
     return this.#begin(() => this.#client.startSessionRun(config));
   }
 
+  /** The model could not be reached or failed to load: starting the same run again may help. */
+  readonly retryable: boolean = $derived(this.stop?.stop.kind === 'model-error' && ['connection', 'http', 'load', 'storage'].includes(this.stop.stop.code));
+
+  /** Starts the latest run again, as it was configured. */
+  retry(): Promise<boolean> {
+    const again = this.#again;
+    return again ? this.#begin(again) : Promise.resolve(false);
+  }
+
+  /** How the latest run was started, for Retry. */
+  #again: (() => Promise<RunInfo>) | null = null;
+
   async #begin(request: () => Promise<RunInfo>): Promise<boolean> {
+    this.#again = request;
     this.#reset();
     this.#life = 'starting';
     this.#selection.set(null);
@@ -181,7 +198,10 @@ export class RunState {
         this.modelId = event.id;
         return;
       case 'token':
-        this.live = { index: event.index, text: this.live?.index === event.index ? this.live.text + event.delta : event.delta };
+        this.live = this.live?.index === event.index ? { ...this.live, text: this.live.text + event.delta } : { index: event.index, text: event.delta, since: Date.now() };
+        return;
+      case 'speed':
+        this.speeds = new Map(this.speeds).set(event.index, event.speed);
         return;
       case 'step':
         this.records = [...this.records, event.record];
@@ -220,6 +240,7 @@ export class RunState {
   #reset(): void {
     this.info = null;
     this.records = [];
+    this.speeds = new Map();
     this.stop = null;
     this.loading = null;
     this.modelId = null;
