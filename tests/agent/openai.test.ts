@@ -1,7 +1,8 @@
 /**
  * The OpenAI-compatible adapter against a real HTTP server on 127.0.0.1 that speaks the
  * protocol: streaming SSE, a plain JSON reply, HTTP errors, a rejected response_format, a
- * refused connection, the browser's opaque "Failed to fetch", and a stop mid-stream.
+ * refused connection, the browser's opaque "Failed to fetch", a server that never answers,
+ * and a stop mid-stream.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -162,6 +163,16 @@ describe('OpenAI-compatible adapter', () => {
     expect(e.code).toBe('cors');
     expect(e.message).toMatch(/OLLAMA_ORIGINS/);
     expect(e.message).toMatch(/Enable CORS/);
+  });
+
+  it('a server that never starts answering times out with a Retry hint; a slow stream after the headers is not cut', async () => {
+    handler = () => {}; // holds the request open, answers nothing
+    const e = await failure(new OpenAIModel({ baseUrl: base, model: 'm', answerTimeoutMs: 150 }).complete(MSGS, OPTS));
+    expect(e.code).toBe('connection');
+    expect(e.message).toMatch(/\/v1\/chat\/completions did not start answering within 0.15 s\. Check that the server is running .* then press Retry\./);
+    handler = (_req, _body, res) => sse(res, [chunk('slow'), chunk(' but'), chunk(' whole'), 'data: [DONE]\n\n'], 120);
+    const c = await new OpenAIModel({ baseUrl: base, model: 'm', answerTimeoutMs: 150 }).complete(MSGS, OPTS);
+    expect(c.text).toBe('slow but whole');
   });
 
   it('stopping mid-stream rejects with aborted', async () => {

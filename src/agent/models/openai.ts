@@ -21,7 +21,11 @@ export interface OpenAIOptions {
   readonly contextWindow?: number;
   /** Injected for tests and for runtimes with their own fetch. */
   readonly fetch?: typeof fetch;
+  /** How long to wait for the endpoint to start answering a step (default 120 s: a server may load the model first). */
+  readonly answerTimeoutMs?: number;
 }
+
+export const ANSWER_TIMEOUT_MS = 120_000;
 
 /** How much of an error body goes into a message. */
 const BODY_CHARS = 500;
@@ -74,10 +78,24 @@ export class OpenAIModel implements Model {
     };
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (this.opts.apiKey) headers.authorization = `Bearer ${this.opts.apiKey}`;
+    // A server that never answers would hold the step forever: give up when the wait is over.
+    // The wait ends with the response's headers; a long stream after them is not cut.
+    const waitMs = this.opts.answerTimeoutMs ?? ANSWER_TIMEOUT_MS;
+    const ac = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => ((timedOut = true), ac.abort()), waitMs);
+    const stop = () => ac.abort();
+    o.signal?.addEventListener('abort', stop, { once: true });
+    if (o.signal?.aborted) ac.abort();
     try {
-      return await (this.opts.fetch ?? fetch)(this.url, { method: 'POST', headers, body: JSON.stringify(body), ...(o.signal && { signal: o.signal }) });
+      return await (this.opts.fetch ?? fetch)(this.url, { method: 'POST', headers, body: JSON.stringify(body), signal: ac.signal });
     } catch (e) {
+      if (timedOut) {
+        throw new ModelError('connection', `${this.url} did not start answering within ${waitMs / 1000} s. Check that the server is running and has the model loaded (its log says), then press Retry.`);
+      }
       throw fetchError(this.url, e);
+    } finally {
+      clearTimeout(timer);
     }
   }
 }
