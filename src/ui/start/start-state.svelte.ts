@@ -42,7 +42,7 @@ export interface GgufFields {
 export interface StartOptions {
   /** `?model=` of the page: preselects a model (never runs or downloads it). */
   readonly modelSpec?: string | null;
-  /** Where the endpoint and a GGUF URL are kept across reloads (localStorage). */
+  /** Where the endpoint and a GGUF URL are kept across reloads (localStorage), saved by `remember()`. */
   readonly storage?: KeyValueStore | null;
 }
 
@@ -100,9 +100,9 @@ export class StartState {
   readonly advice: EngineAdvice | null = $derived(this.gpu ? engineAdvice(this.gpu) : null);
   readonly readiness: Readiness = $derived(this.#readiness());
 
-  /** `workspace` is the workspace choice; without it, runs use the worker's default (memory). */
   readonly #options: StartOptions;
 
+  /** `workspace` is the workspace choice; without it, runs use the worker's default (memory). */
   constructor(
     private readonly client: EngineClient,
     readonly workspace?: WorkspaceChoice,
@@ -112,12 +112,11 @@ export class StartState {
     const kept = loadRemembered(options.storage);
     if (kept.endpoint) this.endpoint = { ...this.endpoint, ...kept.endpoint };
     if (kept.ggufUrl) this.gguf.url = kept.ggufUrl;
-    if (options.storage) {
-      const storage = options.storage;
-      $effect.root(() => {
-        $effect(() => saveRemembered(storage, { endpoint: { baseUrl: this.endpoint.baseUrl, model: this.endpoint.model }, ...(this.gguf.url && { ggufUrl: this.gguf.url }) }));
-      });
-    }
+  }
+
+  /** Keeps the endpoint's URL and model and the GGUF URL for the next visit (called when a run starts or the endpoint is checked). */
+  remember(): void {
+    saveRemembered(this.#options.storage, { endpoint: { baseUrl: this.endpoint.baseUrl, model: this.endpoint.model }, ...(this.gguf.url && { ggufUrl: this.gguf.url }) });
   }
 
   /** Loads the choices and detects the GPU; safe to call again (after an engine restart). */
@@ -208,6 +207,7 @@ export class StartState {
   }
 
   async probeEndpoint(): Promise<void> {
+    this.remember();
     this.probing = true;
     this.probe = null;
     try {

@@ -52,10 +52,14 @@ describe('StartState', () => {
     ['own files without files', (s) => s.setTaskKind('files'), /^Drop files \(or pick them\)/],
     ['own files without a task', (s) => ((s.dropped = [{ path: 'a.js', text: 'x' }]), s.setTaskKind('files')), /^Say what the agent should do/],
     [
-      'own files with a task (the endpoint is picked, as no GPU is there)',
+      'own files with a task (llama.cpp on the CPU is picked, as no GPU is there)',
       (s) => ((s.dropped = [{ path: 'a.js', text: 'x' }]), s.setTaskKind('files'), (s.ownTask = 'Fix a.')),
-      { task: { kind: 'files', files: { 'a.js': 'x' }, task: 'Fix a.' }, model: { kind: 'openai', baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen2.5-coder:1.5b' } },
+      { task: { kind: 'files', files: { 'a.js': 'x' }, task: 'Fix a.' }, model: { kind: 'gguf', source: { url: expect.stringMatching(/^https:\/\/huggingface\.co\/.*Q4_K_M\.gguf$/) } } },
     ],
+    ['llama.cpp, the default catalog model', (s) => (s.modelKind = 'gguf'), { model: { kind: 'gguf', source: { url: expect.stringContaining('Qwen2.5-Coder-0.5B-Instruct-Q4_K_M.gguf') }, label: 'Qwen2.5-Coder 0.5B Instruct' } }],
+    ['llama.cpp from a URL without one', (s) => ((s.modelKind = 'gguf'), (s.gguf.from = 'url')), /^Give the URL of a \.gguf file/],
+    ['llama.cpp from a URL', (s) => ((s.modelKind = 'gguf'), (s.gguf.from = 'url'), (s.gguf.url = ' http://127.0.0.1:9/m.gguf ')), { model: { kind: 'gguf', source: { url: 'http://127.0.0.1:9/m.gguf' } } }],
+    ['llama.cpp from disk without a file', (s) => ((s.modelKind = 'gguf'), (s.gguf.from = 'file')), /^Pick a \.gguf file from your disk/],
     ['scripted with own files', (s) => ((s.dropped = [{ path: 'a.js', text: 'x' }]), (s.ownTask = 't'), (s.taskKind = 'files'), (s.modelKind = 'scripted')), /recorded turns only for the starter task/],
     ['an endpoint without a scheme', (s) => ((s.modelKind = 'openai'), (s.endpoint.baseUrl = 'localhost:11434')), /base URL starting with http/],
     ['an endpoint without a model', (s) => ((s.modelKind = 'openai'), (s.endpoint.model = ' ')), /^Name the model/],
@@ -119,5 +123,41 @@ describe('StartState', () => {
     await start.probeEndpoint();
     expect(start.probe).toEqual({ ok: false, message: expect.stringMatching(new RegExp(`^Could not connect to http://127\\.0\\.0\\.1:${port}/v1/models: connection refused\\. Start the server`)) });
     expect(start.probing).toBe(false);
+  });
+});
+
+describe('StartState preselection and memory', () => {
+  async function withOptions(o: ConstructorParameters<typeof StartState>[2]): Promise<StartState> {
+    const { client } = connectInProcess(() => createTemplateSession());
+    cleanups.push(() => client.dispose());
+    const start = new StartState(client, undefined, o);
+    await start.load();
+    return start;
+  }
+
+  it.each<[string, Partial<Record<'modelKind' | 'ggufFrom' | 'ggufUrl' | 'catalogId' | 'webllmId' | 'baseUrl' | 'model', string>>, RegExp]>([
+    ['gguf:http://127.0.0.1:9/m.gguf', { modelKind: 'gguf', ggufFrom: 'url', ggufUrl: 'http://127.0.0.1:9/m.gguf' }, /preselected gguf:http.*Nothing is downloaded or run until you press Run/],
+    ['gguf:https://huggingface.co/ggml-org/Qwen3-1.7B-GGUF/resolve/main/Qwen3-1.7B-Q4_K_M.gguf', { modelKind: 'gguf', ggufFrom: 'catalog', catalogId: 'qwen3-1.7b-q4_k_m' }, /preselected/],
+    ['webllm:Llama-3.2-1B-Instruct-q4f16_1-MLC', { modelKind: 'webllm', webllmId: 'Llama-3.2-1B-Instruct-q4f16_1-MLC' }, /preselected/],
+    ['openai:http://127.0.0.1:8080/v1#my-model', { modelKind: 'openai', baseUrl: 'http://127.0.0.1:8080/v1', model: 'my-model' }, /preselected/],
+    ['nonsense', { modelKind: 'scripted' }, /is not a model spec/],
+  ])('?model=%s', async (spec, expected, note) => {
+    const s = await withOptions({ modelSpec: spec });
+    const seen = { modelKind: s.modelKind, ggufFrom: s.gguf.from, ggufUrl: s.gguf.url, catalogId: s.gguf.catalogId, webllmId: s.webllmId, baseUrl: s.endpoint.baseUrl, model: s.endpoint.model };
+    expect(seen).toMatchObject(expected);
+    expect(s.specNote?.text).toMatch(note);
+  });
+
+  it('keeps the endpoint and a GGUF URL across reloads, never the key', async () => {
+    const data = new Map<string, string>();
+    const storage = { getItem: (k: string) => data.get(k) ?? null, setItem: (k: string, v: string) => void data.set(k, v) };
+    const first = await withOptions({ storage });
+    first.endpoint = { baseUrl: 'http://127.0.0.1:8080/v1', model: 'kept', apiKey: 'secret' };
+    first.gguf.url = 'https://example.org/kept.gguf';
+    first.remember();
+    const again = await withOptions({ storage });
+    expect(again.endpoint).toEqual({ baseUrl: 'http://127.0.0.1:8080/v1', model: 'kept', apiKey: '' });
+    expect(again.gguf.url).toBe('https://example.org/kept.gguf');
+    expect([...data.values()].join()).not.toContain('secret');
   });
 });
