@@ -100,6 +100,8 @@ const REDIRECTS: readonly Row[] = [
   ['cat <<EOF\n`id`\nEOF', 'refuse', 'heredoc', 'Quote the delimiter'],
   ['cat <<EOF\nC:\\dir\nEOF', 'refuse', 'heredoc', 'Quote the delimiter'],
   ['ls *.js src/*.ts', 'allow', 'free', 'read-only'],
+  ['echo /proc/self/environ | xargs cat', 'refuse', 'xargs-input', 'can name any file'],
+  ['find src -name "*.js" | xargs cat', 'allow', 'free', 'read-only'],
   ['echo /e*', 'refuse', 'outside-path', 'outside the workspace'],
   ['wc -l < package.json', 'allow', 'free', 'read-only'],
   ['cat < /etc/passwd', 'refuse', 'outside-path', '"/etc/passwd"'],

@@ -13,6 +13,7 @@ import { readProgram, type Stage } from './syntax.ts';
 import { codeExpansionFinding, wordFinding } from './words.ts';
 import { displayFinding } from './display.ts';
 import { planFor } from './plan.ts';
+import { xargsInputFinding } from './find-xargs.ts';
 
 /** Longer command lines are refused outright: no analysis cap may fall open. */
 export const MAX_COMMAND_CHARS = 8000;
@@ -77,7 +78,8 @@ export function decideShell(parser: Parser, cmd: string): ShellDecision {
     const judged = stages.map(judgeStage);
     const plan = planFor(stages, cmd);
     const planFinding = 'tier' in plan ? plan : null;
-    const finding = worst([...judged.map((j) => (typeof j === 'string' ? null : j)), planFinding]);
+    const pipeline = xargsInputFinding(stages.map((s) => s.words));
+    const finding = worst([...judged.map((j) => (typeof j === 'string' ? null : j)), planFinding, pipeline]);
     const allowed =
       stages.length === 1
         ? `${q(cmd.trim())} ${judged[0] as string}`

@@ -132,7 +132,16 @@ export class NodeWorkspace implements Workspace {
   }
 
   exec(plan: ExecPlan, opts: ExecOptions): Promise<ExecResult> {
-    const stageEnv = opts.env ?? {};
+    // git may use only the workspace's own .git: no repository found above the root, and no
+    // bare repository made of files the model wrote (HEAD, config, objects/ at the root). The
+    // policy lets no command set GIT_* itself, so these cannot be overridden.
+    const stageEnv = {
+      GIT_CEILING_DIRECTORIES: posix.dirname(this.root),
+      GIT_CONFIG_COUNT: '1',
+      GIT_CONFIG_KEY_0: 'safe.bareRepository',
+      GIT_CONFIG_VALUE_0: 'explicit',
+      ...opts.env,
+    };
     return runPlan({
       plan: { stages: plan.stages.map((s) => ({ ...s, env: { ...stageEnv, ...s.env } })) },
       root: this.root,
