@@ -15,6 +15,7 @@ import { truncateHeadTail } from './truncate.ts';
 import { callKey, loopGuardNudge, trackCall } from './loop-guard.ts';
 import { schemaErrorText } from './schema-error.ts';
 import { normalizeArgs } from './aliases.ts';
+import { argTypes, coerceArgs, exampleArgs } from './arg-types.ts';
 
 export { DISABLE_SYNTAX_CHECK } from './aliases.ts';
 
@@ -71,8 +72,10 @@ export class Engine {
       ]);
     }
     const notes: Note[] = [];
-    const { args, aliasNotes, disableSyntax } = normalizeArgs(def, rawArgs as Record<string, unknown>);
-    notes.push(...aliasNotes);
+    const normalized = normalizeArgs(def, rawArgs as Record<string, unknown>);
+    const { aliasNotes, disableSyntax } = normalized;
+    const { args, notes: coerceNotes } = coerceArgs(def.schema, normalized.args);
+    notes.push(...aliasNotes, ...coerceNotes);
 
     if (this.settings.loop_guard) {
       const times = trackCall(this.state, callKey(name, args));
@@ -84,7 +87,7 @@ export class Engine {
     const parsed = def.schema.safeParse(args);
     if (!parsed.success) {
       const known = schemaKeys(def);
-      return fail(schemaErrorText(name, parsed.error, args, known, exampleCall(def)), [
+      return fail(schemaErrorText(name, parsed.error, args, known, exampleCall(def), argTypes(def.schema)), [
         ...notes,
         { kind: 'schema', text: parsed.error.issues.map((i) => i.path.join('.') || i.message).join(', ') },
       ]);
@@ -125,7 +128,5 @@ function schemaKeys(def: ToolDef<any>): string[] {
 }
 
 function exampleCall(def: ToolDef<any>): string {
-  const keys = schemaKeys(def);
-  const obj = Object.fromEntries(keys.map((k) => [k, '…']));
-  return `${def.name} ${JSON.stringify(obj)}`;
+  return `${def.name} ${JSON.stringify(exampleArgs(def.schema))}`;
 }

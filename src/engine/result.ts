@@ -16,6 +16,7 @@ export type NoteKind =
   | 'refusal' // a rule refused the call (detail: which rule)
   | 'schema' // the arguments did not match the tool's schema
   | 'alias' // an argument alias was accepted
+  | 'coerced' // an argument sent as a string was read as the number or boolean the schema wants
   | 'literal-fallback' // ws_grep used the pattern as a literal
   | 'cap' // a hit cap (grep 50, glob 200) was reached
   | 'checkpoint' // a checkpoint was stored

@@ -71,6 +71,11 @@ export const NOTE_EXPLANATIONS: Readonly<Record<NoteKind | LoopNoteKind, NoteExp
     tone: 'info',
     why: 'A common spelling of an argument (old_string for old_str) was accepted, instead of failing a call that meant the right thing.',
   },
+  coerced: {
+    label: 'Argument type read',
+    tone: 'info',
+    why: 'A number or a boolean sent in quotes ("limit": "3") was read as the number or boolean the tool expects — small models often quote them — and the note tells the model to send it without quotes.',
+  },
   'literal-fallback': {
     label: 'Literal search',
     tone: 'info',
