@@ -39,6 +39,10 @@ describe('acorn-scopes: the same verdicts as acorn', () => {
     ['export before the let', 'export { b }; let b;', 'module'],
     ['parameter and let', 'function f(a) { let a; }', 'script'],
     ['static block var and let', 'class A { static { let a; var a; } }', 'module'],
+    ['a var in a static block stops there', 'let a; class A { static { var a; } }', 'module'],
+    ['a var in an arrow function stops there', 'let a; const f = () => { var a; };', 'module'],
+    ['a var in a constructor (direct super) stops there', 'let a; class B extends A { constructor() { super(); var a; } }', 'module'],
+    ['a var in a switch case climbs to the function', 'function f(x) { let a; switch (x) { case 1: var a; } }', 'script'],
   ];
   it.each(cases)('%s', (_name, text, sourceType) => {
     expect(verdict(LinearScopeParser, text, sourceType)).toBe(verdict(Parser, text, sourceType));
