@@ -4,6 +4,11 @@ import type { InMemoryFs } from 'just-bash';
 import { fsWith } from '../../../tests/support/memory-fs.ts';
 import { NodeJsEngine } from './node-runner.ts';
 import type { JsRequest } from './node-commands.ts';
+import { commandsRefused, probeHostSandbox } from '../node/host-sandbox.ts';
+
+const probed = await probeHostSandbox();
+const sandbox = 'kind' in probed ? probed : undefined;
+if (!sandbox) console.log(`NodeJsEngine sandbox tests skipped: bubblewrap cannot run here (${'why' in probed ? probed.why : ''})`);
 
 function request(fs: InMemoryFs, args: string[], over: Partial<JsRequest> = {}): JsRequest {
   return { fs, root: '/ws', cwd: '/ws', args, env: {}, timeoutMs: 20_000, maxOutputBytes: 64 * 1024, signal: new AbortController().signal, ...over };
@@ -47,5 +52,25 @@ describe('NodeJsEngine', () => {
     const r = await new NodeJsEngine().run(request(fs, ['s.js'], { timeoutMs: 400 }));
     expect(r).toMatchObject({ exitCode: null, timedOut: true });
     expect(r.backendNote).toMatch(/killed after 400 ms/);
+  });
+
+  it.skipIf(!sandbox)('in the bubblewrap sandbox: the same program runs, with no network and nothing writable but the copy', async () => {
+    const fs = fsWith({
+      'p.mjs':
+        "import { writeFileSync } from 'node:fs';\nimport { connect } from 'node:net';\n" +
+        "for (const f of ['/usr/x', '/root/x']) { try { writeFileSync(f, 'x'); console.log('wrote', f); } catch (e) { console.log(e.code); } }\n" +
+        "connect(80, '1.1.1.1').on('error', (e) => console.log(e.code)).on('connect', () => console.log('connected'));\n",
+    });
+    const r = await new NodeJsEngine(sandbox).run(request(fs, ['p.mjs']));
+    expect(r.output).toBe('EROFS\nENOENT\nENETUNREACH\n');
+    expect(r.exitCode).toBe(0);
+    expect(r.backendNote).toMatch(/^node ran in Node v[\d.]+ on this machine inside the bubblewrap sandbox \(no network, only the copy writable\), over a temporary copy/);
+  });
+
+  it('where the sandbox cannot run, runs nothing and says why', async () => {
+    const fs = fsWith({ 'w.mjs': "import { writeFileSync } from 'node:fs';\nwriteFileSync('/tmp/slm-refused-' + process.pid, 'x');\n" });
+    const refused = commandsRefused('bwrap is not installed (no bwrap on PATH)');
+    const r = await new NodeJsEngine(refused).run(request(fs, ['w.mjs']));
+    expect(r).toMatchObject({ exitCode: 126, output: '', backendNote: refused.note });
   });
 });
