@@ -2,6 +2,7 @@ import { Parser, type Options } from 'acorn';
 import { describe, expect, it } from 'vitest';
 import { LinearScopeParser } from './acorn-scopes.ts';
 import { checkJs } from './javascript.ts';
+import { readJsonl } from '../../../tests/support/corpus.ts';
 
 /** acorn's verdict on `text`: 'ok' or its error message. */
 function verdict(P: typeof Parser, text: string, sourceType: Options['sourceType']): string {
@@ -46,6 +47,22 @@ describe('acorn-scopes: the same verdicts as acorn', () => {
   ];
   it.each(cases)('%s', (_name, text, sourceType) => {
     expect(verdict(LinearScopeParser, text, sourceType)).toBe(verdict(Parser, text, sourceType));
+  });
+});
+
+describe('acorn-scopes: the same verdicts as acorn on every JavaScript text of the edits corpus', () => {
+  const texts = [
+    ...new Set(
+      readJsonl<{ lang: string; file_text: string; expected_text?: string }>('edits-dev.jsonl')
+        .filter((c) => c.lang === 'javascript')
+        .flatMap((c) => [c.file_text, ...(c.expected_text === undefined ? [] : [c.expected_text])]),
+    ),
+  ];
+  it(`${texts.length} texts, as modules and as scripts`, () => {
+    expect(texts.length).toBeGreaterThan(20);
+    for (const text of texts) {
+      for (const sourceType of ['module', 'script'] as const) expect(verdict(LinearScopeParser, text, sourceType)).toBe(verdict(Parser, text, sourceType));
+    }
   });
 });
 
