@@ -33,7 +33,7 @@ function server(o: { drops?: number; dropAt?: number; range?: boolean; status?: 
     const from = range && o.range !== false ? Number(/bytes=(\d+)-/.exec(range)![1]) : 0;
     const part = FILE.subarray(from);
     const upTo = drops-- > 0 ? (o.dropAt ?? 300) : part.length;
-    const headers = from > 0 ? { 'content-range': `bytes ${from}-${FILE.length - 1}/${FILE.length}` } : { 'content-length': String(FILE.length) };
+    const headers: Record<string, string> = from > 0 ? { 'content-range': `bytes ${from}-${FILE.length - 1}/${FILE.length}` } : { 'content-length': String(FILE.length) };
     return new Response(body(part, upTo), { status: from > 0 ? 206 : 200, headers });
   }) as typeof fetch;
   return { fetchFn, calls };

@@ -3,8 +3,8 @@
  * by the llama.cpp model worker (gguf.worker.ts), through a dynamic import, so neither the
  * page nor the engine worker ever loads it; its wasm file is a Vite asset of this origin.
  *
- * - Threads: one per core up to 8 when the page is cross-origin isolated (SharedArrayBuffer),
- *   otherwise one. WebGPU stays off (`n_gpu_layers: 0`): this is the engine for browsers where
+ * - Threads: one per physical core, up to 8, when the page is cross-origin isolated
+ *   (SharedArrayBuffer); otherwise one. WebGPU stays off (`n_gpu_layers: 0`): this is the engine for browsers where
  *   WebLLM cannot run.
  * - JSON mode: `response_format: json_schema` — llama.cpp turns the schema into a grammar
  *   (`tools`/`tool_choice` would constrain nothing). Byte tokens that can produce invalid UTF-8
@@ -24,6 +24,7 @@ import { downloadGguf } from './gguf-download.ts';
 import { GgufFormatError, metaString, readGgufHeader, trainedContext, type GgufHeader } from './gguf-header.ts';
 import { detectGpu } from './gpu.ts';
 import { bannedTokenIds } from './utf8-bans.ts';
+import { threadCount } from './wasm-threads.ts';
 import type { HostedModel, ModelBackend } from './worker-host.ts';
 import type { CachedFile, GgufSource, LoadProgress, LoadRequest } from './worker-protocol.ts';
 
@@ -37,11 +38,6 @@ export const wllamaBackend: ModelBackend = {
 
 let cacheManager: CacheManager | undefined;
 const cache = () => (cacheManager ??= new CacheManager());
-
-/** How many threads llama.cpp gets here: several only where SharedArrayBuffer is allowed. */
-export function threadCount(isolated: boolean, cores: number): number {
-  return isolated ? Math.max(1, Math.min(8, cores)) : 1;
-}
 
 async function listCached(): Promise<CachedFile[]> {
   const entries = await cache().list();
@@ -66,7 +62,8 @@ async function loadGguf(req: LoadRequest, onProgress: (p: LoadProgress) => void)
   const trained = trainedContext(header);
   const nCtx = Math.min(req.contextTokens ?? 4096, trained ?? Infinity);
   const threads = threadCount(globalThis.crossOriginIsolated === true, globalThis.navigator?.hardwareConcurrency ?? 1);
-  onProgress({ progress: 1, text: `Starting llama.cpp (${threads === 1 ? 'one thread: this page is not cross-origin isolated' : `${threads} threads`}) with ${name}…`, elapsedMs: Date.now() - started });
+  const why = globalThis.crossOriginIsolated === true ? '' : ': this page is not cross-origin isolated';
+  onProgress({ progress: 1, text: `Starting llama.cpp (${threads === 1 ? `one thread${why}` : `${threads} threads`}) with ${name}…`, elapsedMs: Date.now() - started });
   const wllama = new Wllama({ default: wasmUrl }, { suppressNativeLog: true });
   wllama.setCompat(null); // never fetch a compatibility build from a CDN
   try {
