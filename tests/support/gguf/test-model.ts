@@ -7,10 +7,10 @@
  * template, and enough pieces (ASCII characters, JSON punctuation, the tool names) to spell a
  * call in few tokens.
  *
- * One shape tweak keeps its calls short: embedding dimension 0 is constant, so after the final
- * norm it is a steady signal the output head turns into a lean towards tokens that close a
- * string and away from `done`; every other weight is random. Without it a random model fills
- * strings until the token limit.
+ * One shape tweak keeps its calls short: embedding dimension 0 is a constant larger than the
+ * rest (and the blocks add little to it), so after the final norm it is a steady signal the
+ * output head turns into a lean towards tokens that close a string and away from `done`; every
+ * other weight is random. Without it a random model fills strings until the token limit.
  */
 import { writeGguf, type GgufTensor, type GgufValue } from './writer.ts';
 
@@ -132,7 +132,7 @@ export function makeTestModel(options: TestModelOptions = {}): Uint8Array {
   const E = o.embedding;
 
   const embd = uniform(E * nVocab, 0.1);
-  for (let t = 0; t < nVocab; t++) embd[t * E] = 1; // the steady channel (see the file comment)
+  for (let t = 0; t < nVocab; t++) embd[t * E] = 3; // the steady channel (see the file comment)
   const output = uniform(E * nVocab, 0.4);
   for (let t = 0; t < nVocab; t++) output[t * E] = LEANS.get(spelled(vocab.tokens[t]!)) ?? 0;
 
@@ -144,11 +144,11 @@ export function makeTestModel(options: TestModelOptions = {}): Uint8Array {
       matrix('attn_q', E, E, 0.3),
       matrix('attn_k', E, kvDim, 0.3),
       matrix('attn_v', E, kvDim, 0.3),
-      matrix('attn_output', E, E, 0.01),
+      matrix('attn_output', E, E, 0.05),
       { name: `blk.${l}.ffn_norm.weight`, dims: [E], type: 'F32', data: ones(E) },
       matrix('ffn_gate', E, o.feedForward, 0.3),
       matrix('ffn_up', E, o.feedForward, 0.3),
-      matrix('ffn_down', o.feedForward, E, 0.01),
+      matrix('ffn_down', o.feedForward, E, 0.05),
     );
   }
   tensors.push({ name: 'output_norm.weight', dims: [E], type: 'F32', data: ones(E) }, { name: 'output.weight', dims: [E, nVocab], type: 'F16', data: output });
