@@ -50,6 +50,19 @@ module.exports = {
       to: { path: 'node_modules/@mlc-ai/web-llm' },
     },
     {
+      name: 'node-llama-cpp-only-in-its-adapter',
+      severity: 'error',
+      from: { pathNot: '^src/agent/models/gguf-node' },
+      to: { path: 'node_modules/node-llama-cpp' },
+    },
+    {
+      name: 'gguf-node-off-the-browser',
+      comment: 'The Node llama.cpp adapter (gguf-node.ts) serves the CLI, the bench and tests; nothing a browser bundle holds imports it.',
+      severity: 'error',
+      from: { path: '^src/(?!cli/)', pathNot: ['^src/agent/models/gguf-node', '\\.test\\.ts$'] },
+      to: { path: '^src/agent/models/gguf-node\\.ts$' },
+    },
+    {
       name: 'webcontainer-only-in-its-backend',
       severity: 'error',
       from: { pathNot: '^src/workspace/webcontainer' },
