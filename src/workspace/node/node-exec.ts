@@ -24,9 +24,6 @@ export type Launcher = (argv: readonly string[], opts: { root: string; cwd: stri
   env: Record<string, string>;
 };
 
-/** Starts argv as it is, in the host's environment plus the stage's. */
-export const DIRECT: Launcher = (argv, opts) => ({ file: argv[0]!, args: argv.slice(1), env: opts.env });
-
 export interface PlanRequest {
   readonly plan: ExecPlan;
   /** Absolute workspace root. */
