@@ -54,7 +54,7 @@ const agentSettingsSchema = z.object({
 
 const modelSchema = z.object({
   id: text(300),
-  kind: z.enum(['webllm', 'openai', 'scripted']),
+  kind: z.enum(['webllm', 'openai', 'gguf', 'scripted']),
   /** Adapter facts worth keeping (family, context window), as plain values. */
   params: z.record(text(64), z.union([text(300), z.number(), z.boolean()])),
   seed: int(0, Number.MAX_SAFE_INTEGER),
@@ -110,9 +110,10 @@ export type AgentSettings = z.infer<typeof agentSettingsSchema>;
 export type ModelInfo = z.infer<typeof modelSchema>;
 export type WorkspaceRef = z.infer<typeof templateRefSchema> | z.infer<typeof filesRefSchema>;
 
-/** The model kind a model id names (`openai:…`, `scripted:…`; anything else runs in WebLLM). */
+/** The model kind a model id names (`openai:…`, `gguf:…` (llama.cpp), `scripted:…`; anything else runs in WebLLM). */
 export function modelKind(id: string): ModelInfo['kind'] {
   if (id.startsWith('openai:')) return 'openai';
+  if (id.startsWith('gguf:')) return 'gguf';
   if (id.startsWith('scripted:')) return 'scripted';
   return 'webllm';
 }

@@ -75,7 +75,9 @@ describe('slm run', () => {
 
   it.each([
     { args: ['--task', 't', '--root', '.'], says: /--model SPEC is required/ },
-    { args: ['--model', 'gpt4', '--task', 't', '--root', '.'], says: /is not a model spec: use openai:BASE_URL#MODEL or scripted:FILE/ },
+    { args: ['--model', 'gpt4', '--task', 't', '--root', '.'], says: /is not a model spec: use openai:BASE_URL#MODEL, gguf:FILE or scripted:FILE/ },
+    { args: ['--model', 'gguf:', '--task', 't', '--root', '.'], says: /--model gguf: names no file: write gguf:FILE\.gguf/ },
+    { args: ['--model', 'gguf:/nonexistent-dir/m.gguf', '--task', 't', '--root', '.'], says: /\/nonexistent-dir\/m\.gguf cannot be loaded: there is no such file; give the path of a \.gguf file\./ },
     { args: ['--model', 'openai:http://127.0.0.1:11434/v1', '--task', 't', '--root', '.'], says: /names no model: write openai:BASE_URL#MODEL/ },
     { args: ['--model', 'scripted:BAD', '--task', 't', '--root', '.', '--max-steps', '0'], says: /--max-steps must be a whole number ≥ 1, not "0"/ },
     { args: ['--model', 'scripted:BAD', '--task', 't', '--root', '.'], says: /must hold a JSON array of strings/ },

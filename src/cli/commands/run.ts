@@ -18,18 +18,21 @@ import type { Model } from '../../agent/model.ts';
 import { OpenAIModel } from '../../agent/models/openai.ts';
 import { ScriptedModel } from '../../agent/models/scripted.ts';
 import { stopText, type Step } from '../../agent/step.ts';
+import { timedModel, type StepSpeed } from '../../agent/models/step-speed.ts';
 import { EXIT, UsageError, writeOut, type CliIO, type CommandEntry } from '../command.ts';
 import { FileBanditStore } from '../evolve-store.ts';
 import { openRoot } from '../root.ts';
-import { parseSettingsArg } from '../settings-arg.ts';
 import { chooseSandbox, SANDBOX_OPTIONS, SANDBOX_USAGE } from '../sandbox-option.ts';
+import { parseSettingsArg } from '../settings-arg.ts';
 
 const USAGE = `slm run --model SPEC --task TEXT --root DIR [--out FILE] [--max-steps N] [--context TOKENS]
         [--seed N] [--temperature T] [--free-text] [--edit-format FORMAT] [--evolve FILE] [--settings JSON] [--unsandboxed-commands]
     Runs the agent loop headless over DIR and writes the session record (JSON, replayable with slm replay) to --out.
-    SPEC is openai:BASE_URL#MODEL (an OpenAI-compatible endpoint, e.g. openai:http://127.0.0.1:11434/v1#qwen2.5-coder:1.5b;
     The model's commands run in the OS sandbox (bubblewrap). ${SANDBOX_USAGE}
-    the key comes from SLM_API_KEY or OPENAI_API_KEY) or scripted:FILE (a JSON array of recorded raw outputs).
+    SPEC is openai:BASE_URL#MODEL (an OpenAI-compatible endpoint, e.g. openai:http://127.0.0.1:11434/v1#qwen2.5-coder:1.5b;
+    the key comes from SLM_API_KEY or OPENAI_API_KEY), gguf:FILE (a GGUF model run on this machine's CPU by llama.cpp, e.g.
+    gguf:qwen2.5-coder-0.5b-instruct-q4_k_m.gguf; each step's line then shows its speed) or scripted:FILE (a JSON array of
+    recorded raw outputs).
     --max-steps defaults to ${LOOP_DEFAULTS.maxSteps}, --context to ${LOOP_DEFAULTS.contextTokens} tokens, --seed to ${LOOP_DEFAULTS.seed}, --temperature to ${LOOP_DEFAULTS.temperature}.
     --free-text turns JSON mode off; --edit-format (${EDIT_FORMATS.join('|')}) fixes the recommended edit format;
     --evolve FILE lets the edit-format bandit in FILE choose it and learn from the run.
@@ -48,10 +51,10 @@ const OPTIONS = {
   'edit-format': { type: 'string' },
   evolve: { type: 'string' },
   settings: { type: 'string' },
+  ...SANDBOX_OPTIONS,
 } as const;
 
 interface RunRequest {
-  ...SANDBOX_OPTIONS,
   readonly model: string;
   readonly task: string;
   readonly root: string;
@@ -64,10 +67,10 @@ interface RunRequest {
   readonly editFormat?: EditFormat;
   readonly evolve?: string;
   readonly settings?: string;
+  readonly unsandboxed: boolean;
 }
 
 function usage(message: string): UsageError {
-  readonly unsandboxed: boolean;
   return new UsageError(`slm run: ${message}`, USAGE);
 }
 
@@ -79,7 +82,7 @@ function parseCommandLine(argv: readonly string[]): RunRequest {
     throw usage((e as Error).message);
   }
   const v = parsed.values;
-  if (v.model === undefined) throw usage('--model SPEC is required: openai:BASE_URL#MODEL or scripted:FILE');
+  if (v.model === undefined) throw usage('--model SPEC is required: openai:BASE_URL#MODEL, gguf:FILE or scripted:FILE');
   if (v.task === undefined || !v.task.trim()) throw usage('--task TEXT is required: what the agent should do');
   if (v.root === undefined) throw usage('--root DIR is required: the project directory the agent works in');
   const editFormat = v['edit-format'];
@@ -100,10 +103,10 @@ function parseCommandLine(argv: readonly string[]): RunRequest {
     ...(editFormat !== undefined && { editFormat: editFormat as EditFormat }),
     ...(v.evolve !== undefined && { evolve: v.evolve }),
     ...(v.settings !== undefined && { settings: v.settings }),
+    unsandboxed: v['unsandboxed-commands'] ?? false,
   };
 }
 
-    unsandboxed: v['unsandboxed-commands'] ?? false,
 function intOption(name: string, text: string | undefined, fallback: number, min: number): number {
   if (text === undefined) return fallback;
   const n = Number(text);
@@ -118,8 +121,28 @@ function numberOption(name: string, text: string | undefined, fallback: number):
   return n;
 }
 
-/** `openai:BASE_URL#MODEL` or `scripted:FILE`. */
-async function makeModel(spec: string, context: number): Promise<Model> {
+/** A model for the run; `close` frees what it holds (a local engine). */
+interface RunModel {
+  readonly model: Model;
+  readonly close?: () => Promise<void>;
+}
+
+/** `openai:BASE_URL#MODEL`, `gguf:FILE` or `scripted:FILE`; `onSpeed` hears each step's speed where it is measured (gguf). */
+async function makeModel(spec: string, context: number, onSpeed: (speed: StepSpeed) => void): Promise<RunModel> {
+  if (spec.startsWith('gguf:')) {
+    const file = spec.slice('gguf:'.length);
+    if (!file) throw usage(`--model gguf: names no file: write gguf:FILE.gguf`);
+    // node-llama-cpp is loaded only for a gguf run.
+    const { loadGgufNode } = await import('../../agent/models/gguf-node.ts');
+    const model = await loadGgufNode({ file, contextTokens: context }).catch((e: unknown) => {
+      throw usage(`--model ${spec}: ${(e as Error).message}`);
+    });
+    return { model: timedModel(model, onSpeed), close: () => model.dispose() };
+  }
+  return { model: await remoteOrScripted(spec, context) };
+}
+
+async function remoteOrScripted(spec: string, context: number): Promise<Model> {
   if (spec.startsWith('openai:')) {
     const rest = spec.slice('openai:'.length);
     const hash = rest.lastIndexOf('#');
@@ -142,7 +165,7 @@ async function makeModel(spec: string, context: number): Promise<Model> {
     }
     return new ScriptedModel(value as string[], { name: file, contextWindow: context });
   }
-  throw usage(`--model ${JSON.stringify(spec)} is not a model spec: use openai:BASE_URL#MODEL or scripted:FILE`);
+  throw usage(`--model ${JSON.stringify(spec)} is not a model spec: use openai:BASE_URL#MODEL, gguf:FILE or scripted:FILE`);
 }
 
 /** The session is written after the run: refuse up front a --out whose directory is missing, rather than lose the run. */
@@ -152,12 +175,17 @@ async function checkOutDir(out: string): Promise<void> {
   if (!st?.isDirectory()) throw usage(`--out ${out}: the directory ${dir} does not exist; create it or write the session elsewhere`);
 }
 
-/** One stderr line per step: index, tool, outcome, notable notes. */
-function progressLine(step: Step): string {
+/** One stderr line per step: index, tool, outcome, notable notes, and the model's speed when measured. */
+function progressLine(step: Step, speed: StepSpeed | undefined): string {
   const what = step.call ? step.call.tool : `(no call: ${step.parseError?.kind})`;
   const outcome = step.result ? (step.result.ok ? 'ok' : `failed — ${step.result.text.split('\n')[0]!.slice(0, 120)}`) : 'retry';
   const notes = [...(step.result?.notes ?? []).filter((n) => n.kind !== 'checkpoint'), ...step.notes.filter((n) => n.kind !== 'repair')].map((n) => n.kind);
-  return `step ${step.index} ${what} ${outcome}${notes.length ? ` [${notes.join(', ')}]` : ''}\n`;
+  return `step ${step.index} ${what} ${outcome}${notes.length ? ` [${notes.join(', ')}]` : ''}${speed ? ` (${speedText(speed)})` : ''}\n`;
+}
+
+function speedText(s: StepSpeed): string {
+  const tps = (n: number | undefined) => (n === undefined ? '?' : n.toFixed(0));
+  return `first token ${s.ttftMs.toFixed(0)} ms, prefill ${tps(s.prefillTps)} tok/s, decode ${tps(s.decodeTps)} tok/s${s.cachedTokens ? `, ${s.cachedTokens} prompt tokens cached` : ''}`;
 }
 
 async function runRun(argv: readonly string[], io: CliIO): Promise<number> {
@@ -167,7 +195,8 @@ async function runRun(argv: readonly string[], io: CliIO): Promise<number> {
   const root = await openRoot(req.root, await chooseSandbox('run', req.unsandboxed, io));
   if (!root.ok) throw usage(root.text);
   if (req.out !== undefined) await checkOutDir(req.out);
-  const model = await makeModel(req.model, req.context);
+  let speed: StepSpeed | undefined;
+  const { model, close } = await makeModel(req.model, req.context, (s) => (speed = s));
   const store = req.evolve === undefined ? undefined : new FileBanditStore(req.evolve);
   let bandit: EditFormatBandit | undefined;
   try {
@@ -192,13 +221,19 @@ async function runRun(argv: readonly string[], io: CliIO): Promise<number> {
     contextTokens: req.context,
     jsonMode: req.jsonMode,
     signal: ac.signal,
-    onStep: (step) => void io.stderr.write(progressLine(step)),
+    onStep: (step) => {
+      io.stderr.write(progressLine(step, speed));
+      speed = undefined;
+    },
     ...(req.editFormat && { editFormat: req.editFormat }),
     ...(bandit && { evolve: bandit, language: dominantLanguage(files) }),
   };
   // Recording describes the starting files and hashes the tree after every step: only when a session is wanted.
   const running = req.out === undefined ? runLoop(options).then((result) => ({ result, session: undefined, unrecorded: [] })) : recordRun(options);
-  const { result, session, unrecorded } = await running.finally(() => process.off('SIGINT', onSigint));
+  const { result, session, unrecorded } = await running.finally(async () => {
+    process.off('SIGINT', onSigint);
+    await close?.();
+  });
   if (store && bandit) await store.save(bandit.toJSON());
 
   if (req.out !== undefined && session) {
