@@ -8,6 +8,7 @@ import { useNodeWasm } from '../src/platform/node-wasm.ts';
 import { browserSection } from './browser.ts';
 import { bundleSection } from './bundle.ts';
 import { editCorpusSection } from './edits.ts';
+import { ggufSection } from './gguf.ts';
 import { latencySection } from './latency.ts';
 import { patchCorpusSection } from './patch.ts';
 import { patchHunksSection } from './patch-hunks.ts';
@@ -28,6 +29,7 @@ const SECTIONS: readonly BenchSectionDef[] = [
   shareSection(),
   bundleSection(),
   browserSection(),
+  ggufSection(),
 ];
 
 async function runSection(def: BenchSectionDef): Promise<BenchSection> {
