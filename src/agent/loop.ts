@@ -30,7 +30,8 @@ export interface LoopOptions {
   readonly outputTokens?: number;
   /** Constrain output to the call schema (JSON mode); false = free text, parsed leniently. */
   readonly jsonMode?: boolean;
-  readonly approval?: ApprovalMode;
+  /** The approval mode, or the mode per step (a session run asks only in its live part: its replayed steps get the replay's answers). */
+  readonly approval?: ApprovalMode | ((step: number) => ApprovalMode);
   readonly approve?: Approver;
   readonly isGated?: GateCheck;
   readonly stallSteps?: number;

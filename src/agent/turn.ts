@@ -16,7 +16,7 @@ import { parseTestTally, TEST_TOOLS, type TestTally } from '../engine/tally.ts';
 
 export interface TurnSettings {
   readonly engine: Engine;
-  readonly approval: ApprovalMode;
+  readonly approval: ApprovalMode | ((step: number) => ApprovalMode);
   readonly approve?: Approver;
   readonly isGated?: GateCheck;
   /** Steps without test progress before the stall nudge. */
@@ -54,7 +54,8 @@ export async function executeTurn(s: TurnSettings, parsed: ParseOutcome, index: 
     ({ result, tally, stop } = done);
     notes.push(...done.notes);
   } else {
-    const reason = await approvalReason(s.approval, s.engine.tools.get(call.tool), call.args, s.isGated);
+    const mode = typeof s.approval === 'function' ? s.approval(index) : s.approval;
+    const reason = await approvalReason(mode, s.engine.tools.get(call.tool), call.args, s.isGated);
     const request = reason && { step: index, tool: call.tool, args: call.args, reason };
     if (request) {
       // No approver in ask mode means nobody can say yes: deny rather than act unasked.

@@ -52,9 +52,10 @@ export interface ReplayApprovals {
  * Approval hooks for a replay of the first `upTo` recorded steps. A recorded approval is
  * history, never an approval: a replayed step the policy gates runs only when a person
  * approved that very step here (`approvedHere`, from an "Approve and run" press), and is
- * answered 'unapproved' otherwise. A recorded denial is given again (not running is safe). A
- * file change that was approved in ask mode runs, as every file change does in a replay's own
- * fresh workspace. Steps after `upTo` are live: the policy gates them and the person answers.
+ * answered 'unapproved' otherwise. A recorded denial is given again (not running is safe).
+ * Replayed steps run in auto mode, so a file change approved in ask mode runs unasked, as every
+ * file change does in a replay's own fresh workspace. Steps after `upTo` are live: the policy
+ * gates them and the person answers.
  */
 export function replayApprovals(recorded: readonly RecordedStep[], upTo: number, approvedHere: ReadonlySet<number> = new Set()): ReplayApprovals {
   let current = 0;
@@ -65,7 +66,6 @@ export function replayApprovals(recorded: readonly RecordedStep[], upTo: number,
     answer: (request) => {
       if (request.step > upTo) return undefined;
       if (deniedOnRecord(request.step)) return false;
-      if (request.reason === 'writes') return true;
       return approvedHere.has(request.step) ? true : 'unapproved';
     },
   };

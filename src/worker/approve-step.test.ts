@@ -106,6 +106,21 @@ describe('opening a session whose gated step recorded an approval', () => {
     expect(live!.check).toBeUndefined();
     expect(await c.hasMarker(runId, 1)).toBe(false);
   });
+
+  it('in a continuation that asks, only live steps are put before the person: replayed file changes run as a replay runs them', async () => {
+    const c = connect({ fetch: finishingEndpoint });
+    const ws = new MemoryWorkspace(undefined, undefined, sandboxRunner());
+    const write = JSON.stringify({ tool: 'ws_write', args: { path: 'notes.md', content: 'kept\n' } });
+    const { session } = await recordRun({ engine: createEngine(ws), model: new ScriptedModel([write]), task: 'Keep a note.', approval: 'ask', approve: async () => true });
+    expect(session.steps[0]!.approval).toBe('approved');
+    const model = { kind: 'openai', baseUrl: 'http://127.0.0.1:9/v1', model: 'stub' } as const;
+    const { runId } = await c.client.startSessionRun({ session, upTo: 1, model, settings: { ...SETTINGS, approval: 'ask' } });
+    await c.ended(runId);
+    const [replayed] = c.steps(runId);
+    expect(replayed!.step.approval).toBeUndefined();
+    expect(replayed!.recordedApproval).toBe('approved');
+    expect(replayed!.check).toEqual({ reproduced: true });
+  });
 });
 
 describe('Approve and run', () => {

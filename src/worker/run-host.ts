@@ -73,7 +73,7 @@ interface RunPlan {
   agent(model: Model): AgentSettings;
   readonly seed: number;
   readonly temperature: number;
-  readonly approval: ApprovalMode;
+  readonly approval: ApprovalMode | ((step: number) => ApprovalMode);
   /** The starting workspace, described before step 1. */
   readonly start: StartDescription;
   /** Recorded answers for the replayed steps of a session run. */
@@ -222,8 +222,8 @@ export class RunHost {
       }),
       seed: session.model.seed,
       temperature: session.model.temperature,
-      // Replayed steps get the replay's answers (a recorded approval is never one); live steps the person's setting.
-      approval: choice ? settings.approval : 'auto',
+      // Replayed steps run as a replay does, with its answers (a recorded approval is never one); live steps under the person's setting.
+      approval: (step) => (choice && step > upTo ? settings.approval : 'auto'),
       start: await describeStart(run.engine.workspace),
       approvals: replayApprovals(session.steps, upTo),
       checker: await ReplayChecker.create(session, upTo, opened.backend, opened.runsCommands),

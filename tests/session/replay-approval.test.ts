@@ -95,7 +95,7 @@ describe('a recorded approval is never an approval', () => {
 
 describe('replayApprovals: the answers a replay gives', () => {
   const recorded = (approval?: RecordedStep['approval']): RecordedStep[] => [{ raw: '', resultHash: '0'.repeat(12), workspaceHash: '0'.repeat(12), ...(approval && { approval }) }];
-  const ask = (step: number, reason: ApprovalRequest['reason']): ApprovalRequest => ({ step, tool: reason === 'writes' ? 'ws_edit' : 'ws_shell', args: {}, reason });
+  const ask = (step: number, reason: ApprovalRequest['reason']): ApprovalRequest => ({ step, tool: 'ws_shell', args: {}, reason });
   // Each row: the record's answer for step 1, the steps approved here, the request → the answer.
   const rows: [string, RecordedStep['approval'] | undefined, number[], ApprovalRequest, boolean | 'unapproved' | undefined][] = [
     ['a recorded approval of a gated command', 'approved', [], ask(1, 'gated-shell'), 'unapproved'],
@@ -104,7 +104,6 @@ describe('replayApprovals: the answers a replay gives', () => {
     ['a recorded denial', 'denied', [], ask(1, 'gated-shell'), false],
     ['a recorded denial, even with an approval here', 'denied', [1], ask(1, 'gated-shell'), false],
     ['a person approved this step here', 'approved', [1], ask(1, 'gated-shell'), true],
-    ['a file change approved in ask mode (it runs, as every replayed file change does)', 'approved', [], ask(1, 'writes'), true],
     ['a live step after the replayed part: the person is asked', 'approved', [], ask(2, 'gated-shell'), undefined],
   ];
   it.each(rows)('%s', (_name, approval, here, request, expected) => {
