@@ -1,0 +1,141 @@
+/**
+ * llama.cpp in WebAssembly, for real, in headless Chromium: a tiny seeded random-weight GGUF
+ * is generated at test time (no weights can be downloaded here) and loaded through the real
+ * wllama — picked as a local file, and served on loopback as a GGUF URL of one's own. Its
+ * calls are valid only because decoding is constrained by the call's JSON schema, which is
+ * what this proves: every raw output of a run of at least five steps parses against that
+ * schema and is executed. Stop ends a run while the model is writing, and the run and its
+ * session are labelled with the test model's name, never a real model's.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { callJsonSchema, toolSpecs } from '../src/agent/call-schema.ts';
+import { CODING_TOOLS } from '../src/engine/tools/index.ts';
+import { makeTestModel, TEST_MODEL_FILE, TEST_MODEL_NAME } from '../tests/support/gguf/test-model.ts';
+import { expect, screenshot, test } from './console.ts';
+import type { Page } from '@playwright/test';
+
+/** A context long enough for the whole prompt: the test vocabulary spells most text a character a token. */
+const CONTEXT = 32768;
+const bytes = makeTestModel({ seed: 1, contextLength: CONTEXT });
+/** A wider model for Stop: it writes slowly enough to be caught mid-reply. */
+const slow = makeTestModel({ seed: 1, contextLength: CONTEXT, embedding: 256, layers: 4, heads: 4, kvHeads: 2, feedForward: 1024 });
+const dir = mkdtempSync(join(tmpdir(), 'slm-gguf-'));
+const modelPath = join(dir, TEST_MODEL_FILE);
+writeFileSync(modelPath, bytes);
+
+/** Serves the model on loopback with CORS (all a cross-origin fetch needs, COEP included); other paths answer 404. */
+async function serveModel(bytes: Uint8Array): Promise<{ url: string; missing: string; requests: string[]; close(): Promise<void> }> {
+  const requests: string[] = [];
+  const server: Server = createServer((req, res) => {
+    requests.push(`${req.method} ${req.url} ${req.headers.range ?? ''}`.trim());
+    res.setHeader('access-control-allow-origin', '*');
+    res.setHeader('access-control-allow-headers', 'range');
+    if (req.method === 'OPTIONS') return void res.writeHead(204).end();
+    if (req.url !== `/${TEST_MODEL_FILE}`) return void res.writeHead(404, 'Not Found').end();
+    res.setHeader('content-length', String(bytes.length));
+    res.setHeader('content-type', 'application/octet-stream');
+    res.end(Buffer.from(bytes));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const base = `http://127.0.0.1:${port}`;
+  return { url: `${base}/${TEST_MODEL_FILE}`, missing: `${base}/missing.gguf`, requests, close: () => new Promise((r) => server.close(() => r())) };
+}
+
+async function chooseLlamaCpp(page: Page, maxSteps: number): Promise<void> {
+  await page.goto('/');
+  await page.getByRole('radio', { name: /llama\.cpp in this tab/ }).check();
+  await page.getByLabel('Max steps').fill(String(maxSteps));
+  await page.getByLabel('Context window (tokens)').fill(String(CONTEXT));
+}
+
+/** The session the page saved for the latest run (IndexedDB, as the sessions keeper stores it). */
+async function savedSession(page: Page): Promise<{ model: { id: string }; steps: { raw: string }[] }> {
+  return page.evaluate(
+    () =>
+      new Promise((resolve, reject) => {
+        const open = indexedDB.open('slmcode-sessions');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const all = open.result.transaction('records').objectStore('records').getAll();
+          all.onsuccess = () => resolve((all.result as { savedAt?: string; session?: unknown }[]).at(-1)?.session ?? all.result.at(-1));
+          all.onerror = () => reject(all.error);
+        };
+      }),
+  );
+}
+
+test('a generated GGUF picked from disk runs the agent for five steps, every output schema-valid and executed', async ({ page, problems: _problems }) => {
+  // Five steps of a ~3,000-token prompt: a minute or two on a busy two-core machine.
+  test.setTimeout(240_000);
+  await chooseLlamaCpp(page, 5);
+  await expect(page.getByTestId('engine-advice')).toContainText('llama.cpp');
+  await page.getByLabel('A .gguf file on this computer').check();
+  await page.getByTestId('gguf-file').setInputFiles(modelPath);
+  await expect(page.getByText(`${TEST_MODEL_FILE} (`)).toBeVisible();
+  await screenshot(page, '40-llamacpp-start');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+
+  await expect(page.getByTestId('run-stop')).toBeVisible({ timeout: 200_000 });
+  const timeline = page.getByRole('listbox', { name: 'Steps' });
+  const steps = await timeline.getByRole('option').count();
+  expect(steps).toBeGreaterThanOrEqual(5);
+  await expect(timeline.getByText('no call')).toHaveCount(0);
+  await expect(page.getByTestId('scripted-label')).toHaveCount(0);
+  await expect(page.getByText(`llama.cpp (CPU) ${TEST_MODEL_FILE} (file from disk)`)).toBeVisible();
+  // Each step says how fast llama.cpp answered, from its own timings.
+  await timeline.getByRole('option').filter({ hasText: '#2' }).click();
+  await expect(page.getByTestId('step-speed')).toContainText(/first token .* prefill .* tok\/s · decode .* tok\/s .*\(engine timings\)/);
+  await expect(page.getByTestId('step-speed')).toContainText('prompt tokens from the KV cache');
+  await screenshot(page, '41-llamacpp-run');
+
+  const session = await savedSession(page);
+  expect(session.model.id).toBe(`gguf:${TEST_MODEL_FILE}`);
+  const call = z.fromJSONSchema(callJsonSchema(toolSpecs(CODING_TOOLS)) as z.core.JSONSchema.JSONSchema);
+  expect(session.steps.length).toBe(steps);
+  for (const s of session.steps) expect(call.safeParse(JSON.parse(s.raw)).success, s.raw).toBe(true);
+});
+
+test('Stop ends a llama.cpp run while the model is writing; a GGUF URL is downloaded once and cached, a 404 is named with its file and status', async ({ page, problems }) => {
+  test.setTimeout(240_000);
+  const server = await serveModel(slow);
+  try {
+    await chooseLlamaCpp(page, 50);
+    await page.getByLabel('A GGUF URL').check();
+    await page.getByTestId('gguf-url').fill(server.missing);
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await expect(page.getByTestId('run-stop')).toContainText(`missing.gguf could not be downloaded: ${server.missing} answered HTTP 404 Not Found.`);
+    problems.length = 0; // the failed fetch is logged by the browser itself
+
+    await page.getByRole('button', { name: 'New run…' }).click();
+    await page.getByTestId('gguf-url').fill(server.url);
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await expect(page.getByTestId('live-output')).toBeVisible({ timeout: 120_000 });
+    // Read the step being written and press Stop in the same turn of the page, so they agree.
+    const writing = await page.evaluate(() => {
+      const index = Number(document.querySelector('[data-testid="live-output"] .index')?.textContent?.slice(1));
+      [...document.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Stop')!.click();
+      return index;
+    });
+    await expect(page.getByTestId('run-stop')).toContainText(/stopped/i);
+    // The reply cut off by Stop is not a step: the run ends with the steps before it.
+    await expect(page.getByRole('listbox', { name: 'Steps' }).getByRole('option')).toHaveCount(writing - 1);
+    await expect(page.getByText(`llama.cpp (CPU) ${TEST_MODEL_FILE}`)).toBeVisible();
+    expect(server.requests.filter((r) => r.startsWith(`GET /${TEST_MODEL_FILE}`))).toHaveLength(1);
+
+    await page.getByRole('button', { name: 'New run…' }).click();
+    await page.getByRole('button', { name: 'Which GGUF files are cached?' }).click();
+    const cached = page.getByRole('list', { name: 'Cached GGUF files' });
+    await expect(cached).toContainText(TEST_MODEL_FILE);
+    await cached.getByRole('button', { name: `Delete the cached file ${TEST_MODEL_FILE}` }).click();
+    await expect(page.getByText('No GGUF file is cached in this browser.')).toBeVisible();
+    expect(TEST_MODEL_NAME).not.toMatch(/qwen|llama-3|gemma|smollm/i);
+  } finally {
+    await server.close();
+  }
+});
