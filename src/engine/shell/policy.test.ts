@@ -327,6 +327,19 @@ const BASH_READS: readonly Row[] = [
   ["echo $'\\c@'", 'refuse', 'ansi-c-escape', 'control escape'],
   ["echo $'\\c'", 'refuse', 'ansi-c-escape', 'control escape'],
   ["echo $'\\cA\\x41\\101\\u0041'", 'allow', 'free', 'read-only'],
+  ['echo [a]$-x', 'refuse', 'expansion', 'parameter expansion "$-"'],
+  ['nl <a.txt </dev/null', 'refuse', 'redirect-input', 'redirects its input 2 times ("<a.txt", "</dev/null")'],
+  ['cat <<EOF <a.txt\nx\nEOF', 'refuse', 'redirect-input', '"<<EOF", "<a.txt"'],
+  ['cat <<<x <<<y', 'refuse', 'redirect-input', 'one input'],
+  ['CI+=1 npm test', 'refuse', 'environment', 'appends to the value'],
+  ['grep ] [ab]*', 'refuse', 'parse', 'as one word where bash splits it'],
+  // The heredoc forms of issue 12, which bash ends earlier than tree-sitter-bash.
+  ['cat <<EOF|cat\nx\nEOF|cat\nid\nEOF', 'refuse', 'chaining', '"id"'],
+  ["cat <<'EOF;'\nhi\nEOF;\nid\nEOF;", 'refuse', 'chaining', '"id"'],
+  ['cat <<true;\nx\ntrue;\nid\ntrue;', 'refuse', 'chaining', '"id"'],
+  ['cat <<EOF)\nx\nEOF)\nid\nEOF)', 'refuse', 'parse', 'does not parse'],
+  ['cat <<EOF\nx\nEOF \nid\nEOF', 'refuse', 'chaining', '"id"'],
+  ['cat <<A <<B\na\nA\nb\nB', 'refuse', 'parse', 'does not parse'],
 ];
 
 describe.each([
@@ -373,9 +386,9 @@ describe('plan: stdin and descriptors as bash applies them', () => {
   const route = (cmd: string): Routing[] | undefined =>
     decideShell(parser, cmd).plan?.stages.map((s) => [s.stdin.kind === 'file' ? `file ${s.stdin.path}` : s.stdin.kind === 'text' ? `text ${JSON.stringify(s.stdin.text)}` : s.stdin.kind, s.stdout, s.stderr] as const);
   const rows: readonly (readonly [string, Routing[]])[] = [
-    // The input written last wins, also after a heredoc's delimiter.
-    ['cat <<EOF <a.txt\nx\nEOF', [['file a.txt', 'next', 'output']]],
-    ['cat <a.txt <<EOF\nx\nEOF', [['text "x\\n"', 'next', 'output']]],
+    // Redirections after a heredoc's delimiter apply after it, in order.
+    ['cat <<EOF >/dev/null 2>&1\nx\nEOF', [['text "x\\n"', 'null', 'null']]],
+    ['cat <<EOF 2>&1 >/dev/null\nx\nEOF', [['text "x\\n"', 'null', 'next']]],
     // `|&` after a heredoc's delimiter joins that stage's stderr into the pipe.
     ["echo <<'EOF' |& rev\nEOF", [['text ""', 'next', 'next'], ['pipe', 'next', 'output']]],
   ];

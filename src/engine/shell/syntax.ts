@@ -117,7 +117,18 @@ export function readProgram(root: Node, src: string): Stage[] | Finding {
   }
   const dropped = droppedText(statements[0]!, src);
   if (dropped) return dropped;
-  return readStatement(statements[0]!, src);
+  const stages = readStatement(statements[0]!, src);
+  if (!Array.isArray(stages)) return stages;
+  for (const stage of stages) {
+    // Bash opens every input redirection in turn (a missing file stops the command) and keeps the
+    // last; a plan carries exactly one input per command.
+    const inputs = stage.redirects.filter((r) => (r.fd === null || r.fd === '0') && (r.kind !== 'file' || r.op === '<'));
+    if (inputs.length > 1) {
+      const shown = inputs.map((r) => q(r.kind === 'heredoc' ? `${r.op}${r.heredoc?.delimiterRaw ?? ''}` : r.raw)).join(', ');
+      return never('redirect-input', `the command ${q(stage.words[0]?.raw ?? stage.raw)} redirects its input ${inputs.length} times (${shown})`, 'Give the command one input: a file (< FILE), a here-string or one heredoc.');
+    }
+  }
+  return stages;
 }
 
 /** Nodes whose children are separated by blanks only; inside them, any other text between children was dropped by the parser. */
@@ -139,8 +150,10 @@ function droppedText(node: Node, src: string): Finding | null {
       if (!(node.type === 'pipeline' ? /^(?:[ \t\n]|\\\n)*$/ : /^(?:[ \t]|\\\n)*$/).test(gap)) {
         return never('parse', `part of the command was not understood near ${near()}`, 'Quote an argument that starts with a blank (\' a\'), and send one plain command.');
       }
-      // `<<<'a'\t` is one word for bash; tree-sitter-bash ends the target at the quote and makes `\t` an argument.
-      if (gap === '' && prev && k?.isNamed && REDIRECT_TYPES.has(prev.type) && !REDIRECT_TYPES.has(k.type)) {
+      // `<<<'a'\t` is one word for bash (also across a line continuation); tree-sitter-bash ends
+      // the target at the quote and makes `\t` an argument.
+      const wordNext = k !== null && (k.isNamed || k.type === '$') && !REDIRECT_TYPES.has(k.type);
+      if (wordNext && prev && REDIRECT_TYPES.has(prev.type) && gap.replace(/\\\n/g, '') === '') {
         return never('parse', `the redirection target in ${near()} runs on into the next word, which bash and tree-sitter-bash split differently`, 'Quote the whole redirection target (<<< \'a b\'), and put a space after it.');
       }
       if (k) cursor = k.endIndex;
@@ -363,6 +376,9 @@ function readAssignment(node: Node, src: string): Assignment | Finding {
   const value = node.childForFieldName('value');
   const raw = text(src, node);
   if (name === null || name.type !== 'variable_name') return never('environment', `unsupported assignment ${q(raw)}`, USE.literal);
+  if (node.children.some((k) => k.type === '+=')) {
+    return never('environment', `${q(raw)} appends to the value the command would inherit, which is not known before it runs`, 'Set the whole value with NAME=value.');
+  }
   if (value === null) return { name: text(src, name), value: { text: '', raw: '', quoted: [], plain: true }, raw };
   if (value.type === 'array') return never('environment', `array assignment ${q(raw)}`, USE.literal);
   const words = decodeWords([value], src);

@@ -108,12 +108,46 @@ function pushUnquoted(b: WordBuilder, s: string): void {
   }
 }
 
+/**
+ * True when a `$` ending before `at` starts an expansion for bash: a name, a digit, a special
+ * parameter (`$-`, `$?`, `$@` …), `${`, `$(` or `$[`. tree-sitter-bash sometimes leaves such a `$`
+ * as a lone token (`[a]$-x`), which would otherwise read as a literal dollar sign.
+ */
+function startsExpansion(src: string, at: number): boolean {
+  return /[A-Za-z0-9_@*#?$!{(\[-]/.test(src[at] ?? '');
+}
+
+function dollarFinding(src: string, dollar: Node): Finding {
+  const raw = src.slice(dollar.endIndex - 1, dollar.endIndex + 1);
+  return never('expansion', `parameter expansion ${q(raw)} makes the arguments unknowable before the shell runs (and can print secrets from the environment)`, USE.literal);
+}
+
+/** True when unquoted source text has a blank that no backslash escapes: there bash ends the word. */
+function hasUnescapedBlank(raw: string): boolean {
+  for (let i = 0; i < raw.length; i++) {
+    if (raw[i] === '\\') i++;
+    else if (raw[i] === ' ' || raw[i] === '\t' || raw[i] === '\n') return true;
+  }
+  return false;
+}
+
 const SIMPLE_ESCAPES: Record<string, string> = {
   a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?',
 };
 
-/** Decodes the body of $'…' (ANSI-C quoting) as bash does. */
-export function decodeAnsiC(body: string): string {
+/** An ANSI-C escape whose value bash and a runner without a shell could read differently. */
+export interface RareEscape {
+  readonly escape: string;
+  readonly why: string;
+}
+
+/**
+ * Decodes the body of $'…' (ANSI-C quoting) as bash does, or names the first escape refused
+ * rather than guessed: one that makes a NUL (bash ends the string there), a byte above 0x7F
+ * (no character: bash passes the raw byte), a non-ASCII \u/\U (its bytes depend on the locale)
+ * or a \c control escape other than \cA…\cZ.
+ */
+export function decodeAnsiC(body: string): string | RareEscape {
   let out = '';
   for (let i = 0; i < body.length; i++) {
     const c = body[i]!;
@@ -121,6 +155,7 @@ export function decodeAnsiC(body: string): string {
       out += c;
       continue;
     }
+    const at = i;
     const e = body[++i]!;
     const simple = SIMPLE_ESCAPES[e];
     if (simple !== undefined) {
@@ -132,16 +167,32 @@ export function decodeAnsiC(body: string): string {
       while (digits.length < max && i + 1 < body.length && re.test(body[i + 1]!)) digits += body[++i]!;
       return digits;
     };
+    const code = (value: number): RareEscape | null => {
+      const escape = body.slice(at, i + 1);
+      if (value === 0) return { escape, why: 'makes a NUL byte, where bash ends the string' };
+      if (value > 0x7f) {
+        return e === 'u' || e === 'U'
+          ? { escape, why: 'writes a non-ASCII character, whose bytes depend on the locale bash runs in' }
+          : { escape, why: `makes the byte 0x${(value & 0xff).toString(16).toUpperCase()}, which is no character on its own (bash passes the raw byte)` };
+      }
+      out += String.fromCharCode(value);
+      return null;
+    };
+    let rare: RareEscape | null = null;
     if (/[0-7]/.test(e)) {
       i--;
-      out += String.fromCharCode(parseInt(take(/[0-7]/, 3), 8) & 0xff);
+      rare = code(parseInt(take(/[0-7]/, 3), 8) & 0xff);
     } else if (e === 'x' || e === 'u' || e === 'U') {
       const digits = take(/[0-9A-Fa-f]/, e === 'x' ? 2 : e === 'u' ? 4 : 8);
-      const cp = digits ? parseInt(digits, 16) : NaN;
-      out += Number.isNaN(cp) ? `\\${e}` : cp > 0x10ffff ? '\ufffd' : String.fromCodePoint(cp);
-    } else if (e === 'c' && i + 1 < body.length) {
-      out += String.fromCharCode(body[++i]!.toUpperCase().charCodeAt(0) ^ 0x40);
+      if (digits === '') out += `\\${e}`;
+      else rare = code(parseInt(digits, 16));
+    } else if (e === 'c') {
+      const letter = body[i + 1];
+      if (letter === undefined || !/[A-Za-z]/.test(letter)) return { escape: body.slice(at, i + 2), why: 'is a control escape other than \\cA…\\cZ' };
+      i++;
+      out += String.fromCharCode(letter.toUpperCase().charCodeAt(0) & 0x1f);
     } else out += `\\${e}`;
+    if (rare) return rare;
   }
   return out;
 }
@@ -152,22 +203,43 @@ function pushNode(b: WordBuilder, node: Node, src: string, next: Node | null): F
   switch (node.type) {
     case 'word':
     case 'number':
+      if (hasUnescapedBlank(raw)) {
+        return never('parse', `tree-sitter-bash reads ${q(raw)} as one word where bash splits it at the blank`, 'Quote the argument, or write the words apart plainly.');
+      }
       pushUnquoted(b, raw);
       return null;
     case 'raw_string':
       b.push(raw.slice(1, -1), true);
       return null;
-    case 'ansi_c_string':
-      b.push(decodeAnsiC(raw.slice(2, -1)), true);
+    case 'ansi_c_string': {
+      const decoded = decodeAnsiC(raw.slice(2, -1));
+      if (typeof decoded !== 'string') {
+        return never('ansi-c-escape', `the escape ${q(decoded.escape)} in ${q(raw)} ${decoded.why}`, 'Write the character itself inside quotes, or use a plain ASCII escape such as \\t, \\n or \\x41.');
+      }
+      b.push(decoded, true);
       return null;
+    }
     case 'string':
       return pushString(b, node, src);
     case 'concatenation':
       return pushParts(b, node.children, src, node.startIndex);
-    case '$':
+    case '$': {
       // A lone `$` is literal, and `$"…"` is a locale-translated string: both add no expansion.
-      if (next?.type !== 'string') b.push('$', false);
+      // tree-sitter puts the string of `$"a"b` inside a concatenation after the `$`, and its `$`
+      // token can take the text before it (`-$"b"` is one token "-$" and a string).
+      if (!raw.endsWith('$') || hasUnescapedBlank(raw)) return never('syntax', `unsupported shell syntax ${q(raw)}`, USE.oneCommand);
+      // An escaped `\$` is a literal dollar sign, never the start of `$"…"`.
+      if (/(?:^|[^\\])(?:\\\\)*\\\$$/.test(raw)) {
+        pushUnquoted(b, raw);
+        return null;
+      }
+      pushUnquoted(b, raw.slice(0, -1));
+      const string = next?.type === 'concatenation' ? next.firstChild : next;
+      if (string?.type === 'string' && string.startIndex === node.endIndex) return null;
+      if (startsExpansion(src, node.endIndex)) return dollarFinding(src, node);
+      b.push('$', false);
       return null;
+    }
     default:
       return expansionFinding(node, src);
   }
@@ -181,8 +253,9 @@ function pushString(b: WordBuilder, node: Node, src: string): Finding | null {
   for (const child of node.children) {
     if (child.startIndex < cursor || child.endIndex > end) continue; // the quote tokens themselves
     if (child.startIndex > cursor) pushDoubleQuoted(b, src.slice(cursor, child.startIndex));
-    if (child.type === 'string_content') pushDoubleQuoted(b, src.slice(child.startIndex, child.endIndex));
-    else if (child.type === '$') b.push('$', true);
+    // tree-sitter's `$` token can take the blanks before it (`" $ "`): its text is content too.
+    if (child.type === '$' && startsExpansion(src, child.endIndex)) return dollarFinding(src, child);
+    if (child.type === 'string_content' || child.type === '$') pushDoubleQuoted(b, src.slice(child.startIndex, child.endIndex));
     else return expansionFinding(child, src);
     cursor = child.endIndex;
   }
