@@ -2,9 +2,9 @@
  * Bundle sizes of the production build: what the first page load needs (index.html's entry
  * script, modulepreloads and stylesheets), beside the whole app as if everything were eager
  * (every JS and CSS chunk the page can ever reach, workers and lazy chunks included); then the
- * engine worker, the model worker, the WebLLM chunk only the model worker imports, CodeMirror's
- * lazy chunk and the tree-sitter wasm; and a scan proving the page's first load holds no WebLLM
- * code, by a marker string only @mlc-ai/web-llm contains.
+ * engine worker, the model workers, the WebLLM and wllama (llama.cpp) chunks only those
+ * workers import, CodeMirror's lazy chunk and the wasm files; and scans proving the page's first
+ * load holds no WebLLM and no wllama code, by a marker string only each library contains.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -20,6 +20,10 @@ const MAIN_GZ_KB = 150;
  * minification) that no code of ours mentions; the scan first checks the library still has it.
  */
 const WEBLLM_MARKER = 'PrefillChunkSizeSmallerThanImageError';
+/** An error message in @wllama/wllama's esm/index.js that survives minification and no code of ours says. */
+const WLLAMA_MARKER = '"default" is missing from pathConfig';
+/** llama.cpp's wasm, as Vite names the asset (`wllama-HASH.wasm`). */
+const isLlamaWasm = (f: string) => /^wllama-[\w-]+\.wasm$/.test(f);
 
 const byPrefix = (g: BuildGraph, prefix: string): string[] => [...g.chunks.keys()].filter((f) => f.startsWith(prefix) && f.endsWith('.js'));
 
@@ -37,8 +41,8 @@ function partRow(g: BuildGraph, figure: string, roots: readonly string[]): Bench
   return { figure: `${figure} (${own.length} file${own.length === 1 ? '' : 's'})`, ours: kb(sizeOf(g.chunks, own)), baseline: how };
 }
 
-async function wasmRow(dir: string): Promise<BenchRow> {
-  const files = (await readdir(join(dir, 'assets'))).filter((f) => f.endsWith('.wasm'));
+async function wasmRow(dir: string, figure: string, pick: (file: string) => boolean, baseline: string): Promise<BenchRow> {
+  const files = (await readdir(join(dir, 'assets'))).filter((f) => f.endsWith('.wasm') && pick(f));
   let bytes = 0;
   let gzBytes = 0;
   for (const f of files) {
@@ -46,22 +50,26 @@ async function wasmRow(dir: string): Promise<BenchRow> {
     bytes += buf.length;
     gzBytes += gzipSync(buf).length;
   }
-  return { figure: `tree-sitter wasm, runtime + grammars (${files.length} files)`, ours: kb({ bytes, gzBytes }), baseline: 'fetched by the engine worker' };
+  return { figure: `${figure} (${files.length} file${files.length === 1 ? '' : 's'})`, ours: kb({ bytes, gzBytes }), baseline };
 }
 
-/** The ✓/✗ row: no chunk of the first load contains the marker, while the WebLLM chunk does. */
-async function noWebllmRow(g: BuildGraph, webllm: readonly string[]): Promise<BenchRow> {
-  const figure = 'main bundle holds no WebLLM code';
-  const lib = await readFile(createRequire(import.meta.url).resolve('@mlc-ai/web-llm'), 'utf8');
-  if (!lib.includes(WEBLLM_MARKER)) {
-    return { figure, ours: `marker ${WEBLLM_MARKER} is gone from @mlc-ai/web-llm: pick another`, baseline: '', target: { text: 'no marker in the first load', met: null } };
+/** The chunks holding a library's marker string. */
+const holding = (g: BuildGraph, marker: string): string[] => [...g.chunks.values()].filter((c) => c.file.endsWith('.js') && c.text.includes(marker)).map((c) => c.file);
+
+/** The ✓/✗ row: no chunk of the first load contains the library's marker, while its own chunk does. */
+async function noLibraryRow(g: BuildGraph, name: string, pkg: string, marker: string): Promise<BenchRow> {
+  const figure = `main bundle holds no ${name} code`;
+  const lib = await readFile(createRequire(import.meta.url).resolve(pkg), 'utf8');
+  if (!lib.includes(marker)) {
+    return { figure, ours: `marker ${marker} is gone from ${pkg}: pick another`, baseline: '', target: { text: 'no marker in the first load', met: null } };
   }
-  if (!webllm.length) return { figure, ours: `no chunk holds ${WEBLLM_MARKER}`, baseline: '', target: { text: 'no marker in the first load', met: null } };
-  const leaked = g.initial.filter((f) => g.chunks.get(f)?.text.includes(WEBLLM_MARKER));
+  const own = holding(g, marker);
+  if (!own.length) return { figure, ours: `no chunk holds ${marker}`, baseline: '', target: { text: 'no marker in the first load', met: null } };
+  const leaked = g.initial.filter((f) => g.chunks.get(f)?.text.includes(marker));
   return {
     figure,
     ours: leaked.length ? `✗ in ${leaked.join(', ')}` : `✓ (${g.initial.length} files scanned)`,
-    baseline: `${WEBLLM_MARKER} is in ${webllm.join(', ')}`,
+    baseline: `${marker} is in ${own.join(', ')}`,
     target: { text: 'no marker in the first load', met: leaked.length === 0 },
   };
 }
@@ -78,9 +86,10 @@ export function bundleSection(): BenchSectionDef {
       // Everything the page can ever load: the first load, and all it imports, starts or injects later.
       const reachable = closure(g.chunks, g.initial, ['static', 'dynamic', 'worker', 'css']);
       const all = sizeOf(g.chunks, reachable);
-      const webllm = [...g.chunks.values()].filter((c) => c.file.endsWith('.js') && c.text.includes(WEBLLM_MARKER)).map((c) => c.file);
+      const webllm = holding(g, WEBLLM_MARKER);
       const engineWorker = byPrefix(g, 'engine.worker-');
       const modelWorker = byPrefix(g, 'model.worker-');
+      const ggufWorker = byPrefix(g, 'gguf.worker-');
       const codemirror = byPrefix(g, 'codemirror-');
       const mainOk = main.missing.length === 0 && main.gzBytes <= MAIN_GZ_KB * 1000;
       const rows: BenchRow[] = [
@@ -93,9 +102,13 @@ export function bundleSection(): BenchSectionDef {
         partRow(g, 'engine worker', engineWorker),
         partRow(g, 'model worker', modelWorker),
         partRow(g, 'WebLLM chunk', webllm),
+        partRow(g, 'llama.cpp model worker', ggufWorker),
+        partRow(g, 'wllama chunk', holding(g, WLLAMA_MARKER)),
         partRow(g, 'CodeMirror chunk', codemirror),
-        await wasmRow(build.dir),
-        await noWebllmRow(g, webllm),
+        await wasmRow(build.dir, 'tree-sitter wasm, runtime + grammars', (f) => !isLlamaWasm(f), 'fetched by the engine worker'),
+        await wasmRow(build.dir, 'llama.cpp wasm (wllama)', isLlamaWasm, 'fetched by the llama.cpp worker when a GGUF model loads'),
+        await noLibraryRow(g, 'WebLLM', '@mlc-ai/web-llm', WEBLLM_MARKER),
+        await noLibraryRow(g, 'wllama', '@wllama/wllama', WLLAMA_MARKER),
         { figure: 'vite build (wall time)', ours: `${(build.ms / 1000).toFixed(1)} s`, baseline: '' },
       ];
       return { title, unit: 'KB gzipped (raw); baseline: the whole app eager, or what loads the chunk', rows };

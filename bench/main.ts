@@ -15,6 +15,7 @@ import { patchHunksSection } from './patch-hunks.ts';
 import { pathCorpusSection } from './paths.ts';
 import { shareSection } from './share.ts';
 import { syntaxCostSection } from './syntax-cost.ts';
+import { wllamaSection } from './wllama.ts';
 import { renderTable, targetSummary, type BenchSection, type BenchSectionDef } from './table.ts';
 
 /** The sections, in print order. New sections (patch corpus, bundle size, share-link size) go here. */
@@ -30,6 +31,7 @@ const SECTIONS: readonly BenchSectionDef[] = [
   bundleSection(),
   browserSection(),
   ggufSection(),
+  wllamaSection(),
 ];
 
 async function runSection(def: BenchSectionDef): Promise<BenchSection> {
