@@ -50,6 +50,12 @@ module.exports = {
       to: { path: 'node_modules/@mlc-ai/web-llm' },
     },
     {
+      name: 'wllama-only-in-its-adapter',
+      severity: 'error',
+      from: { pathNot: '^src/agent/models/wllama\\.ts$' },
+      to: { path: 'node_modules/@wllama/wllama' },
+    },
+    {
       name: 'node-llama-cpp-only-in-its-adapter',
       severity: 'error',
       from: { pathNot: '^src/agent/models/gguf-node' },
