@@ -32,6 +32,19 @@ export const EDIT_CONTRACT = [
   '- A failed match is always answered by re-reading and retrying, never by `ws_write`.',
 ].join('\n');
 
+/**
+ * The contract a run states: the spec's, except when the run recommends whole_file — then its
+ * last two rules would forbid the very tool recommended, so they say how ws_write changes a file.
+ */
+export function editContract(format: EditFormat | undefined): string {
+  if (format !== 'whole_file') return EDIT_CONTRACT;
+  return [
+    ...EDIT_CONTRACT.split('\n').slice(0, 3),
+    '- `ws_write` creates new files, and rewrites a short existing file you have `ws_read`: send its complete new text, every line.',
+    '- A failed `ws_edit` match is answered by re-reading and retrying, or, for a short file, by `ws_write` of its complete new text.',
+  ].join('\n');
+}
+
 const REPLY_RULES = [
   'You are a coding agent. You work on the project only by calling tools, one per turn.',
   '',
@@ -70,10 +83,9 @@ const FORMAT_ADVICE: Readonly<Record<EditFormat, string>> = {
 
 /** The system prompt's parts and the task message. */
 export function buildPrompt(input: PromptInput): PromptParts {
-  const sections = [REPLY_RULES, `# Edit contract\n${EDIT_CONTRACT}`];
-  if (input.editFormat && input.tools.some((t) => t.name === FORMAT_TOOL[input.editFormat!])) {
-    sections.push(`Preferred edit format for this run: ${FORMAT_ADVICE[input.editFormat]}`);
-  }
+  const format = input.editFormat && input.tools.some((t) => t.name === FORMAT_TOOL[input.editFormat!]) ? input.editFormat : undefined;
+  const sections = [REPLY_RULES, `# Edit contract\n${editContract(format)}`];
+  if (format) sections.push(`Preferred edit format for this run: ${FORMAT_ADVICE[format]}`);
   sections.push(WORKED_EXAMPLE, WORKED_REPAIR);
   if (input.skills?.length) sections.push(skillCards(input.skills));
   return { system: sections.join('\n\n'), tools: toolCards(input.tools), task: taskMessage(input.task) };

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { CODING_TOOLS } from '../../src/engine/tools/index.ts';
 import { callJsonSchema, compactArgs, toolSpecs } from '../../src/agent/call-schema.ts';
 import { buildPrompt, EDIT_CONTRACT } from '../../src/agent/prompt.ts';
+import { EDIT_FORMATS, FORMAT_TOOL } from '../../src/agent/evolve.ts';
 import { estimateTokens } from '../../src/agent/context.ts';
 import { parseCall } from '../../src/agent/parse.ts';
 import { CORPUS_DIR } from '../support/corpus.ts';
@@ -50,6 +51,31 @@ describe('buildPrompt', () => {
   it('leaves most of a 4k window for the work', () => {
     const tokens = estimateTokens(parts.system) + estimateTokens(parts.tools) + estimateTokens(parts.task);
     expect(tokens).toBeLessThan(1600);
+  });
+});
+
+/** The rules of `system` that keep `tool` off existing files. */
+function rulesAgainst(system: string, tool: string): string[] {
+  return system.split('\n').filter((line) => {
+    const only = /change existing files with (.*)$/.exec(line);
+    return line.includes(`never by \`${tool}\``) || (only !== null && !only[1]!.includes(`\`${tool}\``));
+  });
+}
+
+describe('the contract and the recommended format agree', () => {
+  it.each(EDIT_FORMATS)('%s: the prompt recommends its tool and no rule forbids it', (format) => {
+    const tool = FORMAT_TOOL[format];
+    const { system } = buildPrompt({ tools: specs, task: 'Fix add.', editFormat: format });
+    expect(system).toMatch(new RegExp(`Preferred edit format for this run: .*\\b${tool}\\b`));
+    expect(rulesAgainst(system, tool)).toEqual([]);
+  });
+
+  it('the check catches the spec contract next to whole_file advice', () => {
+    expect(rulesAgainst(EDIT_CONTRACT, 'ws_write')).toHaveLength(2);
+  });
+
+  it('without a recommended format the prompt states the spec contract', () => {
+    expect(buildPrompt({ tools: specs, task: 'Fix add.' }).system).toContain(EDIT_CONTRACT);
   });
 });
 
