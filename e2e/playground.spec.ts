@@ -25,7 +25,7 @@ async function runStarter(page: Page, pace = '150'): Promise<void> {
 const timeline = (page: Page) => page.getByRole('listbox', { name: 'Steps' });
 const inspector = (page: Page) => page.getByTestId('inspector');
 
-test('the start screen offers the starter task, three kinds of model and the settings', async ({ page, problems: _problems }) => {
+test('the start screen offers the starter task, four kinds of model and the settings', async ({ page, problems: _problems }) => {
   await openStart(page);
   await expect(page).toHaveTitle('slmcode playground — start');
   await expect(page.getByText(/Task given to the model: Run the tests with `npm test`/)).toBeVisible();
@@ -33,6 +33,7 @@ test('the start screen offers the starter task, three kinds of model and the set
   await expect(page.getByText('scripted: recorded turns, not a live model').first()).toBeVisible();
   await expect(page.getByRole('radio', { name: /OpenAI-compatible endpoint/ })).toBeVisible();
   await expect(page.getByRole('radio', { name: /WebLLM in this tab/ })).toBeVisible();
+  await expect(page.getByRole('radio', { name: /llama\.cpp in this tab/ })).toBeVisible();
   await expect(page.getByLabel('Max steps')).toHaveValue('25');
   await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled();
   const csp = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');

@@ -75,6 +75,9 @@ test('a generated GGUF picked from disk runs the agent for five steps, every out
   test.setTimeout(240_000);
   await chooseLlamaCpp(page, 5);
   await expect(page.getByTestId('engine-advice')).toContainText('llama.cpp');
+  await expect(page.getByTestId('gguf-catalog')).toContainText('Qwen2.5-Coder 0.5B Instruct');
+  await page.getByTestId('gguf-catalog').scrollIntoViewIfNeeded();
+  await screenshot(page, '39-llamacpp-catalog');
   await page.getByLabel('A .gguf file on this computer').check();
   await page.getByTestId('gguf-file').setInputFiles(modelPath);
   await expect(page.getByText(`${TEST_MODEL_FILE} (`)).toBeVisible();
@@ -99,6 +102,26 @@ test('a generated GGUF picked from disk runs the agent for five steps, every out
   const call = z.fromJSONSchema(callJsonSchema(toolSpecs(CODING_TOOLS)) as z.core.JSONSchema.JSONSchema);
   expect(session.steps.length).toBe(steps);
   for (const s of session.steps) expect(call.safeParse(JSON.parse(s.raw)).success, s.raw).toBe(true);
+
+  // Opened again from the saved sessions, the run is a replay of this model's turns, never "scripted".
+  await page.getByRole('button', { name: 'New run…' }).click();
+  await page.getByTestId('saved-sessions').getByRole('button', { name: /^Open / }).first().click();
+  await expect(page.getByTestId('replay-label')).toHaveText(`replay of a live run: gguf:${TEST_MODEL_FILE}`);
+  await expect(page.getByTestId('scripted-label')).toHaveCount(0);
+});
+
+test('?model=gguf:URL preselects llama.cpp with that URL and runs nothing', async ({ page, problems: _problems }) => {
+  const url = 'http://127.0.0.1:9/never-fetched.gguf';
+  const fetched: string[] = [];
+  page.context().on('request', (r) => void (r.url().startsWith(url) && fetched.push(r.url())));
+  await page.goto(`/?model=gguf:${url}`);
+  await expect(page.getByRole('radio', { name: /llama\.cpp in this tab/ })).toBeChecked();
+  await expect(page.getByTestId('gguf-url')).toHaveValue(url);
+  await expect(page.getByTestId('model-spec')).toContainText('Nothing is downloaded or run until you press Run.');
+  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled();
+  await expect(page.getByRole('heading', { name: /Model/ })).toBeVisible();
+  expect(new URL(page.url()).hash).not.toMatch(/run/);
+  expect(fetched).toEqual([]);
 });
 
 test('Stop ends a llama.cpp run while the model is writing; a GGUF URL is downloaded once and cached, a 404 is named with its file and status', async ({ page, problems }) => {
