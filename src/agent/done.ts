@@ -8,7 +8,7 @@ import type { Engine } from '../engine/engine.ts';
 import { fail, ok, type ToolResult } from '../engine/result.ts';
 import { schemaErrorText } from '../engine/schema-error.ts';
 import { doneSchema, DONE_TOOL, TEST_TOOL } from './call-schema.ts';
-import type { LoopNote, Stop } from './step.ts';
+import { doneVerdict, type LoopNote, type Stop } from './step.ts';
 import { parseTestTally, tallyText, type TestTally } from '../engine/tally.ts';
 
 export interface DoneOutcome {
@@ -33,7 +33,7 @@ export async function runDone(engine: Engine, args: unknown): Promise<DoneOutcom
     return {
       result: ok(text),
       notes: [{ kind: 'no-test-tool', text: `no ${TEST_TOOL} tool was registered; the run ended without a final test run` }],
-      stop: { kind: 'done', summary, tally: null, testTool: false },
+      stop: { kind: 'done', summary, tally: null, testTool: false, verdict: 'unmeasured' },
     };
   }
 
@@ -45,6 +45,6 @@ export async function runDone(engine: Engine, args: unknown): Promise<DoneOutcom
     result: { ...tests, text },
     notes: [{ kind: 'final-tests', text: `final test run: ${verdict}`, ...(tally && { detail: tallyText(tally) }) }],
     ...(tally && { tally }),
-    stop: { kind: 'done', summary, tally: tally ?? null, testTool: true },
+    stop: { kind: 'done', summary, tally: tally ?? null, testTool: true, verdict: doneVerdict(tally ?? null) },
   };
 }

@@ -8,7 +8,7 @@ import type { ToolResult } from '../engine/result.ts';
 import type { ChatMessage, ModelErrorCode } from './model.ts';
 import type { ParseErrorKind, ParsedCall, ParseRepair } from './parse.ts';
 import type { Budget } from './context.ts';
-import type { TestTally } from '../engine/tally.ts';
+import { tallyText, type TestTally } from '../engine/tally.ts';
 
 export type LoopNoteKind =
   | 'dropped-calls' // further calls in the message were dropped (detail: their tool names)
@@ -74,7 +74,7 @@ export interface Step {
 
 /** Why a run ended: a value, handled in one place. */
 export type Stop =
-  | { readonly kind: 'done'; readonly summary: string; readonly tally: TestTally | null; readonly testTool: boolean }
+  | { readonly kind: 'done'; readonly summary: string; readonly tally: TestTally | null; readonly testTool: boolean; readonly verdict: DoneVerdict }
   | { readonly kind: 'max-steps'; readonly limit: number }
   | { readonly kind: 'parse-failures'; readonly count: number }
   | { readonly kind: 'stopped' }
@@ -84,7 +84,7 @@ export type Stop =
 export function stopText(stop: Stop): string {
   switch (stop.kind) {
     case 'done':
-      return `finished with done: ${stop.summary}`;
+      return `finished with done: ${doneVerdictText(stop)} — the model's summary: ${stop.summary}`;
     case 'max-steps':
       return `reached the step limit (${stop.limit}) without the final done JSON`;
     case 'parse-failures':
@@ -98,6 +98,22 @@ export function stopText(stop: Stop): string {
       throw new Error(`unknown stop ${JSON.stringify(never)}`);
     }
   }
+}
+
+/** What the final test run measured, which decides how a done run ended (never the model's summary). */
+export type DoneVerdict = 'pass' | 'fail' | 'unmeasured';
+
+export function doneVerdict(tally: TestTally | null): DoneVerdict {
+  if (!tally) return 'unmeasured';
+  return tally.failed === 0 && tally.passed > 0 ? 'pass' : 'fail';
+}
+
+function doneVerdictText(stop: Extract<Stop, { kind: 'done' }>): string {
+  if (!stop.testTool) return 'no final test run (no test tool)';
+  if (!stop.tally) return 'the final test run gave no pass/fail count';
+  const tally = tallyText(stop.tally);
+  if (stop.verdict === 'pass') return `final tests pass (${tally})`;
+  return stop.tally.passed + stop.tally.failed === 0 ? `the final test run ran no tests (${tally})` : `final tests fail (${tally})`;
 }
 
 /** Freezes a step and its arrays so a consumer cannot edit what was emitted. */

@@ -8,7 +8,7 @@ import { ScriptedModel } from '../../src/agent/models/scripted.ts';
 import { CANONICAL_DONE } from '../../src/agent/parse.ts';
 import { EditFormatBandit } from '../../src/agent/evolve.ts';
 import type { Completion, CompleteOptions, ChatMessage, Model } from '../../src/agent/model.ts';
-import type { Step } from '../../src/agent/step.ts';
+import { stopText, type Step } from '../../src/agent/step.ts';
 import type { ToolDef } from '../../src/engine/tool.ts';
 import { call, DONE, echoTool, namedTool, engineWith, shellTool, testTool, touchTool, type Probe } from './support.ts';
 
@@ -101,7 +101,7 @@ describe('done', () => {
   it('without a ws_test tool: ends, records the summary and that no test tool was available', async () => {
     const t = setup([call('done', { summary: 'fixed it' })]);
     const r = await t.run();
-    expect(r.stop).toEqual({ kind: 'done', summary: 'fixed it', tally: null, testTool: false });
+    expect(r.stop).toEqual({ kind: 'done', summary: 'fixed it', tally: null, testTool: false, verdict: 'unmeasured' });
     expect(r.steps[0]!.notes.map((n) => n.kind)).toEqual(['no-test-tool']);
     expect(r.steps[0]!.observation).toMatch(/No test tool \(ws_test\) was available/);
   });
@@ -112,6 +112,13 @@ describe('done', () => {
     expect(t.probe.calls.map((c) => c.tool)).toEqual(['ws_test']);
     expect(r.stop).toMatchObject({ kind: 'done', testTool: true, tally: { passed: 4, failed: 0, source: 'ws_test' } });
     expect(r.steps[0]!.tally).toEqual({ passed: 4, failed: 0, source: 'ws_test' });
+  });
+
+  it('the final tally, not the summary, decides how the run ended', async () => {
+    const t = setup([call('done', { summary: 'Tests pass.' })], {}, (p) => [echoTool(p), testTool(p, ['8 passed, 1 failed'])]);
+    const r = await t.run();
+    expect(r.stop).toMatchObject({ kind: 'done', verdict: 'fail', tally: { passed: 8, failed: 1 } });
+    expect(stopText(r.stop)).toBe("finished with done: final tests fail (8 passed, 1 failed) — the model's summary: Tests pass.");
   });
 
   it('without a summary: refused with the shape to send, and the run goes on', async () => {

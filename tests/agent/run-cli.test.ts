@@ -38,7 +38,7 @@ describe('slm run', () => {
     const out = join(scripts, 'session.json');
     const evolve = join(scripts, 'bandit.json');
     const r = await runCli(['run', '--model', `scripted:${join(scripts, 'fix.json')}`, '--task', 'Make add add.', '--root', root, '--out', out, '--evolve', evolve]);
-    expect(r.stdout).toBe('finished with done: add adds (3 steps)\n');
+    expect(r.stdout).toBe("finished with done: the final test run gave no pass/fail count — the model's summary: add adds (3 steps)\n");
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/^step 1 ws_read ok\nstep 2 ws_edit ok\nstep 3 done failed — Run finished\. Summary recorded: add adds \[hint, final-tests\]\n$/);
     expect(await readFile(join(root, 'src/math.js'), 'utf8')).toBe(MATH.replace('a - b', 'a + b'));

@@ -37,7 +37,7 @@ describe('a scripted run of a small task', () => {
     const r = await runLoop({ engine, model: new ScriptedModel(outputs), task: 'Fix add in src/math.js so it adds.', evolve: bandit, language: 'javascript', onStep: (s) => emitted.push(s) });
 
     // ws_test is registered, but this workspace has no test command: done records that no tally could be read.
-    expect(r.stop).toEqual({ kind: 'done', summary: 'add now adds', tally: null, testTool: true });
+    expect(r.stop).toEqual({ kind: 'done', summary: 'add now adds', tally: null, testTool: true, verdict: 'unmeasured' });
     expect(emitted).toEqual(r.steps);
     expect(r.steps.map((s) => s.call?.tool)).toEqual(['ws_read', 'ws_edit', 'done']);
     expect(r.steps.map((s) => s.raw)).toEqual(outputs);
