@@ -1,8 +1,10 @@
 /**
  * The models a run can use, built in the engine worker: the scripted model over a recorded run,
- * an OpenAI-compatible endpoint (fetched from the worker), or WebLLM in the model worker, which
- * this worker spawns on first use and talks to through ModelWorkerClient. Also the start
- * screen's model look-ups: an endpoint's model list and WebLLM's cache.
+ * an OpenAI-compatible endpoint (fetched from the worker), or WebLLM or llama.cpp (WebAssembly)
+ * each in its own model worker, which this worker spawns on first use and talks to through
+ * ModelWorkerClient. Live models are timed per step (step-speed.ts). Also the labels the page
+ * shows, and the start screen's model look-ups: an endpoint's model list, WebLLM's cache and
+ * llama.cpp's cached files.
  */
 import { toModelError, type Model } from '../agent/model.ts';
 import { CATALOG } from '../agent/models/catalog.ts';
