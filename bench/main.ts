@@ -15,6 +15,7 @@ import { patchHunksSection } from './patch-hunks.ts';
 import { pathCorpusSection } from './paths.ts';
 import { shareSection } from './share.ts';
 import { syntaxCostSection } from './syntax-cost.ts';
+import { toolCallFormatsSection } from './tool-calls.ts';
 import { wllamaSection } from './wllama.ts';
 import { renderTable, targetSummary, type BenchSection, type BenchSectionDef } from './table.ts';
 
@@ -25,6 +26,7 @@ const SECTIONS: readonly BenchSectionDef[] = [
   patchCorpusSection(),
   patchHunksSection(),
   pathCorpusSection(),
+  toolCallFormatsSection(),
   latencySection(),
   syntaxCostSection(),
   shareSection(),

@@ -3,12 +3,16 @@
  * `{"thought"?: string, "tool": NAME, "args": {...}}`; the parser also accepts what small
  * models actually write — prose around the JSON, Markdown fences, Hermes/Qwen `<tool_call>`
  * tags, `{"name", "arguments"}` and OpenAI `{"function": …}` shapes, arguments as a JSON
- * string or flattened beside `tool`, and the JSON slips repaired in json-scan.ts.
+ * string or flattened beside `tool`, and the JSON slips repaired in json-scan.ts — and the
+ * native formats small models are trained on (Qwen3-Coder XML, pythonic lists, Mistral,
+ * DeepSeek, Gemma, harmony …, one family per file in formats/). Reasoning spans are never read
+ * for a call, and nothing is guessed: a call that began in a format but is broken is no call.
  *
  * One tool call per turn: the message is cut to its first call and every further call is
  * reported as dropped. Anything unparseable is answered with a message that says exactly how
  * to retry, showing the canonical shape.
  */
+import { blankThinking, ENVELOPE_CLOSE, ENVELOPE_MARKERS, envelopeOf, isCall, NATIVE_FORMATS, type BrokenCall } from './formats/index.ts';
 import { matchObject, parseLenient, parseUnclosed, type JsonRepair } from './json-scan.ts';
 
 export interface ParsedCall {
@@ -21,7 +25,7 @@ export interface ParsedCall {
 /** How the call was found: JSON repairs plus the wrapping the parser looked through. */
 export type ParseRepair = JsonRepair | 'think' | 'fence' | 'tool-call-tag' | 'prose' | 'name-arguments' | 'function-wrapper' | 'args-string' | 'flat-args';
 
-export type ParseErrorKind = 'no-call' | 'truncated' | 'invalid-json' | 'no-tool-name';
+export type ParseErrorKind = 'no-call' | 'truncated' | 'invalid-json' | 'no-tool-name' | 'broken-call';
 
 export type ParseOutcome =
   | {
@@ -32,8 +36,16 @@ export type ParseOutcome =
       /** Tool names of the further calls that were dropped, in order. */
       readonly dropped: readonly string[];
       readonly repairs: readonly ParseRepair[];
+      /** The format the call was written in: "json", an envelope ("hermes", "granite" …) or a native format ("qwen3-xml", "pythonic" …). */
+      readonly format: string;
     }
-  | { readonly ok: false; readonly error: ParseErrorKind; readonly message: string };
+  | {
+      readonly ok: false;
+      readonly error: ParseErrorKind;
+      readonly message: string;
+      /** For a broken call: the format it began in. */
+      readonly format?: string;
+    };
 
 /** The canonical shapes, quoted in retry messages and the system prompt. */
 export const CANONICAL_CALL = '{"tool": "ws_read", "args": {"path": "src/index.js"}}';
@@ -47,44 +59,82 @@ export interface ParseOptions {
 /** Parses the first tool call in `raw`. Never throws. */
 export function parseCall(raw: string, opts: ParseOptions = {}): ParseOutcome {
   const known = new Set([...(opts.tools ?? []), 'done']);
-  const calls: { call: ParsedCall; start: number; end: number; repairs: ParseRepair[] }[] = [];
+  // Reasoning models think first (<think>…</think> and the like); a call sketched there is not the call.
+  const { text, ends } = blankThinking(raw);
+  const json = scanJson(text, known);
+  const native: Block[] = NATIVE_FORMATS.flatMap((f) =>
+    f.scan(text).map((b) => (isCall(b) ? { ...b, calls: b.calls.map((c) => ({ tool: c.tool.trim(), args: c.args })), repairs: [] } : { ...b, label: f.label })),
+  );
+  // Earliest first; a block inside an earlier one (a JSON object inside native arguments) is part of it.
+  const blocks: Block[] = [];
+  let covered = -1;
+  for (const b of [...json.calls, ...native].sort((x, y) => x.start - y.start || y.end - x.end)) {
+    if (b.start < covered) continue;
+    blocks.push(b);
+    covered = b.end;
+  }
+
+  const found = blocks.filter((b): b is CallBlock => 'calls' in b);
+  const first = found[0];
+  if (first) {
+    const end = keepEnd(raw, first.end);
+    const thought = ends.some((e) => e <= first.start) ? ['think' as const] : [];
+    const wrapped = json.calls.includes(first) ? wrapping(text, first.start, end) : [];
+    const dropped = [...first.calls.slice(1), ...found.slice(1).flatMap((b) => b.calls)].map((c) => c.tool);
+    return { ok: true, call: first.calls[0]!, kept: raw.slice(0, end), dropped, repairs: [...first.repairs, ...thought, ...wrapped], format: first.format };
+  }
+  const broken = blocks.find((b): b is BrokenBlock => 'problem' in b);
+  if (broken) return { ok: false, error: 'broken-call', message: brokenCall(broken), format: broken.format };
+  if (json.truncated) return { ok: false, error: 'truncated', message: TRUNCATED };
+  if (json.badJson) return { ok: false, error: 'invalid-json', message: invalidJson(json.badJson.error, json.badJson.snippet) };
+  if (json.shapeless) return { ok: false, error: 'no-tool-name', message: noToolName(json.shapeless) };
+  return { ok: false, error: 'no-call', message: NO_CALL };
+}
+
+interface CallBlock {
+  readonly format: string;
+  readonly start: number;
+  readonly end: number;
+  readonly calls: readonly ParsedCall[];
+  readonly repairs: readonly ParseRepair[];
+}
+type BrokenBlock = BrokenCall & { readonly label: string };
+type Block = CallBlock | BrokenBlock;
+
+interface JsonScan {
+  readonly calls: CallBlock[];
+  readonly truncated: boolean;
+  readonly badJson?: { error: string; snippet: string };
+  readonly shapeless?: string[];
+}
+
+/** Every JSON envelope call in `text`, and why the objects that are not calls failed. */
+function scanJson(text: string, known: ReadonlySet<string>): JsonScan {
+  const calls: CallBlock[] = [];
   let truncated = false;
   let badJson: { error: string; snippet: string } | undefined;
   let shapeless: string[] | undefined;
-
-  // Reasoning models (Qwen3) think in <think>…</think> first; a call sketched there is not the call.
-  const from = afterThinking(raw);
-  for (let i = raw.indexOf('{', from); i >= 0; i = raw.indexOf('{', i + 1)) {
-    const span = matchObject(raw, i);
-    const parsed = span.closed ? parseLenient(raw.slice(span.start, span.end)) : parseUnclosed(raw, span);
+  for (let i = text.indexOf('{'); i >= 0; i = text.indexOf('{', i + 1)) {
+    const span = matchObject(text, i);
+    const parsed = span.closed ? parseLenient(text.slice(span.start, span.end)) : parseUnclosed(text, span);
     if (!parsed.ok) {
       if (!span.closed) truncated = true;
-      else if (!badJson && /["'](tool|name|args|arguments)["']/.test(raw.slice(span.start, span.end))) {
-        badJson = { error: parsed.error, snippet: raw.slice(span.start, Math.min(span.end, span.start + 80)) };
+      else if (!badJson && /["'](tool|name|args|arguments)["']/.test(text.slice(span.start, span.end))) {
+        badJson = { error: parsed.error, snippet: text.slice(span.start, Math.min(span.end, span.start + 80)) };
       }
       continue; // try the next `{`: a call may sit inside a span that failed
     }
     const shaped = toCall(parsed.value, known);
     if (shaped) {
-      calls.push({ call: shaped.call, start: span.start, end: span.end, repairs: [...parsed.repairs, ...shaped.repairs] });
+      const format = envelopeOf(text.slice(Math.max(0, span.start - 40), span.start));
+      calls.push({ format, start: span.start, end: span.end, calls: [shaped.call], repairs: [...parsed.repairs, ...shaped.repairs] });
       i = span.end - 1; // continue after this call, not inside it
     } else if (parsed.value && typeof parsed.value === 'object' && !Array.isArray(parsed.value)) {
       shapeless ??= Object.keys(parsed.value);
       i = span.end - 1;
     }
   }
-
-  const first = calls[0];
-  if (first) {
-    const end = keepEnd(raw, first.end);
-    const kept = raw.slice(0, end);
-    const repairs = [...first.repairs, ...(from > 0 ? ['think' as const] : []), ...wrapping(raw, from, first.start, end)];
-    return { ok: true, call: first.call, kept, dropped: calls.slice(1).map((c) => c.call.tool), repairs };
-  }
-  if (truncated) return { ok: false, error: 'truncated', message: TRUNCATED };
-  if (badJson) return { ok: false, error: 'invalid-json', message: invalidJson(badJson.error, badJson.snippet) };
-  if (shapeless) return { ok: false, error: 'no-tool-name', message: noToolName(shapeless) };
-  return { ok: false, error: 'no-call', message: NO_CALL };
+  return { calls, truncated, ...(badJson && { badJson }), ...(shapeless && { shapeless }) };
 }
 
 /** The text the loop appends to a result when further calls were dropped. */
@@ -114,6 +164,15 @@ function invalidJson(error: string, snippet: string): string {
     'Nothing was run. Send exactly one valid JSON object, for example:\n' +
     `${CANONICAL_CALL}\n` +
     'Double-quote every key and string; inside strings write a newline as \\n, a quote as \\" and a backslash as \\\\.'
+  );
+}
+
+function brokenCall(b: BrokenBlock): string {
+  return (
+    `Your reply began a tool call in the ${b.format} format, but ${b.problem}, so nothing was run. ` +
+    `Send the call again, complete (${b.label}), or as exactly one JSON object:\n` +
+    `${CANONICAL_CALL}\n` +
+    `When the task is complete: ${CANONICAL_DONE}`
   );
 }
 
@@ -168,27 +227,20 @@ function toCall(value: unknown, known: ReadonlySet<string>): { call: ParsedCall;
   return { call, repairs };
 }
 
-/** Extends the kept text over a closing fence or `</tool_call>` right after the call. */
+/** Extends the kept text over the envelope's closing marker right after the call. */
 function keepEnd(raw: string, end: number): number {
-  const m = /^\s*(```|<\/tool_call>)/.exec(raw.slice(end));
+  const m = ENVELOPE_CLOSE.exec(raw.slice(end));
   return m ? end + m[0].length : end;
 }
 
-/** Where the reply proper begins: after the last `</think>`; the end of the text when thinking never closed. */
-function afterThinking(raw: string): number {
-  const close = raw.lastIndexOf('</think>');
-  if (close >= 0) return close + '</think>'.length;
-  return /^\s*<think>/.test(raw) ? raw.length : 0;
-}
-
-/** Names the wrapping around the call: a fence, tags, or prose the model added. */
-function wrapping(raw: string, from: number, start: number, end: number): ParseRepair[] {
-  const before = raw.slice(from, start);
-  const after = raw.slice(end);
+/** Names the wrapping around a JSON call: a fence, tags, or prose the model added. */
+function wrapping(text: string, start: number, end: number): ParseRepair[] {
+  const before = text.slice(0, start);
+  const after = text.slice(end);
   const out: ParseRepair[] = [];
   if (/```[a-z]*\s*$/i.test(before)) out.push('fence');
   if (/<tool_call>\s*$/.test(before)) out.push('tool-call-tag');
-  const prose = (before + after).replace(/```[a-z]*|<\/?tool_call>/gi, '').trim();
+  const prose = (before + after).replace(ENVELOPE_MARKERS, '').replace(/^[\s[\]]+|[\s[\]]+$/g, '');
   if (prose) out.push('prose');
   return out;
 }
