@@ -45,6 +45,23 @@ async function freshPage(browser: Browser): Promise<{ page: Page; problems: stri
   return { page, problems, close: () => context.close() };
 }
 
+test("the Share panel shows the link of the run on screen, never the previous run's", async ({ page, problems: _problems }) => {
+  await openStart(page);
+  await runStarter(page);
+  await page.getByRole('button', { name: 'Share…' }).click();
+  const linkA = await page.getByTestId('share-url').inputValue();
+
+  await page.getByRole('button', { name: 'New run…' }).click();
+  await runStarter(page);
+  await expect(page.getByTestId('saved-steps')).toHaveAttribute('data-saved', '7');
+  await expect(page.getByTestId('share-panel')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Share…' }).click();
+  const linkB = await page.getByTestId('share-url').inputValue();
+  expect(linkB).toMatch(/^http:\/\/localhost:\d+\/#s=[A-Za-z0-9_-]+$/);
+  expect(linkB).not.toBe(linkA);
+  await screenshot(page, 'sessions-00-share-run-b');
+});
+
 test('a scripted run is shared by link, and the link replays in a fresh browser with every step ✓', async ({ page, browser, context, problems: _problems }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await openStart(page);

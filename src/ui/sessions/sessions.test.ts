@@ -127,6 +127,33 @@ describe('recording, reload and continuing', () => {
   });
 });
 
+describe('sharing', () => {
+  it("a link belongs to the run it was made for: the next run never shows it, and its own link is its own", async () => {
+    const p = await page(new MemorySessionStore(), tabStorage());
+    const runToEnd = async (recordedId: string) => {
+      const ready = p.start.readiness;
+      if (!ready.ok) throw new Error(ready.reason);
+      await p.run.start({ ...ready.config, model: { kind: 'scripted', recordedId } });
+      await until('the run to end', () => p.run.phase === 'ended');
+      await p.sessions.keeper.settled();
+      return p.sessions.keeper.shown!.session!;
+    };
+    const [a, b] = p.start.options!.recorded;
+    const sessionA = await runToEnd(a!.id);
+    await p.sessions.shareShown();
+    const linkA = p.sessions.share.link!.url;
+    expect(p.sessions.share.isFor(sessionA)).toBe(true);
+
+    const sessionB = await runToEnd((b ?? a)!.id);
+    expect(sessionB).not.toBe(sessionA);
+    expect(p.sessions.share.isFor(sessionB)).toBe(false);
+    await p.sessions.shareShown();
+    expect(p.sessions.share.isFor(sessionB)).toBe(true);
+    expect(p.sessions.share.link!.url).not.toBe(linkA);
+    expect(p.sessions.share.link!.url).toBe((await p.client.shareLink(sessionB, p.win.location.href)).url);
+  });
+});
+
 describe('opening sessions', () => {
   it('turns a bad link into the codec message, leaves the address without it and starts nothing', async () => {
     const { sessions, run, win } = await page(new MemorySessionStore(), tabStorage(), '#s=abc$def');

@@ -15,6 +15,8 @@ export class ShareState {
   busy = $state(false);
   copied = $state(false);
   error = $state<string | null>(null);
+  /** The session the link (or the error) is about; it is shown only while that session is. */
+  subject = $state.raw<Session | null>(null);
 
   constructor(
     private readonly client: EngineClient,
@@ -24,16 +26,24 @@ export class ShareState {
   /** Makes the link of `session` on the page at `base` (any hash of `base` is replaced). */
   async make(session: Session, base: string): Promise<void> {
     this.busy = true;
+    this.subject = session;
+    this.link = null;
     this.copied = false;
     this.error = null;
     try {
-      this.link = await this.client.shareLink(session, base);
+      const link = await this.client.shareLink(session, base);
+      if (this.subject === session) this.link = link;
     } catch (e) {
-      this.link = null;
+      if (this.subject !== session) return;
       this.error = `The link could not be made: ${e instanceof Error ? e.message : String(e)}. Export the session file instead.`;
     } finally {
       this.busy = false;
     }
+  }
+
+  /** True when the link or error on hand is about `session` (another run's link is never offered). */
+  isFor(session: Session | null | undefined): boolean {
+    return session != null && this.subject === session;
   }
 
   /** Copies the link; when the browser refuses, says to copy it from the field by hand. */
@@ -53,6 +63,7 @@ export class ShareState {
   }
 
   close(): void {
+    this.subject = null;
     this.link = null;
     this.copied = false;
     this.error = null;
