@@ -199,14 +199,14 @@ function explainBackend(text: string): NoteExplanation {
 /** First match wins. */
 export const SPECIFIC_EXPLANATIONS: readonly SpecificExplanation[] = [
   { kind: 'hint', matches: (n) => n.detail?.startsWith('tally:') ?? false, explain: { label: 'Test tally', why: "The pass/fail counts read from the test runner's output; the stall detector and the Tests passing plot use them, so progress is measured." } },
-  { kind: 'hint', matches: detailIs('missing'), explain: { label: 'No such file', why: 'The path does not exist; the result says what the workspace has near it, so the model corrects the path instead of guessing.' } },
+  { kind: 'hint', matches: detailIs('missing'), explain: { label: 'No such file', why: 'The path does not exist; the result names similar paths and how to find the right one, so the model corrects it instead of guessing.' } },
   { kind: 'hint', matches: detailIs('directory'), explain: { label: 'A directory', why: 'The path is a directory, not a file; the result lists what is in it, so the model picks a file there.' } },
   { kind: 'hint', matches: detailIs('binary'), explain: { label: 'Binary file', why: "The file is binary, so its bytes are not shown (noise in a small window); the result says what it is instead." } },
   { kind: 'hint', matches: detailIs('closest'), explain: { label: 'Closest span', why: "No span matched old_str; the most similar lines are shown with their numbers, so the model copies from the file, not from memory." } },
   { kind: 'hint', matches: detailIs('replace-lines'), explain: { label: 'Try line edit', why: 'old_str missed this file again; ws_replace_lines edits by line numbers and needs no exact copy, so the model is pointed at it.' } },
   { kind: 'hint', matches: detailIs('offset-range'), explain: { label: 'Past the end', why: "The offset was past the file's last line; the result gives the file's length, so the model asks for a window that exists." } },
   { kind: 'hint', matches: detailIs('unknown-skill'), explain: { label: 'Unknown skill', why: 'No skill has that name; the result lists the skills there are, so the model asks for one of them.' } },
-  { kind: 'hint', matches: detailIs('no-test-command'), explain: { label: 'No test command', why: 'The project names no test command; the result says where one is looked for, so the model adds one or runs the tests another way.' } },
+  { kind: 'hint', matches: detailIs('no-test-command'), explain: { label: 'No test command', why: 'The project has no test command; the result says how to add one or run a test file directly, so the model is not stuck.' } },
   { kind: 'hint', matches: detailIs('no-repo'), explain: { label: 'No git repo', why: 'There is no git repository here; the result says so, so the model reads the files instead of asking git again.' } },
   { kind: 'hint', matches: detailIs('deep-glob'), explain: { label: 'Glob widened', why: 'The pattern matched nothing at the top level, so it was widened to subfolders and the note names the pattern used.' } },
   { kind: 'alias', matches: (n) => /^\S+ accepted as \S+$/.test(n.text), explain: (n) => {

@@ -25,7 +25,7 @@ describe('note explanations', () => {
   });
 
   it('labels an unknown kind with its name', () => {
-    expect(explainNote('brand-new')).toEqual({ label: 'brand-new', tone: 'info', why: 'Reported by the engine.' });
+    expect(explainNote({ kind: 'brand-new', text: 'something new' })).toEqual({ label: 'brand-new', tone: 'info', why: 'Reported by the engine.' });
   });
 });
 
