@@ -20,7 +20,7 @@ import { tableCommands } from '../support/table-rows.ts';
 import { Engine } from '../../src/engine/engine.ts';
 import type { ToolContext } from '../../src/engine/context.ts';
 import { decideShell } from '../../src/engine/shell/index.ts';
-import type { ShellPlan } from '../../src/engine/shell/plan.ts';
+import type { ShellPlan } from '../../src/engine/shell/plan-types.ts';
 import { SIMPLE_TOOLS } from '../../src/engine/shell/simple-tools.ts';
 import { resolvePlan } from '../../src/engine/tools/plan-run.ts';
 import type { ExecPlan, ExecStage } from '../../src/engine/workspace.ts';

@@ -3,7 +3,7 @@
  * `Finding` (what is wrong, quoted, and what to use instead); `decisionFrom` turns the worst
  * finding of a command into the public `ShellDecision`.
  */
-import type { ShellPlan } from './plan.ts';
+import type { ShellPlan } from './plan-types.ts';
 
 /** free = runs now; gated = runs only after a person approves it in the UI; never = never runs. */
 export type ShellTier = 'free' | 'gated' | 'never';

@@ -9,37 +9,11 @@
  * than handed to something that would read it again.
  */
 import type { ExecSink } from '../workspace.ts';
+import type { PlanArg, PlanInput, PlanStage, ShellPlan } from './plan-types.ts';
 import { never, q, USE, type Finding } from './decision.ts';
 import { readHeredocBody } from './heredoc.ts';
 import type { Redirect, Stage } from './syntax.ts';
 import type { Word } from './words.ts';
-
-/** One argument: its literal text, and its bash pattern when bash would expand it as a glob. */
-export interface PlanArg {
-  readonly text: string;
-  /** Set when the word has an unquoted `*`, `?` or `[`: the pattern, quoted characters backslash-escaped. */
-  readonly glob?: string;
-}
-
-/** What a stage's descriptor 0 reads. */
-export type PlanInput =
-  | { readonly kind: 'pipe' }
-  | { readonly kind: 'empty' }
-  | { readonly kind: 'text'; readonly text: string; readonly from: 'heredoc' | 'herestring' }
-  | { readonly kind: 'file'; readonly path: string };
-
-export interface PlanStage {
-  readonly args: readonly PlanArg[];
-  readonly env: Readonly<Record<string, string>>;
-  readonly stdin: PlanInput;
-  readonly stdout: ExecSink;
-  readonly stderr: ExecSink;
-}
-
-/** The whole command as it will run. JSON-serializable (`slm check-shell` prints it). */
-export interface ShellPlan {
-  readonly stages: readonly PlanStage[];
-}
 
 const GLOB_CHARS = '*?[';
 /** Characters a bash pattern gives meaning to, escaped when they were quoted. */

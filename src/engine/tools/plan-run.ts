@@ -8,7 +8,7 @@
 import { HARNESS_DIR } from '../jail.ts';
 import type { ToolContext } from '../context.ts';
 import type { ExecPlan, ExecStage } from '../workspace.ts';
-import type { PlanArg, PlanInput, ShellPlan } from '../shell/plan.ts';
+import type { PlanArg, PlanInput, ShellPlan } from '../shell/plan-types.ts';
 import { isPattern, segmentRegExp, splitSegments, unescape } from '../shell/pattern.ts';
 
 /** Largest input file a command may read through `<` (it is held in memory whole). */
