@@ -14,48 +14,18 @@
 import type { ExecResult } from '../../engine/workspace.ts';
 import runtimeSource from './js-sandbox-runtime.js?raw';
 import { planNode } from './js-sandbox-args.ts';
-import { ModuleGraph, type SandboxModule } from './js-sandbox-modules.ts';
+import { ModuleGraph } from './js-sandbox-modules.ts';
+import type { SandboxJob, SandboxLimits, SandboxSpawner, SandboxWorker } from './sandbox-worker.ts';
+
+export type { SandboxJob, SandboxLimits, SandboxSpawner, SandboxWorker } from './sandbox-worker.ts';
 import { isTimeout, type JsEngine, type JsRequest } from './node-commands.ts';
 import type { ProcessRunner } from './process-runner.ts';
 import { sandboxFrame } from './sandbox-frame-link.ts';
 import { ShellRunner } from './shell-runner.ts';
 
 /** One job's worker as the engine sees it; the sandbox frame's link and a worker_threads adapter (tests) implement it. */
-export interface SandboxWorker {
-  /** Sends the job on the runtime's private channel. */
-  postMessage(message: SandboxJob): void;
-  /** Messages the runtime sent on its private channel, and nothing else. */
-  onMessage(handler: (data: unknown) => void): void;
-  /** The worker failed to start or crashed outside the job's own error handling. */
-  onError(handler: (message: string) => void): void;
-  /** The worker was stopped because it grew past the memory cap; `bytes` is what was measured. */
-  onMemory(handler: (bytes: number) => void): void;
-  terminate(): void;
-}
-
-export interface SandboxLimits {
-  /** Past this much memory (where the browser measures it) the worker is stopped. */
-  readonly memoryCapBytes: number;
-}
-
-/** Starts one sandbox worker running the runtime source. */
-export type SandboxSpawner = (runtime: string, limits: SandboxLimits) => SandboxWorker;
-
 /** The memory a sandbox worker may use before it is stopped. */
 export const MEMORY_CAP_BYTES = 512 * 2 ** 20;
-
-/** One job, as js-sandbox-runtime.js reads it. */
-export interface SandboxJob {
-  readonly mode: 'run' | 'test';
-  readonly entries: readonly string[];
-  readonly argv: readonly string[];
-  readonly cwd: string;
-  readonly env: Readonly<Record<string, string>>;
-  readonly modules: Readonly<Record<string, SandboxModule>>;
-  readonly namePatterns: readonly string[];
-  readonly headChars: number;
-  readonly tailChars: number;
-}
 
 const WHERE = 'node ran in the browser sandbox (a worker in an opaque-origin frame with no network, with node:test, node:assert, node:path and node:util shims; not Node itself)';
 

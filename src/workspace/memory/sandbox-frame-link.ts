@@ -12,7 +12,7 @@
  * page has its frame, and the first `node` may run before the frame has loaded. Where no page
  * can exist (Node), a spawn fails at once instead.
  */
-import type { SandboxJob, SandboxLimits, SandboxWorker } from './js-sandbox.ts';
+import type { SandboxJob, SandboxLimits, SandboxWorker } from './sandbox-worker.ts';
 
 /** The part of a MessagePort the link uses (a Node MessagePort in tests). */
 export interface FramePort {
