@@ -13,9 +13,11 @@ import { decodeArgs, type Found, type NativeCall, type NativeFormat } from './ty
 
 type Json = { ok: true; value: unknown; end: number } | { ok: false; problem: string };
 
-/** Reads the JSON object or array that starts at `at` (after whitespace). */
+/** Reads the JSON object or array (or a JSON string holding one) that starts at `at`, after whitespace. */
 function jsonAt(text: string, at: number): Json {
   while (/\s/.test(text[at] ?? '')) at++;
+  const quoted = text[at] === '"' ? /^"(?:[^"\\]|\\.)*"/.exec(text.slice(at))?.[0] : undefined;
+  if (quoted) return { ok: true, value: JSON.parse(quoted) as unknown, end: at + quoted.length };
   if (text[at] !== '{' && text[at] !== '[') return { ok: false, problem: `its arguments are not a JSON object (found ${JSON.stringify(text.slice(at, at + 20)) || 'nothing'})` };
   const span = matchObject(text, at);
   const parsed = span.closed ? parseLenient(text.slice(span.start, span.end)) : parseUnclosed(text, span);

@@ -39,7 +39,9 @@ function scanShape(shape: Shape, text: string): Found[] {
   const out: Found[] = [];
   for (const m of text.matchAll(shape.head)) {
     const start = m.index;
-    const broken = (problem: string, end = text.length): Found => ({ format: shape.format, start, end, problem });
+    // A broken call spans to its </function>, so nothing inside it is read as another call.
+    const close = text.indexOf('</function>', start);
+    const broken = (problem: string): Found => ({ format: shape.format, start, end: close < 0 ? text.length : close + '</function>'.length, problem });
     const args: Record<string, string> = {};
     let at = start + m[0].length;
     let result: Found | undefined;
@@ -55,18 +57,18 @@ function scanShape(shape: Shape, text: string): Found[] {
       if (rest === '') result = broken(`the call to ${m[1]} never closes with </function>`);
       const p = shape.param.exec(rest);
       if (!p) {
-        result ??= broken(`unexpected text inside the call to ${m[1]}: ${JSON.stringify(rest.slice(0, 30))}`, at);
+        result ??= broken(`unexpected text inside the call to ${m[1]}: ${JSON.stringify(rest.slice(0, 30))}`);
         break;
       }
       const key = p[1];
-      if (!key) result = broken(`a parameter of ${m[1]} has no name`, at);
-      else if (Object.hasOwn(args, key)) result = broken(`the parameter ${key} is given twice`, at);
+      if (!key) result = broken(`a parameter of ${m[1]} has no name`);
+      else if (Object.hasOwn(args, key)) result = broken(`the parameter ${key} is given twice`);
       else {
-        const close = text.indexOf(shape.paramClose, at + p[0].length);
-        if (close < 0) result = broken(`the parameter ${key} never closes with ${shape.paramClose}`);
+        const valueEnd = text.indexOf(shape.paramClose, at + p[0].length);
+        if (valueEnd < 0) result = broken(`the parameter ${key} never closes with ${shape.paramClose}`);
         else {
-          args[key] = shape.value(text.slice(at + p[0].length, close));
-          at = close + shape.paramClose.length;
+          args[key] = shape.value(text.slice(at + p[0].length, valueEnd));
+          at = valueEnd + shape.paramClose.length;
         }
       }
     }
