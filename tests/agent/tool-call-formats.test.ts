@@ -37,7 +37,7 @@ describe('tool-call format corpus', () => {
       const o = parseCall(c.raw, { tools: CORPUS_TOOLS });
       return o.ok ? [[c.id, o.format]] : [];
     });
-    expect(named.length).toBeGreaterThan(80);
+    expect(named.length).toBeGreaterThanOrEqual(80);
     expect(named).toEqual(named.map(([id]) => [id, cases.find((c) => c.id === id)!.format]));
   });
 
