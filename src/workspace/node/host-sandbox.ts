@@ -265,9 +265,20 @@ function protectedMounts(root: string): string[] {
     const p = inRoot(rel);
     if (p) out.push('--ro-bind', p, p);
   }
-  const scratch = inRoot('.slmcode/scratch');
-  if (scratch && lstatSync(scratch).isDirectory()) out.push('--bind', scratch, scratch);
+  // scratch/ is writable only as the real directory it is: a link there (to ../.git, say) would
+  // otherwise make its target writable. It is bound at its own path, never at a resolved one.
+  const scratch = join(root, '.slmcode', 'scratch');
+  const st = lstatIfAny(scratch);
+  if (st?.isDirectory() && !lstatIfAny(join(root, '.slmcode'))?.isSymbolicLink()) out.push('--bind', scratch, scratch);
   return out;
+}
+
+function lstatIfAny(path: string): ReturnType<typeof lstatSync> | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 function limitArgs(): string[] {

@@ -5,7 +5,7 @@
  * each stage started by the workspace's launcher (directly, or inside the host sandbox).
  */
 import { lstat, mkdir, readFile, readdir, readlink, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises';
-import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { posix } from 'node:path';
 import {
   WorkspaceError,
@@ -20,6 +20,9 @@ import { dirName } from '../../engine/walk.ts';
 import { toWorkspaceError } from '../fs-errors.ts';
 import { UNSANDBOXED, type CommandSandbox } from './host-sandbox.ts';
 import { runPlan } from './node-exec.ts';
+
+/** Directories no command may create or write: the repository and the harness's own state. */
+const PROTECTED_DIRS = ['.git', '.slmcode'] as const;
 
 export class NodeWorkspace implements Workspace {
   readonly kind = 'node';
@@ -134,7 +137,7 @@ export class NodeWorkspace implements Workspace {
     await this.guard(path, () => symlink(target, this.abs(path)));
   }
 
-  exec(plan: ExecPlan, opts: ExecOptions): Promise<ExecResult> {
+  async exec(plan: ExecPlan, opts: ExecOptions): Promise<ExecResult> {
     // git may use only the workspace's own .git: no repository found above the root, and no
     // bare repository made of files the model wrote (HEAD, config, objects/ at the root). The
     // policy lets no command set GIT_* itself, so these cannot be overridden.
@@ -145,7 +148,8 @@ export class NodeWorkspace implements Workspace {
       GIT_CONFIG_VALUE_0: 'explicit',
       ...opts.env,
     };
-    return runPlan({
+    const absent = PROTECTED_DIRS.filter((d) => !existsSync(this.abs(d)));
+    const result = await runPlan({
       plan: { stages: plan.stages.map((s) => ({ ...s, env: { ...stageEnv, ...s.env } })) },
       root: this.root,
       cwd: this.abs(opts.cwd ?? ''),
@@ -156,5 +160,21 @@ export class NodeWorkspace implements Workspace {
       launch: this.sandbox.wrap,
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
+    return this.undoProtectedDirs(plan, absent, result);
+  }
+
+  /**
+   * The sandbox mounts `.git/` and `.slmcode/` read-only only where they exist. A command that
+   * created one of them (a script making `.git/` with a hook, or `.slmcode/hooks.json`) has every
+   * process ended once it returns, so removing what it made leaves nothing of it behind. git
+   * itself may create its repository (`git init`, which a person approves).
+   */
+  private undoProtectedDirs(plan: ExecPlan, absent: readonly string[], result: ExecResult): ExecResult {
+    const byGit = plan.stages.some((s) => posix.basename(s.argv[0] ?? '') === 'git');
+    const made = absent.filter((d) => !(d === '.git' && byGit) && lstatSync(this.abs(d), { throwIfNoEntry: false }) !== undefined);
+    if (made.length === 0) return result;
+    for (const d of made) rmSync(this.abs(d), { recursive: true, force: true });
+    const note = `the command created ${made.map((d) => `${d}/`).join(' and ')}, which commands may not write; it was removed`;
+    return { ...result, backendNote: result.backendNote ? `${result.backendNote}; ${note}` : note };
   }
 }

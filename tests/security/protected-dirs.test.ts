@@ -1,0 +1,67 @@
+/**
+ * Commands under the host sandbox cannot leave anything in `.git/` or `.slmcode/`, also where
+ * those directories do not exist yet: a free `node` script that makes `.slmcode/scratch` a link
+ * to `../.git` (the scratch area is writable) and then writes a hook through it must leave no
+ * hook behind, and a script that creates `.git/` or `.slmcode/` has what it made removed.
+ */
+import { existsSync, mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Engine } from '../../src/engine/engine.ts';
+import { CODING_TOOLS } from '../../src/engine/tools/index.ts';
+import { probeHostSandbox, type HostSandbox } from '../../src/workspace/node/host-sandbox.ts';
+import { NodeWorkspace } from '../../src/workspace/node/node-workspace.ts';
+import { useNodeWasm } from '../support/node-wasm.ts';
+
+const probed = await probeHostSandbox();
+const sandbox = 'wrap' in probed ? (probed as HostSandbox) : null;
+if (!sandbox) console.log(`protected-dir tests skipped: bubblewrap cannot run here (${'why' in probed ? probed.why : ''})`);
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+async function workspace(files: Record<string, string>, git: boolean): Promise<{ root: string; engine: Engine }> {
+  useNodeWasm();
+  const root = mkdtempSync(join(tmpdir(), 'slm-prot-'));
+  dirs.push(root);
+  for (const [p, t] of Object.entries(files)) {
+    mkdirSync(join(root, p, '..'), { recursive: true });
+    writeFileSync(join(root, p), t);
+  }
+  if (git) execFileSync('git', ['init', '-q'], { cwd: root });
+  const ws = await NodeWorkspace.open(root, { sandbox: sandbox! });
+  return { root, engine: new Engine({ workspace: ws, tools: CODING_TOOLS, settings: { loop_guard: false } }) };
+}
+
+const LINK = "require('fs').mkdirSync('.slmcode', { recursive: true }); require('fs').symlinkSync('../.git', '.slmcode/scratch');\n";
+const HOOK = "const fs = require('fs'); try { fs.writeFileSync('.slmcode/scratch/hooks/pre-commit', '#!/bin/sh\\ntouch HOOK\\n'); console.log('WROTE'); } catch (e) { console.log('refused', e.code); }\n";
+
+describe.skipIf(!sandbox)('commands cannot write .git/ or .slmcode/, existing or not', () => {
+  it('a link made in a missing .slmcode/ does not make .git/ writable', async () => {
+    const { root, engine } = await workspace({ 'mk.js': LINK, 'hook.js': HOOK }, true);
+    const made = await engine.call('ws_shell', { command: 'node mk.js' });
+    expect(made.notes.map((n) => n.text).join('\n')).toMatch(/created \.slmcode\/.*it was removed/);
+    expect(existsSync(join(root, '.slmcode'))).toBe(false);
+    await engine.call('ws_shell', { command: 'node hook.js' });
+    expect(existsSync(join(root, '.git/hooks/pre-commit'))).toBe(false);
+  });
+
+  it('a link already in .slmcode/scratch is not mounted writable', async () => {
+    const { root, engine } = await workspace({ 'hook.js': HOOK }, true);
+    mkdirSync(join(root, '.slmcode'));
+    execFileSync('ln', ['-s', '../.git', join(root, '.slmcode/scratch')]);
+    const r = await engine.call('ws_shell', { command: 'node hook.js' });
+    expect(r.text).toMatch(/refused/);
+    expect(existsSync(join(root, '.git/hooks/pre-commit'))).toBe(false);
+  });
+
+  it('a script that creates .git/ in a workspace without one has it removed', async () => {
+    const mk = "require('fs').mkdirSync('.git/hooks', { recursive: true }); require('fs').writeFileSync('.git/config', '[core]\\n\\tfsmonitor = touch FSMON\\n');\n";
+    const { root, engine } = await workspace({ 'mk.js': mk }, false);
+    const r = await engine.call('ws_shell', { command: 'node mk.js' });
+    expect(r.notes.map((n) => n.text).join('\n')).toMatch(/created \.git\/.*it was removed/);
+    expect(existsSync(join(root, '.git'))).toBe(false);
+  });
+});
