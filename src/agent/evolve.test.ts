@@ -5,18 +5,26 @@ import type { Step } from './step.ts';
 
 const note = (kind: Note['kind'], detail?: string): Note => ({ kind, text: kind, ...(detail && { detail }) });
 
-describe('editOutcome: reward by outcome and ladder rung', () => {
+describe('editOutcome: reward by outcome and every drift named', () => {
   it.each([
-    { name: 'exact', ok: true, notes: [], reward: 1, rung: 'exact' },
-    { name: 'trailing whitespace rung', ok: true, notes: [note('rung', 'trailing-ws')], reward: 0.9, rung: 'trailing-ws' },
-    { name: 'indentation rung', ok: true, notes: [note('rung', 'indent')], reward: 0.8, rung: 'indent' },
-    { name: 'anchors rung', ok: true, notes: [note('rung', 'anchors')], reward: 0.6, rung: 'anchors' },
-    { name: 'gutter stripped', ok: true, notes: [note('gutter-stripped')], reward: 0.8, rung: 'exact' },
-    { name: 'a miss', ok: false, notes: [note('refusal', 'not-found')], reward: 0, rung: 'miss' },
-  ])('$name', ({ ok, notes, reward, rung }) => {
+    { name: 'exact', ok: true, notes: [], reward: 1, rungs: ['exact'] },
+    { name: 'trailing whitespace rung', ok: true, notes: [note('rung', 'trailing-ws')], reward: 0.9, rungs: ['trailing-ws'] },
+    { name: 'indentation rung', ok: true, notes: [note('rung', 'indent')], reward: 0.8, rungs: ['indent'] },
+    { name: 'anchors rung', ok: true, notes: [note('rung', 'anchors')], reward: 0.6, rungs: ['anchors'] },
+    { name: 'indentation and blank lines', ok: true, notes: [note('rung', 'indent'), note('rung', 'blank-lines')], reward: 0.64, rungs: ['indent', 'blank-lines'] },
+    { name: 'two hunks with the same drift', ok: true, notes: [note('rung', 'indent'), note('rung', 'indent')], reward: 0.8, rungs: ['indent'] },
+    { name: 'gutter stripped', ok: true, notes: [note('gutter-stripped')], reward: 0.8, rungs: ['exact'] },
+    { name: 'a miss', ok: false, notes: [note('refusal', 'not-found')], reward: 0, rungs: ['miss'] },
+  ])('$name', ({ ok, notes, reward, rungs }) => {
     const out = editOutcome(ok, notes);
-    expect(out.rung).toBe(rung);
+    expect(out.rungs).toEqual(rungs);
     expect(out.reward).toBeCloseTo(reward);
+  });
+
+  it('the bandit counts each drift of one edit', () => {
+    const b = new EditFormatBandit();
+    b.learn('qwen', step('ws_edit', edited([note('rung', 'indent'), note('rung', 'blank-lines')])));
+    expect(b.rows().find((r) => r.format === 'search_replace')?.rungs).toEqual({ indent: 1, 'blank-lines': 1 });
   });
 });
 

@@ -93,19 +93,17 @@ export class EditFormatBandit {
     if (step.result.ok && step.result.changes.length && step.result.changes.every((c) => c.before === null)) return null;
     const path = (step.call!.args as { path?: unknown } | null)?.path;
     const outcome = editOutcome(step.result.ok, step.result.notes);
-    this.record(family, languageOf(typeof path === 'string' ? path : ''), format, outcome.reward, outcome.rung);
+    this.record(family, languageOf(typeof path === 'string' ? path : ''), format, outcome.reward, outcome.rungs);
     return outcome.reward;
   }
 
-  record(family: string, language: string, format: EditFormat, reward: number, outcome: string): void {
+  /** One pull of `format` with `reward`; each outcome (a drift, `exact` or `miss`) is counted. */
+  record(family: string, language: string, format: EditFormat, reward: number, outcomes: string | readonly string[]): void {
     const r = Math.min(1, Math.max(0, reward));
     const arm = this.row(family, language)[format];
-    this.row(family, language)[format] = {
-      alpha: arm.alpha + r,
-      beta: arm.beta + (1 - r),
-      pulls: arm.pulls + 1,
-      rungs: { ...arm.rungs, [outcome]: (arm.rungs[outcome] ?? 0) + 1 },
-    };
+    const rungs = { ...arm.rungs };
+    for (const o of typeof outcomes === 'string' ? [outcomes] : outcomes) rungs[o] = (rungs[o] ?? 0) + 1;
+    this.row(family, language)[format] = { alpha: arm.alpha + r, beta: arm.beta + (1 - r), pulls: arm.pulls + 1, rungs };
   }
 
   toJSON(): BanditTable {
@@ -150,12 +148,15 @@ export function formatOfTool(tool: string): EditFormat | undefined {
   return EDIT_FORMATS.find((f) => FORMAT_TOOL[f] === tool);
 }
 
-/** The reward and outcome label of one edit result. */
-export function editOutcome(ok: boolean, notes: readonly Note[]): { reward: number; rung: string } {
-  if (!ok) return { reward: 0, rung: 'miss' };
-  const rung = notes.find((n) => n.kind === 'rung')?.detail ?? 'exact';
-  const base = RUNG_REWARD[rung] ?? 0.5;
-  return { reward: notes.some((n) => n.kind === 'gutter-stripped') ? base * GUTTER_FACTOR : base, rung };
+/**
+ * The reward and outcome labels of one edit result: every drift the rung notes name is counted,
+ * and each one scales the reward by its own rung's (two drifts cost more than either alone).
+ */
+export function editOutcome(ok: boolean, notes: readonly Note[]): { reward: number; rungs: readonly string[] } {
+  if (!ok) return { reward: 0, rungs: ['miss'] };
+  const drifts = [...new Set(notes.filter((n) => n.kind === 'rung').map((n) => n.detail ?? 'unknown'))];
+  const base = drifts.reduce((r, d) => r * (RUNG_REWARD[d] ?? 0.5), 1);
+  return { reward: notes.some((n) => n.kind === 'gutter-stripped') ? base * GUTTER_FACTOR : base, rungs: drifts.length ? drifts : ['exact'] };
 }
 
 const LANGUAGES: Readonly<Record<string, string>> = {

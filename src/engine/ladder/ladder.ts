@@ -7,6 +7,7 @@
  * dashes where old_str's typographic ones were drift.
  */
 import { closestSpan } from '../fuzzy.ts';
+import { driftsOf } from './drift.ts';
 import { anchoredPlaces } from './anchors.ts';
 import { makeReindent, indentStyle } from './indent.ts';
 import { detectEol, isBlank, LineTable, splitText, withEol, type Eol, type SplitText } from './lines.ts';
@@ -25,15 +26,6 @@ export const RUNG_NAMES: Readonly<Record<RungId, string>> = {
   'blank-lines': 'blank-line-insensitive',
   'quotes-dashes': 'quote/dash-style',
   anchors: 'anchored-first-last-line',
-};
-
-/** The note appended to a successful edit for each inexact rung (the spec's texts; quote/dash in the same style). */
-export const RUNG_NOTES: Readonly<Record<LineRung, string>> = {
-  'trailing-ws': '[matched ignoring trailing whitespace — your old_str had different line endings]',
-  indent: '[matched after normalizing indentation — your old_str was indented differently]',
-  'blank-lines': '[matched ignoring blank lines — your old_str had different blank-line spacing]',
-  'quotes-dashes': '[matched ignoring quote and dash style — your old_str had curly quotes or long dashes where the file has plain ones, or the reverse]',
-  anchors: '[matched on first+last line anchors — the middle of your old_str did not match exactly; verify the result with ws_read]',
 };
 
 /** Narrows free-form setting values (`disabled_rungs`) to rung ids; unknown names are ignored. */
@@ -56,7 +48,7 @@ export function findMatch(text: string, oldStr: string, opts: LadderOptions): La
   const exact = exactPlaces(text, oldStr, from, to);
   if (exact.length > 0) {
     const eol = table?.eol ?? detectEol(text);
-    return decide('exact', exact.map((p) => ({ span: p.span, adapt: (s: string) => withEol(s, eol) })));
+    return decide('exact', exact.map((p) => ({ span: p.span, drifts: [], adapt: (s: string) => withEol(s, eol) })));
   }
   if (!opts.tolerance) return { kind: 'none', closest: hint(lines(), oldStr, window) };
 
@@ -74,7 +66,7 @@ export function findMatch(text: string, oldStr: string, opts: LadderOptions): La
 function decide(rung: RungId, candidates: LadderCandidate[]): LadderMatch {
   if (candidates.length === 1) {
     const only = candidates[0]!;
-    return { kind: 'unique', rung, span: only.span, adapt: only.adapt };
+    return { kind: 'unique', rung, span: only.span, drifts: only.drifts, adapt: only.adapt };
   }
   const apart: LadderCandidate[] = [];
   for (const c of candidates) if (apart.length === 0 || c.span.start >= apart[apart.length - 1]!.span.end) apart.push(c);
@@ -103,6 +95,7 @@ function candidate(rung: LineRung, place: Place, old: SplitText, oldStr: string,
   const skipBlank = RUNG_RULES[rung].skipBlank;
   return {
     span: place.span,
+    drifts: driftsOf(rung, old, oldStr, table, place.span),
     adapt: (newStr: string) => {
       const repl: Lines = skipBlank ? trimEdgeBlanks(splitText(newStr), old) : splitText(newStr);
       let newLines = repl.lines;

@@ -25,9 +25,14 @@ export interface MatchSpan {
   readonly endLine: number;
 }
 
+/** A kind of drift old_str can have, named after the rung that tolerates it. */
+export type Drift = Exclude<RungId, 'exact'>;
+
 /** One place a rung matched, with the replacement adapted to that place. */
 export interface LadderCandidate {
   readonly span: MatchSpan;
+  /** Every drift between old_str and this place that the match tolerated, in ladder order (none for exact). */
+  readonly drifts: readonly Drift[];
   /** new_str adapted to this match (the file's line endings, its own indentation for the indent rung, …). */
   adapt(newStr: string): string;
 }
@@ -37,6 +42,8 @@ export type LadderMatch =
       readonly kind: 'unique';
       readonly rung: RungId;
       readonly span: MatchSpan;
+      /** Every drift the match tolerated, in ladder order (none for exact). */
+      readonly drifts: readonly Drift[];
       /** new_str adapted to the match (e.g. the file's own indentation re-applied for the indent rung). */
       adapt(newStr: string): string;
     }

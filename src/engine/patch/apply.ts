@@ -7,7 +7,7 @@
  * nothing unless all of them applied. Line numbers in the outcomes are those of the file as
  * it was before the patch — the file the model read, and the one still on disk after a miss.
  */
-import { detectEol, LineTable, plainPunctuation, replaceSpans, splitText, type ClosestSpan, type LadderOptions, type MatchSpan, type RungId } from '../ladder/index.ts';
+import { detectEol, LineTable, plainPunctuation, replaceSpans, splitText, type ClosestSpan, type LadderOptions, type MatchSpan, type RungId, type Drift } from '../ladder/index.ts';
 import { splitLines } from '../text.ts';
 import { countBreaks } from '../ladder/lines.ts';
 import { planGutter, type GutterPlan } from './gutter.ts';
@@ -33,6 +33,8 @@ export type HunkOutcome =
   | {
       readonly kind: 'anchored';
       readonly rung: RungId;
+      /** Every drift the match tolerated (none for exact). */
+      readonly drifts: readonly Drift[];
       readonly startLine: number;
       readonly endLine: number;
       /** window = near its @@ line; file = its @@ line was missing or wrong and the whole file was searched. */
@@ -93,6 +95,7 @@ export function applyHunks(before: string, hunks: readonly Hunk[], opts: Pick<La
     outcomes.push({
       kind: 'anchored',
       rung: located.rung,
+      drifts: located.drifts,
       startLine: map.toOriginal(located.span.startLine),
       endLine: map.toOriginal(located.span.endLine),
       scope: located.scope,

@@ -19,7 +19,7 @@
  * hunk its window, not a ladder over the whole file.
  */
 import { similarity } from '../fuzzy.ts';
-import { detectEol, findMatch, withEol, RUNG_ORDER, type ClosestSpan, type LadderMatch, type LadderOptions, type MatchSpan, type RungId } from '../ladder/index.ts';
+import { detectEol, findMatch, withEol, RUNG_ORDER, type ClosestSpan, type LadderMatch, type LadderOptions, type MatchSpan, type RungId, type Drift } from '../ladder/index.ts';
 import { countBreaks } from '../ladder/lines.ts';
 
 /** Lines either side of a hunk's @@ line searched before the whole file (the spec's AnchorWindowLines). */
@@ -31,6 +31,8 @@ export type Located =
       readonly kind: 'found';
       readonly rung: RungId;
       readonly span: MatchSpan;
+      /** Every drift the match tolerated (none for exact). */
+      readonly drifts: readonly Drift[];
       readonly adapt: (newStr: string) => string;
       /** 'window' = near its @@ line; 'file' = found by searching the whole file. */
       readonly scope: 'window' | 'file';
@@ -54,7 +56,7 @@ export interface LineStart {
 export const TOP: LineStart = { line: 1, offset: 0 };
 
 type Settled =
-  | { readonly kind: 'unique'; readonly rung: RungId; readonly span: MatchSpan; readonly adapt: (s: string) => string }
+  | { readonly kind: 'unique'; readonly rung: RungId; readonly span: MatchSpan; readonly drifts: readonly Drift[]; readonly adapt: (s: string) => string }
   | { readonly kind: 'ambiguous'; readonly rung: RungId; readonly spans: readonly MatchSpan[] }
   | { readonly kind: 'none'; readonly closest?: ClosestSpan };
 
@@ -80,7 +82,7 @@ export function locateHunk(text: string, oldText: string, opts: LadderOptions, e
     return { kind: 'conflict', near: { rung: near.rung, span }, far: { rung: file.rung, spans: far } };
   }
   return near.kind === 'unique'
-    ? { kind: 'found', rung: near.rung, span: near.span, adapt: near.adapt, scope: 'window' }
+    ? { kind: 'found', rung: near.rung, span: near.span, drifts: near.drifts, adapt: near.adapt, scope: 'window' }
     : { kind: 'ambiguous', rung: near.rung, spans: near.spans, scope: 'window' };
 }
 
@@ -116,13 +118,13 @@ function exactInWindow(text: string, oldText: string, window: { startLine: numbe
   if (spans.length === 0) return null;
   if (spans.length > 1) return { kind: 'ambiguous', rung: 'exact', spans, scope: 'window' };
   const eol = detectEol(text);
-  return { kind: 'found', rung: 'exact', span: spans[0]!, adapt: (s) => withEol(s, eol), scope: 'window' };
+  return { kind: 'found', rung: 'exact', span: spans[0]!, drifts: [], adapt: (s) => withEol(s, eol), scope: 'window' };
 }
 
 function fromFile(s: Settled): Located {
   switch (s.kind) {
     case 'unique':
-      return { kind: 'found', rung: s.rung, span: s.span, adapt: s.adapt, scope: 'file' };
+      return { kind: 'found', rung: s.rung, span: s.span, drifts: s.drifts, adapt: s.adapt, scope: 'file' };
     case 'ambiguous':
       return { kind: 'ambiguous', rung: s.rung, spans: s.spans, scope: 'file' };
     case 'none':
@@ -148,7 +150,7 @@ function settle(text: string, m: LadderMatch, oldText: string): Settled {
   if (spans.length === 0) return { kind: 'none', closest: partLineHint(text, all[0]!, oldText) };
   if (spans.length > 1) return { kind: 'ambiguous', rung: 'exact', spans };
   const eol = detectEol(text);
-  return { kind: 'unique', rung: 'exact', span: spans[0]!, adapt: (s) => withEol(s, eol) };
+  return { kind: 'unique', rung: 'exact', span: spans[0]!, drifts: [], adapt: (s) => withEol(s, eol) };
 }
 
 /** The whole lines around a match that sits inside longer lines. */

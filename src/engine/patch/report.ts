@@ -4,7 +4,7 @@
  * matched. A refused patch lists every hunk — the ones that would have applied too — so the
  * model can fix the failed ones and send the whole patch again.
  */
-import { notFoundText, placeList, type SearchSubject, type LadderTried, RUNG_NAMES, RUNG_NOTES, type MatchSpan, type RungId } from '../ladder/index.ts';
+import { notFoundText, placeList, type SearchSubject, type LadderTried, RUNG_NAMES, driftNote, type MatchSpan, type RungId } from '../ladder/index.ts';
 import type { HunkFailure, HunkOutcome } from './apply.ts';
 import { AnchorWindowLines } from './locate.ts';
 
@@ -100,11 +100,11 @@ export function failureText(f: HunkFailure, path: string, tried: LadderTried): s
   }
 }
 
-/** The rung notes of every inexact rung any hunk matched by, once each (the spec's texts). */
+/** The drift note of every hunk that matched inexactly, each distinct note once (the spec's texts for a single drift). */
 export function rungNotes(files: readonly FileReport[]): string[] {
-  const rungs = new Set<RungId>();
-  for (const f of files) for (const o of f.outcomes) if (o.kind === 'anchored' && o.rung !== 'exact') rungs.add(o.rung);
-  return [...rungs].map((r) => RUNG_NOTES[r as Exclude<RungId, 'exact'>]);
+  const notes = new Set<string>();
+  for (const f of files) for (const o of f.outcomes) if (o.kind === 'anchored' && o.drifts.length) notes.add(driftNote(o.drifts));
+  return [...notes];
 }
 
 /** The success text: per file `patched PATH (N hunk(s))` (or created / deleted) and its hunk lines. */

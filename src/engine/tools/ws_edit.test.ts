@@ -100,6 +100,21 @@ describe('ws_edit: success text, one row per rung', () => {
   });
 });
 
+describe('ws_edit: a note names every drift the match tolerated', () => {
+  it.each([
+    ['indentation shifted and a blank line added', {}, '        x = 1\n\n        y = 2\n        return x + y', ['indent', 'blank-lines'],
+      '[matched after normalizing indentation and ignoring blank lines — your old_str was indented differently and had different blank-line spacing]'],
+    ['indentation only, with the indent rung off', { disabled_rungs: ['indent'] }, '  x = 1\n  y = 2\n  return x + y', ['indent'],
+      '[matched after normalizing indentation — your old_str was indented differently]'],
+  ] as const)('%s', async (_n, settings, oldStr, drifts, note) => {
+    const { engine } = await setup({ 'a.py': PY }, settings);
+    const res = await engine.call('ws_edit', { path: 'a.py', old_str: oldStr, new_str: oldStr.replace('x + y', 'x - y') });
+    expect(res.ok).toBe(true);
+    expect(res.text).toBe(`edited a.py (1 replacement(s)) ${note}`);
+    expect(res.notes.filter((n) => n.kind === 'rung').map((n) => n.detail)).toEqual(drifts);
+  });
+});
+
 describe('ws_edit: refusals, one row per message', () => {
   const rows: {
     name: string;

@@ -19,7 +19,9 @@ import {
   notFoundText,
   replaceSpans,
   toRungIds,
-  RUNG_NOTES,
+  allDrifts,
+  driftNote,
+  driftNotes,
   type LadderCandidate,
   type LadderTried,
   type LadderMatch,
@@ -166,7 +168,7 @@ async function runEdit(args: EditArgs, ctx: ToolContext): Promise<ToolResult> {
   if (match.kind === 'none' || (match.kind === 'ambiguous' && args.replace_all !== true)) {
     return missResult(ctx, file.path, path, match, plan.search, opts, notes, plan.gutterKept);
   }
-  const edits: readonly LadderCandidate[] = match.kind === 'unique' ? [{ span: match.span, adapt: match.adapt }] : match.candidates;
+  const edits: readonly LadderCandidate[] = match.kind === 'unique' ? [match] : match.candidates;
 
   const after = replaceSpans(before, edits.map((c) => ({ span: c.span, text: c.adapt(replacement) })));
   if (after === before) {
@@ -177,9 +179,10 @@ async function runEdit(args: EditArgs, ctx: ToolContext): Promise<ToolResult> {
   ctx.state.clearEditMisses(file.path);
   notes.push(...committed.committed.notes);
   let text = `edited ${path} (${edits.length} replacement(s))`;
-  if (match.rung !== 'exact') {
-    text += ` ${RUNG_NOTES[match.rung]}`;
-    notes.push({ kind: 'rung', text: `matched by the ${match.rung} rung`, detail: match.rung });
+  const drifts = allDrifts(edits.map((c) => c.drifts));
+  if (drifts.length) {
+    text += ` ${driftNote(drifts)}`;
+    notes.push(...driftNotes(match.rung, drifts));
   }
   if (gutter) text += ` ${GUTTER_NOTE}`;
   return ok(text, notes, committed.committed.changes);

@@ -17,7 +17,7 @@ import { fail, firstLine, ok, refusal, type FileChange, type Note, type ToolResu
 import { commitText, recordCheckpoint, writeErrorText } from '../file-io.ts';
 import { encodeText } from '../text.ts';
 import { isWorkspaceError } from '../workspace.ts';
-import { toRungIds, type LadderTried } from '../ladder/index.ts';
+import { driftNotes, toRungIds, type LadderTried } from '../ladder/index.ts';
 import {
   applyHunks,
   failedText,
@@ -212,7 +212,7 @@ function successNotes(reports: readonly FileReport[]): Note[] {
   for (const r of reports) {
     r.outcomes.forEach((o, i) => {
       if (o.kind !== 'anchored') return;
-      if (o.rung !== 'exact') notes.push({ kind: 'rung', text: `${r.display} hunk ${i + 1} matched by the ${o.rung} rung`, detail: o.rung });
+      notes.push(...driftNotes(o.rung, o.drifts, `${r.display} hunk ${i + 1} `));
       if (o.gutter) notes.push({ kind: 'gutter-stripped', text: `stripped the read gutter from ${r.display} hunk ${i + 1}`, detail: 'gutter' });
     });
   }
