@@ -75,4 +75,11 @@ describe('patterns expand as bash expands them', () => {
       { numRuns: 150 },
     );
   });
+
+  it('a command is judged again as it expanded: a pattern that becomes an output operand is refused', async () => {
+    const r = await engine.call('ws_shell', { command: 'uniq *.js' });
+    expect(r.ok).toBe(false);
+    expect(r.text).toMatch(/^ws_shell did not run "uniq \*\.js": its patterns expand to "uniq a\.js ab\.js", and that command refused \(tier never\): uniq writes its output to "ab\.js"/);
+    expect(r.notes).toContainEqual(expect.objectContaining({ kind: 'refusal' }));
+  });
 });

@@ -10,10 +10,11 @@ import { decisionFrom, isFinding, never, q, USE, worst, type Finding, type Shell
 import { checkCommand } from './commands.ts';
 import { assignmentFinding, redirectFinding } from './redirects.ts';
 import { readProgram, type Stage } from './syntax.ts';
-import { codeExpansionFinding, wordFinding } from './words.ts';
+import { codeExpansionFinding, wordFinding, type Word } from './words.ts';
 import { displayFinding } from './display.ts';
 import { planFor } from './plan.ts';
 import { xargsInputFinding } from './find-xargs.ts';
+import { protectedMentionFinding } from './protected.ts';
 
 /** Longer command lines are refused outright: no analysis cap may fall open. */
 export const MAX_COMMAND_CHARS = 8000;
@@ -79,7 +80,8 @@ export function decideShell(parser: Parser, cmd: string): ShellDecision {
     const plan = planFor(stages, cmd);
     const planFinding = 'tier' in plan ? plan : null;
     const pipeline = xargsInputFinding(stages.map((s) => s.words));
-    const finding = worst([...judged.map((j) => (typeof j === 'string' ? null : j)), planFinding, pipeline]);
+    const found = worst([...judged.map((j) => (typeof j === 'string' ? null : j)), planFinding, pipeline]);
+    const finding = found?.tier === 'gated' ? (protectedMentionFinding(stages.map((s) => s.words)) ?? found) : found;
     const allowed =
       stages.length === 1
         ? `${q(cmd.trim())} ${judged[0] as string}`
@@ -88,4 +90,26 @@ export function decideShell(parser: Parser, cmd: string): ShellDecision {
   } finally {
     tree.delete();
   }
+}
+
+/** A literal argument as the policy reads words: the command name plain, every other character quoted. */
+function literalWord(text: string, name: boolean): Word {
+  return { text, raw: text, quoted: [...text].flatMap((c) => Array.from({ length: c.length }, () => !name)), plain: name };
+}
+
+/**
+ * Judges argument vectors that are already literal — a plan's stages after the runner expanded
+ * their patterns — with the same command rules. A pattern can expand to more operands than the
+ * command was judged with (`uniq [ab].txt` is `uniq a.txt b.txt`, which writes b.txt), so the
+ * runner asks again before it runs anything.
+ */
+export function decideLiteral(argv: readonly (readonly string[])[]): ShellDecision {
+  const stages = argv.map((a) => a.map((t, i) => literalWord(t, i === 0)));
+  const judged = stages.map((words) => {
+    const v = checkCommand(words);
+    return isFinding(v) ? v : null;
+  });
+  const found = worst([...judged, xargsInputFinding(stages)]);
+  const finding = found?.tier === 'gated' ? (protectedMentionFinding(stages) ?? found) : found;
+  return decisionFrom(finding, `${argv.map((a) => a.join(' ')).join(' | ')} is read-only or a test run`, argv.map((a) => [...a]));
 }

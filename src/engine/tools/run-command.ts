@@ -7,6 +7,8 @@
  * shell. What was checked is exactly what runs.
  */
 import { decideShell, type ShellDecision } from '../shell/index.ts';
+import { decideLiteral } from '../shell/policy.ts';
+import type { ShellPlan } from '../shell/plan-types.ts';
 import { parserFor } from '../treesitter/loader.ts';
 import { fail, firstLine, type Note, type ToolResult } from '../result.ts';
 import type { ToolContext } from '../context.ts';
@@ -41,6 +43,19 @@ export async function checkCommand(command: string): Promise<ShellDecision> {
   } finally {
     parser.delete();
   }
+}
+
+/**
+ * The decision for the command as it will really run, when its patterns made it another one: a
+ * pattern can expand to more operands (`uniq [ab].txt` → `uniq a.txt b.txt`, which writes b.txt)
+ * or to a name that reads as an option. Null when the expanded command is no worse than the one
+ * that was checked (or nothing was expanded).
+ */
+function expandedAgain(plan: ShellPlan, resolved: ExecPlan, decision: ShellDecision): ShellDecision | null {
+  if (!plan.stages.some((st) => st.args.some((a) => a.glob !== undefined))) return null;
+  const again = decideLiteral(resolved.stages.map((st) => st.argv));
+  const rank = { allow: 0, gated: 1, refuse: 2 } as const;
+  return rank[again.decision] > rank[decision.decision] ? again : null;
 }
 
 /**
@@ -89,6 +104,17 @@ export async function runChecked(ctx: ToolContext, tool: string, command: string
   const resolved = await resolvePlan(ctx, plan);
   if (!resolved.ok) {
     return { ran: false, result: fail(`${tool} did not run ${shown}: ${resolved.why}.`, [policyNote]) };
+  }
+  const expanded = expandedAgain(plan, resolved.plan, decision);
+  if (expanded) {
+    const argv = resolved.plan.stages.map((st) => st.argv.join(' ')).join(' | ');
+    return {
+      ran: false,
+      result: fail(`${tool} did not run ${shown}: its patterns expand to ${JSON.stringify(argv.length > 160 ? `${argv.slice(0, 159)}…` : argv)}, and that command ${expanded.reason}`, [
+        policyNote,
+        { kind: 'refusal', text: firstLine(expanded.reason), detail: expanded.rule },
+      ]),
+    };
   }
 
   const notes: Note[] = [policyNote];
