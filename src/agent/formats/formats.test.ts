@@ -75,6 +75,7 @@ describe('never guessing', () => {
     ['Apertus entries that are not {name: args}', '<|tools_prefix|>[{"ws_read": {"path": "a"}, "x": 1}]<|tools_suffix|>'],
     ['a Gemma call with text after it', '<|tool_call>call:ws_read{path:<|"|>a<|"|>} and more<tool_call|>'],
     ['a MiniCPM call with a stray tag', '<function name="ws_read"><arg>a</arg></function>'],
+    ['Gemma values nested past any real argument', `<|tool_call>call:ws_read{a:${'['.repeat(100)}${']'.repeat(100)}}<tool_call|>`],
   ])('%s is no call', (_name, raw) => {
     const out = parse(raw);
     expect(out.ok).toBe(false);

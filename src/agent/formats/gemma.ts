@@ -15,6 +15,9 @@ const BLOCKS: readonly (readonly [string, string])[] = [
 
 class Broken extends Error {}
 
+/** Deeper nesting is refused rather than read (no tool argument nests this deep). */
+const MAX_DEPTH = 64;
+
 class Reader {
   constructor(
     readonly text: string,
@@ -26,17 +29,18 @@ class Reader {
     const head = /^call:([A-Za-z_][\w.-]*)/.exec(this.text.slice(this.at));
     if (!head) throw new Broken('it does not start with call:NAME{');
     this.at += head[0].length;
-    return { tool: head[1]!, args: this.object() };
+    return { tool: head[1]!, args: this.object(0) };
   }
 
-  private object(): Record<string, unknown> {
+  private object(depth: number): Record<string, unknown> {
+    if (depth > MAX_DEPTH) throw new Broken(`values nest deeper than ${MAX_DEPTH} levels`);
     this.expect('{');
     const out: Record<string, unknown> = {};
     while (!this.take('}')) {
       const key = this.key();
       if (Object.hasOwn(out, key)) throw new Broken(`the argument ${key} is given twice`);
       this.expect(':');
-      out[key] = this.value();
+      out[key] = this.value(depth + 1);
       if (!this.take(',')) {
         this.expect('}');
         break;
@@ -55,17 +59,18 @@ class Reader {
     return word;
   }
 
-  private value(): unknown {
+  private value(depth: number): unknown {
+    if (depth > MAX_DEPTH) throw new Broken(`values nest deeper than ${MAX_DEPTH} levels`);
     this.space();
     const quoted = this.quoted();
     if (quoted !== undefined) return quoted;
     const c = this.text[this.at];
-    if (c === '{') return this.object();
+    if (c === '{') return this.object(depth);
     if (c === '[') {
       this.at++;
       const out: unknown[] = [];
       while (!this.take(']')) {
-        out.push(this.value());
+        out.push(this.value(depth + 1));
         if (!this.take(',')) {
           this.expect(']');
           break;

@@ -46,6 +46,8 @@ describe('Python literals', () => {
     ["{'a' 1}", /expected ":"/],
     ["'\\N{BULLET}'", /not supported/],
     ["'\\xZZ'", /hex digits/],
+    ["'\\UFFFFFFFF'", /not a Unicode character/],
+    ['['.repeat(100) + ']'.repeat(100), /nest deeper than 64/],
     ['{[1]: 2}', /dict key/],
   ])('refuses %s', (src, why) => {
     expect(() => valueOf(src)).toThrow(PySyntaxError);

@@ -15,6 +15,9 @@ export interface PyCall {
 
 export class PySyntaxError extends Error {}
 
+/** Deeper nesting is refused rather than read (no tool argument nests this deep). */
+const MAX_DEPTH = 64;
+
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
   '\\': '\\', "'": "'", '"': '"', a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\n': '',
 };
@@ -49,12 +52,13 @@ export class PyReader {
     return { tool: name, args, start, end: this.at };
   }
 
-  value(): unknown {
+  value(depth = 0): unknown {
+    if (depth > MAX_DEPTH) throw new PySyntaxError(`values nest deeper than ${MAX_DEPTH} levels`);
     this.space();
     const c = this.text[this.at];
-    if (c === '[') return this.sequence('[', ']');
-    if (c === '(') return this.sequence('(', ')');
-    if (c === '{') return this.dict();
+    if (c === '[') return this.sequence('[', ']', depth);
+    if (c === '(') return this.sequence('(', ')', depth);
+    if (c === '{') return this.dict(depth);
     const word = /^[A-Za-z_]\w*/.exec(this.text.slice(this.at))?.[0];
     if (word === 'True' || word === 'False' || word === 'None') {
       this.at += word.length;
@@ -87,11 +91,11 @@ export class PyReader {
     return new PySyntaxError(`expected ${wanted} at ${near ? JSON.stringify(near) : 'the end'}`);
   }
 
-  private sequence(open: string, close: string): unknown[] {
+  private sequence(open: string, close: string, depth: number): unknown[] {
     this.expect(open);
     const out: unknown[] = [];
     while (!this.take(close)) {
-      out.push(this.value());
+      out.push(this.value(depth + 1));
       if (!this.take(',')) {
         this.expect(close);
         break;
@@ -100,14 +104,14 @@ export class PyReader {
     return out;
   }
 
-  private dict(): Record<string, unknown> {
+  private dict(depth: number): Record<string, unknown> {
     this.expect('{');
     const out: Record<string, unknown> = {};
     while (!this.take('}')) {
-      const key = this.value();
+      const key = this.value(depth + 1);
       if (typeof key !== 'string' && typeof key !== 'number') throw new PySyntaxError('a dict key must be a string or a number');
       this.expect(':');
-      out[String(key)] = this.value();
+      out[String(key)] = this.value(depth + 1);
       if (!this.take(',')) {
         this.expect('}');
         break;
@@ -167,8 +171,10 @@ export class PyReader {
     if (hex) {
       const digits = this.text.slice(this.at + 2, this.at + 2 + hex);
       if (!new RegExp(`^[0-9a-fA-F]{${hex}}$`).test(digits)) throw new PySyntaxError(`a \\${next} escape needs ${hex} hex digits`);
+      const code = parseInt(digits, 16);
+      if (code > 0x10ffff) throw new PySyntaxError(`\\${next}${digits} is not a Unicode character`);
       this.at += 2 + hex;
-      return String.fromCodePoint(parseInt(digits, 16));
+      return String.fromCodePoint(code);
     }
     const octal = /^[0-7]{1,3}/.exec(this.text.slice(this.at + 1))?.[0];
     if (octal) {
