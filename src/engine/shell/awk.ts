@@ -112,6 +112,10 @@ function optionFinding(t: Token): Verdict | null {
       writing(gated('awk-program-file', `awk ${q(shown(t))} runs a program file ws_shell cannot check`, "Put the program on the command line: awk '{print $1}' FILE."), ['whatever the program file writes (not known before it runs)'])
     );
   }
+  // -W passes an implementation option: mawk's -W exec runs a program file, gawk's -W takes any long option.
+  if (t.kind === 'short' && name === 'W') {
+    return never('awk-option', `awk ${q(shown(t))} passes an implementation option (mawk's -W exec runs a program file)`, "Put the program on the command line: awk '{print $1}' FILE.");
+  }
   // -i/--include loads a library (gawk's "inplace" edits files in place), -l an extension.
   if (t.kind === 'short' ? 'ildDopL'.includes(name) : !SAFE_LONG.some((n) => longSelects(name, n))) {
     return never('awk-option', `awk ${q(shown(t))} loads a library or extension (such as inplace), starts a debugger or writes a file`, USE.write);
@@ -121,7 +125,7 @@ function optionFinding(t: Token): Verdict | null {
 
 /** The verdict for `awk ARGS…` (also gawk, mawk, nawk). */
 export function checkAwk(name: string, args: readonly Word[]): Verdict {
-  const tokens = scanOptions(args, { shortValue: 'FvfeEil', shortOptional: 'dDopL', longValue: ['field-separator', 'assign', 'file', 'source', 'exec', 'include', 'load'] });
+  const tokens = scanOptions(args, { shortValue: 'FvfeEilW', shortOptional: 'dDopL', longValue: ['field-separator', 'assign', 'file', 'source', 'exec', 'include', 'load'] });
   for (const t of tokens) {
     const f = optionFinding(t);
     if (f) return f;

@@ -8,7 +8,7 @@
  */
 import { never, q, USE, type Finding, type Verdict } from './decision.ts';
 import { familyOf } from './families.ts';
-import { operands, scanOptions, type OptionSpec } from './options.ts';
+import { longSelects, operands, scanOptions, shown, type OptionSpec } from './options.ts';
 import { optionPathFinding, pathFinding } from './paths.ts';
 import { checkSimple, injectionSafe, pathOperandsFinding, SIMPLE_TOOLS } from './simple-tools.ts';
 import { hasGlob, type Word } from './words.ts';
@@ -111,6 +111,8 @@ function passesLines(words: readonly Word[]): boolean {
   if (!tool || !LINE_FILTERS.has(name)) return false;
   const tokens = scanOptions(words.slice(1), tool.options ?? {});
   if (tokens.some((t) => t.kind !== 'operand' && (t.name === 'o' || t.name.startsWith('only')))) return false;
+  // head/tail -c cut bytes, not lines: `tail -c +2` turns "./x" into "/x".
+  if ((name === 'head' || name === 'tail') && tokens.some((t) => t.kind !== 'operand' && (t.name === 'c' || t.name.startsWith('bytes')))) return false;
   return operands(tokens).length <= (tool.operands === 'pattern' && !tokens.some((t) => t.kind !== 'operand' && 'ef'.includes(t.name)) ? 1 : 0);
 }
 
@@ -125,9 +127,15 @@ export function xargsInputFinding(stages: readonly (readonly Word[])[]): Finding
   for (let i = 0; i < stages.length; i++) {
     const words = stages[i]!;
     if (words[0]?.text !== 'xargs') continue;
-    const command = operands(scanOptions(words.slice(1), XARGS_SPEC))[0];
+    const xargsTokens = scanOptions(words.slice(1), XARGS_SPEC);
+    const command = operands(xargsTokens)[0];
     const tool = command ? SIMPLE_TOOLS[command.text] : undefined;
     if (!tool || tool.operands === 'data') continue;
+    // A delimiter of its own makes other names of the lister's lines ("./x" split at "." is "/x").
+    const delimiter = xargsTokens.find((t) => t.kind !== 'operand' && (t.name === 'd' || longSelects(t.name, 'delimiter')));
+    if (delimiter) {
+      return never('xargs-input', `xargs ${q(shown(delimiter))} splits the listed paths at a delimiter of its own, which can turn them into other paths`, 'Use xargs without -d (or -0 with find -print0).');
+    }
     let from = i - 1;
     while (from >= 0 && passesLines(stages[from]!)) from--;
     if (from < 0 || !listsPaths(stages[from]!)) {
