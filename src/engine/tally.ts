@@ -31,6 +31,17 @@ export function parseTestTally(output: string, source: string): TestTally | null
   return counts ? { ...counts, source } : null;
 }
 
+/**
+ * Why a tally read from the output cannot be taken at its word, or null: the output says no
+ * test failed, but the command failed or was killed. The output is whatever the project's code
+ * printed, so a script can print a passing summary and exit 1; the exit code is the runner's own.
+ */
+export function distrust(tally: TestTally, exitCode: number | null, timedOut: boolean): string | null {
+  if (tally.failed > 0 || (exitCode === 0 && !timedOut)) return null;
+  const ended = timedOut ? 'was killed at its timeout' : exitCode === null ? 'was stopped' : `exited with code ${exitCode}`;
+  return `the output reports ${tally.passed} passed and none failed, but the command ${ended}, so this is not counted as a passing run`;
+}
+
 /** Better than `best`: fewer failures, or as many failures and more passes. */
 export function improves(tally: TestTally, best: TestTally | undefined): boolean {
   if (!best) return true;

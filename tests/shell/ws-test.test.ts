@@ -39,6 +39,15 @@ describe.each(BACKENDS)('ws_test on the %s backend', (backend) => {
     expect(r.ok).toBe(true);
     expect(r.text.split('\n')[0]).toBe('npm test: 1 passed, 0 failed (exit code 0)');
   });
+
+  it('a printed passing summary with a failing exit code is not counted as a pass', async () => {
+    const files = { 'package.json': '{"type":"module","scripts":{"test":"node spoof.js"}}', 'spoof.js': "console.log(' Tests  99 passed (99)');\nprocess.exit(1);\n" };
+    const r = await shellEngine(await shellWorkspace(backend, files)).call('ws_test', {});
+    expect(r.ok).toBe(false);
+    expect(r.text.split('\n')[0]).toBe('npm test: the output reports 99 passed and none failed, but the command exited with code 1, so this is not counted as a passing run (exit code 1). Find what failed in the output below.');
+    expect(r.notes.some((n) => n.detail?.startsWith('tally:'))).toBe(false);
+    expect(r.notes).toContainEqual(expect.objectContaining({ detail: 'tally-distrusted' }));
+  });
 });
 
 describe('ws_test refusals', () => {

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { defineTool } from '../tool.ts';
 import { fail, ok, type Note } from '../result.ts';
 import { viewExec } from '../exec-output.ts';
-import { parseTestTally, tallyNote } from '../tally.ts';
+import { distrust, parseTestTally, tallyNote } from '../tally.ts';
 import { resolveTimeout, runChecked } from './run-command.ts';
 
 /** Bytes a backend keeps of one command's output (head and tail halves); the rest is counted, not kept. */
@@ -54,7 +54,9 @@ export const wsShell = defineTool({
       notes.push({ kind: 'shell', text: `timeout_ms lowered to the cap ${timeoutMs}`, detail: 'timeout-capped' });
     }
     const tally = parseTestTally(exec.output, 'ws_shell');
-    if (tally) notes.push(tallyNote(tally));
+    const untrusted = tally ? distrust(tally, exec.exitCode, exec.timedOut) : null;
+    if (tally && !untrusted) notes.push(tallyNote(tally));
+    if (untrusted) notes.push({ kind: 'hint', text: `tally not counted: ${untrusted}`, detail: 'tally-distrusted' });
     return exec.exitCode === 0 && !exec.timedOut ? ok(text, notes) : fail(text, notes);
   },
 });

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { defineTool } from '../tool.ts';
 import { fail, ok, type Note } from '../result.ts';
 import { cleanOutput, dropTimingLines, lastLines, viewExec } from '../exec-output.ts';
-import { firstFailures, parseTestTally, tallyNote, tallyText, type TestFailure } from '../tally.ts';
+import { distrust, firstFailures, parseTestTally, tallyNote, tallyText, type TestFailure } from '../tally.ts';
 import { checkCommand, runChecked } from './run-command.ts';
 import { findTestCommand } from './test-command.ts';
 
@@ -58,13 +58,17 @@ export const wsTest = defineTool({
     if (!outcome.ran) return outcome.result;
     const { exec } = outcome;
 
-    const tally = parseTestTally(exec.output, 'ws_test');
+    const read = parseTestTally(exec.output, 'ws_test');
+    const untrusted = read ? distrust(read, exec.exitCode, exec.timedOut) : null;
+    const tally = untrusted ? null : read;
     const failures = firstFailures(exec.output, SHOWN_FAILURES);
     const status = exec.timedOut ? 'timed out' : `exit code ${exec.exitCode ?? 'none'}`;
     const head = [
       tally
         ? `${found.line}: ${tallyText(tally)} (${status})`
-        : `${found.line}: no pass/fail count could be read from the output (${status}). The output is below; fix what stops the runner, or run one test file with ws_shell.`,
+        : untrusted
+          ? `${found.line}: ${untrusted} (${status}). Find what failed in the output below.`
+          : `${found.line}: no pass/fail count could be read from the output (${status}). The output is below; fix what stops the runner, or run one test file with ws_shell.`,
     ];
     if (found.filterIgnored !== undefined) {
       head.push(`[filter ${JSON.stringify(found.filterIgnored)} was not applied: the runner of the "test" script is not one whose name option is known; all tests ran.]`);
@@ -83,6 +87,7 @@ export const wsTest = defineTool({
     });
     const notes: Note[] = [...outcome.notes, ...view.notes];
     if (tally) notes.push(tallyNote(tally));
+    if (untrusted) notes.push({ kind: 'hint', text: `tally not counted: ${untrusted}`, detail: 'tally-distrusted' });
     const text = `${summary}\n${view.text}`;
     return exec.exitCode === 0 && !exec.timedOut ? ok(text, notes) : fail(text, notes);
   },
