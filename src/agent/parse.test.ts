@@ -189,6 +189,7 @@ const errRows: ErrRow[] = [
     error: 'truncated',
     says: [/cut off/, /ws_edit/],
   },
+  { name: 'code in prose cut off inside a brace is not a cut-off call', raw: 'Here is the fix: function f() {\n  return', error: 'no-call', says: [/no tool call/] },
   {
     name: 'missing comma between keys',
     raw: '{"tool": "ws_read" "args": {"path": "a.js"}}',

@@ -108,6 +108,8 @@ interface JsonScan {
   readonly shapeless?: string[];
 }
 
+const OBJECT_OPENS = /\s*["'}]/y;
+
 /** Every JSON envelope call in `text`, and why the objects that are not calls failed. */
 function scanJson(text: string, known: ReadonlySet<string>): JsonScan {
   const calls: CallBlock[] = [];
@@ -115,6 +117,9 @@ function scanJson(text: string, known: ReadonlySet<string>): JsonScan {
   let badJson: { error: string; snippet: string } | undefined;
   let shapeless: string[] | undefined;
   for (let i = text.indexOf('{'); i >= 0; i = text.indexOf('{', i + 1)) {
+    // Only a `{` followed by a key's quote (or `}`) can open an object; skipping the rest keeps long brace runs linear.
+    OBJECT_OPENS.lastIndex = i + 1;
+    if (!OBJECT_OPENS.test(text)) continue;
     const span = matchObject(text, i);
     const parsed = span.closed ? parseLenient(text.slice(span.start, span.end)) : parseUnclosed(text, span);
     if (!parsed.ok) {
