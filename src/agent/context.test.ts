@@ -11,7 +11,17 @@ describe('buildContext', () => {
       { role: 'system', content: `${PARTS.system}\n\n${PARTS.tools}` },
       { role: 'user', content: PARTS.task },
     ]);
-    expect(budget).toMatchObject({ window: 4096, output: 512, system: 200, tools: 100, history: 0, observation: 0, elided: [], omitted: [], observationCut: false, estimated: true });
+    expect(budget).toMatchObject({ window: 4096, output: 512, system: 205, tools: 100, task: 8, history: 0, observation: 0, elided: [], omitted: [], observationCut: false, estimated: true });
+  });
+
+  it.each([
+    ['step 1', []],
+    ['three steps that fit', [turn(1, 400), turn(2, 400), turn(3, 400)]],
+    ['steps elided to fit', [1, 2, 3, 4, 5, 6].map((i) => turn(i, 2400))],
+    ['steps omitted and the latest cut', [1, 2, 3, 4, 5, 6, 7, 8].map((i) => turn(i, 9000))],
+  ] as const)('%s: the parts add up to the prompt the model gets', (_name, turns) => {
+    const { messages, budget } = buildContext(PARTS, turns, 4096, 512);
+    expect(budget.system + budget.tools + budget.task + budget.history + budget.observation).toBe(promptTokens(messages));
   });
 
   it('keeps every step whole while they fit, alternating assistant/user', () => {

@@ -138,9 +138,11 @@ export function buildContext(parts: PromptParts, turns: readonly Turn[], window:
   const budget: Budget = {
     window,
     output,
-    system: estimateTokens(parts.system),
+    // Each part is what its messages cost, role markers included, so the parts add up to the
+    // prompt's count (the step header's "N prompt"): the system message holds the tool cards too.
+    system: cost([messages[0]!]) - estimateTokens(parts.tools),
     tools: estimateTokens(parts.tools),
-    task: estimateTokens(task),
+    task: cost([messages[1]!]),
     history,
     observation,
     free: Math.max(0, room),
