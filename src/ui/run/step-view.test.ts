@@ -9,6 +9,8 @@ import {
   budgetSegments,
   budgetUsed,
   contextSeries,
+  firstSteps,
+  fitText,
   formatBytes,
   formatMs,
   indentedLines,
@@ -214,5 +216,26 @@ describe('stepping keys', () => {
     ['a text field', { closest: () => ({}) }, false],
   ])('page-level stepping with %s: %s', (_label, target, may) => {
     expect(pageMayStep(target as EventTarget | null)).toBe(may);
+  });
+});
+
+describe('firstSteps', () => {
+  it.each([
+    [1, 'step 1'],
+    [2, 'steps 1–2'],
+    [7, 'steps 1–7'],
+  ])('%i → %s', (n, text) => {
+    expect(firstSteps(n)).toBe(text);
+  });
+});
+
+describe('fitText', () => {
+  it.each([
+    ['nothing done', {}, null],
+    ['steps left out, nothing after them', { omitted: [1, 2, 3, 4] }, 'To fit the window: steps 1, 2, 3, 4 left out.'],
+    ['one step elided', { elided: [2] }, 'To fit the window: results of step 2 elided.'],
+    ['all three', { elided: [5, 6], omitted: [1, 2, 3, 4], observationCut: true }, 'To fit the window: results of steps 5, 6 elided; steps 1, 2, 3, 4 left out; the latest result was cut.'],
+  ] as const)('%s', (_name, patch, text) => {
+    expect(fitText({ ...BUDGET, ...patch })).toBe(text);
   });
 });

@@ -167,6 +167,22 @@ export function budgetUsed(b: Budget): number {
   return b.system + b.tools + b.task + b.history + b.observation;
 }
 
+/** The first `n` steps, in words: "step 1" or "steps 1–n". */
+export function firstSteps(n: number): string {
+  return n === 1 ? 'step 1' : `steps 1–${n}`;
+}
+
+/** What was done to fit the window, as one sentence ("To fit the window: …; …."), or null when nothing was. */
+export function fitText(b: Budget): string | null {
+  const steps = (ns: readonly number[]) => `step${ns.length === 1 ? '' : 's'} ${ns.join(', ')}`;
+  const parts = [
+    ...(b.elided.length ? [`results of ${steps(b.elided)} elided`] : []),
+    ...(b.omitted.length ? [`${steps(b.omitted)} left out`] : []),
+    ...(b.observationCut ? ['the latest result was cut'] : []),
+  ];
+  return parts.length ? `To fit the window: ${parts.join('; ')}.` : null;
+}
+
 /** One point per step that ran tests. */
 export interface TallyPoint {
   readonly index: number;
