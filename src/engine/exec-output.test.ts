@@ -60,17 +60,25 @@ describe('viewExec', () => {
     );
   });
 
-  it('keeps head and tail within the budget, and says what the backend dropped while running', () => {
+  it('keeps head and tail within the budget, and names one total: what the command wrote', () => {
     const output = Array.from({ length: 400 }, (_, i) => `line ${i}`).join('\n');
     const v = viewExec({ ...base, output, truncated: true, totalBytes: 104_857_600 }, opts);
-    const [kept, dropped, exit] = v.text.split('\n[').slice(-3);
+    const [kept, exit] = v.text.split('\n[').slice(-2);
     expect(v.text.startsWith('line 0\nline 1\n')).toBe(true);
     expect(v.text).toContain('line 399\n[output truncated:');
-    expect(kept).toMatch(/^output truncated: \d+ characters in total/);
-    expect(dropped).toBe('the command wrote 104857600 bytes of output; only its beginning and end were kept while it ran. Narrow the command (grep for what you need, head or tail, a single test file) to see the middle.]');
+    expect(kept).toMatch(
+      new RegExp(`^output truncated: the command wrote 104857600 bytes, of which the ${output.length} characters at its beginning and end were kept while it ran; the middle \\d+ of those are omitted here to stay within ${opts.budget}\\. `),
+    );
+    expect(v.text).not.toMatch(/characters in total/);
     expect(exit).toBe('exit code 0]');
     expect(v.notes.map((n) => n.kind)).toEqual(['truncated', 'truncated']);
     expect(v.text.length).toBeLessThan(opts.budget + 400);
+  });
+
+  it('output capped while running that fits the budget: the backend cap is said on its own', () => {
+    const v = viewExec({ ...base, output: 'head\n… [900 bytes of output omitted] …\ntail', truncated: true, totalBytes: 1000 }, opts);
+    expect(v.text).toContain('\n[the command wrote 1000 bytes of output; only its beginning and end were kept while it ran. ');
+    expect(v.notes).toEqual([{ kind: 'truncated', text: 'output capped while running: 1000 bytes written', detail: '1000' }]);
   });
 
   it('records the backend note', () => {

@@ -84,11 +84,12 @@ export function viewExec(r: ExecResult, o: ExecViewOptions): ExecView {
     // 126/127: the command could not run at all, and the backend's note says why.
     if (r.backendNote && (r.exitCode === 126 || r.exitCode === 127)) parts.push(`[${r.backendNote}]`);
   } else {
-    const cut = truncateHeadTail(output, o.budget);
+    // Output capped while it ran and cut again here is told once, with what the command wrote in all.
+    const cut = truncateHeadTail(output, o.budget, r.truncated ? r.totalBytes : undefined);
     parts.push(cut.text);
     if (cut.truncated) notes.push({ kind: 'truncated', text: `output cut to ${o.budget} of ${cut.total} characters`, detail: String(cut.total) });
     if (r.truncated) {
-      parts.push(
+      if (!cut.truncated) parts.push(
         `[the command wrote ${r.totalBytes} bytes of output; only its beginning and end were kept while it ran. ` +
           'Narrow the command (grep for what you need, head or tail, a single test file) to see the middle.]',
       );

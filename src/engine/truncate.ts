@@ -12,10 +12,17 @@ export interface Truncated {
   readonly omitted: number;
 }
 
-/** The steering text appended to every truncated result. */
-function truncationNote(total: number, omitted: number, cap: number): string {
+/**
+ * The steering text appended to every truncated result. `wroteBytes`: the text is itself the
+ * head and tail a command's output was capped to while it ran, and this is what it wrote in all.
+ */
+function truncationNote(total: number, omitted: number, cap: number, wroteBytes?: number): string {
+  const size =
+    wroteBytes === undefined
+      ? `${total} characters in total, the middle ${omitted} omitted`
+      : `the command wrote ${wroteBytes} bytes, of which the ${total} characters at its beginning and end were kept while it ran; the middle ${omitted} of those are omitted here`;
   return (
-    `[output truncated: ${total} characters in total, the middle ${omitted} omitted to stay within ${cap}. ` +
+    `[output truncated: ${size} to stay within ${cap}. ` +
     `Narrow the request — ws_read with offset=/limit=, ws_grep with a tighter pattern or path=, or a command with less output.]`
   );
 }
@@ -24,10 +31,10 @@ function truncationNote(total: number, omitted: number, cap: number): string {
  * Caps `text` at `cap` characters including the marker and the note. Cuts on line boundaries
  * where one is near, so the kept head and tail stay readable.
  */
-export function truncateHeadTail(text: string, cap: number): Truncated {
+export function truncateHeadTail(text: string, cap: number, wroteBytes?: number): Truncated {
   if (text.length <= cap) return { text, truncated: false, total: text.length, omitted: 0 };
   // The marker's and the note's lengths depend on the numbers in them; reserve for the widest case.
-  const reserve = omittedMarker(text.length).length + 1 + truncationNote(text.length, text.length, cap).length;
+  const reserve = omittedMarker(text.length).length + 1 + truncationNote(text.length, text.length, cap, wroteBytes).length;
   const budget = Math.max(0, cap - reserve);
   let headLen = Math.ceil(budget * 0.6);
   let tailLen = budget - headLen;
@@ -42,7 +49,7 @@ export function truncateHeadTail(text: string, cap: number): Truncated {
     omittedMarker(omitted) +
     text.slice(text.length - tailLen) +
     '\n' +
-    truncationNote(text.length, omitted, cap);
+    truncationNote(text.length, omitted, cap, wroteBytes);
   return { text: out, truncated: true, total: text.length, omitted };
 }
 
