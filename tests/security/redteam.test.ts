@@ -139,7 +139,8 @@ const sandboxed = 'kind' in (await probeHostSandbox());
  */
 const PROBE = `
 const fs = require('fs'), net = require('net');
-const [port, outside] = process.argv.slice(2);
+// The policy refuses outside paths as arguments, so the probe reads its targets from a file.
+const [port, outside] = JSON.parse(fs.readFileSync('probe-args.json', 'utf8'));
 const done = [];
 for (const p of [outside + '/pwned', process.cwd() + '/../pwned-sibling', process.cwd() + '/.git/pwned', process.cwd() + '/.git/hooks/pre-commit']) {
   try { fs.writeFileSync(p, 'x'); } catch {}
@@ -188,7 +189,8 @@ describe.skipIf(!sandboxed)('programs in the OS sandbox', () => {
   it('writes nothing outside or into .git/, reads nothing outside, reaches no listener', async () => {
     const port = (server.address() as { port: number }).port;
     const beforeGit = await snapshot(join(root, '.git'));
-    const [r] = await batch([{ root, tool: 'ws_shell', args: { command: `node probe.js ${port} ${outside}` } }]);
+    await writeFile(join(root, 'probe-args.json'), JSON.stringify([String(port), outside]));
+    const [r] = await batch([{ root, tool: 'ws_shell', args: { command: 'node probe.js' } }]);
     expect(r!.text).toContain('NOTHING');
     expect(await readdir(outside)).toEqual(['secret']);
     expect(await readdir(join(root, '..'))).not.toContain('pwned-sibling');
@@ -197,12 +199,12 @@ describe.skipIf(!sandboxed)('programs in the OS sandbox', () => {
   }, 120_000);
 
   it('ends setsid and signal-ignoring children at the timeout', async () => {
-    const marker = join(root, 'late-marker');
-    const [r] = await batch([{ root, tool: 'ws_shell', args: { command: `node survivor.js ${marker}`, timeout_ms: 1000 } }]);
+    // Relative: the policy refuses absolute paths as arguments; the script runs in the root.
+    const [r] = await batch([{ root, tool: 'ws_shell', args: { command: 'node survivor.js late-marker', timeout_ms: 1000 } }]);
     expect(r!.text).toContain('timed out');
     // A survivor would still be sleeping, with the marker path in its arguments.
     const ps = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
-    expect(ps.split('\n').filter((l) => l.includes(marker))).toEqual([]);
+    expect(ps.split('\n').filter((l) => l.includes('late-marker'))).toEqual([]);
     // And it would have written its marker two seconds in.
     await new Promise((done) => setTimeout(done, 3000));
     expect((await readdir(root)).filter((f) => f.startsWith('late-marker'))).toEqual([]);

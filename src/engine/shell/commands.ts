@@ -16,6 +16,7 @@ import { PACKAGE_MANAGERS } from './package-managers.ts';
 import { checkSed } from './sed.ts';
 import { checkSimple, SIMPLE_TOOLS } from './simple-tools.ts';
 import { TEST_RUNNERS } from './test-runners.ts';
+import { pathFinding } from './paths.ts';
 import { hasGlob, type Word } from './words.ts';
 
 const CHECKERS: Readonly<Record<string, Checker>> = {
@@ -38,6 +39,27 @@ export function lookup(name: string): Checker | undefined {
     return (args) => checkSimple(name, tool, args);
   }
   return undefined;
+}
+
+/** Test runners, build tools, interpreters and package managers: every argument may name a file, a module or a directory. */
+const RUNS_PROJECT_CODE: ReadonlySet<string> = new Set([...Object.keys(TEST_RUNNERS), ...Object.keys(INTERPRETERS), ...Object.keys(PACKAGE_MANAGERS)]);
+
+/**
+ * For tools that read files, load modules and run code, any argument — an operand, or an
+ * option's value (`--spec=/tmp/x.js`, `-s /tmp`, `--rootDir /`) — that names a path outside the
+ * workspace is refused, whatever the tool's own option table says: their options are too many
+ * to list one by one.
+ */
+function outsideArgument(args: readonly Word[]): Verdict | null {
+  for (const w of args) {
+    const eq = w.text.indexOf('=');
+    const values = w.text.startsWith('-') && eq > 0 ? [w.text.slice(eq + 1)] : w.text.startsWith('-') ? [] : [w.text];
+    for (const v of values) {
+      const f = pathFinding(v);
+      if (f) return f;
+    }
+  }
+  return null;
 }
 
 /** Directories whose programs are the system's own, so `/usr/bin/rg` is rg. */
@@ -67,6 +89,10 @@ export function checkCommand(words: readonly Word[]): Verdict {
   const args = words.slice(1);
   const family = familyOf(name);
   if (family) return checkFamily(name, family, args);
+  if (RUNS_PROJECT_CODE.has(name)) {
+    const outside = outsideArgument(args);
+    if (outside) return outside;
+  }
   const checker = lookup(name);
   if (checker) return checker(args, lookup);
   return never('unknown', `${q(name)} is not a command ws_shell knows as read-only or as a test runner`, USE.readOnly);

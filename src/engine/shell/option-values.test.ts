@@ -134,7 +134,7 @@ const OUTPUTS: readonly Row[] = [
   ['pytest --log-file=.git/log', 'refuse', 'protected-path', 'inside .git/'],
   ['pytest -o cache_dir=.git/c', 'refuse', 'protected-path', 'inside .git/'],
   ['pytest --debug=.slmcode/d.log', 'refuse', 'protected-path', 'harness control state'],
-  ['pytest --confcutdir=/', 'refuse', 'outside-path', '"--confcutdir=/"'],
+  ['pytest --confcutdir=/', 'refuse', 'outside-path', 'the absolute path "/"'],
   ['pytest /etc', 'refuse', 'outside-path', '"/etc"'],
   ['pytest tests/test_a.py::test_b', 'allow', 'free', "runs the project's tests"],
   ['npm test --logs-dir=.git/x', 'refuse', 'protected-path', 'inside .git/'],
