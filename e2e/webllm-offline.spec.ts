@@ -53,11 +53,12 @@ test('on a software adapter WebLLM offers the q4f32 builds; offline, the downloa
   await expect(status).toContainText('only the q4f32 builds below can run');
   await expect(status).toContainText('WebGPU: yes · GPU adapter: yes · shader-f16: no · software fallback only');
 
-  // The q4f16 default cannot run here and says why; the q4f32 builds can be picked.
-  const defaultRow = page.getByRole('radio', { name: /^Qwen2\.5-Coder 1\.5B\b(?! \(q4f32\))/ });
-  await expect(defaultRow).toBeDisabled();
-  await expect(page.locator('label.model', { has: defaultRow })).toContainText('needs shader-f16');
-  await expect(page.locator('#run-why')).toContainText('needs shader-f16, which this GPU lacks');
+  // The q4f16 builds cannot run here and say why; the default selection is a q4f32 build that can.
+  const f16Row = page.getByRole('radio', { name: /^Qwen2\.5-Coder 1\.5B\b(?! \(q4f32\))/ });
+  await expect(f16Row).toBeDisabled();
+  await expect(page.locator('label.model', { has: f16Row })).toContainText('needs shader-f16');
+  await expect(page.getByRole('radio', { name: /\(q4f32\)/ }).and(page.locator(':checked'))).toHaveCount(1);
+  await expect(page.locator('#run-why')).not.toContainText('shader-f16');
   for (const label of ['SmolLM2 360M (q4f32)', 'Qwen2.5-Coder 0.5B (q4f32)', 'Qwen2.5-Coder 1.5B (q4f32)', 'Qwen2.5-Coder 3B (q4f32)']) {
     await expect(page.getByRole('radio', { name: label })).toBeEnabled();
   }
