@@ -128,7 +128,9 @@ function onRun(rule: (c: Context) => Judged): (c: Context) => Judged {
 
 /** How much a truncated result held in full: the naive text, or for a command (not re-run here) the total the ACI's note names. */
 function fullSize(c: Context): string {
-  const total = Number(/\[output truncated: (\d+) characters in total/.exec(c.aci.evidence.text)?.[1] ?? 0);
+  // A command's output capped while it ran names the bytes it wrote (about one character each here).
+  const named = /\[output truncated: (?:the command wrote (\d+) bytes|(\d+) characters in total)/.exec(c.aci.evidence.text);
+  const total = Number(named?.[1] ?? named?.[2] ?? 0);
   return size(c.naive.ran === undefined ? c.naive.text.length : total);
 }
 

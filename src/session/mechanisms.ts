@@ -184,7 +184,7 @@ export const MECHANISMS: readonly Mechanism[] = [
     why: 'One huge result cannot evict the conversation: head and tail stay, and the note says how much was cut and how to narrow.',
     detect: (s) =>
       /\n… \[\d+ characters omitted\] …\n/.test(s.text) &&
-      /\[output truncated: \d+ characters in total, the middle \d+ omitted to stay within \d+\. Narrow the request/.test(s.text) &&
+      /\[output truncated: (?:\d+ characters in total, the middle \d+ omitted|the command wrote \d+ bytes, .* the middle \d+ of those are omitted here) to stay within \d+\. Narrow the request/.test(s.text) &&
       noted(s, 'truncated'),
   },
   {
