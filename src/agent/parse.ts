@@ -54,6 +54,8 @@ export const CANONICAL_DONE = '{"tool": "done", "args": {"summary": "what you ch
 export interface ParseOptions {
   /** Known tool names; a bare `{"name": X}` object counts as a call only when X is one of them. */
   readonly tools?: readonly string[];
+  /** False reads JSON envelopes only (the bench's baseline); native formats are read by default. */
+  readonly nativeFormats?: boolean;
 }
 
 /** Parses the first tool call in `raw`. Never throws. */
@@ -62,7 +64,7 @@ export function parseCall(raw: string, opts: ParseOptions = {}): ParseOutcome {
   // Reasoning models think first (<think>…</think> and the like); a call sketched there is not the call.
   const { text, ends } = blankThinking(raw);
   const json = scanJson(text, known);
-  const native: Block[] = NATIVE_FORMATS.flatMap((f) =>
+  const native: Block[] = (opts.nativeFormats === false ? [] : NATIVE_FORMATS).flatMap((f) =>
     f.scan(text).map((b) => (isCall(b) ? { ...b, calls: b.calls.map((c) => ({ tool: c.tool.trim(), args: c.args })), repairs: [] } : { ...b, label: f.label })),
   );
   // Earliest first; a block inside an earlier one (a JSON object inside native arguments) is part of it.
