@@ -19,6 +19,7 @@ import {
   stepNotes,
   stepStatus,
   tallySeries,
+  workspaceLabel,
 } from './step-view.ts';
 
 const BUDGET: Budget = { window: 4096, output: 512, system: 400, tools: 300, task: 80, history: 200, observation: 100, free: 2504, elided: [], omitted: [], observationCut: false, estimated: true };
@@ -237,5 +238,16 @@ describe('fitText', () => {
     ['all three', { elided: [5, 6], omitted: [1, 2, 3, 4], observationCut: true }, 'To fit the window: results of steps 5, 6 elided; steps 1, 2, 3, 4 left out; the latest result was cut.'],
   ] as const)('%s', (_name, patch, text) => {
     expect(fitText({ ...BUDGET, ...patch })).toBe(text);
+  });
+});
+
+describe('workspaceLabel', () => {
+  const files = { kind: 'files', fileCount: 3, hash: 'h' } as const;
+  it.each([
+    ['a template', { workspace: { kind: 'template', id: 't', title: 'tiny-utils (starter)', hash: 'h' } as const }, 'tiny-utils (starter)'],
+    ['files a person gave', { workspace: files }, 'your files (3)'],
+    ['a replayed session (a lesson)', { workspace: files, replay: { upTo: 4, continues: false } }, "the session's files (3)"],
+  ] as const)('%s', (_name, info, label) => {
+    expect(workspaceLabel(info)).toBe(label);
   });
 });

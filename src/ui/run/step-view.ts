@@ -3,7 +3,7 @@
  * one list, the spans of a text that the engine or the context budget cut (so they can be
  * marked), the budget bar's segments, and the series the small plots draw.
  */
-import type { Budget, LoopNoteKind, NoteKind, Step, StepRecord } from '../../worker/client.ts';
+import type { Budget, LoopNoteKind, NoteKind, RunInfo, Step, StepRecord } from '../../worker/client.ts';
 import { resultStatus, type ResultStatus } from '../shared/explain.ts';
 
 /** ok / refused / failed for a tool result; no-call when the reply held no usable call. */
@@ -165,6 +165,12 @@ export function budgetSegments(b: Budget): BudgetSegment[] {
 /** Tokens of the window the prompt used (everything but free and the reply's reserve). */
 export function budgetUsed(b: Budget): number {
   return b.system + b.tools + b.task + b.history + b.observation;
+}
+
+/** Where the run works: the template's title, or whose files (a replayed session's are its own, not the person's). */
+export function workspaceLabel(info: Pick<RunInfo, 'workspace' | 'replay'>): string {
+  if (info.workspace.kind === 'template') return info.workspace.title;
+  return `${info.replay ? "the session's files" : 'your files'} (${info.workspace.fileCount})`;
 }
 
 /** The first `n` steps, in words: "step 1" or "steps 1–n". */
