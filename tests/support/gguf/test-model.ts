@@ -12,6 +12,7 @@
  * output head turns into a lean towards tokens that close a string and away from `done`; every
  * other weight is random. Without it a random model fills strings until the token limit.
  */
+import { mulberry32 } from '../../../src/agent/evolve.ts';
 import { writeGguf, type GgufTensor, type GgufValue } from './writer.ts';
 
 /** `general.name` of the generated model; sessions run on it are labelled with this name. */
@@ -106,18 +107,6 @@ function spelled(token: string): string {
   return byte ? String.fromCharCode(parseInt(byte[1]!, 16)) : token;
 }
 
-/** mulberry32: a small seeded generator of floats in [0, 1). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** The model file's bytes, deterministic for the options. */
 export function makeTestModel(options: TestModelOptions = {}): Uint8Array {
   const o = { ...TEST_MODEL_DEFAULTS, ...options };
@@ -126,7 +115,7 @@ export function makeTestModel(options: TestModelOptions = {}): Uint8Array {
   const kvDim = headDim * o.kvHeads;
   const vocab = testVocab();
   const nVocab = vocab.tokens.length;
-  const rand = random(o.seed);
+  const rand = mulberry32(o.seed);
   const uniform = (n: number, scale: number) => Float32Array.from({ length: n }, () => (rand() * 2 - 1) * scale);
   const ones = (n: number) => new Float32Array(n).fill(1);
   const E = o.embedding;
