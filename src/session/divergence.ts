@@ -43,7 +43,7 @@ export function compareSteps(
   if (expected.resultHash !== actual.resultHash) {
     if (expected.shellOutput !== undefined && actual.shellOutput !== undefined && expected.shellOutput !== actual.shellOutput) {
       const where = !replayRunsCommands
-        ? `recorded on the ${expected.backend ?? 'unknown'} backend and replayed on ${actual.backend}, in a workspace that runs no commands (a replay never runs a session's code on this machine)`
+        ? `recorded on the ${expected.backend ?? 'unknown'} backend and replayed on ${actual.backend}, in a workspace that runs no commands (a replay runs a session's code only inside the OS sandbox, and there was none)`
         : expected.backend === actual.backend
           ? `recorded and replayed on the ${actual.backend} backend, so the command's output is not deterministic`
           : `recorded on the ${expected.backend ?? 'unknown'} backend and replayed on ${actual.backend}`;
