@@ -13,6 +13,7 @@ import {
   fitText,
   formatBytes,
   formatMs,
+  reproducedText,
   indentedLines,
   markCuts,
   rungSeries,
@@ -227,6 +228,16 @@ describe('firstSteps', () => {
     [7, 'steps 1–7'],
   ])('%i → %s', (n, text) => {
     expect(firstSteps(n)).toBe(text);
+  });
+});
+
+describe('reproducedText', () => {
+  it.each([
+    [7, false, '✓ Reproduced: all 7 replayed steps match the record'],
+    [2, true, '✓ Reproduced: steps 1–2 match the record; from step 3 the run is live'],
+    [1, true, '✓ Reproduced: step 1 matches the record; from step 2 the run is live'],
+  ])('%i steps, continues %s', (n, continues, text) => {
+    expect(reproducedText(n, continues)).toBe(text);
   });
 });
 

@@ -178,6 +178,12 @@ export function firstSteps(n: number): string {
   return n === 1 ? 'step 1' : `steps 1–${n}`;
 }
 
+/** The verdict of a replay that matched: of the whole session, or of the steps a continued run replayed before going live. */
+export function reproducedText(checked: number, continues: boolean): string {
+  if (!continues) return `✓ Reproduced: all ${checked} replayed step${checked === 1 ? '' : 's'} match the record`;
+  return `✓ Reproduced: ${firstSteps(checked)} ${checked === 1 ? 'matches' : 'match'} the record; from step ${checked + 1} the run is live`;
+}
+
 /** What was done to fit the window, as one sentence ("To fit the window: …; …."), or null when nothing was. */
 export function fitText(b: Budget): string | null {
   const steps = (ns: readonly number[]) => `step${ns.length === 1 ? '' : 's'} ${ns.join(', ')}`;
