@@ -100,7 +100,7 @@ describe('checkSyntax', () => {
 
   it('nesting too deep for acorn is skipped, never an error', async () => {
     const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
-    expect(await checkSyntax('deep.js', deep)).toEqual({ status: 'skipped', checker: 'acorn', message: 'the text is nested too deeply for acorn; not judged' });
+    expect(await checkSyntax('deep.js', deep)).toEqual({ status: 'skipped', checker: 'acorn', message: 'the text is nested too deeply for acorn; not judged', bound: 'depth' });
     // The JSON scanner keeps an explicit stack and judges the same text.
     expect(await checkSyntax('deep.json', deep)).toEqual(ok('json'));
   });

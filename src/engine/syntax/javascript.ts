@@ -65,7 +65,7 @@ function judge(text: string, mode: JsMode, deadline: number): SyntaxVerdict {
     if (!furthest || err.offset > furthest.offset) furthest = err;
   }
   const err = furthest!;
-  if (err.text === STACK_OVERFLOW) return skippedVerdict(CHECKER, 'the text is nested too deeply for acorn; not judged');
+  if (err.text === STACK_OVERFLOW) return { ...skippedVerdict(CHECKER, 'the text is nested too deeply for acorn; not judged'), bound: 'depth' };
   if (mode !== 'commonjs' && text[err.offset] === '<') {
     return skippedVerdict(CHECKER, 'stopped at a "<" that looks like JSX, which acorn does not parse; not judged');
   }

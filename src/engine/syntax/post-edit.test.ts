@@ -153,6 +153,14 @@ const rows: Row[] = [
     outcome: { kind: 'skipped', line: /^\[syntax check skipped for big\.js \(acorn\): the file is 1\.2 MB, over the 1 MB limit; not judged\]$/ },
   },
   {
+    name: 'a text nested deeper than acorn can parse is not judged, and the result says so',
+    seed: { 'a.js': JS },
+    tool: 'ws_write',
+    args: { path: 'deep.js', content: `x = ${'('.repeat(20_000)};\n` },
+    path: 'deep.js',
+    outcome: { kind: 'skipped', line: /^\[syntax check skipped for deep\.js \(acorn\): the text is nested too deeply for acorn; not judged\]$/ },
+  },
+  {
     name: 'disable_syntax_check: true is honoured',
     seed: { 'a.js': JS },
     tool: 'ws_edit',
@@ -204,7 +212,8 @@ describe('syntaxPostEdit', () => {
         const [head, line] = [r.text.slice(0, own.text.length), r.text.slice(own.text.length + 1)];
         expect(head).toBe(own.text);
         expect(line).toMatch(row.outcome.line);
-        expect(r.notes.filter((n) => n.kind === 'cap').map((n) => n.detail)).toEqual([row.budgetMs === 0 ? 'syntax-time' : 'syntax-size']);
+        const bound = row.budgetMs === 0 ? 'time' : row.path === 'deep.js' ? 'depth' : 'size';
+        expect(r.notes.filter((n) => n.kind === 'cap').map((n) => n.detail)).toEqual([`syntax-${bound}`]);
         expect(syntaxNotes).toEqual([]);
         expect(await readText(ws, row.path)).toBe(await readText(plainWs, row.path));
         break;

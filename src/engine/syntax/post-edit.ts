@@ -3,7 +3,7 @@
  * every file it left behind with a checkable extension is parsed, and the call ends one of
  * three ways:
  * - it parses, or no verdict could be given (no checker, checker missing): the result is
- *   unchanged; a check skipped at a bound (the file's size, the time budget) adds one line
+ *   unchanged; a check skipped at a bound (the file's size, the time budget, the nesting depth) adds one line
  *   saying so, since the model would otherwise take the silence for "it parses";
  * - it parsed before and does not now: the whole call is undone (each `before` written back
  *   byte for byte, created files removed) and the model gets the spec's EDIT REVERTED text;
@@ -40,7 +40,7 @@ export function stillBrokenText(path: string, after: SyntaxVerdict, before: Synt
   return `[syntax: ${path} does not parse ${where} — fix it next with ws_edit]`;
 }
 
-/** The in-band line for a check that was skipped at a bound (size or time). */
+/** The in-band line for a check that was skipped at a bound (size, time or nesting depth). */
 export function skippedText(path: string, verdict: SyntaxVerdict): string {
   return `[syntax check skipped for ${path} (${verdict.checker}): ${verdict.message ?? 'not judged'}]`;
 }

@@ -15,8 +15,8 @@ export interface SyntaxVerdict {
   readonly checker: string;
   /** For `error`: `line:col text` (both 1-based). For `skipped`: why no verdict was given. */
   readonly message?: string;
-  /** For `skipped`: the bound the check hit (the file's size, the time budget); the result then says so. */
-  readonly bound?: 'size' | 'time';
+  /** For `skipped`: the bound the check hit (the file's size, the time budget, the parser's nesting depth); the result then says so. */
+  readonly bound?: 'size' | 'time' | 'depth';
 }
 
 /** How long one check may take before its verdict is dropped as `skipped`. */
