@@ -223,6 +223,10 @@ function compare(c: Context): Judged {
     const lost = c.aci.changes.length > c.naive.changes.length ? 'so the change the ACI made does not happen' : 'while the ACI ran it';
     return worse(`The call fails in the naive harness (${firstLine(c.naive.text)}), ${lost}.`);
   }
+  const missing = /^(.+) does not exist\.$/m.exec(c.aci.evidence.text);
+  if (missing && c.naive.text.startsWith('Error: no such file') && !c.aci.changes.length) {
+    return worse(`Both fail, but the naive harness says only "${firstLine(c.naive.text)}"; the ACI names similarly named files when there are any, and the ws_glob or ws_list call that finds the right path.`);
+  }
   if (!sameFiles) {
     return c.aci.changes.length > c.naive.changes.length ? worse('The change the ACI made does not happen.') : worse(`The naive harness writes ${changedPaths(c)}, which the ACI did not.`);
   }

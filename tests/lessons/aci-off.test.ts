@@ -192,6 +192,16 @@ const rows: Row[] = [
     aciChanged: false,
     why: /the substitution runs a second command/,
   },
+  {
+    name: 'a missing file: both fail, the ACI says how to find the right path',
+    files: { 'src/area.js': SMALL },
+    outputs: [call('ws_read', { path: 'src/aera.js' })],
+    verdict: 'worse',
+    text: /^Error: no such file: src\/aera\.js$/,
+    writes: [],
+    aciChanged: false,
+    why: /^Both fail, but the naive harness says only "Error: no such file: src\/aera\.js"; the ACI names similarly named files/,
+  },
 ];
 
 async function judgeLast(row: Row): Promise<{ off: AciOff; aciChanges: number }> {
