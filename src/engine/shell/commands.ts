@@ -4,7 +4,7 @@
  * the name picks its rule — a family of refused commands, a dedicated checker, or the table of
  * read-only utilities. A name found nowhere is refused: the policy is an allow-list.
  */
-import { never, q, USE, type Verdict } from './decision.ts';
+import { gated, isFinding, never, q, USE, type Verdict } from './decision.ts';
 import type { Checker } from './checker.ts';
 import { checkAwk } from './awk.ts';
 import { checkFamily, familyOf } from './families.ts';
@@ -62,6 +62,26 @@ function outsideArgument(args: readonly Word[]): Verdict | null {
   return null;
 }
 
+/** A file name a tool would load as code. */
+const MODULE_FILE = /\.(?:[cm]?[jt]s|[jt]sx)$/;
+
+/**
+ * An option whose value is a code file (`--runner=./r.js`, `--sequence.sequencer=s.ts`,
+ * `--filter=./f.js`) loads that file into the tool, which runs it: a person decides, whatever
+ * the option is called — test runners add such options faster than a list can follow.
+ */
+function moduleOptionValue(args: readonly Word[]): Verdict | null {
+  for (const w of args) {
+    const eq = w.text.indexOf('=');
+    if (!w.text.startsWith('-') || eq < 0) continue;
+    const value = w.text.slice(eq + 1);
+    if (MODULE_FILE.test(value)) {
+      return gated('module-option', `${q(w.raw)} loads the code file ${q(value)} into the tool`, 'It runs only after a person approves it; run the tests without that option if you can.');
+    }
+  }
+  return null;
+}
+
 /** Directories whose programs are the system's own, so `/usr/bin/rg` is rg. */
 const SYSTEM_BIN = new Set(['/bin', '/usr/bin', '/usr/local/bin', '/sbin', '/usr/sbin']);
 
@@ -94,6 +114,10 @@ export function checkCommand(words: readonly Word[]): Verdict {
     if (outside) return outside;
   }
   const checker = lookup(name);
-  if (checker) return checker(args, lookup);
+  if (checker) {
+    const verdict = checker(args, lookup);
+    // The tool's own rules first (their messages are more precise); a code file as an option's value is gated after all.
+    return !isFinding(verdict) && RUNS_PROJECT_CODE.has(name) ? (moduleOptionValue(args) ?? verdict) : verdict;
+  }
   return never('unknown', `${q(name)} is not a command ws_shell knows as read-only or as a test runner`, USE.readOnly);
 }
