@@ -23,6 +23,7 @@ const ROWS: readonly Row[] = [
   [{ kind: 'hint', text: 'offset 90 > 12 lines', detail: 'offset-range' }, 'Past the end', /past the file's last line/],
   [{ kind: 'hint', text: 'unknown skill tdd', detail: 'unknown-skill' }, 'Unknown skill', /No skill has that name/],
   [{ kind: 'hint', text: 'no test command found', detail: 'no-test-command' }, 'No test command', /no test command/],
+  [{ kind: 'hint', text: 'tally not counted: the output reports 3 passed and none failed, but the command exited with code 1, so this is not counted as a passing run', detail: 'tally-distrusted' }, 'Tally not counted', /not counted as progress/],
   [{ kind: 'hint', text: 'no git repository', detail: 'no-repo' }, 'No git repo', /no git repository/],
   [{ kind: 'hint', text: 'widened *.js to **/*.js', detail: 'deep-glob' }, 'Glob widened', /widened to subfolders/],
   [{ kind: 'alias', text: 'file_path accepted as path', detail: 'file_path' }, 'Alias accepted', /^file_path is a common spelling of path; it was accepted as path/],
@@ -41,7 +42,7 @@ const ROWS: readonly Row[] = [
   [
     { kind: 'shell', text: 'ran in just-bash (the in-memory shell; about 80 commands, no network); node ran in the browser sandbox (a worker in an opaque-origin frame with no network; not Node itself)', detail: 'backend' },
     'Where it ran',
-    /just-bash.*node ran in a sandboxed browser worker/,
+    /^It ran in just-bash, an in-memory shell[^.]*\. node ran in a sandboxed browser worker[^.]*\.$/,
   ],
   [{ kind: 'shell', text: 'ran in just-bash (the in-memory shell; about 80 commands, no network); just-bash stopped the command when its output passed 16777216 bytes', detail: 'backend' }, 'Output cap', /passed the live cap/],
   [{ kind: 'shell', text: 'node ran in Node v22.0.0 on this machine, over a temporary copy of the workspace (files it writes are not kept)', detail: 'backend' }, 'Where it ran', /real Node on a temporary copy/],

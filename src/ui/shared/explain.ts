@@ -186,9 +186,26 @@ const BACKEND_PARTS: readonly (NoteExplanation & { readonly pattern: RegExp })[]
 
 const SEVERITY: Readonly<Record<NoteExplanation['tone'], number>> = { info: 0, warn: 1, stop: 2 };
 
+/** The parts of a note joined by "; ", leaving a "; " inside parentheses (a part's own aside) in its part. */
+function topLevelParts(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '(') depth++;
+    else if (c === ')') depth = Math.max(0, depth - 1);
+    else if (c === ';' && depth === 0 && text[i + 1] === ' ') {
+      parts.push(text.slice(start, i));
+      start = i + 2;
+    }
+  }
+  return [...parts, text.slice(start)];
+}
+
 /** A backend note explained part by part: the gravest part gives the badge, every part it has its sentence. */
 function explainBackend(text: string): NoteExplanation {
-  const parts = text.split('; ').map((segment) => BACKEND_PARTS.find((p) => p.pattern.test(segment)));
+  const parts = topLevelParts(text).map((segment) => BACKEND_PARTS.find((p) => p.pattern.test(segment)));
   const known = [...new Set(parts.filter((p) => p !== undefined))];
   const gravest = known.reduce<NoteExplanation | undefined>((a, p) => (a && SEVERITY[a.tone] >= SEVERITY[p.tone] ? a : p), undefined);
   const whys = known.map((p) => p.why);
@@ -207,6 +224,7 @@ export const SPECIFIC_EXPLANATIONS: readonly SpecificExplanation[] = [
   { kind: 'hint', matches: detailIs('offset-range'), explain: { label: 'Past the end', why: "The offset was past the file's last line; the result gives the file's length, so the model asks for a window that exists." } },
   { kind: 'hint', matches: detailIs('unknown-skill'), explain: { label: 'Unknown skill', why: 'No skill has that name; the result lists the skills there are, so the model asks for one of them.' } },
   { kind: 'hint', matches: detailIs('no-test-command'), explain: { label: 'No test command', why: 'The project has no test command; the result says how to add one or run a test file directly, so the model is not stuck.' } },
+  { kind: 'hint', matches: detailIs('tally-distrusted'), explain: { label: 'Tally not counted', tone: 'warn', why: 'The output reports only passes, but the command did not exit cleanly, so the tally is not counted as progress or a passing run.' } },
   { kind: 'hint', matches: detailIs('no-repo'), explain: { label: 'No git repo', why: 'There is no git repository here; the result says so, so the model reads the files instead of asking git again.' } },
   { kind: 'hint', matches: detailIs('deep-glob'), explain: { label: 'Glob widened', why: 'The pattern matched nothing at the top level, so it was widened to subfolders and the note names the pattern used.' } },
   { kind: 'alias', matches: (n) => /^\S+ accepted as \S+$/.test(n.text), explain: (n) => {
