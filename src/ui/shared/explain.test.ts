@@ -7,10 +7,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { NO_RUNNER_NOTE } from '../../workspace/memory/memory-workspace.ts';
 import { explainNote, NOTE_EXPLANATIONS, type NoteLike } from './explain.ts';
 
 type Row = readonly [note: NoteLike, label: string, says: RegExp];
+
+/** The memory workspace's note when it has no process runner (as src/workspace/memory writes it). */
+const NO_RUNNER_NOTE = 'this memory workspace was created without a process runner, so no command can run in it';
 
 const ROWS: readonly Row[] = [
   [{ kind: 'hint', text: 'test tally: 9 passed, 0 failed', detail: 'tally:9/0' }, 'Test tally', /pass\/fail counts/],
