@@ -20,6 +20,7 @@ import { ModelError, type ChatMessage, type Completion, type CompleteOptions, ty
 import { catalogModel, DEFAULT_MODEL_ID, modelFamily } from './catalog.ts';
 import { detectGpu } from './gpu.ts';
 import { explainWebLLMError } from './webllm-errors.ts';
+import { failedFileText, firstFailingFile } from './webllm-probe.ts';
 import type { HostedModel, ModelBackend } from './worker-host.ts';
 import type { CustomModel, LoadProgress, LoadRequest } from './worker-protocol.ts';
 
@@ -42,7 +43,11 @@ export async function loadWebLLM(req: LoadRequest, onProgress: (p: LoadProgress)
   try {
     engine = await CreateMLCEngine(req.modelId, { appConfig, initProgressCallback: (r) => onProgress(toProgress(r)) }, { context_window_size: contextWindow });
   } catch (e) {
-    throw explainWebLLMError(e, req.modelId, hosts);
+    const explained = explainWebLLMError(e, req.modelId, hosts);
+    // "Request failed" names no file: ask the host for each file again to say which one, and how it answered.
+    const record = appConfig.model_list.find((r) => r.model_id === req.modelId);
+    const refused = explained.code === 'http' && record ? await firstFailingFile(record.model, record.model_lib) : null;
+    throw refused ? new ModelError('http', `${failedFileText(refused)} ${explained.message}`) : explained;
   }
   return {
     id: `webllm:${req.modelId}`,
