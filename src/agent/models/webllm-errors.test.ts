@@ -151,3 +151,14 @@ describe('explainWebLLMError', () => {
     expect(covered.map((r) => r.about)).toEqual(WEBLLM_ERROR_RULES.map((r) => r.about));
   });
 });
+
+describe('a refused file, once found out', () => {
+  it('replaces Cache.add\'s bare "Request failed" with the file, its URL and the status', () => {
+    const e = new TypeError("Failed to execute 'add' on 'Cache': Request failed");
+    const refused = 'mlc-chat-config.json could not be downloaded: https://h.example/M/resolve/main/mlc-chat-config.json answered HTTP 404 Not Found.';
+    const err = explainWebLLMError(e, 'Custom-M', ['h.example'], refused);
+    expect(err.code).toBe('http');
+    expect(err.message).toContain(`failed: ${refused} The host may be having trouble, or a custom model URL is wrong`);
+    expect(err.message).not.toContain('Request failed');
+  });
+});

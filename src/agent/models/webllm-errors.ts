@@ -16,6 +16,8 @@ interface Failed {
   readonly modelId: string;
   /** Where the weights and the model library come from, e.g. "huggingface.co". */
   readonly hosts: readonly string[];
+  /** For an error status: which file the host refused and how it answered, when that was found out. */
+  readonly refused?: string;
 }
 
 interface Rule {
@@ -102,7 +104,7 @@ export const WEBLLM_ERROR_RULES: readonly Rule[] = [
     code: 'http',
     matches: (_, message) => HOST_ERROR.test(message),
     explain: (f) =>
-      `Downloading the model weights of ${f.label} failed: the model host answered with an error instead of a file (${f.message.trim()}). The host may be having trouble, or a custom model URL is wrong${fromHosts(f.hosts)}. ${NOTHING_LOST} Try again later, or ${OTHER_MODELS}.`,
+      `Downloading the model weights of ${f.label} failed: ${f.refused ?? `the model host answered with an error instead of a file (${f.message.trim()}).`} The host may be having trouble, or a custom model URL is wrong${fromHosts(f.hosts)}. ${NOTHING_LOST} Try again later, or ${OTHER_MODELS}.`,
   },
   {
     about: 'a downloaded file failed its checksum (IntegrityError)',
@@ -119,7 +121,7 @@ export const WEBLLM_ERROR_RULES: readonly Rule[] = [
 ];
 
 /** Turns anything WebLLM (or the browser under it) threw into a ModelError that says what to do. */
-export function explainWebLLMError(e: unknown, modelId: string, hosts: readonly string[] = []): ModelError {
+export function explainWebLLMError(e: unknown, modelId: string, hosts: readonly string[] = [], refused?: string): ModelError {
   const name = (e as { name?: unknown } | null)?.name;
   const message = (e as { message?: unknown } | null)?.message;
   const failed: Failed = {
@@ -128,6 +130,7 @@ export function explainWebLLMError(e: unknown, modelId: string, hosts: readonly 
     label: catalogModel(modelId)?.label ?? (modelId || 'the model'),
     modelId,
     hosts,
+    ...(refused !== undefined ? { refused } : {}),
   };
   const rule = WEBLLM_ERROR_RULES.find((r) => r.matches(failed.name, failed.message));
   if (rule) return new ModelError(rule.code, rule.explain(failed));

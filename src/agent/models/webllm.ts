@@ -47,7 +47,7 @@ export async function loadWebLLM(req: LoadRequest, onProgress: (p: LoadProgress)
     // "Request failed" names no file: ask the host for each file again to say which one, and how it answered.
     const record = appConfig.model_list.find((r) => r.model_id === req.modelId);
     const refused = explained.code === 'http' && record ? await firstFailingFile(record.model, record.model_lib) : null;
-    throw refused ? new ModelError('http', `${failedFileText(refused)} ${explained.message}`) : explained;
+    throw refused ? explainWebLLMError(e, req.modelId, hosts, failedFileText(refused)) : explained;
   }
   return {
     id: `webllm:${req.modelId}`,
