@@ -76,14 +76,16 @@ describe('settings re-run', () => {
   });
 
   it.each([
-    // The next rung down catches the drifted indentation instead.
-    { name: 'the indentation rung off', aci: { disabledRungs: ['indent'] }, at: 5, tool: 'ws_edit', after: /^edited src\/strings\.js \(1 replacement\(s\)\) \[matched ignoring blank lines/ },
+    // Every rung that tolerates the drifted indentation off: the edit no longer lands.
+    { name: 'every rung that tolerates indentation off', aci: { disabledRungs: ['indent', 'blank-lines', 'quotes-dashes', 'anchors'] }, at: 5, tool: 'ws_edit', after: /^old_str not found in src\/strings\.js/ },
     { name: 'every rung off: exact matching only', aci: { disabledRungs: ['trailing-ws', 'indent', 'blank-lines', 'quotes-dashes', 'anchors'] }, at: 5, tool: 'ws_edit', after: /^old_str not found in src\/strings\.js — no exact match/ },
     { name: 'a read window of 10 lines', aci: { readWindowLines: 10 }, at: 2, tool: 'ws_read', after: /^\[test\/strings\.test\.js#[0-9a-f]+: lines 1-10 of 28\]/ },
     // The read shrinks to fit the cap before the cap would cut it.
     { name: 'a result cap of 500 characters', aci: { maxToolChars: 500 }, at: 2, tool: 'ws_read', after: /^\[test\/strings\.test\.js#[0-9a-f]+: lines 1-4 of 28\]/ },
     { name: 'the loop guard off (nothing repeats in this run)', aci: { loopGuard: false }, at: null },
     { name: 'a rung this run never needed', aci: { disabledRungs: ['anchors'] }, at: null },
+    // The looser rungs land the same edit and name the same drift (the note is read from the matched lines).
+    { name: 'the indentation rung off alone', aci: { disabledRungs: ['indent'] }, at: null },
   ])('$name', async ({ aci, at, tool, after }) => {
     const report = await client.rerunSettings(session, { ...RECORDED, ...aci });
     if (at === null) {
