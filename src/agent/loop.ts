@@ -177,6 +177,7 @@ function record(p: StepParts): Step {
     index: p.index,
     messages: p.messages,
     raw: reply.text,
+    ...(reply.exchange && { exchange: reply.exchange }),
     kept: parsed.ok ? parsed.kept : keptFailure(reply.text),
     ...(parsed.ok ? { call: parsed.call } : { parseError: { kind: parsed.error, message: parsed.message } }),
     ...(turn.result && { result: turn.result }),

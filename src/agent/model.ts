@@ -42,10 +42,22 @@ export interface EngineTimings {
   readonly decodeTps: number;
 }
 
+/**
+ * One model call as it went over the wire, for the inspector: the request body with the
+ * messages elided to their count and sizes (parameters, response_format or tools), and a
+ * summary of the response (finish_reason, usage, tool_calls), in the server's own field names.
+ */
+export interface ModelExchange {
+  readonly request: { readonly [key: string]: unknown };
+  readonly response: { readonly [key: string]: unknown };
+}
+
 export interface Completion {
   readonly text: string;
   readonly usage?: Usage;
   readonly timings?: EngineTimings;
+  /** Present when the adapter calls a server (the OpenAI-compatible one). */
+  readonly exchange?: ModelExchange;
 }
 
 export interface Model {

@@ -5,7 +5,7 @@
  * `readonly Step[]`; nothing edits a step after it is emitted.
  */
 import type { ToolResult } from '../engine/result.ts';
-import type { ChatMessage, ModelErrorCode } from './model.ts';
+import type { ChatMessage, ModelErrorCode, ModelExchange } from './model.ts';
 import type { ParseErrorKind, ParsedCall, ParseRepair } from './parse.ts';
 import type { Budget } from './context.ts';
 import { tallyText, type TestTally } from '../engine/tally.ts';
@@ -55,6 +55,8 @@ export interface Step {
   readonly messages: readonly ChatMessage[];
   /** Exactly what the model produced. */
   readonly raw: string;
+  /** The model call's request and response as the server saw them, when the model is a server. */
+  readonly exchange?: ModelExchange;
   /** The output as the history keeps it: cut to its first call (an unparseable reply, cut if long). */
   readonly kept: string;
   readonly call?: ParsedCall;

@@ -2,7 +2,7 @@
  * The OpenAI-compatible adapter against a real HTTP server on 127.0.0.1 that speaks the
  * protocol: streaming SSE, a plain JSON reply, HTTP errors, a rejected response_format, a
  * refused connection, the browser's opaque "Failed to fetch", a server that never answers,
- * and a stop mid-stream.
+ * a stop mid-stream, and the tools API: schemas sent as `tools`, `tool_calls` read back as the call.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -77,7 +77,20 @@ describe('OpenAI-compatible adapter', () => {
     const model = new OpenAIModel({ baseUrl: base, model: 'qwen2.5-coder:1.5b', apiKey: 'sk-test' });
     const deltas: string[] = [];
     const out = await model.complete(MSGS, { ...OPTS, jsonSchema: { type: 'object' }, onToken: (d) => deltas.push(d) });
-    expect(out).toEqual({ text: '{"tool": "done", "args": {"summary": "ok"}}', usage: { promptTokens: 11, completionTokens: 9 } });
+    expect(out).toMatchObject({ text: '{"tool": "done", "args": {"summary": "ok"}}', usage: { promptTokens: 11, completionTokens: 9 } });
+    expect(out.exchange).toEqual({
+      request: {
+        model: 'qwen2.5-coder:1.5b',
+        messages: { count: 1, chars: [{ role: 'user', chars: 2 }] },
+        temperature: 0,
+        seed: 7,
+        max_tokens: 64,
+        stream: true,
+        stream_options: { include_usage: true },
+        response_format: { type: 'json_schema', json_schema: { name: 'tool_call', schema: { type: 'object' }, strict: false } },
+      },
+      response: { usage: { prompt_tokens: 11, completion_tokens: 9 }, content_chars: 43 },
+    });
     expect(deltas).toHaveLength(3);
     const sent = requests.at(-1)!;
     expect(sent.auth).toBe('Bearer sk-test');
@@ -102,7 +115,7 @@ describe('OpenAI-compatible adapter', () => {
     for (const stream of [false, true]) {
       // With stream: true the server ignores it here and still answers with JSON.
       const out = await new OpenAIModel({ baseUrl: base, model: 'm', stream }).complete(MSGS, OPTS);
-      expect(out).toEqual({ text: 'hello', usage: { promptTokens: 3, completionTokens: 1 } });
+      expect(out).toMatchObject({ text: 'hello', usage: { promptTokens: 3, completionTokens: 1 } });
       expect(requests.at(-1)!.body.stream).toBe(stream);
     }
   });
@@ -190,6 +203,95 @@ describe('OpenAI-compatible adapter', () => {
     expect(r.stop).toMatchObject({ kind: 'done', summary: 'echoed' });
     expect(r.steps[0]!.observation).toBe('pong');
     expect(requests.at(-1)!.body.messages.at(-1)).toEqual({ role: 'user', content: 'pong' });
+  });
+});
+
+describe('tools API (toolsApi: the server parses its model\'s own format)', () => {
+  const CALL_SCHEMA = {
+    anyOf: [
+      { type: 'object', properties: { thought: { type: 'string' }, tool: { const: 'echo' }, args: { type: 'object', properties: { text: { type: 'string' } } } }, required: ['tool', 'args'] },
+      { type: 'object', properties: { thought: { type: 'string' }, tool: { const: 'done' }, args: { type: 'object', properties: { summary: { type: 'string' } } } }, required: ['tool', 'args'] },
+    ],
+  };
+  const toolCall = (index: number, name: string | undefined, args: string) => ({ index, ...(name && { id: `call_${index}`, type: 'function' }), function: { ...(name && { name }), arguments: args } });
+  const callChunk = (calls: object[]) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: { tool_calls: calls } }] })}\n\n`;
+  const finish = (reason: string) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: reason }] })}\n\n`;
+
+  it('sends the schemas as tools with tool_choice auto and no response_format', async () => {
+    handler = (_req, _body, res) => sse(res, [chunk('hi'), 'data: [DONE]\n\n']);
+    const out = await new OpenAIModel({ baseUrl: base, model: 'm', toolsApi: true }).complete(MSGS, { ...OPTS, jsonSchema: CALL_SCHEMA });
+    const body = requests.at(-1)!.body;
+    expect(body).not.toHaveProperty('response_format');
+    expect(body.tool_choice).toBe('auto');
+    expect(body.tools).toEqual([
+      { type: 'function', function: { name: 'echo', parameters: { type: 'object', properties: { text: { type: 'string' } } } } },
+      { type: 'function', function: { name: 'done', parameters: { type: 'object', properties: { summary: { type: 'string' } } } } },
+    ]);
+    expect(out.exchange?.request).toMatchObject({ tools: body.tools, tool_choice: 'auto' });
+    expect(out.text).toBe('hi'); // content only: the loop's parser reads it as it is
+  });
+
+  it.each([
+    {
+      name: 'a streamed tool call (name, then the arguments in pieces)',
+      events: [callChunk([toolCall(0, 'echo', '')]), callChunk([toolCall(0, undefined, '{"text": ')]), callChunk([toolCall(0, undefined, '"pong"}')]), finish('tool_calls')],
+      text: '{"tool": "echo", "args": {"text": "pong"}}',
+      toolCalls: [{ name: 'echo', arguments: '{"text": "pong"}' }],
+    },
+    {
+      name: 'two tool calls in one reply',
+      events: [callChunk([toolCall(0, 'echo', '{"text":"a"}')]), callChunk([toolCall(1, 'done', '{"summary":"x"}')]), finish('tool_calls')],
+      text: '{"tool": "echo", "args": {"text":"a"}}\n{"tool": "done", "args": {"summary":"x"}}',
+      toolCalls: [{ name: 'echo', arguments: '{"text":"a"}' }, { name: 'done', arguments: '{"summary":"x"}' }],
+    },
+  ])('$name becomes the canonical call text; the response summary lists the calls', async (row) => {
+    handler = (_req, _body, res) => sse(res, [...row.events, 'data: [DONE]\n\n']);
+    const deltas: string[] = [];
+    const out = await new OpenAIModel({ baseUrl: base, model: 'm', toolsApi: true }).complete(MSGS, { ...OPTS, jsonSchema: CALL_SCHEMA, onToken: (d) => deltas.push(d) });
+    expect(out.text).toBe(row.text);
+    expect(deltas.join('')).toBe(row.text);
+    expect(out.exchange?.response).toEqual({ finish_reason: 'tool_calls', content_chars: 0, tool_calls: row.toolCalls });
+  });
+
+  it('reads tool_calls from a non-streaming reply, arguments as a string or an object', async () => {
+    handler = (_req, _body, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ choices: [{ message: { content: null, tool_calls: [{ function: { name: 'echo', arguments: { text: 'obj' } } }] }, finish_reason: 'tool_calls' }] }));
+    };
+    const out = await new OpenAIModel({ baseUrl: base, model: 'm', stream: false, toolsApi: true }).complete(MSGS, { ...OPTS, jsonSchema: CALL_SCHEMA });
+    expect(out.text).toBe('{"tool": "echo", "args": {"text":"obj"}}');
+  });
+
+  /** A server that answers each request with the next reply's tool_calls. */
+  function serveCalls(replies: { name: string; arguments: string }[][]): void {
+    handler = (_req, _body, res) => sse(res, [callChunk(replies.shift()!.map((c, i) => toolCall(i, c.name, c.arguments))), finish('tool_calls'), 'data: [DONE]\n\n']);
+  }
+
+  it('in the loop, two tool_calls: the first runs and the second is reported dropped', async () => {
+    serveCalls([
+      [{ name: 'echo', arguments: '{"text":"pong"}' }, { name: 'echo', arguments: '{"text":"again"}' }],
+      [{ name: 'done', arguments: '{"summary":"echoed"}' }],
+    ]);
+    const probe = { calls: [] as { tool: string; args: unknown }[] };
+    const { engine } = engineWith([echoTool(probe)]);
+    const r = await runLoop({ engine, model: new OpenAIModel({ baseUrl: base, model: 'm', toolsApi: true }), task: 'echo pong' });
+    expect(r.stop).toMatchObject({ kind: 'done', summary: 'echoed' });
+    expect(probe.calls).toEqual([{ tool: 'echo', args: { text: 'pong' } }]);
+    expect(r.steps[0]!.notes).toContainEqual(expect.objectContaining({ kind: 'dropped-calls', detail: 'echo' }));
+    expect(r.steps[0]!.observation).toMatch(/only your first call was run; 1 more call was dropped \(echo\)/);
+    expect(r.steps[0]!.exchange?.response).toMatchObject({ finish_reason: 'tool_calls' });
+  });
+
+  it('in the loop, arguments that are not JSON are answered with the retry message', async () => {
+    serveCalls([[{ name: 'echo', arguments: '{text: pong}' }], [{ name: 'done', arguments: '{"summary":"retried"}' }]]);
+    const probe = { calls: [] as { tool: string; args: unknown }[] };
+    const { engine } = engineWith([echoTool(probe)]);
+    const r = await runLoop({ engine, model: new OpenAIModel({ baseUrl: base, model: 'm', toolsApi: true }), task: 'echo pong' });
+    expect(probe.calls).toEqual([]);
+    expect(r.steps[0]!.parseError?.kind).toBe('invalid-json');
+    expect(r.steps[0]!.notes).toContainEqual(expect.objectContaining({ kind: 'parse-retry' }));
+    expect(r.steps[0]!.observation).toMatch(/could not be parsed/);
+    expect(r.stop).toMatchObject({ kind: 'done', summary: 'retried' });
   });
 });
 

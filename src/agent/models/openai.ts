@@ -2,10 +2,13 @@
  * A model behind an OpenAI-compatible `/v1/chat/completions` endpoint (Ollama, LM Studio,
  * llama.cpp's server, vLLM …): streaming SSE, usage when the server reports it, JSON mode via
  * `response_format: {type: "json_schema"}` (dropped for the rest of the session when the
- * server rejects it), and errors that say what to do — connection refused, the browser's CORS
+ * server rejects it) or, with `toolsApi`, the tool schemas as the server's own `tools` (the
+ * server parses its model's native call format; its `tool_calls` become the call text the loop
+ * parses), the request and response of every call summarised for the inspector, and errors that say what to do — connection refused, the browser's CORS
  * block, an HTTP status with its body, a reply that is not a completion.
  */
-import { ModelError, type ChatMessage, type Completion, type CompleteOptions, type Model, type Usage } from '../model.ts';
+import { ModelError, type ChatMessage, type Completion, type CompleteOptions, type Model, type ModelExchange, type Usage } from '../model.ts';
+import { callText, toolsOf, type ToolCallPart } from './tool-calls.ts';
 import { modelFamily } from './catalog.ts';
 import { sseData } from './sse.ts';
 
@@ -18,6 +21,11 @@ export interface OpenAIOptions {
   readonly stream?: boolean;
   /** Send the call schema as `response_format` (default true). */
   readonly jsonSchema?: boolean;
+  /**
+   * Send the call schema as the server's `tools` (with `tool_choice: "auto"`) instead of
+   * `response_format`: vLLM, llama.cpp's server and Ollama then parse their model's own format.
+   */
+  readonly toolsApi?: boolean;
   readonly contextWindow?: number;
   /** Injected for tests and for runtimes with their own fetch. */
   readonly fetch?: typeof fetch;
@@ -49,10 +57,11 @@ export class OpenAIModel implements Model {
 
   async complete(messages: readonly ChatMessage[], o: CompleteOptions): Promise<Completion> {
     const withSchema = this.schemaSupported && o.jsonSchema !== undefined;
-    const res = await this.post(messages, o, withSchema);
+    const body = this.body(messages, o, withSchema);
+    const res = await this.post(body, o);
     if (!res.ok) {
       const body = await res.text().catch(() => '');
-      if (withSchema && res.status === 400 && /response_format|json_schema/i.test(body)) {
+      if (withSchema && res.status === 400 && /response_format|json_schema|tool/i.test(body)) {
         this.schemaSupported = false;
         return this.complete(messages, o);
       }
@@ -60,13 +69,27 @@ export class OpenAIModel implements Model {
     }
     const type = res.headers.get('content-type') ?? '';
     // Some servers ignore `stream: true` and answer with one JSON body.
-    if (type.includes('text/event-stream') && res.body) return readStream(res.body, o);
-    return readJson(await res.text(), o);
+    const reply = type.includes('text/event-stream') && res.body ? await readStream(res.body, o) : readJson(await res.text(), o);
+    const text = reply.toolCalls.length ? callText(reply.toolCalls) : reply.content;
+    if (reply.toolCalls.length) o.onToken?.(text);
+    const exchange: ModelExchange = {
+      request: { ...body, messages: elided(messages) },
+      response: {
+        ...(reply.finishReason !== undefined && { finish_reason: reply.finishReason }),
+        ...(reply.usage && { usage: { prompt_tokens: reply.usage.promptTokens, completion_tokens: reply.usage.completionTokens } }),
+        content_chars: reply.content.length,
+        ...(reply.toolCalls.length && { tool_calls: reply.toolCalls }),
+      },
+    };
+    return { text, ...(reply.usage && { usage: reply.usage }), exchange };
   }
 
-  private async post(messages: readonly ChatMessage[], o: CompleteOptions, withSchema: boolean): Promise<Response> {
+  private body(messages: readonly ChatMessage[], o: CompleteOptions, withSchema: boolean): Record<string, unknown> {
     const stream = this.opts.stream ?? true;
-    const body = {
+    const format = withSchema && o.jsonSchema !== undefined && (this.opts.toolsApi
+      ? { tools: toolsOf(o.jsonSchema), tool_choice: 'auto' }
+      : { response_format: { type: 'json_schema', json_schema: { name: 'tool_call', schema: o.jsonSchema, strict: false } } });
+    return {
       model: this.opts.model,
       messages,
       temperature: o.temperature,
@@ -74,8 +97,11 @@ export class OpenAIModel implements Model {
       ...(o.maxTokens !== undefined && { max_tokens: o.maxTokens }),
       stream,
       ...(stream && { stream_options: { include_usage: true } }),
-      ...(withSchema && { response_format: { type: 'json_schema', json_schema: { name: 'tool_call', schema: o.jsonSchema, strict: false } } }),
+      ...format,
     };
+  }
+
+  private async post(body: Record<string, unknown>, o: CompleteOptions): Promise<Response> {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (this.opts.apiKey) headers.authorization = `Bearer ${this.opts.apiKey}`;
     // A server that never answers would hold the step forever: give up when the wait is over.
@@ -106,9 +132,29 @@ export function normalizeBaseUrl(baseUrl: string): string {
   return /^[a-z]+:\/\/[^/]+$/i.test(trimmed) ? `${trimmed}/v1` : trimmed;
 }
 
-async function readStream(body: ReadableStream<Uint8Array>, o: CompleteOptions): Promise<Completion> {
+/** The messages of a request as the inspector shows them: how many, and each one's role and size. */
+function elided(messages: readonly ChatMessage[]): { count: number; chars: { role: string; chars: number }[] } {
+  return { count: messages.length, chars: messages.map((m) => ({ role: m.role, chars: m.content.length })) };
+}
+
+/** What a reply held, streamed or not. */
+interface Reply {
+  readonly content: string;
+  readonly toolCalls: readonly ToolCallPart[];
+  readonly finishReason?: string;
+  readonly usage?: Usage;
+}
+
+interface ToolCallDelta {
+  index?: number;
+  function?: { name?: string; arguments?: unknown };
+}
+
+async function readStream(body: ReadableStream<Uint8Array>, o: CompleteOptions): Promise<Reply> {
   let text = '';
   let usage: Usage | undefined;
+  let finishReason: string | undefined;
+  const calls: { name: string; arguments: string }[] = [];
   try {
     for await (const data of sseData(body, o.signal)) {
       if (data.trim() === '[DONE]') break;
@@ -116,11 +162,20 @@ async function readStream(body: ReadableStream<Uint8Array>, o: CompleteOptions):
       if (chunk === undefined) throw new ModelError('bad-response', `The endpoint streamed an event that is not JSON: ${data.slice(0, BODY_CHARS)}`);
       const err = (chunk as { error?: { message?: string } }).error;
       if (err) throw new ModelError('http', `The endpoint reported an error while streaming: ${err.message ?? JSON.stringify(err)}`);
-      const delta = (chunk as { choices?: { delta?: { content?: string | null } }[] }).choices?.[0]?.delta?.content;
+      const choice = (chunk as { choices?: { delta?: { content?: string | null; tool_calls?: ToolCallDelta[] }; finish_reason?: string | null }[] }).choices?.[0];
+      const delta = choice?.delta?.content;
       if (delta) {
         text += delta;
         o.onToken?.(delta);
       }
+      // A streamed tool call comes in pieces, keyed by its index: the name first, the arguments' JSON text after.
+      for (const part of choice?.delta?.tool_calls ?? []) {
+        const call = (calls[part.index ?? calls.length - 1] ??= { name: '', arguments: '' });
+        call.name += part.function?.name ?? '';
+        const args = part.function?.arguments;
+        call.arguments += typeof args === 'string' ? args : args === undefined ? '' : JSON.stringify(args);
+      }
+      if (choice?.finish_reason) finishReason = choice.finish_reason;
       usage = readUsage(chunk) ?? usage;
     }
   } catch (e) {
@@ -129,18 +184,23 @@ async function readStream(body: ReadableStream<Uint8Array>, o: CompleteOptions):
     throw new ModelError('connection', `The connection broke while the reply was streaming (${(e as Error).message}). Retry; if it keeps happening, check the server's log.`);
   }
   if (o.signal?.aborted) throw new ModelError('aborted', 'The model request was stopped.');
-  return usage ? { text, usage } : { text };
+  return { content: text, toolCalls: calls.filter((c) => c), ...(finishReason && { finishReason }), ...(usage && { usage }) };
 }
 
-function readJson(raw: string, o: CompleteOptions): Completion {
+function readJson(raw: string, o: CompleteOptions): Reply {
   const json = parseJson(raw);
-  const content = (json as { choices?: { message?: { content?: string | null } }[] } | undefined)?.choices?.[0]?.message?.content;
-  if (typeof content !== 'string') {
-    throw new ModelError('bad-response', `The endpoint's reply is not a chat completion (no choices[0].message.content): ${raw.slice(0, BODY_CHARS)}`);
+  const choice = (json as { choices?: { message?: { content?: string | null; tool_calls?: ToolCallDelta[] }; finish_reason?: string }[] } | undefined)?.choices?.[0];
+  const content = choice?.message?.content;
+  const toolCalls = (choice?.message?.tool_calls ?? []).map((c) => {
+    const args = c.function?.arguments;
+    return { name: c.function?.name ?? '', arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}) };
+  });
+  if (typeof content !== 'string' && !toolCalls.length) {
+    throw new ModelError('bad-response', `The endpoint's reply is not a chat completion (no choices[0].message.content or tool_calls): ${raw.slice(0, BODY_CHARS)}`);
   }
-  o.onToken?.(content);
+  if (typeof content === 'string' && !toolCalls.length) o.onToken?.(content);
   const usage = readUsage(json);
-  return usage ? { text: content, usage } : { text: content };
+  return { content: content ?? '', toolCalls, ...(choice?.finish_reason && { finishReason: choice.finish_reason }), ...(usage && { usage }) };
 }
 
 function readUsage(json: unknown): Usage | undefined {
