@@ -14,6 +14,7 @@ import {
   type Workspace,
 } from '../../engine/workspace.ts';
 import { isKnownCode } from '../fs-errors.ts';
+import { FsMemo } from './fs-memo.ts';
 import type { ProcessRunner } from './process-runner.ts';
 
 export const MEMORY_ROOT = '/ws';
@@ -31,6 +32,7 @@ function toWorkspaceError(e: unknown, path: string): WorkspaceError {
 export class MemoryWorkspace implements Workspace {
   readonly kind = 'memory';
   readonly supportsSymlinks = true;
+  private readonly memo: FsMemo;
 
   constructor(
     readonly fs: InMemoryFs = new InMemoryFs(),
@@ -38,6 +40,7 @@ export class MemoryWorkspace implements Workspace {
     private readonly runner?: ProcessRunner,
   ) {
     fs.mkdirSync(root, { recursive: true });
+    this.memo = new FsMemo(fs);
   }
 
   /** Absolute path inside the in-memory filesystem. */
@@ -66,19 +69,16 @@ export class MemoryWorkspace implements Workspace {
     const parts = path === '' ? [] : path.split('/');
     for (let i = 1; i < parts.length; i++) {
       const prefix = parts.slice(0, i).join('/');
-      let isDir: boolean;
-      try {
-        isDir = (await this.fs.stat(this.abs(prefix))).isDirectory;
-      } catch {
-        return;
-      }
+      const abs = this.abs(prefix);
+      const isDir = await this.memo.isDir(abs, () => this.fs.stat(abs).then((st) => st.isDirectory, () => null));
+      if (isDir === null) return;
       if (!isDir) throw new WorkspaceError('ENOTDIR', path, `ENOTDIR: ${prefix} is not a directory`);
     }
   }
 
   async readFile(path: string): Promise<Uint8Array> {
     await this.checkAncestors(path);
-    const st = await this.lstat(path);
+    const st = await this.lstatBelowCheckedAncestors(path);
     if (st?.type === 'dir') throw new WorkspaceError('EISDIR', path);
     return this.guard(path, () => this.fs.readFileBuffer(this.abs(path)));
   }
@@ -100,6 +100,8 @@ export class MemoryWorkspace implements Workspace {
 
   async readdir(path: string): Promise<DirEntry[]> {
     await this.checkAncestors(path);
+    const listed = this.memo.listing(this.abs(path));
+    if (listed) return listed;
     const entries = await this.guard(path, () => this.fs.readdirWithFileTypes(this.abs(path)));
     return entries
       .map((e): DirEntry => ({ name: e.name, type: e.isSymbolicLink ? 'symlink' : e.isDirectory ? 'dir' : 'file' }))
@@ -109,13 +111,26 @@ export class MemoryWorkspace implements Workspace {
   async lstat(path: string): Promise<Stat | null> {
     try {
       await this.checkAncestors(path);
-      const st = await this.fs.lstat(this.abs(path));
-      return { type: st.isSymbolicLink ? 'symlink' : st.isDirectory ? 'dir' : 'file', size: st.isDirectory ? 0 : st.size };
     } catch (e) {
-      const err = toWorkspaceError(e, path);
-      if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return null;
-      throw err;
+      if (e instanceof WorkspaceError && e.code === 'ENOTDIR') return null;
+      throw e;
     }
+    return this.lstatBelowCheckedAncestors(path);
+  }
+
+  /** lstat for a path whose ancestors checkAncestors has just passed. */
+  private lstatBelowCheckedAncestors(path: string): Promise<Stat | null> {
+    const abs = this.abs(path);
+    return this.memo.lstat(abs, async () => {
+      try {
+        const st = await this.fs.lstat(abs);
+        return { type: st.isSymbolicLink ? 'symlink' : st.isDirectory ? 'dir' : 'file', size: st.isDirectory ? 0 : st.size };
+      } catch (e) {
+        const err = toWorkspaceError(e, path);
+        if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return null;
+        throw err;
+      }
+    });
   }
 
   async readlink(path: string): Promise<string | null> {
