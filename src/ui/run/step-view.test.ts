@@ -9,6 +9,7 @@ import {
   budgetSegments,
   budgetUsed,
   contextSeries,
+  exchangeView,
   firstSteps,
   fitText,
   formatBytes,
@@ -260,5 +261,27 @@ describe('workspaceLabel', () => {
     ['a replayed session (a lesson)', { workspace: files, replay: { upTo: 4, continues: false } }, "the session's files (3)"],
   ] as const)('%s', (_name, info, label) => {
     expect(workspaceLabel(info)).toBe(label);
+  });
+});
+
+describe('exchangeView: the model call over the wire', () => {
+  const request = { model: 'qwen3', messages: { count: 3, chars: [] }, temperature: 0, seed: 7, max_tokens: 512, stream: true };
+  it.each([
+    { name: 'no exchange (a scripted or in-browser model)', exchange: undefined, lines: null },
+    {
+      name: 'tools, tool_calls back',
+      exchange: { request: { ...request, tools: [{}, {}], tool_choice: 'auto' }, response: { finish_reason: 'tool_calls', usage: { prompt_tokens: 120, completion_tokens: 30 }, content_chars: 0, tool_calls: [{ name: 'ws_read', arguments: '{}' }, { name: 'done', arguments: '{}' }] } },
+      lines: ['model qwen3 · 3 messages · temperature 0 · seed 7 · max_tokens 512 · tools (2), tool_choice auto · streamed', 'finish_reason tool_calls · usage 120 prompt + 30 completion tokens · tool_calls: ws_read, done'],
+    },
+    {
+      name: 'response_format, content back, no usage',
+      exchange: { request: { ...request, stream: false, response_format: { type: 'json_schema' } }, response: { finish_reason: 'stop', content_chars: 41 } },
+      lines: ['model qwen3 · 3 messages · temperature 0 · seed 7 · max_tokens 512 · response_format json_schema · not streamed', 'finish_reason stop · no usage reported · content (41 characters)'],
+    },
+  ])('$name', ({ exchange, lines }) => {
+    const view = exchangeView(step(exchange ? { exchange } : {}));
+    expect(view && [view.requestLine, view.responseLine]).toEqual(lines);
+    if (view) expect(JSON.parse(view.request)).toEqual(exchange!.request);
+    if (view) expect(JSON.parse(view.response)).toEqual(exchange!.response);
   });
 });

@@ -218,3 +218,35 @@ export function rungSeries(records: readonly StepRecord[]): { index: number; run
     return rungs.length ? [{ index: step.index, rungs }] : [];
   });
 }
+
+/** A model call as the inspector shows it: one line for each side, then each side in full as JSON. */
+export interface ExchangeView {
+  readonly requestLine: string;
+  readonly responseLine: string;
+  readonly request: string;
+  readonly response: string;
+}
+
+/** The step's model call over the wire, or null when the model is not a server (scripted, in the browser). */
+export function exchangeView(step: Step): ExchangeView | null {
+  const x = step.exchange;
+  if (!x) return null;
+  const q = x.request as { model?: unknown; messages?: { count?: unknown }; temperature?: unknown; seed?: unknown; max_tokens?: unknown; stream?: unknown; tools?: unknown[]; response_format?: unknown };
+  const r = x.response as { finish_reason?: unknown; usage?: { prompt_tokens?: unknown; completion_tokens?: unknown }; tool_calls?: { name?: unknown }[]; content_chars?: unknown };
+  const format = q.tools ? `tools (${q.tools.length}), tool_choice auto` : q.response_format ? 'response_format json_schema' : 'no schema';
+  const requestLine = [
+    `model ${String(q.model)}`,
+    `${String(q.messages?.count)} messages`,
+    `temperature ${String(q.temperature)}`,
+    `seed ${String(q.seed)}`,
+    ...(q.max_tokens !== undefined ? [`max_tokens ${String(q.max_tokens)}`] : []),
+    format,
+    q.stream ? 'streamed' : 'not streamed',
+  ].join(' · ');
+  const responseLine = [
+    `finish_reason ${r.finish_reason === undefined ? '(none)' : String(r.finish_reason)}`,
+    r.usage ? `usage ${String(r.usage.prompt_tokens)} prompt + ${String(r.usage.completion_tokens)} completion tokens` : 'no usage reported',
+    r.tool_calls?.length ? `tool_calls: ${r.tool_calls.map((c) => String(c.name)).join(', ')}` : `content (${String(r.content_chars ?? 0)} characters)`,
+  ].join(' · ');
+  return { requestLine, responseLine, request: JSON.stringify(x.request, null, 2), response: JSON.stringify(x.response, null, 2) };
+}
