@@ -12,6 +12,7 @@ import { fail, ok, type Note } from '../result.ts';
 import { fileState, jail, notTextResult } from '../file-io.ts';
 import { splitLines } from '../text.ts';
 import { skipDirsFor, walkTree } from '../walk.ts';
+import { requiredLiteral } from './grep-literal.ts';
 
 /** At most this many hits are listed. */
 export const GREP_CAP = 50;
@@ -37,6 +38,8 @@ interface Compiled {
   readonly whole: RE2JS;
   /** Why the pattern was taken literally, or null when it compiled as a regex. */
   readonly literalBecause: string | null;
+  /** A string every match contains, checked before any regex runs on a file; null when none is known. */
+  readonly mustContain: string | null;
 }
 
 function compile(pattern: string, caseInsensitive: boolean): Compiled {
@@ -49,7 +52,9 @@ function compile(pattern: string, caseInsensitive: boolean): Compiled {
     literalBecause = e instanceof Error ? e.message : String(e);
     source = RE2JS.quote(pattern);
   }
-  return { re: RE2JS.compile(source, flags), whole: RE2JS.compile(source, flags | RE2JS.MULTILINE), literalBecause };
+  const literal = caseInsensitive ? null : literalBecause !== null ? pattern : requiredLiteral(pattern);
+  const mustContain = literal === null || literal.includes('\n') || literal.includes('\r') ? null : literal;
+  return { re: RE2JS.compile(source, flags), whole: RE2JS.compile(source, flags | RE2JS.MULTILINE), literalBecause, mustContain };
 }
 
 /** The line as a hit shows it: trailing CR and whitespace dropped, long lines cut around the match. */
@@ -73,7 +78,7 @@ export const wsGrep = defineTool({
     if (pattern === '') {
       return fail(`ws_grep needs a non-empty pattern, e.g. ws_grep {"pattern":"function main","glob":"*.js"}. To find files by name use ws_glob.`);
     }
-    const { re, whole, literalBecause } = compile(pattern, args.case_insensitive === true);
+    const { re, whole, literalBecause, mustContain } = compile(pattern, args.case_insensitive === true);
     const j = await jail(ctx, args.path ?? '.', 'read');
     if (!j.ok) return j.result;
     const base = j.file;
@@ -105,6 +110,7 @@ export const wsGrep = defineTool({
       const state = await fileState(ctx.ws, path, st);
       if (state.kind === 'binary') binary++;
       if (state.kind !== 'text') continue;
+      if (mustContain !== null && !state.text.includes(mustContain)) continue;
       // Lines are matched without their CR, so the whole-file pass must not see CRs either ("x$").
       if (!whole.test(state.text.includes('\r') ? state.text.replace(/\r\n/g, '\n') : state.text)) continue;
       const lines = splitLines(state.text);
