@@ -73,6 +73,37 @@ describe('slm run', () => {
     expect(r.stdout).toMatch(/connection refused\. Start the server/);
   });
 
+  it('--tools-api sends the tools and runs the tool_calls the endpoint returns', async () => {
+    const replies = [
+      { name: 'ws_list', arguments: '{"path": "."}' },
+      { name: 'done', arguments: '{"summary": "looked"}' },
+    ];
+    const bodies: { tools?: unknown[]; response_format?: unknown }[] = [];
+    const server = createServer((req, res) => {
+      let raw = '';
+      req.on('data', (c) => (raw += c));
+      req.on('end', () => {
+        bodies.push(JSON.parse(raw));
+        const call = replies.shift()!;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ choices: [{ message: { content: null, tool_calls: [{ type: 'function', function: call }] }, finish_reason: 'tool_calls' }] }));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      const r = await runCli(['run', '--model', `openai:http://127.0.0.1:${port}/v1#m`, '--tools-api', '--task', 'Look around.', '--root', root, '--unsandboxed-commands']);
+      expect(r.stdout).toMatch(/^finished with done/);
+      expect(r.code).toBe(0);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+    expect(bodies).toHaveLength(2);
+    expect(bodies[0]!.response_format).toBeUndefined();
+    expect(bodies[0]!.tools?.length).toBeGreaterThan(1);
+  });
+
   it.each([
     { args: ['--task', 't', '--root', '.'], says: /--model SPEC is required/ },
     { args: ['--model', 'gpt4', '--task', 't', '--root', '.'], says: /is not a model spec: use openai:BASE_URL#MODEL, gguf:FILE or scripted:FILE/ },
@@ -82,6 +113,8 @@ describe('slm run', () => {
     { args: ['--model', 'scripted:BAD', '--task', 't', '--root', '.', '--max-steps', '0'], says: /--max-steps must be a whole number ≥ 1, not "0"/ },
     { args: ['--model', 'scripted:BAD', '--task', 't', '--root', '.'], says: /must hold a JSON array of strings/ },
     { args: ['--model', 'scripted:BAD', '--task', 't', '--root', '.', '--edit-format', 'xml'], says: /--edit-format must be one of search_replace, unified_diff, whole_file/ },
+    { args: ['--model', 'scripted:BAD', '--task', 't', '--root', '.', '--tools-api'], says: /--tools-api needs an endpoint: use it with --model openai:BASE_URL#MODEL/ },
+    { args: ['--model', 'openai:http://127.0.0.1:1/v1#m', '--task', 't', '--root', '.', '--tools-api', '--free-text'], says: /give --tools-api or --free-text, not both/ },
     { args: ['--model', 'scripted:BAD', '--task', 't', '--root', '.', '--bogus'], says: /Unknown option '--bogus'/ },
     { args: ['--model', 'scripted:BAD', '--task', 't', '--root', '.', '--out', '/nonexistent-dir/s.json'], says: /--out \/nonexistent-dir\/s\.json: the directory \/nonexistent-dir does not exist/ },
   ])('usage error: $says', async (row) => {

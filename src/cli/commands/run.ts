@@ -26,7 +26,7 @@ import { chooseSandbox, SANDBOX_OPTIONS, SANDBOX_USAGE } from '../sandbox-option
 import { parseSettingsArg } from '../settings-arg.ts';
 
 const USAGE = `slm run --model SPEC --task TEXT --root DIR [--out FILE] [--max-steps N] [--context TOKENS]
-        [--seed N] [--temperature T] [--free-text] [--edit-format FORMAT] [--evolve FILE] [--settings JSON] [--unsandboxed-commands]
+        [--seed N] [--temperature T] [--free-text] [--tools-api] [--edit-format FORMAT] [--evolve FILE] [--settings JSON] [--unsandboxed-commands]
     Runs the agent loop headless over DIR and writes the session record (JSON, replayable with slm replay) to --out.
     The model's commands run in the OS sandbox (bubblewrap). ${SANDBOX_USAGE}
     SPEC is openai:BASE_URL#MODEL (an OpenAI-compatible endpoint, e.g. openai:http://127.0.0.1:11434/v1#qwen2.5-coder:1.5b;
@@ -34,7 +34,9 @@ const USAGE = `slm run --model SPEC --task TEXT --root DIR [--out FILE] [--max-s
     gguf:qwen2.5-coder-0.5b-instruct-q4_k_m.gguf; each step's line then shows its speed) or scripted:FILE (a JSON array of
     recorded raw outputs).
     --max-steps defaults to ${LOOP_DEFAULTS.maxSteps}, --context to ${LOOP_DEFAULTS.contextTokens} tokens, --seed to ${LOOP_DEFAULTS.seed}, --temperature to ${LOOP_DEFAULTS.temperature}.
-    --free-text turns JSON mode off; --edit-format (${EDIT_FORMATS.join('|')}) fixes the recommended edit format;
+    --free-text turns JSON mode off; --tools-api (openai: only) sends the tool schemas as the server's tools instead of
+    response_format, so a server that parses its model's own call format (vLLM, llama.cpp's server, Ollama) returns
+    tool_calls; the first is the step's call, the rest are dropped as in any reply with several calls. --edit-format (${EDIT_FORMATS.join('|')}) fixes the recommended edit format;
     --evolve FILE lets the edit-format bandit in FILE choose it and learn from the run.
     Exit 0 when the run ended with done, 1 when it ended otherwise, 2 for usage errors.`;
 
@@ -48,6 +50,7 @@ const OPTIONS = {
   seed: { type: 'string' },
   temperature: { type: 'string' },
   'free-text': { type: 'boolean' },
+  'tools-api': { type: 'boolean' },
   'edit-format': { type: 'string' },
   evolve: { type: 'string' },
   settings: { type: 'string' },
@@ -64,6 +67,7 @@ interface RunRequest {
   readonly seed: number;
   readonly temperature: number;
   readonly jsonMode: boolean;
+  readonly toolsApi: boolean;
   readonly editFormat?: EditFormat;
   readonly evolve?: string;
   readonly settings?: string;
@@ -89,6 +93,9 @@ function parseCommandLine(argv: readonly string[]): RunRequest {
   if (editFormat !== undefined && !(EDIT_FORMATS as readonly string[]).includes(editFormat)) {
     throw usage(`--edit-format must be one of ${EDIT_FORMATS.join(', ')}, not ${JSON.stringify(editFormat)}`);
   }
+  const toolsApi = v['tools-api'] ?? false;
+  if (toolsApi && !v.model.startsWith('openai:')) throw usage('--tools-api needs an endpoint: use it with --model openai:BASE_URL#MODEL');
+  if (toolsApi && v['free-text']) throw usage('give --tools-api or --free-text, not both: --tools-api sends the call schema as tools, --free-text sends no schema');
   if (editFormat !== undefined && v.evolve !== undefined) throw usage('give --edit-format or --evolve, not both: the bandit chooses the format');
   return {
     model: v.model,
@@ -100,6 +107,7 @@ function parseCommandLine(argv: readonly string[]): RunRequest {
     seed: intOption('--seed', v.seed, LOOP_DEFAULTS.seed, 0),
     temperature: numberOption('--temperature', v.temperature, LOOP_DEFAULTS.temperature),
     jsonMode: !(v['free-text'] ?? false),
+    toolsApi,
     ...(editFormat !== undefined && { editFormat: editFormat as EditFormat }),
     ...(v.evolve !== undefined && { evolve: v.evolve }),
     ...(v.settings !== undefined && { settings: v.settings }),
@@ -128,7 +136,7 @@ interface RunModel {
 }
 
 /** `openai:BASE_URL#MODEL`, `gguf:FILE` or `scripted:FILE`; `onSpeed` hears each step's speed where it is measured (gguf). */
-async function makeModel(spec: string, context: number, onSpeed: (speed: StepSpeed) => void): Promise<RunModel> {
+async function makeModel(spec: string, context: number, toolsApi: boolean, onSpeed: (speed: StepSpeed) => void): Promise<RunModel> {
   if (spec.startsWith('gguf:')) {
     const file = spec.slice('gguf:'.length);
     if (!file) throw usage(`--model gguf: names no file: write gguf:FILE.gguf`);
@@ -139,10 +147,10 @@ async function makeModel(spec: string, context: number, onSpeed: (speed: StepSpe
     });
     return { model: timedModel(model, onSpeed), close: () => model.dispose() };
   }
-  return { model: await remoteOrScripted(spec, context) };
+  return { model: await remoteOrScripted(spec, context, toolsApi) };
 }
 
-async function remoteOrScripted(spec: string, context: number): Promise<Model> {
+async function remoteOrScripted(spec: string, context: number, toolsApi: boolean): Promise<Model> {
   if (spec.startsWith('openai:')) {
     const rest = spec.slice('openai:'.length);
     const hash = rest.lastIndexOf('#');
@@ -150,7 +158,7 @@ async function remoteOrScripted(spec: string, context: number): Promise<Model> {
     const baseUrl = rest.slice(0, hash);
     if (!/^https?:\/\/[^/]/.test(baseUrl)) throw usage(`--model ${spec}: the base URL must start with http:// or https://`);
     const apiKey = process.env.SLM_API_KEY ?? process.env.OPENAI_API_KEY;
-    return new OpenAIModel({ baseUrl, model: rest.slice(hash + 1), contextWindow: context, ...(apiKey && { apiKey }) });
+    return new OpenAIModel({ baseUrl, model: rest.slice(hash + 1), contextWindow: context, toolsApi, ...(apiKey && { apiKey }) });
   }
   if (spec.startsWith('scripted:')) {
     const file = spec.slice('scripted:'.length);
@@ -196,7 +204,7 @@ async function runRun(argv: readonly string[], io: CliIO): Promise<number> {
   if (!root.ok) throw usage(root.text);
   if (req.out !== undefined) await checkOutDir(req.out);
   let speed: StepSpeed | undefined;
-  const { model, close } = await makeModel(req.model, req.context, (s) => (speed = s));
+  const { model, close } = await makeModel(req.model, req.context, req.toolsApi, (s) => (speed = s));
   const store = req.evolve === undefined ? undefined : new FileBanditStore(req.evolve);
   let bandit: EditFormatBandit | undefined;
   try {
