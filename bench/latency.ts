@@ -3,16 +3,18 @@
  * tree in a NodeWorkspace, each beside a baseline timed in the same run: fs.readFile for
  * ws_read, an exact str_replace through the same workspace for ws_edit, and spawned `grep -rn`
  * and `find` for ws_grep and ws_glob (what a harness without its own search would pay).
+ * ws_grep is timed a second time on a MemoryWorkspace holding a copy of the same tree.
  * ws_edit on 2,000-line files, with and without the syntax check, is bench/syntax-cost.ts.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { createEngine } from '../src/engine/create.ts';
 import type { Engine } from '../src/engine/engine.ts';
 import type { ToolResult } from '../src/engine/result.ts';
 import { decodeText, encodeText } from '../src/engine/text.ts';
+import { MemoryWorkspace } from '../src/workspace/memory/memory-workspace.ts';
 import { NodeWorkspace } from '../src/workspace/node/node-workspace.ts';
 import { exactStrReplace } from './edits.ts';
 import { timeRuns, timingCell, type Timing } from './stats.ts';
@@ -127,14 +129,25 @@ async function timedSpawn(cmd: string, args: readonly string[], cwd: string, run
   }
 }
 
-async function searchRow(engine: Engine, dir: string, tool: string, args: object, base: readonly [string, ...string[]]): Promise<BenchRow> {
+async function searchRow(engine: Engine, dir: string, tool: string, args: object, base: readonly [string, ...string[]], on = ''): Promise<BenchRow> {
   const [cmd, ...cmdArgs] = base;
   const spawned = await timedSpawn(cmd, cmdArgs, dir, RUNS.search);
   const baseline = spawned ? `${timingCell(spawned.timing)} (${cmd}, ${spawned.lines} hits)` : `${cmd} not available`;
-  const figure = `${tool} ${JSON.stringify(args)}`;
+  const figure = `${tool} ${JSON.stringify(args)}${on}`;
   if (!engine.tools.has(tool)) return { ...notAvailable(figure, tool), baseline };
   const ours = await timedCall(engine, tool, args, RUNS.search);
   return { figure, ours: ours.why ?? timingCell(ours.timing), baseline };
+}
+
+/** A MemoryWorkspace holding a copy of every file under `dir`, written through the workspace. */
+async function memoryCopy(dir: string): Promise<MemoryWorkspace> {
+  const ws = new MemoryWorkspace();
+  for (const e of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!e.isFile()) continue;
+    const path = join(e.parentPath, e.name);
+    await ws.writeFile(relative(dir, path).split('\\').join('/'), await readFile(path));
+  }
+  return ws;
 }
 
 async function measure(dir: string): Promise<BenchRow[]> {
@@ -158,14 +171,18 @@ async function measure(dir: string): Promise<BenchRow[]> {
   const edits = [...RUNGS.map((rung) => editCase(rungFile, 3, rung, false)), editCase(rungFile, 3, 'exact', true), editCase(largeFile, 150, 'anchored first+last', false)];
   for (const c of edits) rows.push(await editRow(engine, ws, c, c.path === largeFile.path ? RUNS.large : RUNS.edit, c.syntaxCheck ? null : EDIT_MEDIAN_MS));
 
-  rows.push(await searchRow(engine, dir, 'ws_grep', { pattern: TREE.grepPattern }, ['grep', '-rnE', TREE.grepPattern, '.']));
+  const grepArgs = { pattern: TREE.grepPattern };
+  const grepBase = ['grep', '-rnE', TREE.grepPattern, '.'] as const;
+  rows.push(await searchRow(engine, dir, 'ws_grep', grepArgs, grepBase));
+  const memoryEngine = createEngine(await memoryCopy(dir), { loop_guard: false });
+  rows.push(await searchRow(memoryEngine, dir, 'ws_grep', grepArgs, grepBase, ' (MemoryWorkspace)'));
   rows.push(await searchRow(engine, dir, 'ws_glob', { pattern: TREE.globPattern }, ['find', '.', '-type', 'f', '-name', TREE.findName]));
   return rows;
 }
 
 /** The latency section; the tree lives in a temporary directory removed afterwards. */
 export function latencySection(): BenchSectionDef {
-  const title = `latency over a generated ${TREE.files.toLocaleString('en')}-file tree (NodeWorkspace)`;
+  const title = `latency over a generated ${TREE.files.toLocaleString('en')}-file tree (NodeWorkspace; one ws_grep row on MemoryWorkspace)`;
   return {
     title,
     async run(): Promise<BenchSection> {
