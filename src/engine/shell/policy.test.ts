@@ -107,6 +107,7 @@ const REDIRECTS: readonly Row[] = [
   ['git read-tree -u --prefix=.slmcode/ HEAD', 'refuse', 'protected-path', '.slmcode/'],
   ['git add .gitignore', 'gated', 'git-write', 'git add'],
   ['awk -W exec prog.awk', 'refuse', 'awk-option', 'implementation option'],
+  ['2>&1 tail \\ \n', 'refuse', 'parse', 'not understood'],
   ['find . -name secret | tail -c +2 | xargs cat', 'refuse', 'xargs-input', 'can name any file'],
   ['npx mocha --spec=/tmp/x.js', 'refuse', 'outside-path', '"/tmp/x.js"'],
   ['npx vitest run --runner=./r.js', 'gated', 'module-option', 'loads the code file'],

@@ -108,6 +108,10 @@ export function readProgram(root: Node, src: string): Stage[] | Finding {
     }
     cursor = k.endIndex;
   }
+  // And after the last one: `tail \ ⏎` ends with an escaped blank bash passes as an argument.
+  if (/\S/.test(src.slice(cursor).replace(/\\\n/g, ''))) {
+    return never('parse', `part of the command was not understood near ${q(src.slice(cursor))}`, USE.oneCommand);
+  }
   if (statements.length === 0) return never('empty', 'the command is empty', USE.readOnly);
   if (statements.length > 1) {
     const [first, second] = statements as [Node, Node];
