@@ -145,7 +145,8 @@ export interface AttachedWorkspaceInfo {
 /** Which model drives the run. */
 export type ModelChoice =
   | { readonly kind: 'scripted'; readonly recordedId: string }
-  | { readonly kind: 'openai'; readonly baseUrl: string; readonly model: string; readonly apiKey?: string }
+  /** `toolsApi`: the tool schemas go as the server's `tools`, not response_format. */
+  | { readonly kind: 'openai'; readonly baseUrl: string; readonly model: string; readonly apiKey?: string; readonly toolsApi?: boolean }
   /** With `custom`, weights served from their own URL; `modelId` is then `custom.id`. */
   | { readonly kind: 'webllm'; readonly modelId: string; readonly custom?: CustomModel }
   /** llama.cpp on the CPU: a GGUF from a URL (a catalog model's, or one's own) or a file picked from disk. */

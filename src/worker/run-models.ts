@@ -167,6 +167,7 @@ async function untimedModel(choice: ModelChoice, ctx: ModelContext): Promise<Mod
         model: choice.model,
         contextWindow: ctx.contextTokens,
         ...(choice.apiKey && { apiKey: choice.apiKey }),
+        ...(choice.toolsApi && { toolsApi: true }),
         ...(ctx.fetch && { fetch: ctx.fetch }),
       });
     case 'webllm':

@@ -50,6 +50,8 @@ export interface EndpointFields {
   baseUrl: string;
   model: string;
   apiKey: string;
+  /** Send the tool schemas as the server's `tools` (it parses its model's own call format) instead of response_format. */
+  toolsApi: boolean;
 }
 
 /** A configuration to run, or why the Run button is disabled. */
@@ -68,7 +70,7 @@ export class StartState {
   ownTask = $state('');
 
   modelKind = $state<ModelKind>('scripted');
-  endpoint = $state<EndpointFields>({ baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen2.5-coder:1.5b', apiKey: '' });
+  endpoint = $state<EndpointFields>({ baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen2.5-coder:1.5b', apiKey: '', toolsApi: false });
   probe = $state.raw<EndpointProbe | null>(null);
   probing = $state(false);
   webllmId = $state('');
@@ -288,10 +290,10 @@ export class StartState {
       case 'scripted':
         return this.recorded ? { kind: 'scripted', recordedId: this.recorded.id } : { reason: 'The scripted model has recorded turns only for the starter task; pick another model for your own files.' };
       case 'openai': {
-        const { baseUrl, model, apiKey } = this.endpoint;
+        const { baseUrl, model, apiKey, toolsApi } = this.endpoint;
         if (!/^https?:\/\/[^/\s]+/.test(baseUrl.trim())) return { reason: 'Give the endpoint a base URL starting with http:// or https://.' };
         if (!model.trim()) return { reason: 'Name the model the endpoint should run.' };
-        return { kind: 'openai', baseUrl: baseUrl.trim(), model: model.trim(), ...(apiKey && { apiKey }) };
+        return { kind: 'openai', baseUrl: baseUrl.trim(), model: model.trim(), ...(apiKey && { apiKey }), ...(toolsApi && { toolsApi }) };
       }
       case 'webllm':
         if (this.gpu && !this.gpu.ok) return { reason: 'WebLLM cannot run in this browser (see why above); pick the scripted model or an endpoint.' };

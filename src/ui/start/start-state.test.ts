@@ -64,6 +64,11 @@ describe('StartState', () => {
     ['an endpoint without a scheme', (s) => ((s.modelKind = 'openai'), (s.endpoint.baseUrl = 'localhost:11434')), /base URL starting with http/],
     ['an endpoint without a model', (s) => ((s.modelKind = 'openai'), (s.endpoint.model = ' ')), /^Name the model/],
     [
+      'an endpoint through its tools API',
+      (s) => ((s.modelKind = 'openai'), (s.endpoint.toolsApi = true)),
+      { model: { kind: 'openai', baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen2.5-coder:1.5b', toolsApi: true } },
+    ],
+    [
       'an endpoint with a key',
       (s) => ((s.modelKind = 'openai'), (s.endpoint.apiKey = 'k')),
       { model: { kind: 'openai', baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen2.5-coder:1.5b', apiKey: 'k' } },
@@ -152,11 +157,11 @@ describe('StartState preselection and memory', () => {
     const data = new Map<string, string>();
     const storage = { getItem: (k: string) => data.get(k) ?? null, setItem: (k: string, v: string) => void data.set(k, v) };
     const first = await withOptions({ storage });
-    first.endpoint = { baseUrl: 'http://127.0.0.1:8080/v1', model: 'kept', apiKey: 'secret' };
+    first.endpoint = { baseUrl: 'http://127.0.0.1:8080/v1', model: 'kept', apiKey: 'secret', toolsApi: false };
     first.gguf.url = 'https://example.org/kept.gguf';
     first.remember();
     const again = await withOptions({ storage });
-    expect(again.endpoint).toEqual({ baseUrl: 'http://127.0.0.1:8080/v1', model: 'kept', apiKey: '' });
+    expect(again.endpoint).toEqual({ baseUrl: 'http://127.0.0.1:8080/v1', model: 'kept', apiKey: '', toolsApi: false });
     expect(again.gguf.url).toBe('https://example.org/kept.gguf');
     expect([...data.values()].join()).not.toContain('secret');
   });
