@@ -107,3 +107,19 @@ describe('replayLabel', () => {
     ['openai:http://127.0.0.1:11434/v1#qwen2.5-coder:1.5b', { label: 'the recorded outputs of openai:http://127.0.0.1:11434/v1#qwen2.5-coder:1.5b, replayed', scripted: true, recordedFrom: 'openai:http://127.0.0.1:11434/v1#qwen2.5-coder:1.5b' }],
   ])('%s', (id, expected) => expect(replayLabel(id)).toEqual(expected));
 });
+
+describe('createModel for an endpoint', () => {
+  it.each([
+    { toolsApi: true, sends: 'tools' },
+    { toolsApi: false, sends: 'response_format' },
+  ])('toolsApi $toolsApi sends the call schema as $sends', async ({ toolsApi, sends }) => {
+    const bodies: Record<string, unknown>[] = [];
+    const fetchStub = (async (_url: string, init: RequestInit) => {
+      bodies.push(JSON.parse(String(init.body)));
+      return new Response(JSON.stringify({ choices: [{ message: { content: 'ok' } }] }), { headers: { 'content-type': 'application/json' } });
+    }) as typeof fetch;
+    const model = await createModel({ kind: 'openai', baseUrl: 'http://127.0.0.1:9/v1', model: 'm', ...(toolsApi && { toolsApi }) }, { contextTokens: 4096, onProgress: () => {}, fetch: fetchStub });
+    await model.complete([{ role: 'user', content: 'hi' }], { seed: 1, temperature: 0, jsonSchema: { anyOf: [{ properties: { tool: { const: 'done' }, args: {} } }] } });
+    expect(Object.keys(bodies[0]!).filter((k) => k === 'tools' || k === 'response_format')).toEqual([sends]);
+  });
+});
