@@ -170,7 +170,7 @@ async function readStream(body: ReadableStream<Uint8Array>, o: CompleteOptions):
       }
       // A streamed tool call comes in pieces, keyed by its index: the name first, the arguments' JSON text after.
       for (const part of choice?.delta?.tool_calls ?? []) {
-        const call = (calls[part.index ?? calls.length - 1] ??= { name: '', arguments: '' });
+        const call = (calls[part.index ?? Math.max(calls.length - 1, 0)] ??= { name: '', arguments: '' });
         call.name += part.function?.name ?? '';
         const args = part.function?.arguments;
         call.arguments += typeof args === 'string' ? args : args === undefined ? '' : JSON.stringify(args);
