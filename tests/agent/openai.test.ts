@@ -239,6 +239,12 @@ describe('tools API (toolsApi: the server parses its model\'s own format)', () =
       toolCalls: [{ name: 'echo', arguments: '{"text": "pong"}' }],
     },
     {
+      name: 'a streamed tool call whose pieces carry no index',
+      events: [callChunk([{ function: { name: 'echo', arguments: '{"text"' } }]), callChunk([{ function: { arguments: ': "x"}' } }]), finish('tool_calls')],
+      text: '{"tool": "echo", "args": {"text": "x"}}',
+      toolCalls: [{ name: 'echo', arguments: '{"text": "x"}' }],
+    },
+    {
       name: 'two tool calls in one reply',
       events: [callChunk([toolCall(0, 'echo', '{"text":"a"}')]), callChunk([toolCall(1, 'done', '{"summary":"x"}')]), finish('tool_calls')],
       text: '{"tool": "echo", "args": {"text":"a"}}\n{"tool": "done", "args": {"summary":"x"}}',
