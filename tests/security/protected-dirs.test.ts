@@ -64,4 +64,26 @@ describe.skipIf(!sandbox)('commands cannot write .git/ or .slmcode/, existing or
     expect(r.notes.map((n) => n.text).join('\n')).toMatch(/created \.git\/.*it was removed/);
     expect(existsSync(join(root, '.git'))).toBe(false);
   });
+
+  it('a pipeline with a git stage does not make a script\'s .git/ legitimate', async () => {
+    const mk = "require('fs').mkdirSync('.git/hooks', { recursive: true }); require('fs').writeFileSync('.git/HEAD', 'ref: refs/heads/main\\n');\n";
+    const { root, engine } = await workspace({ 'mk.js': mk }, false);
+    await engine.call('ws_shell', { command: 'git --version | node mk.js' });
+    expect(existsSync(join(root, '.git'))).toBe(false);
+  });
+
+  it('names too deep to delete one by one do not keep what a command made', async () => {
+    // Each directory is made from inside the last one, so the whole path grows past PATH_MAX.
+    const deep = [
+      "const fs = require('fs'); const top = process.cwd();",
+      "fs.mkdirSync('.slmcode/0', { recursive: true }); process.chdir('.slmcode/0');",
+      "for (let i = 0; i < 40; i++) { fs.mkdirSync('d'.repeat(200)); process.chdir('d'.repeat(200)); }",
+      "process.chdir(top); fs.writeFileSync('.slmcode/hooks.json', '{}'); console.log('DEEP');",
+    ].join('\n');
+    const { root, engine } = await workspace({ 'deep.js': deep }, true);
+    const r = await engine.call('ws_shell', { command: 'node deep.js' });
+    expect(r.text).toMatch(/DEEP/);
+    expect(r.text).not.toMatch(/internal error/);
+    expect(existsSync(join(root, '.slmcode'))).toBe(false);
+  });
 });

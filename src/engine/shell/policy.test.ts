@@ -104,6 +104,8 @@ const REDIRECTS: readonly Row[] = [
   ['git restore --source=HEAD .slmcode/hooks.json', 'refuse', 'protected-path', 'not offered for approval'],
   ['git apply --directory=.git x.patch', 'refuse', 'protected-path', '.git/'],
   ['npm pack --pack-destination .git', 'refuse', 'protected-path', '.git/'],
+  ['python3 -m pytest --cov-report=html:.git', 'refuse', 'protected-path', '.git/'],
+  ['python3 -m pytest --cov-report xml:.slmcode/x', 'refuse', 'protected-path', '.slmcode/'],
   ['git read-tree -u --prefix=.slmcode/ HEAD', 'refuse', 'protected-path', '.slmcode/'],
   ['git add .gitignore', 'gated', 'git-write', 'git add'],
   ['awk -W exec prog.awk', 'refuse', 'awk-option', 'implementation option'],

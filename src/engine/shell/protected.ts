@@ -22,13 +22,13 @@ function segmentsOf(path: string): string[] | null {
   return out;
 }
 
-/** What an argument may name: the word itself, and the value of `--name=value` or `-Xvalue`. */
+/** What an argument may name: the word itself, the value of `--name=value` or `-Xvalue`, and each `kind:path` part (`--cov-report=html:.git`). */
 function candidates(text: string): string[] {
   const out = [text];
   const eq = text.indexOf('=');
   if (text.startsWith('-') && eq > 0) out.push(text.slice(eq + 1));
   if (/^-[A-Za-z]./.test(text)) out.push(text.slice(2));
-  return out;
+  return out.flatMap((c) => [c, ...(c.includes(':') ? c.split(':') : [])]);
 }
 
 /** The finding that refuses a gated command naming a protected path, or null. */

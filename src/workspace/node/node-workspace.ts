@@ -5,7 +5,8 @@
  * each stage started by the workspace's launcher (directly, or inside the host sandbox).
  */
 import { lstat, mkdir, readFile, readdir, readlink, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises';
-import { existsSync, lstatSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, lstatSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import { posix } from 'node:path';
 import {
   WorkspaceError,
@@ -166,15 +167,28 @@ export class NodeWorkspace implements Workspace {
   /**
    * The sandbox mounts `.git/` and `.slmcode/` read-only only where they exist. A command that
    * created one of them (a script making `.git/` with a hook, or `.slmcode/hooks.json`) has every
-   * process ended once it returns, so removing what it made leaves nothing of it behind. git
-   * itself may create its repository (`git init`, which a person approves).
+   * process ended once it returns, so removing what it made leaves nothing of it behind. Only a
+   * plan that is git alone may create its repository (`git init`, which a person approves). The
+   * directory is first renamed out of the way (one step, however deep it is), then deleted.
    */
   private undoProtectedDirs(plan: ExecPlan, absent: readonly string[], result: ExecResult): ExecResult {
-    const byGit = plan.stages.some((s) => posix.basename(s.argv[0] ?? '') === 'git');
-    const made = absent.filter((d) => !(d === '.git' && byGit) && lstatSync(this.abs(d), { throwIfNoEntry: false }) !== undefined);
+    const gitAlone = plan.stages.length === 1 && posix.basename(plan.stages[0]!.argv[0] ?? '') === 'git';
+    const made = absent.filter((d) => !(d === '.git' && gitAlone) && lstatSync(this.abs(d), { throwIfNoEntry: false }) !== undefined);
     if (made.length === 0) return result;
-    for (const d of made) rmSync(this.abs(d), { recursive: true, force: true });
-    const note = `the command created ${made.map((d) => `${d}/`).join(' and ')}, which commands may not write; it was removed`;
+    const failed: string[] = [];
+    for (const d of made) {
+      const aside = this.abs(`.slm-removed-${d.slice(1)}-${process.pid}-${Date.now()}`);
+      try {
+        renameSync(this.abs(d), aside);
+        // rm walks the tree relative to each directory, so no depth of names stops it.
+        execFileSync('rm', ['-rf', '--', aside], { stdio: 'ignore' });
+      } catch (e) {
+        failed.push(`${d}/ (${e instanceof Error ? e.message : String(e)})`);
+      }
+    }
+    const note = failed.length
+      ? `the command created ${made.map((d) => `${d}/`).join(' and ')}, which commands may not write; removing it failed for ${failed.join(', ')} — delete it by hand before running git here`
+      : `the command created ${made.map((d) => `${d}/`).join(' and ')}, which commands may not write; it was removed`;
     return { ...result, backendNote: result.backendNote ? `${result.backendNote}; ${note}` : note };
   }
 }
