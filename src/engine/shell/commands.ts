@@ -17,6 +17,7 @@ import { checkSed } from './sed.ts';
 import { checkSimple, SIMPLE_TOOLS } from './simple-tools.ts';
 import { TEST_RUNNERS } from './test-runners.ts';
 import { pathFinding } from './paths.ts';
+import { protectedMentionFinding } from './protected.ts';
 import { hasGlob, type Word } from './words.ts';
 
 const CHECKERS: Readonly<Record<string, Checker>> = {
@@ -116,8 +117,10 @@ export function checkCommand(words: readonly Word[]): Verdict {
   const checker = lookup(name);
   if (checker) {
     const verdict = checker(args, lookup);
-    // The tool's own rules first (their messages are more precise); a code file as an option's value is gated after all.
-    return !isFinding(verdict) && RUNS_PROJECT_CODE.has(name) ? (moduleOptionValue(args) ?? verdict) : verdict;
+    // The tool's own rules first (their messages are more precise); then a protected path named
+    // anywhere refuses, and a code file as an option's value is gated, whatever the option.
+    if (!RUNS_PROJECT_CODE.has(name) || (isFinding(verdict) && verdict.tier === 'never')) return verdict;
+    return protectedMentionFinding([words]) ?? (isFinding(verdict) ? verdict : (moduleOptionValue(args) ?? verdict));
   }
   return never('unknown', `${q(name)} is not a command ws_shell knows as read-only or as a test runner`, USE.readOnly);
 }

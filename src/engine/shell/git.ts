@@ -83,7 +83,7 @@ function globals(args: readonly Word[]): number | Verdict {
 }
 
 /** Options of read-only subcommands whose value is a file git reads (blame --contents, -S, --ignore-revs-file; diff -O; grep -f; ls-files -X). */
-const READ_FILE_LONG = ['contents', 'ignore-revs-file', 'exclude-from', 'pathspec-from-file'];
+const READ_FILE_LONG = ['contents', 'ignore-revs-file', 'exclude-from', 'pathspec-from-file', 'orderfile'];
 
 /**
  * How a read-only subcommand's options take values. Only options that surely take the next word

@@ -1,7 +1,7 @@
 /**
  * A gated command is one a person may approve; a command that names `.git/` or `.slmcode/`
  * (outside `scratch/`) anywhere in its arguments — an operand, or an option's value — is never
- * offered for approval, whatever the tool's own rules say it writes (`git restore --source=HEAD
+ * offered for approval (and a test runner, interpreter or package manager never runs with one), whatever the tool's own rules say it writes (`git restore --source=HEAD
  * .slmcode/hooks.json`, `git apply --directory=.git`, `npm pack --pack-destination .git`). The
  * boundary is the file tools' own (`protectedArea`, confusables included).
  */
@@ -26,7 +26,8 @@ function segmentsOf(path: string): string[] | null {
 function candidates(text: string): string[] {
   const out = [text];
   const eq = text.indexOf('=');
-  if (text.startsWith('-') && eq > 0) out.push(text.slice(eq + 1));
+  // `--name=value`, and `name=value` words tools take as settings (python -X pycache_prefix=…).
+  if (eq > 0) out.push(text.slice(eq + 1));
   if (/^-[A-Za-z]./.test(text)) out.push(text.slice(2));
   return out.flatMap((c) => [c, ...(c.includes(':') ? c.split(':') : [])]);
 }
