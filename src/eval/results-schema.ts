@@ -1,0 +1,116 @@
+/**
+ * The results of an eval run (`results.json`, written by `slm eval` and the Eval page): which
+ * suite and model, the arms, one row per task × arm × seed session, and a summary per arm. The
+ * zod schema is the one gate for a results file opened again later (untrusted input: every size
+ * is bounded). No DOM, no Node builtins: the engine worker, the page and the CLI share it.
+ *
+ * `model.label` says whether the numbers mean anything: `scripted` (recorded or reference
+ * turns) and `test-model` (the random-weight GGUF) runs measure the pipeline, never a model,
+ * and every table, report and page says so.
+ */
+import { z } from 'zod';
+
+/** The results format this build writes and reads. */
+export const RESULTS_VERSION = 1;
+
+/** Why a run that did not pass failed (`taxonomy.ts` decides). */
+export const FAILURE_KINDS = ['no-valid-call', 'loop', 'wrong-edit', 'gave-up', 'step-limit', 'context-overflow', 'model-error'] as const;
+export type FailureKind = (typeof FAILURE_KINDS)[number];
+
+/** What kind of model made the runs: only `real` numbers measure a model. */
+export const MODEL_LABELS = ['scripted', 'test-model', 'real'] as const;
+export type ModelLabel = (typeof MODEL_LABELS)[number];
+
+/** Bounds on a results file from outside. */
+export const RESULTS_LIMITS = Object.freeze({ runs: 100_000, arms: 64, tasks: 1000, text: 2000 });
+
+const text = (max = RESULTS_LIMITS.text) => z.string().max(max);
+const count = z.number().int().min(0);
+const counts = z.record(text(64), count);
+
+const modelSchema = z.object({
+  /** The model spec as given (`openai:…#…`, `gguf:FILE`, `scripted:FILE`, `reference`). */
+  id: text(),
+  label: z.enum(MODEL_LABELS),
+  /** One sentence for people: what the label means for these numbers. */
+  note: text(),
+});
+
+const armSchema = z.object({
+  id: text(64),
+  /** What the arm changes, for people. */
+  label: text(),
+  /** The engine settings over the defaults (empty for `on`); `naive` arms run the ACI-off harness instead of the engine's tools. */
+  settings: z.record(text(64), z.unknown()),
+  naive: z.boolean(),
+});
+
+const runSchema = z.object({
+  task: text(128),
+  arm: text(64),
+  seed: count,
+  /** The hidden grader passed on the workspace the run left. */
+  passed: z.boolean(),
+  steps: count,
+  /** Prompt + completion tokens over all steps. */
+  tokens: count,
+  /** True when any step's tokens are a characters/4 estimate (the model reported no usage). */
+  tokensEstimated: z.boolean(),
+  /** Wall time of the session, grading excluded. */
+  ms: z.number().min(0),
+  /** The session file, relative to the output folder (`slm replay` reads it). */
+  session: text(),
+  failure: z.enum(FAILURE_KINDS).nullable(),
+  /** How the loop ended (`done`, `max-steps`, `parse-failures`, `model-error`). */
+  stop: text(64),
+  /** ACI mechanism id → steps it fired in (session/mechanisms.ts). */
+  mechanisms: counts,
+  /** The grader's tally, and its output's last lines when it failed. */
+  grader: z.object({ passed: count, failed: count, excerpt: text(4000).optional() }),
+});
+
+const intervalSchema = z.tuple([z.number().min(0).max(1), z.number().min(0).max(1)]);
+
+const armSummarySchema = z.object({
+  arm: text(64),
+  runs: count,
+  passed: count,
+  passRate: z.number().min(0).max(1),
+  /** 95% Wilson score interval of the pass rate. */
+  ci95: intervalSchema,
+  meanSteps: z.number().min(0),
+  meanTokens: z.number().min(0),
+  meanMs: z.number().min(0),
+  failures: counts,
+  mechanisms: counts,
+});
+
+export const resultsSchema = z.object({
+  v: z.literal(RESULTS_VERSION),
+  /** `builtin` or the suite folder as given. */
+  suite: text(),
+  model: modelSchema,
+  createdAt: text(40),
+  /** False when the run was interrupted: the runs are the sessions that finished. */
+  complete: z.boolean(),
+  arms: z.array(armSchema).max(RESULTS_LIMITS.arms),
+  seeds: z.number().int().min(1),
+  /** Task id → the ACI mechanisms the task is meant to exercise. */
+  tasks: z.record(text(128), z.array(text(64)).max(32)).refine((t) => Object.keys(t).length <= RESULTS_LIMITS.tasks, `must hold at most ${RESULTS_LIMITS.tasks} tasks`),
+  runs: z.array(runSchema).max(RESULTS_LIMITS.runs),
+  summary: z.object({ arms: z.array(armSummarySchema).max(RESULTS_LIMITS.arms) }),
+});
+
+export type EvalResults = z.infer<typeof resultsSchema>;
+export type EvalRun = z.infer<typeof runSchema>;
+export type EvalArmInfo = z.infer<typeof armSchema>;
+export type ArmSummary = z.infer<typeof armSummarySchema>;
+export type ModelInfo = z.infer<typeof modelSchema>;
+
+export type ResultsCheck = { readonly ok: true; readonly results: EvalResults } | { readonly ok: false; readonly text: string };
+
+/** Checks a parsed results file; a failure names each wrong field. */
+export function checkResults(value: unknown): ResultsCheck {
+  const parsed = resultsSchema.safeParse(value);
+  return parsed.success ? { ok: true, results: parsed.data } : { ok: false, text: `not an eval results file (v${RESULTS_VERSION}):\n${z.prettifyError(parsed.error)}` };
+}
