@@ -12,7 +12,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commandsRefused, LIMITS, probeHostSandbox, UNSANDBOXED, type HostSandbox } from './host-sandbox.ts';
+import { commandsRefused, LIMITS, nestedGitEntries, probeHostSandbox, UNSANDBOXED, type HostSandbox } from './host-sandbox.ts';
 
 const probed = await probeHostSandbox();
 const sandbox: HostSandbox | undefined = 'kind' in probed ? probed : undefined;
@@ -74,6 +74,11 @@ beforeAll(async () => {
   git('add', '.');
   git('commit', '-qm', 'start');
   await mkdir(join(root, '.slmcode/scratch'), { recursive: true });
+  // Repositories inside the workspace: a nested one, one deeper down, one in scratch, and a submodule's `.git` file.
+  for (const dir of ['sub', 'deep/er/still', '.slmcode/scratch/repo']) execFileSync('git', ['init', '-q', dir], { cwd: root, stdio: 'ignore' });
+  await mkdir(join(root, 'mod'), { recursive: true });
+  await writeFile(join(root, 'mod/.git'), 'gitdir: ../.git/modules/mod\n');
+  await writeFile(join(root, '.git/info/exclude'), '/sub/\n/deep/\n/mod/\n/.slmcode/\n');
 });
 
 afterAll(async () => {
@@ -104,6 +109,11 @@ describe.skipIf(!sandbox)('the bubblewrap sandbox: what a command cannot reach',
     ['.git/', 'touch .git/x', () => join(root, '.git/x')],
     ['.git/config', 'echo "[core] fsmonitor = evil" >> .git/config', () => join(root, '.git/config.never')],
     ['.slmcode/', 'touch .slmcode/hooks.json', () => join(root, '.slmcode/hooks.json')],
+    ['a nested repository\'s .git/', 'touch sub/.git/x', () => join(root, 'sub/.git/x')],
+    ['a nested repository\'s .git/config', 'echo "[core] fsmonitor = evil" >> sub/.git/config && touch sub/.git/config.never', () => join(root, 'sub/.git/config.never')],
+    ['a nested repository\'s hooks, three levels down', 'touch deep/er/still/.git/hooks/pre-commit', () => join(root, 'deep/er/still/.git/hooks/pre-commit')],
+    ['a repository\'s .git/ inside .slmcode/scratch/', 'touch .slmcode/scratch/repo/.git/x', () => join(root, '.slmcode/scratch/repo/.git/x')],
+    ['a submodule\'s .git file', 'echo "gitdir: ../evil" > mod/.git && touch mod/.git.never', () => join(root, 'mod/.git.never')],
   ];
   it.each(writes)('cannot write into %s', async (_what, script, hostPath) => {
     const r = await run(['sh', '-c', script, 'sh', outside]);
@@ -112,10 +122,16 @@ describe.skipIf(!sandbox)('the bubblewrap sandbox: what a command cannot reach',
     expect(existsSync(hostPath())).toBe(false);
   });
 
-  it('leaves .git/config as it was', async () => {
-    const before = await readFile(join(root, '.git/config'), 'utf8');
-    await sh('echo "[core] fsmonitor = evil" >> .git/config');
-    expect(await readFile(join(root, '.git/config'), 'utf8')).toBe(before);
+  it.each(['.git/config', 'sub/.git/config', 'mod/.git'])('leaves %s as it was', async (file) => {
+    const before = await readFile(join(root, file), 'utf8');
+    await run(['sh', '-c', 'echo "[core] fsmonitor = evil" >> "$1"', 'sh', file]);
+    expect(await readFile(join(root, file), 'utf8')).toBe(before);
+  });
+
+  it('keeps a nested repository\'s work tree writable', async () => {
+    const r = await sh('echo made > sub/made.txt && cat sub/made.txt');
+    expect(r).toMatchObject({ code: 0, out: 'made\n' });
+    await rm(join(root, 'sub/made.txt'));
   });
 
   it('has a /tmp of its own: what it writes there is not on the host and is gone next time', async () => {
@@ -247,6 +263,28 @@ describe.skipIf(!sandbox)('the bubblewrap sandbox: everyday commands work', () =
   it('runs in a subdirectory given as cwd', async () => {
     const r = await run(['ls'], { cwd: join(root, 'proj/test') });
     expect(r).toMatchObject({ code: 0, out: 'add.test.js\n' });
+  });
+});
+
+describe('the walk for nested .git', () => {
+  let tree: string;
+  beforeAll(async () => {
+    tree = await mkdtemp(join(tmpdir(), 'slm-git-walk-'));
+    for (const d of ['.git/objects', 'a/.git/objects', 'a/b/c/.git', 'wide/1', 'wide/2', 'wide/3']) await mkdir(join(tree, d), { recursive: true });
+    await writeFile(join(tree, 'm.git'), '');
+    await writeFile(join(tree, 'wide/.git'), 'gitdir: x\n');
+    await symlink(join(tree, 'a'), join(tree, 'linked'));
+  });
+  afterAll(() => rm(tree, { recursive: true, force: true }));
+
+  it('finds every .git below the root, files included, never the top-level one, never through a link, never inside a .git', () => {
+    expect(nestedGitEntries(tree)).toEqual({ found: ['a/.git', 'wide/.git', 'a/b/c/.git'], cut: false });
+  });
+
+  it('says when it stopped before the end (breadth first, so the shallow ones come first)', () => {
+    // Root: .git a linked m.git wide (5), then a/: .git b (7), then wide/: 1 2 3 .git (11).
+    expect(nestedGitEntries(tree, 7)).toEqual({ found: ['a/.git'], cut: true });
+    expect(nestedGitEntries(tree, 100).cut).toBe(false);
   });
 });
 

@@ -4,7 +4,8 @@
  *
  * - the workspace bind-mounted read-write at its own absolute path (paths in output look the
  *   same), its `.git/` and `.slmcode/` mounted back read-only (`.slmcode/scratch/` stays
- *   writable);
+ *   writable), and so is every other `.git` found below the root (a submodule's, a nested
+ *   repository's), up to GIT_WALK_ENTRIES entries walked — a cut walk is said in the result;
  * - the toolchain read-only: /usr, /bin, /sbin, /lib* (symlinks kept as symlinks on merged-/usr
  *   systems), this Node's installation, and from /etc only what programs need to start
  *   (ld.so.cache and ld.so.conf*, alternatives, nsswitch.conf, localtime) plus a generated
@@ -31,7 +32,7 @@
  *   uid. NO_NEW_PRIVS and nosuid mounts (bwrap's own) keep setuid programs from raising it.
  */
 import { spawn } from 'node:child_process';
-import { accessSync, constants, existsSync, lstatSync, mkdtempSync, readlinkSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync, mkdtempSync, readdirSync, readlinkSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
 
@@ -40,6 +41,8 @@ export interface SandboxedSpawn {
   readonly file: string;
   readonly args: string[];
   readonly env: Record<string, string>;
+  /** Something a person should know about how this one runs (a cut walk for nested `.git`). */
+  readonly note?: string;
 }
 
 export interface WrapOptions {
@@ -251,18 +254,54 @@ function baseMounts(mode: 'user' | 'root', etc: string): { readonly args: readon
   return { args: m.args, path };
 }
 
-/** `.git/` and `.slmcode/` read-only (wherever they resolve inside the root), `.slmcode/scratch/` writable again. */
-function protectedMounts(root: string): string[] {
-  const inRoot = (rel: string): string | undefined => {
-    const p = join(root, rel);
-    if (!existsSync(p)) return undefined;
-    const real = realpathSync(p);
-    // A link out of the workspace reaches nothing: only the workspace is mounted.
-    return isInside(real, root) && real !== root ? real : undefined;
-  };
+/** Directory entries the walk for nested `.git` looks at, most, per command. */
+export const GIT_WALK_ENTRIES = 50_000;
+
+/** Where `rel` under the root really is, when that is inside the root (a link out reaches nothing: only the workspace is mounted). */
+function realInside(root: string, rel: string): string | undefined {
+  const p = join(root, rel);
+  if (!existsSync(p)) return undefined;
+  const real = realpathSync(p);
+  return isInside(real, root) && real !== root ? real : undefined;
+}
+
+/**
+ * Every `.git` below the root but the top-level one (a directory, a submodule's `.git` file, a
+ * link), breadth first, never following a link to a directory nor descending into a `.git`.
+ * `cut` is set when more than `limit` entries were looked at: the rest was not walked.
+ */
+export function nestedGitEntries(root: string, limit = GIT_WALK_ENTRIES): { readonly found: string[]; readonly cut: boolean } {
+  const found: string[] = [];
+  let seen = 0;
+  for (let queue = [''], next: string[] = []; queue.length; queue = next, next = []) {
+    for (const dir of queue) {
+      let entries;
+      try {
+        entries = readdirSync(join(root, dir), { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      for (const e of entries) {
+        if (++seen > limit) return { found, cut: true };
+        const rel = dir === '' ? e.name : `${dir}/${e.name}`;
+        if (e.name === '.git') {
+          if (dir !== '') found.push(rel);
+        } else if (e.isDirectory()) next.push(rel);
+      }
+    }
+  }
+  return { found, cut: false };
+}
+
+/**
+ * `.git/` and `.slmcode/` read-only (wherever they resolve inside the root), `.slmcode/scratch/`
+ * writable again, then every nested `.git` read-only (scratch included); `note` says when the
+ * walk for them was cut.
+ */
+function protectedMounts(root: string): { readonly args: string[]; readonly note?: string } {
   const out: string[] = [];
   for (const rel of ['.git', '.slmcode']) {
-    const p = inRoot(rel);
+    const p = realInside(root, rel);
     if (p) out.push('--ro-bind', p, p);
   }
   // scratch/ is writable only as the real directory it is: a link there (to ../.git, say) would
@@ -270,7 +309,14 @@ function protectedMounts(root: string): string[] {
   const scratch = join(root, '.slmcode', 'scratch');
   const st = lstatIfAny(scratch);
   if (st?.isDirectory() && !lstatIfAny(join(root, '.slmcode'))?.isSymbolicLink()) out.push('--bind', scratch, scratch);
-  return out;
+  const nested = nestedGitEntries(root);
+  for (const rel of nested.found) {
+    const p = realInside(root, rel);
+    if (p) out.push('--ro-bind', p, p);
+  }
+  if (!nested.cut) return { args: out };
+  const note = `the workspace has more than ${GIT_WALK_ENTRIES} entries, so only the nested .git directories among the first ${GIT_WALK_ENTRIES} (breadth first) were made read-only; the top-level .git and .slmcode always are`;
+  return { args: out, note };
 }
 
 function lstatIfAny(path: string): ReturnType<typeof lstatSync> | undefined {
@@ -319,6 +365,7 @@ function makeSandbox(tools: Tools, mode: 'user' | 'root'): HostSandbox {
       m.parents(opts.root);
       const env: Record<string, string> = { PATH: base.path, HOME: '/tmp', LANG: process.env.LANG ?? 'C.UTF-8', ...opts.env };
       const setenv = Object.entries(env).flatMap(([k, v]) => ['--setenv', k, v]);
+      const guarded = protectedMounts(opts.root);
       return {
         file: tools.bwrap,
         args: [
@@ -328,7 +375,7 @@ function makeSandbox(tools: Tools, mode: 'user' | 'root'): HostSandbox {
           ...base.args,
           ...m.args,
           '--bind', opts.root, opts.root,
-          ...protectedMounts(opts.root),
+          ...guarded.args,
           '--chdir', opts.cwd,
           '--clearenv',
           ...setenv,
@@ -340,6 +387,7 @@ function makeSandbox(tools: Tools, mode: 'user' | 'root'): HostSandbox {
           ...argv,
         ],
         env: { PATH: SYSTEM_PATH },
+        ...(guarded.note ? { note: guarded.note } : {}),
       };
     },
   };

@@ -22,6 +22,8 @@ export type Launcher = (argv: readonly string[], opts: { root: string; cwd: stri
   file: string;
   args: string[];
   env: Record<string, string>;
+  /** Said in the result (once) when set: how the sandbox ran this stage. */
+  note?: string;
 };
 
 export interface PlanRequest {
@@ -176,6 +178,7 @@ export async function runPlan(req: PlanRequest): Promise<ExecResult> {
       for (const [i, stage] of stages.entries()) {
         const stdin = stage.stdin === 'pipe' ? (i === 0 ? 'ignore' : links[i - 1]!.readFd) : stage.stdin === 'empty' ? 'ignore' : 'pipe';
         const launched = req.launch(stage.argv, { root: req.root, cwd: req.cwd, env: { ...req.baseEnv, ...stage.env } });
+        if (launched.note && !notes.includes(launched.note)) notes.push(launched.note);
         let child: ChildProcess;
         try {
           child = spawn(launched.file, launched.args, {
