@@ -24,7 +24,7 @@ export type ModelLabel = (typeof MODEL_LABELS)[number];
 /** Bounds on a results file from outside. */
 export const RESULTS_LIMITS = Object.freeze({ runs: 100_000, arms: 64, tasks: 1000, text: 2000 });
 
-const text = (max = RESULTS_LIMITS.text) => z.string().max(max);
+const text = (max: number = RESULTS_LIMITS.text) => z.string().max(max);
 const count = z.number().int().min(0);
 const counts = z.record(text(64), count);
 
