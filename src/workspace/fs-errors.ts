@@ -22,3 +22,17 @@ export function toWorkspaceError(e: unknown, path: string): WorkspaceError {
   const code = typeof prop === 'string' ? prop : (/^(E[A-Z]+)\b/.exec(msg)?.[1] ?? '');
   return isKnownCode(code) ? new WorkspaceError(code, path, `${code}: ${path || '.'}`) : new WorkspaceError('EIO', path, msg);
 }
+
+/**
+ * `read()`, with "nothing there" (ENOENT, or a parent that is a file: ENOTDIR) as null; any other
+ * error as the WorkspaceError `convert` makes of it (a backend whose fs speaks otherwise passes its own).
+ */
+export async function orMissing<T>(path: string, read: () => T | Promise<T>, convert = toWorkspaceError): Promise<T | null> {
+  try {
+    return await read();
+  } catch (e) {
+    const err = convert(e, path);
+    if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return null;
+    throw err;
+  }
+}

@@ -13,7 +13,7 @@ import {
   type Stat,
   type Workspace,
 } from '../../engine/workspace.ts';
-import { isKnownCode } from '../fs-errors.ts';
+import { isKnownCode, orMissing } from '../fs-errors.ts';
 import { FsMemo } from './fs-memo.ts';
 import type { ProcessRunner } from './process-runner.ts';
 
@@ -121,16 +121,12 @@ export class MemoryWorkspace implements Workspace {
   /** lstat for a path whose ancestors checkAncestors has just passed. */
   private lstatBelowCheckedAncestors(path: string): Promise<Stat | null> {
     const abs = this.abs(path);
-    return this.memo.lstat(abs, async () => {
-      try {
+    return this.memo.lstat(abs, () =>
+      orMissing(path, async (): Promise<Stat> => {
         const st = await this.fs.lstat(abs);
         return { type: st.isSymbolicLink ? 'symlink' : st.isDirectory ? 'dir' : 'file', size: st.isDirectory ? 0 : st.size };
-      } catch (e) {
-        const err = toWorkspaceError(e, path);
-        if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return null;
-        throw err;
-      }
-    });
+      }, toWorkspaceError),
+    );
   }
 
   async readlink(path: string): Promise<string | null> {

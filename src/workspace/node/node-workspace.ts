@@ -18,7 +18,7 @@ import {
   type Workspace,
 } from '../../engine/workspace.ts';
 import { dirName } from '../../engine/walk.ts';
-import { toWorkspaceError } from '../fs-errors.ts';
+import { orMissing, toWorkspaceError } from '../fs-errors.ts';
 import { UNSANDBOXED, type CommandSandbox } from './host-sandbox.ts';
 import { runPlan } from './node-exec.ts';
 
@@ -100,15 +100,11 @@ export class NodeWorkspace implements Workspace {
   }
 
   async lstat(path: string): Promise<Stat | null> {
-    try {
+    return orMissing(path, (): Stat => {
       const st = lstatSync(this.abs(path));
       const type = st.isSymbolicLink() ? 'symlink' : st.isDirectory() ? 'dir' : 'file';
       return { type, size: type === 'dir' ? 0 : st.size };
-    } catch (e) {
-      const err = toWorkspaceError(e, path);
-      if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return null;
-      throw err;
-    }
+    });
   }
 
   async readlink(path: string): Promise<string | null> {

@@ -26,7 +26,7 @@ import {
   type Workspace,
 } from '../../engine/workspace.ts';
 import { dirName } from '../../engine/walk.ts';
-import { toWorkspaceError } from '../fs-errors.ts';
+import { orMissing, toWorkspaceError } from '../fs-errors.ts';
 import { toFileTree } from './file-tree.ts';
 import { spawnCapped, type SpawnedProcess, type SpawnOptionsLike } from './spawn-capped.ts';
 import type { TerminalListener } from './terminal-feed.ts';
@@ -137,14 +137,8 @@ export class WebContainerWorkspace implements Workspace {
    */
   private async entryType(path: string): Promise<'file' | 'dir' | null> {
     if (path === '') return 'dir';
-    let entries: WebContainerDirent[];
-    try {
-      entries = await this.wc.fs.readdir(this.fsPath(dirName(path)), { withFileTypes: true });
-    } catch (e) {
-      const err = toWorkspaceError(e, path);
-      if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return null;
-      throw err;
-    }
+    const entries: WebContainerDirent[] | null = await orMissing(path, () => this.wc.fs.readdir(this.fsPath(dirName(path)), { withFileTypes: true }));
+    if (!entries) return null;
     const name = path.slice(path.lastIndexOf('/') + 1);
     const entry = entries.find((e) => e.name === name);
     return entry ? (entry.isDirectory() ? 'dir' : 'file') : null;
