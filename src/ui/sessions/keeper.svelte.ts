@@ -1,7 +1,7 @@
 /**
  * The session behind the run on screen, and its keeping: a live run is recorded into a Session
  * as its events arrive (the worker's header, then each step's record entry) and saved to the
- * store after every step; a replayed session is shown as the record it replays. While a run
+ * store after every step — from its first step on, so a run that ends before one is not kept; a replayed session is shown as the record it replays. While a run
  * is being recorded, the tab remembers its id (sessionStorage), so a reload can find the run
  * it cut short and offer to continue it.
  */
@@ -43,10 +43,12 @@ export interface TabStorage {
 /** The key under which the tab remembers the id of the run it is recording. */
 export const RECORDING_KEY = 'slmcode.recording';
 
-/** The title of a run from the start screen: where it works and with which model. */
-export function runTitle(info: RunInfo): string {
+/** The title of a run from the start screen: where it works, with which model, on what task (its first line, cut at 48 characters). */
+export function runTitle(info: Pick<RunInfo, 'workspace' | 'model' | 'task'>): string {
   const where = info.workspace.kind === 'template' ? info.workspace.title : `your files (${info.workspace.fileCount})`;
-  return `${where} · ${info.model.label}`;
+  const line = info.task.split('\n', 1)[0]!.trim();
+  const task = line.length > 48 ? `${line.slice(0, 47)}…` : line;
+  return task ? `${where} · ${info.model.label} · ${task}` : `${where} · ${info.model.label}`;
 }
 
 export class SessionKeeper {
@@ -113,7 +115,8 @@ export class SessionKeeper {
       // A continued run replays steps that are saved already: save again only past them.
       if (session.steps.length > this.#floor) this.#save(this.shown, 'live');
     } else if (event.kind === 'ended') {
-      this.#save(shown, 'ended', event.text);
+      // A run that ended before its first step has nothing to replay: it is not kept.
+      if (shown.session.steps.length > 0) this.#save(shown, 'ended', event.text);
       this.tab?.removeItem(RECORDING_KEY);
     }
   }
@@ -136,7 +139,16 @@ export class SessionKeeper {
     this.saveError = null;
     this.shown = { runId, id: tracking.id, title: tracking.title, source: 'run', session: { ...header, steps: [] }, recording: true };
     this.tab?.setItem(RECORDING_KEY, tracking.id);
-    if (tracking.floor === 0) this.#save(this.shown, 'live');
+  }
+
+  /** The saved session `id` has a new title: later saves of the run on screen keep it. */
+  retitle(id: string, title: string): void {
+    if (this.shown?.id === id) this.shown = { ...this.shown, title };
+  }
+
+  /** The saved session `id` was deleted: the run on screen, if it is that one, is no longer saved. */
+  forget(id: string): void {
+    if (this.shown?.id === id) this.shown = { ...this.shown, id: null };
   }
 
   /** Queues a save of `shown` as it is now; saves run one after another, in order. */

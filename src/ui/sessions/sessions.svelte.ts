@@ -1,7 +1,8 @@
 /**
- * Sessions in the page, in one place: the saved list (open, delete, export), opening a link
+ * Sessions in the page, in one place: the saved list (open, rename, delete with undo, export), opening a link
  * (`#s=…`), a file (picked or dropped) or a bundled lesson or example as a replay in the run
- * view, restoring a run a reload cut short, "continue from here", and sharing. Links and files
+ * view, restoring a run a reload cut short (on the run page at once; elsewhere offered, so the
+ * start screen stays the start screen), "continue from here", and sharing. Links and files
  * are decoded and checked in the worker; a refusal becomes `notice` (the codec's own message)
  * and the app stays as it was. Only these methods talk to the store and start session runs.
  */
@@ -51,9 +52,19 @@ export function hashHasSession(hash: string): boolean {
   return /^#(?:.*&)?s=/.test(hash);
 }
 
+/** A deleted session, kept until the next delete so it can be put back. */
+export interface Deleted {
+  readonly meta: SavedMeta;
+  readonly session: Session;
+}
+
 export class Sessions {
   saved = $state.raw<readonly SavedMeta[]>([]);
   notice = $state.raw<Notice | null>(null);
+  /** The session deleted last, which Undo puts back. */
+  deleted = $state.raw<Deleted | null>(null);
+  /** A run a reload cut short while the page was not on the run view: offered, not opened. */
+  interrupted = $state.raw<SavedMeta | null>(null);
   /** What is being opened right now, for a busy line. */
   opening = $state<string | null>(null);
   readonly lessons: readonly BundledSession[] = bundledLessons();
@@ -158,11 +169,46 @@ export class Sessions {
     }, async () => ({ id: meta.id, title: meta.title, source: meta.status === 'live' ? 'restored' : 'saved' }));
   }
 
+  /** Deletes a saved session; it can be put back with `undoRemove` until the next delete. */
   async remove(meta: SavedMeta): Promise<void> {
     try {
-      await (await this.#store).remove(meta.id);
+      const store = await this.#store;
+      const session = await store.get(meta.id);
+      await store.remove(meta.id);
+      this.keeper.forget(meta.id);
+      this.deleted = session ? { meta, session } : null;
+      if (this.interrupted?.id === meta.id) this.interrupted = null;
     } catch (e) {
       this.notice = { tone: 'error', text: message(e) };
+    }
+    await this.refresh();
+  }
+
+  /** Puts the session deleted last back into the list, as it was. */
+  async undoRemove(): Promise<void> {
+    const deleted = this.deleted;
+    if (!deleted) return;
+    try {
+      await (await this.#store).put(deleted.meta, deleted.session);
+      this.deleted = null;
+    } catch (e) {
+      this.notice = { tone: 'error', text: `The session could not be put back: ${message(e)}` };
+    }
+    await this.refresh();
+  }
+
+  /** Gives a saved session a new title (blank keeps the old one); a run still being recorded keeps it too. */
+  async rename(meta: SavedMeta, title: string): Promise<void> {
+    const name = title.trim();
+    if (!name || name === meta.title) return;
+    try {
+      const store = await this.#store;
+      const session = await store.get(meta.id);
+      if (!session) throw new Error(`the saved session "${meta.title}" is gone from this browser's storage`);
+      this.keeper.retitle(meta.id, name);
+      await store.put({ ...meta, title: name }, session);
+    } catch (e) {
+      this.notice = { tone: 'error', text: `The session could not be renamed: ${message(e)}` };
     }
     await this.refresh();
   }
@@ -239,13 +285,25 @@ export class Sessions {
     });
   }
 
-  /** The tab was recording a run when it was reloaded: replay what was saved, and offer to continue. */
+  /**
+   * The tab was recording a run when it was reloaded. On the run view, replay what was saved and
+   * offer to continue; on any other page, offer to open it (the address a person loaded wins).
+   */
   async #restoreInterrupted(): Promise<void> {
     const id = this.keeper.interruptedId();
     if (!id) return;
     this.keeper.clearInterrupted();
     const meta = this.saved.find((m) => m.id === id);
-    if (meta && meta.steps > 0) await this.openSaved(meta);
+    if (!meta || meta.steps === 0) return;
+    if (this.#d.router.page === 'run') await this.openSaved(meta);
+    else this.interrupted = meta;
+  }
+
+  /** Opens the run a reload cut short, as offered on the start screen. */
+  async openInterrupted(): Promise<void> {
+    const meta = this.interrupted;
+    this.interrupted = null;
+    if (meta) await this.openSaved(meta);
   }
 
   /** Checks the session (in the worker), then replays it in the run view; a refusal becomes the notice. */

@@ -16,7 +16,7 @@ import { createTemplateSession } from '../../worker/starter-session.ts';
 import { Router, type RouterWindow } from '../router.svelte.ts';
 import { RunState } from '../run/run-state.svelte.ts';
 import { StartState } from '../start/start-state.svelte.ts';
-import { RECORDING_KEY, type TabStorage } from './keeper.svelte.ts';
+import { RECORDING_KEY, runTitle, type TabStorage } from './keeper.svelte.ts';
 import { hashHasSession, Sessions, type SessionWindow } from './sessions.svelte.ts';
 
 useNodeWasm();
@@ -98,14 +98,15 @@ describe('recording, reload and continuing', () => {
     }
     const script = first.start.options!.recorded[0]!;
     const [meta] = await store.list();
-    expect(meta).toMatchObject({ steps: 2, status: 'live', source: 'run', title: `tiny-utils (starter) · scripted: ${script.title}` });
+    expect(meta).toMatchObject({ steps: 2, status: 'live', source: 'run', title: runTitle(first.run.info!) });
+    expect(meta!.title).toMatch(new RegExp(`^tiny-utils \\(starter\\) · scripted: ${script.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} · \\S`));
     expect(tab.map.get(RECORDING_KEY)).toBe(meta!.id);
     const saved = (await store.get(meta!.id))!;
     expect(saved.steps.map((s) => s.raw)).toEqual(first.run.records.map((r) => r.step.raw));
     expect((await checkSession(saved)).ok).toBe(true);
 
-    // The reload: a new page over the same storage finds the run and replays what was saved.
-    const second = await page(store, tab);
+    // The reload of the run view: a new page over the same storage finds the run and replays what was saved.
+    const second = await page(store, tab, '#/run');
     await until('the restored replay', () => second.run.verdict !== null && second.sessions.keeper.shown !== null);
     expect(second.run.verdict).toMatchObject({ ok: true, checked: 2 });
     expect(second.sessions.keeper.shown).toMatchObject({ id: meta!.id, source: 'restored' });
@@ -124,6 +125,87 @@ describe('recording, reload and continuing', () => {
     expect(after).toHaveLength(1);
     expect(after[0]).toMatchObject({ id: meta!.id, steps: 7, status: 'ended', createdAt: meta!.createdAt, stopText: expect.stringMatching(/^finished with done/) });
     expect(tab.map.has(RECORDING_KEY)).toBe(false);
+  });
+});
+
+describe('what is kept, and how it is named', () => {
+  /** Starts the starter run paused and steps it `n` times; returns the page. */
+  async function stepped(store: MemorySessionStore, tab: TabStorage, n: number) {
+    const p = await page(store, tab);
+    const ready = p.start.readiness;
+    if (!ready.ok) throw new Error(ready.reason);
+    await p.run.start({ ...ready.config, paused: true });
+    for (let i = 1; i <= n; i++) {
+      await p.run.control('step');
+      await until(`step ${i} saved`, () => p.sessions.keeper.savedSteps === i);
+    }
+    return p;
+  }
+
+  it('a run that ends before its first step is not saved', async () => {
+    const store = new MemorySessionStore();
+    const p = await stepped(store, tabStorage(), 0);
+    await until('the header', () => p.sessions.keeper.shown?.recording === true);
+    await p.run.control('stop');
+    await until('the end', () => p.run.phase === 'ended');
+    await p.sessions.keeper.settled();
+    expect(p.run.records).toHaveLength(0);
+    expect(await store.list()).toEqual([]);
+  });
+
+  it.each([
+    ['a template run', { workspace: { kind: 'template', title: 'tiny-utils (starter)' }, model: { label: 'qwen2.5-coder:1.5b' }, task: 'Fix the failing test.\nThen run it.' }, 'tiny-utils (starter) · qwen2.5-coder:1.5b · Fix the failing test.'],
+    ['own files, a long task cut', { workspace: { kind: 'files', fileCount: 3 }, model: { label: 'WebLLM Qwen' }, task: 'Add a --verbose flag to the command-line parser and document it in README' }, 'your files (3) · WebLLM Qwen · Add a --verbose flag to the command-line parser…'],
+    ['no task text', { workspace: { kind: 'files', fileCount: 1 }, model: { label: 'm' }, task: '  ' }, 'your files (1) · m'],
+  ] as const)('runTitle: %s', (_name, info, title) => {
+    expect(runTitle(info as unknown as Parameters<typeof runTitle>[0])).toBe(title);
+  });
+
+  it('renames a saved session, and the run still being recorded keeps the new title', async () => {
+    const store = new MemorySessionStore();
+    const p = await stepped(store, tabStorage(), 1);
+    const [meta] = await store.list();
+    await p.sessions.rename(meta!, '  my first try  ');
+    expect(p.sessions.saved).toMatchObject([{ id: meta!.id, title: 'my first try' }]);
+    await p.run.control('step');
+    await until('step 2 saved', () => p.sessions.keeper.savedSteps === 2);
+    expect(await store.list()).toMatchObject([{ id: meta!.id, title: 'my first try', steps: 2 }]);
+    // A blank title keeps the old one.
+    await p.sessions.rename((await store.list())[0]!, '   ');
+    expect((await store.list())[0]!.title).toBe('my first try');
+  });
+
+  it('a delete can be undone: the session comes back as it was', async () => {
+    const store = new MemorySessionStore();
+    const p = await stepped(store, tabStorage(), 2);
+    await p.run.control('stop');
+    await until('the end', () => p.run.phase === 'ended');
+    await p.sessions.keeper.settled();
+    const [meta] = await store.list();
+    const before = await store.get(meta!.id);
+    await p.sessions.remove(meta!);
+    expect(await store.list()).toEqual([]);
+    expect(p.sessions.deleted?.meta.id).toBe(meta!.id);
+    await p.sessions.undoRemove();
+    expect(await store.list()).toEqual([meta]);
+    expect(await store.get(meta!.id)).toEqual(before);
+    expect(p.sessions.deleted).toBeNull();
+  });
+
+  it('a reload of the start screen after an interrupted run stays on the start screen and offers the run', async () => {
+    const store = new MemorySessionStore();
+    const tab = tabStorage();
+    await stepped(store, tab, 2);
+    const [meta] = await store.list();
+    const second = await page(store, tab, '#/');
+    await until('the offer', () => second.sessions.interrupted !== null);
+    expect(second.sessions.interrupted).toMatchObject({ id: meta!.id, steps: 2 });
+    expect(second.router.page).toBe('start');
+    expect(second.run.info).toBeNull();
+    await second.sessions.openInterrupted();
+    expect(second.router.page).toBe('run');
+    await until('the restored replay', () => second.run.verdict !== null);
+    expect(second.sessions.keeper.shown).toMatchObject({ id: meta!.id, source: 'restored' });
   });
 });
 
