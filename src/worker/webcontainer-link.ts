@@ -10,7 +10,7 @@
  * the code that crosses threads lives in worker/. The host's code (and @webcontainer/api) is
  * loaded on first use, so a page that never chooses WebContainer never loads it.
  */
-import { DEFAULT_BOOT_TIMEOUT_MS, type BootFailureReason } from '../workspace/webcontainer/boot.ts';
+import { DEFAULT_BOOT_TIMEOUT_MS, FALLBACK_TEXT, type BootFailureReason } from '../workspace/webcontainer/boot.ts';
 import type { WebContainerHost, WebContainerHostOptions } from '../workspace/webcontainer/host.ts';
 import { serveWorkspace, type WorkspaceServer } from '../workspace/proxy/serve.ts';
 import { TerminalFeed, type TerminalSource } from '../workspace/webcontainer/terminal-feed.ts';
@@ -111,7 +111,7 @@ export class WebContainerLink {
     } catch (e) {
       server.close();
       const why = e instanceof Error ? e.message : String(e);
-      const message = `WebContainer started, but the engine could not connect to it (${why}). The run continues on the in-memory workspace (its shell has no node or npm). Reload the page to try again.`;
+      const message = `WebContainer started, but the engine could not connect to it (${why}). ${FALLBACK_TEXT} Reload the page to try again.`;
       this.#feed.emit({ kind: 'note', text: message });
       return { state: 'unavailable', reason: 'error', message };
     }

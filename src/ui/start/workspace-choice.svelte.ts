@@ -2,8 +2,9 @@
  * The start screen's workspace choice: the in-memory workspace (the default; works offline),
  * or WebContainer (a real Node.js in the tab; needs a connection). Choosing WebContainer boots
  * it at once, through the page's WebContainer link, so the Run button can wait for it and the
- * notice can say why when it cannot start. Runs then ask the worker for the workspace that is
- * really there: WebContainer once it is up, the in-memory one when it failed.
+ * notice can say why when it cannot start. When it fails, the choice falls back to the in-memory
+ * workspace (the radio follows) and the notice stays, saying why, until a person picks a
+ * workspace again. Runs then ask the worker for the workspace that is really there.
  */
 import type { WorkspaceChoice as Backend } from '../../worker/client.ts';
 import type { WebContainerLinkStatus } from '../../worker/webcontainer-link.ts';
@@ -25,9 +26,13 @@ export class WorkspaceChoice {
   readonly #link: WebContainerLinkLike;
   kind = $state<Backend>('memory');
   status = $state.raw<WebContainerLinkStatus>({ state: 'idle' });
+  /** True once WebContainer, chosen, could not start and the choice fell back to memory. */
+  fellBack = $state(false);
 
-  /** What the WebContainer notice shows; null while WebContainer is not chosen or not asked for yet. */
-  readonly notice: WebContainerStatus | null = $derived(this.kind === 'webcontainer' && this.status.state !== 'idle' ? this.status : null);
+  /** What the WebContainer notice shows; null while WebContainer is not chosen (and did not just fail) or not asked for yet. */
+  readonly notice: WebContainerStatus | null = $derived(
+    (this.kind === 'webcontainer' && this.status.state !== 'idle') || (this.fellBack && this.status.state === 'unavailable') ? this.status : null,
+  );
   readonly forRun: WorkspaceForRun = $derived(this.#forRun());
 
   constructor(link: WebContainerLinkLike) {
@@ -42,10 +47,16 @@ export class WorkspaceChoice {
     return this.#link.terminal;
   }
 
-  /** Picks a workspace; WebContainer starts booting now (once per page). */
+  /** Picks a workspace; WebContainer starts booting now (once per page), and a failed boot falls back to memory. */
   choose(kind: Backend): void {
     this.kind = kind;
-    if (kind === 'webcontainer') void this.#link.boot();
+    this.fellBack = false;
+    if (kind !== 'webcontainer') return;
+    void this.#link.boot().then((s) => {
+      if (s.state !== 'unavailable' || this.kind !== 'webcontainer') return;
+      this.kind = 'memory';
+      this.fellBack = true;
+    });
   }
 
   #forRun(): WorkspaceForRun {

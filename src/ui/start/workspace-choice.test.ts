@@ -56,10 +56,26 @@ describe('WorkspaceChoice', () => {
 
     finish(OFFLINE);
     await expect.poll(() => choice.status.state).toBe('unavailable');
+    // The radio follows the fallback; the notice stays and says why.
+    await expect.poll(() => choice.kind).toBe('memory');
     expect(choice.notice).toEqual({ state: 'unavailable', reason: 'offline', message: OFFLINE.message });
     expect(state.readiness).toMatchObject({ ok: true, config: { workspace: 'memory' } });
-    // Back on memory, the notice goes; WebContainer's failure stays for the page.
+    // Picking memory by hand dismisses the notice; WebContainer's failure stays for the page.
     choice.choose('memory');
+    expect(choice.notice).toBeNull();
+    // Picking WebContainer again falls back again at once, with the same notice.
+    choice.choose('webcontainer');
+    await expect.poll(() => choice.kind).toBe('memory');
+    expect(choice.notice).toMatchObject({ state: 'unavailable', reason: 'offline' });
+    expect(boots).toEqual([1]);
+  });
+
+  it('while WebContainer boots, going back to memory enables Run at once and shows no notice', async () => {
+    const { choice, state } = await screen();
+    choice.choose('webcontainer');
+    expect(state.readiness.ok).toBe(false);
+    choice.choose('memory');
+    expect(state.readiness).toMatchObject({ ok: true, config: { workspace: 'memory' } });
     expect(choice.notice).toBeNull();
   });
 });

@@ -69,7 +69,7 @@ describe('bootWebContainer: the boot itself', () => {
     p.settle('reject', 'Unable to create more instances');
     expect(await first).toEqual({ ok: false, reason: 'error', message: BOOT_MESSAGES.error('Unable to create more instances') });
     expect(BOOT_MESSAGES.error('x')).toBe(
-      'WebContainer failed to start: x. The run continues on the in-memory workspace (its shell has no node or npm). Reload the page to try again.',
+      "WebContainer failed to start: x. The run continues on the in-memory workspace, whose shell runs the project's JavaScript tests in a sandbox (no real Node.js, no npm install). Reload the page to try again.",
     );
     const second = bootWebContainer({}, p.env);
     p.settle('resolve', 'wc#2');
@@ -95,6 +95,22 @@ describe('bootWebContainer: the boot itself', () => {
     p.settle('resolve', 'late-wc');
     await Promise.resolve();
     expect(await bootWebContainer({ timeoutMs: 5_000 }, p.env)).toEqual({ ok: true, wc: 'late-wc' });
+  });
+
+  it('the browser going offline while booting fails at once, and a second attempt does not wait on the first', async () => {
+    const p = page();
+    const listeners = new Set<() => void>();
+    p.env.onOffline = (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    };
+    const first = bootWebContainer({ timeoutMs: 60_000 }, p.env);
+    await Promise.resolve();
+    expect(listeners.size).toBe(1);
+    for (const l of listeners) l();
+    expect(await first).toEqual({ ok: false, reason: 'offline', message: BOOT_MESSAGES.offline });
+    expect(listeners.size).toBe(0);
+    expect(await bootWebContainer({ timeoutMs: 60_000 }, p.env)).toEqual({ ok: false, reason: 'timeout', message: BOOT_MESSAGES.stillWaiting });
   });
 
   it('a signal aborted while booting', async () => {

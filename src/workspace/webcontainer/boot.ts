@@ -3,7 +3,7 @@
  * on the main thread only, needs a cross-origin isolated page, and offline its `boot()` promise
  * never settles — no rejection, no timeout — while a second `boot()` on the same page waits on
  * that same promise. So the checks that can fail fast come first, the boot is raced against a
- * timeout, and an attempt that timed out is remembered: asking again on the same page answers
+ * timeout and against the browser going offline, and an attempt given up on is remembered: asking again on the same page answers
  * at once instead of waiting on a promise that can no longer help. Every failure message says
  * why, that the run continues on the in-memory workspace, and what brings WebContainer back.
  */
@@ -32,34 +32,37 @@ export interface BootEnvironment<T = WebContainer> {
   readonly hasSharedArrayBuffer: boolean;
   /** `navigator.onLine`: false means surely offline, true only "maybe online". */
   readonly onLine: boolean;
+  /** Calls `listener` when the browser goes offline (the window's `offline` event); returns the unsubscribe. */
+  onOffline?(listener: () => void): () => void;
   boot(): Promise<T>;
 }
 
 export const DEFAULT_BOOT_TIMEOUT_MS = 20_000;
 
-const FALLBACK = 'The run continues on the in-memory workspace (its shell has no node or npm).';
+/** What runs instead, said the way the start screen says it. */
+export const FALLBACK_TEXT = "The run continues on the in-memory workspace, whose shell runs the project's JavaScript tests in a sandbox (no real Node.js, no npm install).";
 
 /** The failure messages, by reason; exported so the notice and the tests quote the same text. */
 export const BOOT_MESSAGES = {
   notIsolated:
     'WebContainer cannot start: this page is not cross-origin isolated (crossOriginIsolated is false), and WebContainer needs that for SharedArrayBuffer. ' +
     'The server must send "Cross-Origin-Opener-Policy: same-origin" and "Cross-Origin-Embedder-Policy: require-corp" — npm run dev and npm run preview do; ' +
-    `configure both headers on any other host. ${FALLBACK} Reload the page once the headers are sent.`,
+    `configure both headers on any other host. ${FALLBACK_TEXT} Reload the page once the headers are sent.`,
   unsupported:
     'WebContainer cannot start: this browser has no SharedArrayBuffer, even on a cross-origin isolated page. ' +
-    `Use a current Chromium-based browser (Chrome, Edge, Brave, Opera). ${FALLBACK}`,
+    `Use a current Chromium-based browser (Chrome, Edge, Brave, Opera). ${FALLBACK_TEXT}`,
   offline:
     "WebContainer cannot start: the browser is offline, and WebContainer boots from StackBlitz's servers (stackblitz.com). " +
-    `${FALLBACK} Go online and reload the page to use WebContainer.`,
+    `${FALLBACK_TEXT} Go online and reload the page to use WebContainer.`,
   timeout: (ms: number): string =>
     `WebContainer did not start within ${formatSeconds(ms)}: StackBlitz's servers (stackblitz.com) did not answer — no network, a firewall, ` +
-    `an ad blocker or a Content-Security-Policy without "frame-src https://stackblitz.com" can cause this. ${FALLBACK} ` +
+    `an ad blocker or a Content-Security-Policy without "frame-src https://stackblitz.com" can cause this. ${FALLBACK_TEXT} ` +
     'Reload the page to try again: the page keeps waiting on its first attempt, so trying again without a reload cannot help.',
   stillWaiting:
-    'WebContainer is still waiting on an earlier attempt on this page that timed out, and a second attempt would wait on the same one. ' +
-    `${FALLBACK} Reload the page to try again.`,
-  error: (why: string): string => `WebContainer failed to start: ${why}. ${FALLBACK} Reload the page to try again.`,
-  cancelled: `Starting WebContainer was cancelled. ${FALLBACK} Reload the page to try again.`,
+    'WebContainer is still waiting on an earlier attempt on this page that was given up on (it timed out, or the browser went offline), and a second attempt would wait on the same one. ' +
+    `${FALLBACK_TEXT} Reload the page to try again.`,
+  error: (why: string): string => `WebContainer failed to start: ${why}. ${FALLBACK_TEXT} Reload the page to try again.`,
+  cancelled: `Starting WebContainer was cancelled. ${FALLBACK_TEXT} Reload the page to try again.`,
 } as const;
 
 function formatSeconds(ms: number): string {
@@ -87,6 +90,10 @@ export function pageEnvironment(): BootEnvironment {
     hasSharedArrayBuffer: typeof SharedArrayBuffer === 'function',
     get onLine() {
       return navigator.onLine;
+    },
+    onOffline: (listener) => {
+      window.addEventListener('offline', listener);
+      return () => window.removeEventListener('offline', listener);
     },
     boot: async () => {
       // Loaded on demand: pages that never boot WebContainer never load its code.
@@ -128,6 +135,7 @@ export async function bootWebContainer<T = WebContainer>(
   const pending = attempt;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort: (() => void) | undefined;
+  let offOffline: (() => void) | undefined;
   try {
     return await Promise.race<BootResult<T>>([
       pending.promise.then(
@@ -140,6 +148,13 @@ export async function bootWebContainer<T = WebContainer>(
           resolve(fail('timeout', BOOT_MESSAGES.timeout(timeoutMs)));
         }, timeoutMs);
       }),
+      // Going offline mid-boot is evident at once: no need to wait out the timeout.
+      new Promise<BootResult<T>>((resolve) => {
+        offOffline = env.onOffline?.(() => {
+          pending.timedOut = true;
+          resolve(fail('offline', BOOT_MESSAGES.offline));
+        });
+      }),
       new Promise<BootResult<T>>((resolve) => {
         onAbort = () => resolve(fail('error', BOOT_MESSAGES.cancelled));
         options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -147,6 +162,7 @@ export async function bootWebContainer<T = WebContainer>(
     ]);
   } finally {
     clearTimeout(timer);
+    offOffline?.();
     if (onAbort) options.signal?.removeEventListener('abort', onAbort);
   }
 }
