@@ -17,7 +17,8 @@
  *   inside, setsid ones too, because they all die with the namespace's init;
  * - a clean environment: PATH (this Node first, then the system directories), HOME=/tmp,
  *   LANG, and the plan's own variables;
- * - rlimits set by util-linux `prlimit` inside the sandbox (LIMITS).
+ * - rlimits set by util-linux `prlimit` inside the sandbox (LIMITS), and, where this host lets a
+ *   cgroup be made (memory-cap.ts), one memory cap for all the processes of a command together.
  *
  * RLIMIT_NPROC never applies to uid 0 of the host (the kernel exempts it, user namespace or
  * not), so the sandbox picks one of two arrangements, decided by who runs slm:
@@ -35,6 +36,7 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants, existsSync, lstatSync, mkdtempSync, readdirSync, readlinkSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
+import { probeMemoryCap, type MemoryCap } from './memory-cap.ts';
 
 /** The process to spawn for one sandboxed argv. */
 export interface SandboxedSpawn {
@@ -61,6 +63,8 @@ export interface HostSandbox {
   readonly mode: 'user' | 'root';
   /** One sentence for people: where commands run and within which limits. */
   readonly note: string;
+  /** The cap on a command's processes together, where this host can set one. */
+  readonly memoryCap: MemoryCap | null;
   wrap(argv: readonly string[], opts: WrapOptions): SandboxedSpawn;
 }
 
@@ -128,6 +132,8 @@ export const LIMITS = Object.freeze({
   fileBytes: 1024 ** 3,
   /** RLIMIT_CORE: no core dumps in the workspace. */
   coreBytes: 0,
+  /** The memory of all a command's processes together (a cgroup's limit, where one can be made). */
+  memoryBytes: 4 * 1024 ** 3,
 });
 
 /** The size of the sandbox's private /tmp (tmpfs, counted in no rlimit). */
@@ -350,13 +356,16 @@ function makeSandbox(tools: Tools, mode: 'user' | 'root'): HostSandbox {
       ? [tools.setpriv!, `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--securebits=+no_setuid_fixup', '--inh-caps=-all,+dac_override', '--ambient-caps=-all,+dac_override', '--bounding-set=-all,+dac_override', '--']
       : [];
   const who = mode === 'root' ? `uid ${NOBODY} (slm runs as root)` : 'your uid in a user namespace';
+  const cap = probeMemoryCap(LIMITS.memoryBytes);
   const note =
     `ran in the bubblewrap sandbox as ${who}: only the workspace writable (.git and .slmcode read-only), the toolchain read-only, a private /tmp, no network; ` +
-    `at most ${LIMITS.processes} processes, ${gib(LIMITS.addressSpaceBytes)} of address space per process, files up to ${gib(LIMITS.fileBytes)}`;
+    `at most ${LIMITS.processes} processes, ${gib(LIMITS.addressSpaceBytes)} of address space per process, files up to ${gib(LIMITS.fileBytes)}, ` +
+    ('layout' in cap ? `${gib(cap.bytes)} of memory for all of a command's processes together` : `no cap on all of a command's processes together (${cap.unavailable})`);
   return {
     kind: 'bwrap',
     mode,
     note,
+    memoryCap: 'layout' in cap ? cap : null,
     wrap(argv, opts) {
       if (opts.root === '/') throw new Error('the workspace root is /, which cannot be sandboxed: open a project directory');
       if (!isInside(opts.cwd, opts.root)) throw new Error(`the working directory ${opts.cwd} is outside the workspace ${opts.root}`);

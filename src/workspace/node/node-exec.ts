@@ -6,7 +6,8 @@
  * its own process group, so a timeout or an abort kills the command and every child it started
  * (inside the host sandbox, its PID namespace ends them all). Whatever goes to the output shares
  * one socket, so stdout and stderr interleave exactly as written; the output is capped while it
- * runs (head and tail kept, every byte counted).
+ * runs (head and tail kept, every byte counted). With a memory cap, every stage joins one cgroup
+ * before it starts, so the cap bounds the whole command, and a kill by the cap is said.
  */
 import { execFileSync, spawn, type ChildProcess, type IOType } from 'node:child_process';
 import { closeSync, constants, openSync, unlinkSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ExecPlan, ExecResult, ExecSink } from '../../engine/workspace.ts';
 import { CappedBytes } from '../capped-bytes.ts';
+import type { MemoryCap, MemoryCapGroup } from './memory-cap.ts';
 
 /** How one argv is started: directly, or through a host sandbox that wraps it. */
 export type Launcher = (argv: readonly string[], opts: { root: string; cwd: string; env: Record<string, string> }) => {
@@ -38,6 +40,8 @@ export interface PlanRequest {
   /** The environment every stage starts from (the stage's own variables are added). */
   readonly baseEnv: Readonly<Record<string, string>>;
   readonly launch: Launcher;
+  /** One memory limit for all the plan's processes together. */
+  readonly memoryCap?: MemoryCap | null;
 }
 
 /** After a kill, how long to wait for the output to close before the result is given anyway. */
@@ -103,6 +107,12 @@ export async function runPlan(req: PlanRequest): Promise<ExecResult> {
   } catch {
     return notRun(126, `could not start ${stages[0]!.argv[0]} in ${req.cwd}: no such directory`);
   }
+  let group: MemoryCapGroup | null = null;
+  try {
+    group = req.memoryCap?.open() ?? null;
+  } catch (e) {
+    return notRun(126, `not started: the memory cap's cgroup could not be made (${(e as Error).message})`);
+  }
   const dir = await mkdtemp(join(tmpdir(), 'slm-out-'));
   let output: { reader: Socket; writer: Socket } | null = null;
   const links: { readFd: number; writeFd: number }[] = [];
@@ -131,6 +141,12 @@ export async function runPlan(req: PlanRequest): Promise<ExecResult> {
         req.signal?.removeEventListener('abort', onAbort);
         reader.destroy();
         const killed = timedOut || aborted;
+        const capKills = group?.oomKills() ?? 0;
+        if (capKills > 0) {
+          notes.unshift(
+            `killed by the memory cap: the command's processes together went past ${mib(req.memoryCap!.bytes)} (${capKills === 1 ? 'one process was' : `${capKills} processes were`} ended by the kernel)`,
+          );
+        }
         resolvePromise({
           exitCode: killed ? null : exits[exits.length - 1]!,
           output: out.text(),
@@ -179,9 +195,10 @@ export async function runPlan(req: PlanRequest): Promise<ExecResult> {
         const stdin = stage.stdin === 'pipe' ? (i === 0 ? 'ignore' : links[i - 1]!.readFd) : stage.stdin === 'empty' ? 'ignore' : 'pipe';
         const launched = req.launch(stage.argv, { root: req.root, cwd: req.cwd, env: { ...req.baseEnv, ...stage.env } });
         if (launched.note && !notes.includes(launched.note)) notes.push(launched.note);
+        const started = group ? group.enter(launched.file, launched.args) : launched;
         let child: ChildProcess;
         try {
-          child = spawn(launched.file, launched.args, {
+          child = spawn(started.file, started.args, {
             cwd: req.cwd,
             detached: true,
             env: launched.env,
@@ -225,7 +242,12 @@ export async function runPlan(req: PlanRequest): Promise<ExecResult> {
     output?.reader.destroy();
     output?.writer.destroy();
     await rm(dir, { recursive: true, force: true });
+    group?.close();
   }
+}
+
+function mib(bytes: number): string {
+  return bytes >= 1024 ** 3 ? `${bytes / 1024 ** 3} GiB` : `${Math.round(bytes / 1024 ** 2)} MiB`;
 }
 
 const SIGNALS: Readonly<Record<string, number>> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGABRT: 6, SIGKILL: 9, SIGSEGV: 11, SIGPIPE: 13, SIGALRM: 14, SIGTERM: 15 };

@@ -155,6 +155,7 @@ export class NodeWorkspace implements Workspace {
       // The sandbox builds each stage's whole environment (the host's only when unsandboxed).
       baseEnv: {},
       launch: this.sandbox.wrap,
+      memoryCap: this.sandbox.kind === 'bwrap' ? this.sandbox.memoryCap : null,
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
     return this.undoProtectedDirs(plan, absent, result);
