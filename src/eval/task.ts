@@ -1,0 +1,68 @@
+/**
+ * An eval task: a small project the model starts from, the statement it is given, the
+ * grader tests it never sees (run after the session, in a copy of the workspace it left), and
+ * the reference solution kept beside them. Each task names the ACI mechanisms it is meant to
+ * exercise. The builtin suite is TypeScript modules (`tasks/`); a suite folder holds one
+ * `*.task.json` per task in this same shape, checked by `taskSchema`. No DOM, no Node builtins.
+ */
+import { z } from 'zod';
+
+/** The ACI mechanisms a task can be written to exercise. */
+export const TASK_MECHANISMS = [
+  'paging', // a file longer than the read window: the change is past the first page
+  'repeated-span', // the text to change occurs in several places: a unique anchor (or replace_all) is needed
+  'indentation', // deep or mixed indentation that a recalled old_str gets wrong
+  'multi-file', // one change spread over several files
+  'rename', // a file or a name moves: every use must follow
+  'test-output', // the bug is found only by reading what the failing test prints
+  'do-not-touch', // a file that must stay byte for byte as it was
+  'whole-file-rewrite', // a long file where rewriting it whole loses code
+  'syntax', // an edit easily left unparseable (brackets, template strings, JSON)
+  'quotes', // quote or dash styles a model normalises when it recalls the text
+  'whitespace', // trailing spaces and blank lines a recalled old_str leaves out
+  'long-output', // a command or search whose output is far longer than the result cap
+  'new-file', // a file that does not exist yet
+  'json', // a JSON file edited (strict syntax)
+] as const;
+export type TaskMechanism = (typeof TASK_MECHANISMS)[number];
+
+/** The folder the grader's files are written to, in the copy of the finished workspace they run in. */
+export const GRADER_DIR = 'eval-grader';
+
+const path = z
+  .string()
+  .min(1)
+  .max(256)
+  .regex(/^(?!\/)(?!.*(?:^|\/)\.\.(?:\/|$))[^\0\\]+$/, 'must be a relative path inside the project');
+const files = z.record(path, z.string().max(200_000));
+
+export const taskSchema = z.strictObject({
+  id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'must be lowercase letters, digits and dashes'),
+  title: z.string().min(1).max(200),
+  /** What the model is told. */
+  statement: z.string().min(1).max(4000),
+  mechanisms: z.array(z.enum(TASK_MECHANISMS)).min(1).max(8),
+  /** The starting workspace, path → text. */
+  files,
+  /** Grader test files, path relative to GRADER_DIR → text; they import the project as `../src/…`. */
+  grader: files.refine((g) => Object.keys(g).length > 0, 'needs at least one grader test file'),
+  /** The reference solution: files to write over the start (text) or remove (null). */
+  solution: z.record(path, z.string().max(200_000).nullable()).refine((s) => Object.keys(s).length > 0, 'must change at least one file'),
+});
+
+export type EvalTask = z.infer<typeof taskSchema>;
+
+/** The workspace a reference solution leaves: the start with the solution's files written or removed. */
+export function solvedFiles(task: EvalTask): Record<string, string> {
+  const out: Record<string, string> = { ...task.files };
+  for (const [p, text] of Object.entries(task.solution)) {
+    if (text === null) delete out[p];
+    else out[p] = text;
+  }
+  return out;
+}
+
+/** Strips the first newline of a template literal, so a file's text can start on the line after the backtick. */
+export function file(strings: TemplateStringsArray, ...values: unknown[]): string {
+  return String.raw({ raw: strings.raw }, ...values).replace(/^\n/, '');
+}
