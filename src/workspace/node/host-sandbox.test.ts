@@ -12,7 +12,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commandsRefused, LIMITS, nestedGitEntries, probeHostSandbox, UNSANDBOXED, type HostSandbox } from './host-sandbox.ts';
+import { commandsRefused, LIMITS, nestedGitEntries, probeHostSandbox, SHM_BYTES, TMP_BYTES, UNSANDBOXED, type HostSandbox } from './host-sandbox.ts';
 
 const probed = await probeHostSandbox();
 const sandbox: HostSandbox | undefined = 'kind' in probed ? probed : undefined;
@@ -106,6 +106,7 @@ describe.skipIf(!sandbox)('the bubblewrap sandbox: what a command cannot reach',
     ['a directory outside the workspace', 'touch "$1/x"', () => join(outside, 'x')],
     ['/work', 'touch /work/x', () => '/work/x'],
     ['the toolchain', 'touch /usr/x', () => '/usr/x'],
+    ["the sandbox's own root (a tmpfs without a size)", 'touch /x && mkdir /y', () => '/x'],
     ['.git/', 'touch .git/x', () => join(root, '.git/x')],
     ['.git/config', 'echo "[core] fsmonitor = evil" >> .git/config', () => join(root, '.git/config.never')],
     ['.slmcode/', 'touch .slmcode/hooks.json', () => join(root, '.slmcode/hooks.json')],
@@ -140,6 +141,17 @@ describe.skipIf(!sandbox)('the bubblewrap sandbox: what a command cannot reach',
     expect(r).toMatchObject({ code: 0, out: 'x\n' });
     expect(existsSync(join('/tmp', name))).toBe(false);
     expect((await sh(`cat /tmp/${name}`)).code).not.toBe(0);
+  });
+
+  it.each([
+    ['/tmp', TMP_BYTES],
+    ['/dev/shm', SHM_BYTES],
+  ])('holds what is written into %s to its size (memory the rlimits do not count)', async (dir, bytes) => {
+    const mib = bytes / 1024 ** 2;
+    const r = await sh(`head -c ${(mib + 16) * 1024 * 1024} /dev/zero > ${dir}/fill; echo "exit $?"; du -m ${dir}/fill`);
+    expect(r.out).toMatch(/No space left on device/);
+    const [, held] = /^(\d+)\s/m.exec(r.out.split('\n').find((l) => l.includes('fill') && /^\d/.test(l)) ?? '') ?? [];
+    expect(Number(held)).toBeLessThanOrEqual(mib);
   });
 
   it('reaches no loopback listener of the host, and the listener sees nothing', async () => {

@@ -10,7 +10,8 @@
  *   systems), this Node's installation, and from /etc only what programs need to start
  *   (ld.so.cache and ld.so.conf*, alternatives, nsswitch.conf, localtime) plus a generated
  *   passwd, group and hosts naming only root, nobody and the sandbox user;
- * - a fresh /tmp (a tmpfs of TMP_BYTES), a minimal /dev, a /proc of its own PID namespace;
+ * - a fresh /tmp (a tmpfs of TMP_BYTES), a minimal /dev with a /dev/shm of SHM_BYTES, a /proc of
+ *   its own PID namespace, and the sandbox's root itself read-only (it is a tmpfs without a size);
  *   nothing else of the host: no /home, no /root, no /work, no network (`--unshare-net`), no
  *   IPC or UTS sharing, a session of its own (`--new-session`: no terminal to inject into);
  * - `--die-with-parent` and a PID namespace: killing the bwrap process ends every process
@@ -139,6 +140,9 @@ export const LIMITS = Object.freeze({
 /** The size of the sandbox's private /tmp (tmpfs, counted in no rlimit). */
 export const TMP_BYTES = 256 * 1024 ** 2;
 
+/** The size of the sandbox's /dev/shm (tmpfs, like /tmp). */
+export const SHM_BYTES = 64 * 1024 ** 2;
+
 /** uid and gid a command runs as when slm runs as root. */
 const NOBODY = 65534;
 
@@ -255,6 +259,8 @@ function baseMounts(mode: 'user' | 'root', etc: string): { readonly args: readon
   if (mode === 'root') m.push('--ro-bind', join(etc, 'gitconfig'), '/etc/gitconfig');
   m.push('--symlink', '../proc/self/mounts', '/etc/mtab');
   m.push('--proc', '/proc', '--dev', '/dev', '--perms', '1777', '--size', String(TMP_BYTES), '--tmpfs', '/tmp');
+  // --dev brings a /dev/shm as large as the host's; this one is bounded like /tmp.
+  m.push('--perms', '1777', '--size', String(SHM_BYTES), '--tmpfs', '/dev/shm');
   for (const p of ['/proc', '/dev', '/tmp']) m.mounted(p);
   const path = [node.bin, ...SYSTEM_PATH.split(':').filter((d) => d !== node.bin)].join(':');
   return { args: m.args, path };
@@ -385,6 +391,8 @@ function makeSandbox(tools: Tools, mode: 'user' | 'root'): HostSandbox {
           ...m.args,
           '--bind', opts.root, opts.root,
           ...guarded.args,
+          // The sandbox's own root is a tmpfs with no size of its own: nothing may be written there.
+          '--remount-ro', '/',
           '--chdir', opts.cwd,
           '--clearenv',
           ...setenv,
