@@ -31,7 +31,16 @@ const OUTSIDE: Readonly<Record<string, string>> = {
   get_search_list: 'reads the library search path',
 };
 
-const IDENT = /\$?[A-Za-z_][A-Za-z0-9_]*/y;
+const IDENT = /[A-Za-z_][A-Za-z0-9_]*/y;
+
+/** The index of the first character at or after `i` that is neither a blank nor inside a `#` comment. */
+function afterBlanks(program: string, i: number): number {
+  for (; i < program.length; i++) {
+    if (program[i] === '#') while (i < program.length && program[i] !== '\n') i++;
+    else if (!/\s/.test(program[i]!)) break;
+  }
+  return i;
+}
 
 /**
  * Why a jq program reads the environment or other modules, or null. String literals are skipped
@@ -50,6 +59,14 @@ export function jqProgramFinding(program: string): Finding | null {
       else if (c === ')') {
         if (depth === 0 && inner) return i;
         depth--;
+      } else if (c === '$') {
+        // jq's lexer lets blanks and comments stand between `$` and the name: `$ ENV` is `$ENV`.
+        const at = afterBlanks(program, i + 1);
+        IDENT.lastIndex = at;
+        const name = program[at] === '$' ? null : IDENT.exec(program);
+        const why = name ? OUTSIDE[`$${name[0]}`] : undefined;
+        if (why) found = never('jq-program', `jq program ${q(program)} uses $${name![0]}, which ${why}`, USE.readOnly);
+        if (name) i = at + name[0].length - 1;
       } else {
         IDENT.lastIndex = i;
         const ident = IDENT.exec(program);
