@@ -67,9 +67,10 @@ function outsideArgument(args: readonly Word[]): Verdict | null {
 const MODULE_FILE = /\.(?:[cm]?[jt]s|[jt]sx)$/;
 
 /**
- * An option whose value is a code file (`--runner=./r.js`, `--sequence.sequencer=s.ts`,
- * `--filter=./f.js`) loads that file into the tool, which runs it: a person decides, whatever
- * the option is called — test runners add such options faster than a list can follow.
+ * An option whose value is a code file (`--x=./r.js`) loads that file into the tool, which runs
+ * it: a person decides, whatever the option is called. The runners with an option table
+ * (unknown-options.ts) already gate every unknown option with a file-like value in any spelling;
+ * this is the floor for the project-code tools without one (tsc, svelte-check, unittest …).
  */
 function moduleOptionValue(args: readonly Word[]): Verdict | null {
   for (const w of args) {

@@ -13,6 +13,7 @@ import { operands, scanOptions, shown, type OptionToken, type Token } from './op
 import { optionPathFinding, optionWriteFinding, pathFinding } from './paths.ts';
 import { moduleSpecifierFinding } from './runner-options.ts';
 import { NODE_REPORTERS } from './test-runners.ts';
+import { warningFilterFinding } from './python-warnings.ts';
 import { writing } from './writers.ts';
 import type { Word } from './words.ts';
 
@@ -94,20 +95,30 @@ function scriptFinding(name: string, w: Word): Verdict | null {
   return pathFinding(w.text, w.raw);
 }
 
+/** `-X presite=MODULE` imports that module before anything else runs. */
+function presiteFinding(name: string, t: OptionToken): Verdict {
+  const module = (t.value ?? '').slice('presite='.length);
+  return writing(gated('module-option', `${name} ${q(shown(t))} imports the module ${q(module)} before the script, and importing it runs its code`, 'Run the script without it, or a person approves it.'), [`whatever the module ${module} does when it is imported (not known before it runs)`]);
+}
+
 /** python -m MODULE: test modules are free, pip is an installer, any other module needs a person. */
 function python(name: string): Checker {
   return (args, lookup: Lookup) => {
     const tokens = scanOptions(args, { shortValue: 'cmWX', stopAtOperand: true });
     let info = false;
+    // A module an option imports needs a person, unless something else refuses the command.
+    let imports: Verdict | null = null;
+    const atLeastImports = (v: Verdict): Verdict => (imports && !(isFinding(v) && v.tier === 'never') ? imports : v);
     for (const t of tokens) {
       if (t.kind === 'operand') break;
       if (t.name === 'c' || t.name === 'i') return inlineFinding(name, t);
+      imports ??= t.name === 'W' ? warningFilterFinding(name, shown(t), t.value ?? '') : t.name === 'X' && /^presite=/.test(t.value ?? '') ? presiteFinding(name, t) : null;
       if (t.name === 'm') {
         const module = t.value ?? '';
         // The module is the rest of the `-m…` word, or the next word when nothing is attached.
         const rest = args.slice(args.indexOf(t.word) + (t.word.text.endsWith('m') ? 2 : 1));
         const checker = ['pytest', 'unittest', 'pip'].includes(module) ? lookup(module === 'pip' ? 'pip' : module) : undefined;
-        if (checker) return checker(rest, lookup);
+        if (checker) return atLeastImports(checker(rest, lookup));
         return writing(gated('module', `${name} -m ${q(module)} runs that module, which may serve, build or write files`, USE.approval), [`whatever the module ${module} writes (not known before it runs)`]);
       }
       if (t.kind === 'long' ? !['version', 'help'].includes(t.name) : !'VhBuOIEsSqbdvxRPWX'.includes(t.name)) {
@@ -117,7 +128,7 @@ function python(name: string): Checker {
     }
     const script = operands(tokens)[0];
     if (script === undefined) return info ? { free: 'is a version query' } : stdinFinding(name);
-    return scriptFinding(name, script.word) ?? SCRIPT;
+    return atLeastImports(scriptFinding(name, script.word) ?? SCRIPT);
   };
 }
 

@@ -13,6 +13,8 @@ import { findLong, findShort, operands, scanOptions, shown } from './options.ts'
 import { pathFinding, writePathFinding } from './paths.ts';
 import { readRunnerOptions, runnerOptionsFinding, type OptionRule } from './runner-options.ts';
 import { pathOperandsFinding } from './simple-tools.ts';
+import { unknownOptionFinding, type KnownOptions } from './unknown-options.ts';
+import { warningFilterFinding } from './python-warnings.ts';
 import { writing } from './writers.ts';
 import type { Word } from './words.ts';
 
@@ -22,6 +24,8 @@ const VITEST_REPORTERS = ['default', 'basic', 'verbose', 'dot', 'json', 'junit',
 const JEST_REPORTERS = ['default', 'summary', 'github-actions'];
 const MOCHA_REPORTERS = ['spec', 'dot', 'nyan', 'tap', 'landing', 'list', 'progress', 'json', 'json-stream', 'min', 'doc', 'markdown', 'xunit', 'base'];
 const PLAYWRIGHT_REPORTERS = ['list', 'line', 'dot', 'json', 'junit', 'html', 'blob', 'github', 'null'];
+/** istanbul's report formats, which vitest's and jest's coverage reporters name. */
+const COVERAGE_REPORTERS = ['text', 'text-summary', 'text-lcov', 'html', 'html-spa', 'lcov', 'lcovonly', 'json', 'json-summary', 'clover', 'cobertura', 'teamcity', 'none'];
 /** node --test's built-in reporters. */
 export const NODE_REPORTERS = ['spec', 'tap', 'dot', 'junit', 'lcov'];
 
@@ -31,8 +35,10 @@ const VITEST: readonly OptionRule[] = [
   { names: ['pool'], kind: 'module', builtins: ['threads', 'forks', 'vmThreads', 'vmForks'] },
   { names: ['config', 'setupFiles', 'globalSetup', 'workspace'], kind: 'module' },
   { names: ['root', 'dir', 'mergeReports', 'typecheck.tsconfig'], kind: 'read' },
-  { names: ['outputFile', 'coverage.reportsDirectory', 'cache.dir'], kind: 'write' },
+  { names: ['coverage.reporter'], kind: 'module', builtins: COVERAGE_REPORTERS },
+  { names: ['outputFile', 'coverage.reportsDirectory', 'cache.dir', 'attachmentsDir'], kind: 'write' },
   { names: ['api', 'ui', 'open', 'browser', 'inspect', 'inspectBrk', 'standalone'], kind: 'port' },
+  { names: ['execArgv', 'poolOptions'], kind: 'never', why: 'passes options to node (such as --require or --inspect)' },
   { names: ['update'], kind: 'snapshot' },
 ];
 const JEST: readonly OptionRule[] = [
@@ -42,6 +48,7 @@ const JEST: readonly OptionRule[] = [
     names: ['config', 'setupFiles', 'setupFilesAfterEnv', 'globalSetup', 'globalTeardown', 'testRunner', 'runner', 'resolver', 'snapshotResolver', 'testSequencer', 'transform', 'preset', 'testResultsProcessor', 'watchPlugins', 'projects'],
     kind: 'module',
   },
+  { names: ['coverageReporters'], kind: 'module', builtins: COVERAGE_REPORTERS },
   { names: ['rootDir', 'roots', 'modulePaths'], kind: 'read' },
   { names: ['outputFile', 'coverageDirectory', 'cacheDirectory'], kind: 'write' },
   { names: ['updateSnapshot'], kind: 'snapshot' },
@@ -62,6 +69,72 @@ const PLAYWRIGHT: readonly OptionRule[] = [
   { names: ['ui', 'uiPort', 'uiHost', 'debug'], kind: 'port' },
   { names: ['updateSnapshots'], kind: 'snapshot' },
 ];
+/**
+ * Each runner's options that load nothing (flags, and values that are names, numbers, patterns or
+ * test ids); any other option whose value looks like a file is gated (unknown-options.ts).
+ */
+const VITEST_KNOWN: KnownOptions = {
+  long: [
+    'run', 'watch', 'globals', 'dom', 'isolate', 'passWithNoTests', 'allowOnly', 'silent', 'hideSkippedTests', 'changed', 'related', 'mode', 'project', 'exclude', 'shard',
+    'testNamePattern', 'bail', 'retry', 'testTimeout', 'hookTimeout', 'teardownTimeout', 'slowTestThreshold', 'maxWorkers', 'minWorkers', 'maxConcurrency', 'fileParallelism',
+    'coverage', 'coverage.enabled', 'coverage.all', 'coverage.include', 'coverage.exclude', 'coverage.extension', 'coverage.clean', 'coverage.cleanOnRerun', 'coverage.provider',
+    'coverage.reportOnFailure', 'coverage.allowExternal', 'coverage.skipFull', 'coverage.ignoreEmptyLines', 'coverage.excludeAfterRemap', 'coverage.processingConcurrency', 'coverage.thresholds.*', 'coverage.watermarks.*',
+    'typecheck', 'typecheck.enabled', 'typecheck.only', 'typecheck.include', 'typecheck.ignoreSourceErrors', 'typecheck.allowJs', 'typecheck.spawnTimeout',
+    'sequence.shuffle', 'sequence.shuffle.*', 'sequence.concurrent', 'sequence.seed', 'sequence.hooks', 'sequence.setupFiles',
+    'clearScreen', 'logHeapUsage', 'expandSnapshotDiff', 'disableConsoleIntercept', 'printConsoleTrace', 'includeTaskLocation', 'dangerouslyIgnoreUnhandledErrors',
+    'segfaultRetry', 'color', 'help', 'version', 'json', 'filesOnly', 'cache', 'clearCache', 'tags', 'listTags', 'strictTags',
+  ],
+  flags: 'uwhv',
+  values: 'crt',
+};
+const JEST_KNOWN: KnownOptions = {
+  long: [
+    'all', 'bail', 'cache', 'changedFilesWithAncestor', 'changedSince', 'ci', 'clearCache', 'clearMocks', 'collectCoverage', 'coverage', 'collectCoverageFrom', 'color', 'colors',
+    'coveragePathIgnorePatterns', 'coverageProvider', 'coverageThreshold', 'debug', 'detectOpenHandles', 'errorOnDeprecated', 'expand', 'findRelatedTests', 'forceExit', 'help',
+    'injectGlobals', 'json', 'lastCommit', 'listTests', 'logHeapUsage', 'maxConcurrency', 'maxWorkers', 'moduleDirectories', 'moduleFileExtensions', 'modulePathIgnorePatterns',
+    'noStackTrace', 'notify', 'notifyMode', 'onlyChanged', 'onlyFailures', 'openHandlesTimeout', 'passWithNoTests', 'randomize', 'resetMocks', 'resetModules', 'restoreMocks',
+    'runInBand', 'runTestsByPath', 'seed', 'selectProjects', 'ignoreProjects', 'shard', 'showConfig', 'showSeed', 'silent', 'testLocationInResults', 'testMatch', 'testNamePattern',
+    'testPathIgnorePatterns', 'testPathPattern', 'testPathPatterns', 'testRegex', 'testTimeout', 'testFailureExitCode', 'useStderr', 'verbose', 'version', 'watch', 'watchAll',
+    'watchman', 'watchPathIgnorePatterns', 'workerIdleMemoryLimit', 'workerThreads', 'waitForUnhandledRejections',
+  ],
+  flags: 'iebfouhv',
+  values: 'ctw',
+};
+const MOCHA_KNOWN: KnownOptions = {
+  long: [
+    'allowUncaught', 'asyncOnly', 'bail', 'checkLeaks', 'color', 'colors', 'delay', 'diff', 'dryRun', 'exit', 'extension', 'failZero', 'fgrep', 'forbidOnly', 'forbidPending',
+    'fullTrace', 'global', 'globals', 'grep', 'growl', 'inlineDiffs', 'invert', 'jobs', 'listReporters', 'listInterfaces', 'parallel', 'recursive', 'retries', 'slow', 'sort',
+    'spec', 'timeout', 'timeouts', 'watch', 'watchFiles', 'watchIgnore', 'ignore', 'exclude', 'version', 'help', 'enableSourceMaps', 'reporterOption', 'reporterOptions',
+  ],
+  flags: 'bcwphVAiS',
+  values: 'rRuOngftsj',
+};
+const PLAYWRIGHT_KNOWN: KnownOptions = {
+  long: [
+    'browser', 'forbidOnly', 'fullyParallel', 'globalTimeout', 'grep', 'grepInvert', 'headed', 'ignoreSnapshots', 'lastFailed', 'list', 'maxFailures', 'deps', 'onlyChanged',
+    'passWithNoTests', 'project', 'quiet', 'repeatEach', 'retries', 'shard', 'timeout', 'trace', 'updateSourceMethod', 'workers', 'help', 'version', 'failOnFlakyTests',
+  ],
+  flags: 'xuhqV',
+  values: 'cgj',
+};
+/**
+ * Options whose value is a file some JS runner loads as code, and which no rule table judges:
+ * left out of every table (mocha's `--diff` is a flag, vitest's names a module), so `npm test --
+ * --diff ./d.js` is gated whichever runner the script starts.
+ */
+const LOADS_A_FILE = ['runner', 'diff', 'sequence.sequencer', 'typecheck.checker', 'coverage.customProviderModule', 'filter', 'prettierPath', 'snapshotSerializers'];
+/** What `npm test -- …` may pass: whatever any JS runner knows, except what another one loads. */
+const ANY_JS_KNOWN: KnownOptions = {
+  long: [VITEST_KNOWN, JEST_KNOWN, MOCHA_KNOWN, PLAYWRIGHT_KNOWN].flatMap((k) => k.long).filter((n) => !LOADS_A_FILE.includes(n)),
+  flags: [...new Set([VITEST_KNOWN, JEST_KNOWN, MOCHA_KNOWN, PLAYWRIGHT_KNOWN].flatMap((k) => [...(k.flags ?? '')]))].join(''),
+  values: [...new Set([VITEST_KNOWN, JEST_KNOWN, MOCHA_KNOWN, PLAYWRIGHT_KNOWN].flatMap((k) => [...(k.values ?? '')]))].join(''),
+};
+
+/** The long names a rule table judges, which the unknown-option rule therefore leaves to it. */
+function judged(rules: readonly OptionRule[]): string[] {
+  return rules.flatMap((r) => r.names);
+}
+
 /** Any of the JS runners may receive the arguments of `npm test -- …`, so all their rules apply there. */
 const ANY_JS_RUNNER: readonly OptionRule[] = [
   { names: ['reporter', 'reporters'], kind: 'module', builtins: [...new Set([...VITEST_REPORTERS, ...JEST_REPORTERS, ...MOCHA_REPORTERS, ...PLAYWRIGHT_REPORTERS])] },
@@ -92,27 +165,31 @@ function mochaReporterOptions(args: readonly Word[]): Finding | null {
  * runner's module, write, read, port and snapshot options, and mocha's reporter options.
  */
 export function testArgsFinding(runner: string, args: readonly Word[]): Finding | null {
-  return runnerOptionsFinding(runner, readRunnerOptions(args, { c: 'config', u: 'update', r: 'require', R: 'reporter', O: 'reporterOption', n: 'nodeOption' }), ANY_JS_RUNNER) ?? mochaReporterOptions(args);
+  return (
+    runnerOptionsFinding(runner, readRunnerOptions(args, { c: 'config', u: 'update', r: 'require', R: 'reporter', O: 'reporterOption', n: 'nodeOption' }), ANY_JS_RUNNER) ??
+    mochaReporterOptions(args) ??
+    unknownOptionFinding(runner, args, ANY_JS_KNOWN, judged(ANY_JS_RUNNER))
+  );
 }
 
 /** A JS runner: its subcommands that set things up are gated; its options follow its rule table. */
-function jsRunner(name: string, rules: readonly OptionRule[], shortNames: Readonly<Record<string, string>>, setup: Readonly<Record<string, readonly string[]>>, extra?: (args: readonly Word[]) => Finding | null): Checker {
+function jsRunner(name: string, rules: readonly OptionRule[], shortNames: Readonly<Record<string, string>>, known: KnownOptions, setup: Readonly<Record<string, readonly string[]>>, extra?: (args: readonly Word[]) => Finding | null): Checker {
   return (args) => {
     const sub = args.find((w) => !w.text.startsWith('-'))?.text;
     if (sub !== undefined && Object.hasOwn(setup, sub)) {
       return writing(gated('runner-setup', `${q(`${name} ${sub}`)} sets up or changes the project`, USE.tests), setup[sub]!);
     }
-    return runnerOptionsFinding(name, readRunnerOptions(args, shortNames), rules) ?? extra?.(args) ?? TESTS;
+    return runnerOptionsFinding(name, readRunnerOptions(args, shortNames), rules) ?? extra?.(args) ?? unknownOptionFinding(name, args, known, judged(rules)) ?? TESTS;
   };
 }
 
-const vitest = jsRunner('vitest', VITEST, VITEST_SHORT, { init: ['vitest config and example files in the workspace root'] });
+const vitest = jsRunner('vitest', VITEST, VITEST_SHORT, VITEST_KNOWN, { init: ['vitest config and example files in the workspace root'] });
 const jest: Checker = (args) => {
   const init = args.find((w) => w.text === '--init');
   if (init) return writing(gated('runner-setup', `jest ${q(init.raw)} writes a config file`, USE.tests), ['jest.config.js (or .ts/.mjs) in the workspace root']);
-  return jsRunner('jest', JEST, JEST_SHORT, {})(args, () => undefined);
+  return jsRunner('jest', JEST, JEST_SHORT, JEST_KNOWN, {})(args, () => undefined);
 };
-const mocha = jsRunner('mocha', MOCHA, MOCHA_SHORT, {}, mochaReporterOptions);
+const mocha = jsRunner('mocha', MOCHA, MOCHA_SHORT, MOCHA_KNOWN, {}, mochaReporterOptions);
 const playwright: Checker = (args) => {
   const tokens = scanOptions(args, { shortValue: 'cgjx', longValue: ['config', 'grep', 'project', 'reporter', 'workers', 'shard', 'output'] });
   const sub = operands(tokens)[0]?.text;
@@ -120,7 +197,7 @@ const playwright: Checker = (args) => {
   if (sub !== 'test') {
     return writing(gated('runner-setup', `${q(`playwright ${sub ?? ''}`.trim())} installs browsers or opens tools`, 'Run the tests with npx playwright test.'), ['browser binaries and tool output (outside the workspace, in the Playwright cache, or files the tool is told to write)']);
   }
-  return runnerOptionsFinding('playwright test', readRunnerOptions(args, PLAYWRIGHT_SHORT), PLAYWRIGHT) ?? TESTS;
+  return runnerOptionsFinding('playwright test', readRunnerOptions(args, PLAYWRIGHT_SHORT), PLAYWRIGHT) ?? unknownOptionFinding('playwright test', args, PLAYWRIGHT_KNOWN, judged(PLAYWRIGHT)) ?? TESTS;
 };
 
 /** tsc's options that name what it writes (when it emits at all). */
@@ -156,6 +233,17 @@ const PRETTIER: readonly OptionRule[] = [
   { names: ['cacheLocation'], kind: 'write' },
 ];
 
+const PRETTIER_KNOWN: KnownOptions = {
+  long: [
+    'check', 'listDifferent', 'write', 'ignoreUnknown', 'noConfig', 'editorconfig', 'cache', 'cacheStrategy', 'logLevel', 'color', 'parser', 'printWidth', 'tabWidth', 'useTabs',
+    'semi', 'singleQuote', 'jsxSingleQuote', 'quoteProps', 'trailingComma', 'bracketSpacing', 'bracketSameLine', 'arrowParens', 'proseWrap', 'htmlWhitespaceSensitivity',
+    'vueIndentScriptAndStyle', 'endOfLine', 'embeddedLanguageFormatting', 'singleAttributePerLine', 'objectWrap', 'experimentalTernaries', 'experimentalOperatorPosition',
+    'rangeStart', 'rangeEnd', 'insertPragma', 'requirePragma', 'stdinFilepath', 'cursorOffset', 'findConfigPath', 'fileInfo', 'supportInfo', 'version', 'help',
+    'withNodeModules', 'configPrecedence', 'errorOnUnmatchedPattern',
+  ],
+  flags: 'clwuvh',
+};
+
 /** prettier prints or checks freely; --write rewrites files. */
 const prettier = (args: readonly Word[]): Verdict => {
   const tokens = scanOptions(args, { longValue: ['config', 'ignore-path', 'plugin', 'parser', 'cache-location', 'log-level', 'config-precedence', 'cursor-offset', 'stdin-filepath'] });
@@ -164,7 +252,7 @@ const prettier = (args: readonly Word[]): Verdict => {
   if (bad?.tier === 'never') return bad;
   const write = findShort(tokens, 'w') ?? findLong(tokens, ['write']);
   if (write) return writing(gated('formatter-writes', `prettier ${q(shown(write))} rewrites files`, 'Check formatting with npx prettier --check, then edit with ws_edit.'), files.map((w) => `${w.text} (every file it formats)`));
-  return bad ?? { free: 'checks formatting' };
+  return bad ?? unknownOptionFinding('prettier', args, PRETTIER_KNOWN, judged(PRETTIER)) ?? { free: 'checks formatting' };
 };
 
 const ESLINT_FORMATS = ['stylish', 'compact', 'json', 'json-with-metadata', 'html', 'junit', 'checkstyle', 'tap', 'unix', 'visualstudio', 'jslint-xml'];
@@ -174,6 +262,17 @@ const ESLINT: readonly OptionRule[] = [
   { names: ['ignorePath'], kind: 'read' },
   { names: ['outputFile', 'cacheLocation'], kind: 'write' },
 ];
+
+const ESLINT_KNOWN: KnownOptions = {
+  long: [
+    'fix', 'init', 'ext', 'env', 'global', 'parserOptions', 'rule', 'eslintrc', 'inlineConfig', 'reportUnusedDisableDirectives', 'reportUnusedDisableDirectivesSeverity',
+    'reportUnusedInlineConfigs', 'cache', 'cacheStrategy', 'maxWarnings', 'quiet', 'color', 'debug', 'printConfig', 'stdin', 'stdinFilename', 'errorOnUnmatchedPattern',
+    'exitOnFatalError', 'passOnNoPatterns', 'fixDryRun', 'fixType', 'ignorePattern', 'ignore', 'help', 'version', 'flag', 'stats', 'concurrency', 'configLookup',
+    'inspectConfig', 'envInfo', 'warnIgnored',
+  ],
+  flags: 'hv',
+  values: 'cfo',
+};
 
 const eslint = (args: readonly Word[]): Verdict => {
   const tokens = scanOptions(args, { shortValue: 'cfo', longValue: ['config', 'format', 'output-file', 'ext', 'rulesdir', 'ignore-path', 'resolve-plugins-relative-to', 'cache-location', 'max-warnings', 'plugin', 'parser', 'rule', 'env', 'global'] });
@@ -185,7 +284,7 @@ const eslint = (args: readonly Word[]): Verdict => {
     const what = fix.name === 'init' ? ['eslint.config.js', 'package.json', 'node_modules/'] : files.map((w) => `${w.text} (every file it fixes)`);
     return writing(gated('linter-writes', `eslint ${q(shown(fix))} writes files`, 'Lint without --fix or -o; fix problems with ws_edit.'), what);
   }
-  return bad ?? { free: 'lints without writing' };
+  return bad ?? unknownOptionFinding('eslint', args, ESLINT_KNOWN, judged(ESLINT)) ?? { free: 'lints without writing' };
 };
 
 const PYTEST: readonly OptionRule[] = [
@@ -197,6 +296,22 @@ const PYTEST: readonly OptionRule[] = [
   { names: ['debug'], kind: 'write', defaultWrite: 'pytestdebug.log' },
   { names: ['pastebin'], kind: 'port', why: 'uploads the results to a paste service' },
 ];
+
+const PYTEST_KNOWN: KnownOptions = {
+  long: [
+    'verbose', 'quiet', 'exitfirst', 'maxfail', 'tb', 'capture', 'lf', 'last-failed', 'last-failed-no-failures', 'ff', 'failed-first', 'nf', 'new-first', 'sw', 'stepwise',
+    'stepwise-skip', 'co', 'collect-only', 'collectonly', 'durations', 'durations-min', 'deselect', 'ignore', 'ignore-glob', 'import-mode', 'no-header', 'no-summary',
+    'disable-warnings', 'disable-pytest-warnings', 'strict-markers', 'strict-config', 'strict', 'runxfail', 'showlocals', 'show-capture', 'color', 'code-highlight',
+    'full-trace', 'fulltrace', 'log-level', 'log-cli-level', 'log-format', 'log-date-format', 'log-cli-format', 'log-cli-date-format', 'log-file-level', 'cov', 'cov-branch',
+    'cov-fail-under', 'cov-append', 'cov-context', 'no-cov', 'no-cov-on-fail', 'doctest-modules', 'doctest-glob', 'doctest-continue-on-failure', 'doctest-report',
+    'doctest-ignore-import-errors', 'pyargs', 'noconftest', 'cache-clear', 'cache-show', 'trace', 'pdb', 'setup-show', 'setup-only', 'setup-plan', 'fixtures',
+    'fixtures-per-test', 'funcargs', 'markers', 'version', 'help', 'numprocesses', 'dist', 'timeout', 'keep-duplicates', 'continue-on-collection-errors', 'assert',
+    'override-ini', 'capture', 'showlocals', 'no-showlocals', 'xfail-tb', 'junit-prefix',
+  ],
+  flags: 'vqxslhV',
+  values: 'kmrnWpco',
+  getopt: true,
+};
 
 /** pytest -o KEY=VALUE: cache_dir and log_file write where they point; other keys (addopts, pythonpath …) can load code. */
 function pytestIniFinding(args: readonly Word[]): Finding | null {
@@ -220,7 +335,16 @@ const pytest = (args: readonly Word[]): Verdict => {
   const paths = operands(tokens).map((o) => ({ ...o.word, text: o.text.split('::')[0]! }));
   const outside = paths.map((w) => pathFinding(w.text, w.raw)).find((f) => f !== null);
   if (outside) return outside;
-  return runnerOptionsFinding('pytest', readRunnerOptions(args, { p: 'p', c: 'config-file', o: 'override-ini' }, true), PYTEST) ?? pytestIniFinding(args) ?? TESTS;
+  return (
+    runnerOptionsFinding('pytest', readRunnerOptions(args, { p: 'p', c: 'config-file', o: 'override-ini' }, true), PYTEST) ??
+    pytestIniFinding(args) ??
+    readRunnerOptions(args, { W: 'pythonwarnings' }, true)
+      .filter((o) => o.name === 'pythonwarnings')
+      .map((o) => (o.values[0] ? warningFilterFinding('pytest', o.word.raw, o.values[0].text) : null))
+      .find((f) => f !== null) ??
+    unknownOptionFinding('pytest', args, PYTEST_KNOWN, [...judged(PYTEST), 'override-ini', 'pythonwarnings']) ??
+    TESTS
+  );
 };
 
 /** Go's flag package takes -name and --name alike, with =value or the next word. */
@@ -234,7 +358,29 @@ function goFlags(args: readonly Word[]): { key: string; w: Word; value: Word | u
 }
 
 const GO_FREE = ['test', 'run', 'vet', 'version', 'env', 'list', 'doc', 'help'];
+/** go's build, test and vet flags that load nothing (`-vettool`, `-pkgdir` and other file-naming flags are not among them), the test binary's `-test.*`, and vet's analyzers. */
+const GO_KNOWN: KnownOptions = {
+  long: [
+    'v', 'x', 'n', 'a', 'race', 'msan', 'asan', 'cover', 'covermode', 'coverpkg', 'count', 'cpu', 'parallel', 'run', 'skip', 'bench', 'benchtime', 'benchmem', 'timeout', 'short',
+    'failfast', 'fullpath', 'shuffle', 'json', 'list', 'fuzz', 'fuzztime', 'fuzzminimizetime', 'tags', 'mod', 'p', 'trimpath', 'work', 'buildvcs', 'buildmode', 'compiler', 'gcflags',
+    'asmflags', 'ldflags', 'gccgoflags', 'installsuffix', 'linkshared', 'modcacherw', 'vet', 'args', 'blockprofilerate', 'memprofilerate', 'mutexprofilefraction', 'c', 'i', 'w', 'u',
+    'e', 'f', 'm', 'deps', 'find', 'export', 'test', 'compiled', 'retract', 'versions', 'reuse', 'all', 'cmd', 'short', 'src', 'h', 'help', 'fix', 'diff', 'flags', 'json',
+    'C', 'modfile', 'overlay', 'pgo', 'exec', 'toolexec', 'o', 'coverprofile', 'cpuprofile', 'memprofile', 'blockprofile', 'mutexprofile', 'trace', 'outputdir', 'test.*',
+    'appends', 'asmdecl', 'assign', 'atomic', 'bools', 'buildtag', 'cgocall', 'composites', 'copylocks', 'defers', 'directive', 'errorsas', 'framepointer', 'hostport',
+    'httpresponse', 'ifaceassert', 'loopclosure', 'lostcancel', 'nilfunc', 'printf', 'printf.*', 'shift', 'sigchanyzer', 'slog', 'stdmethods', 'stdversion', 'stringintconv',
+    'structtag', 'testinggoroutine', 'tests', 'timeformat', 'unmarshal', 'unreachable', 'unsafeptr', 'unusedresult', 'unusedresult.*', 'waitgroup',
+  ],
+  singleDash: true,
+};
 const GO_WRITES = ['o', 'coverprofile', 'cpuprofile', 'memprofile', 'blockprofile', 'mutexprofile', 'trace', 'outputdir'];
+/** The words go itself reads: in `go run PKG ARGS…` what follows the package is the program's own. */
+function goOwnArgs(sub: string, args: readonly Word[]): readonly Word[] {
+  if (sub !== 'run') return args;
+  const at = args.findIndex((w) => w.text === 'run');
+  const pkg = args.findIndex((w, i) => i > at && !w.text.startsWith('-'));
+  return pkg < 0 ? args : args.slice(0, pkg + 1);
+}
+
 const go = (args: readonly Word[]): Verdict => {
   const sub = args.find((w) => !w.text.startsWith('-'))?.text ?? '';
   const flags = goFlags(args);
@@ -255,7 +401,29 @@ const go = (args: readonly Word[]): Verdict => {
     const listed = outputs.map((f) => f.value?.text ?? '').filter(Boolean);
     return writing(gated('go-writes', what, USE.approval), listed.length ? listed : ['build output, go.mod, go.sum or the module cache (outside the workspace), as the command does']);
   }
+  const unknown = unknownOptionFinding(`go ${sub}`, goOwnArgs(sub, args), GO_KNOWN);
+  if (unknown) return unknown;
   return sub === 'test' ? TESTS : { free: 'reads or runs workspace code' };
+};
+
+/** cargo's options that load nothing; `--target` is not among them (a path there is a target spec, which names the linker). */
+const CARGO_KNOWN: KnownOptions = {
+  long: [
+    'package', 'workspace', 'exclude', 'all', 'lib', 'bins', 'bin', 'examples', 'example', 'tests', 'test', 'benches', 'bench', 'all-targets', 'doc', 'no-run', 'no-fail-fast',
+    'features', 'all-features', 'no-default-features', 'release', 'profile', 'jobs', 'keep-going', 'message-format', 'verbose', 'quiet', 'color', 'frozen', 'locked', 'offline',
+    'ignore-rust-version', 'timings', 'unit-graph', 'future-incompat-report', 'help', 'version', 'list', 'explain', 'manifest-path', 'target-dir', 'artifact-dir', 'out-dir',
+    'lockfile-path', 'config',
+  ],
+  flags: 'qvrhV',
+  values: 'pjFC',
+  getopt: true,
+};
+/** libtest's options, after `cargo test --`. */
+const LIBTEST_KNOWN: KnownOptions = {
+  long: ['test-threads', 'nocapture', 'no-capture', 'show-output', 'ignored', 'include-ignored', 'exact', 'skip', 'list', 'format', 'color', 'quiet', 'test', 'bench', 'force-run-in-process', 'exclude-should-panic', 'report-time', 'ensure-time', 'shuffle', 'shuffle-seed', 'help'],
+  flags: 'qh',
+  values: 'Z',
+  getopt: true,
 };
 
 const cargo = (args: readonly Word[]): Verdict => {
@@ -272,6 +440,17 @@ const cargo = (args: readonly Word[]): Verdict => {
   }
   const sub = operands(tokens)[0]?.text;
   if (sub === undefined && args.some((w) => ['--version', '-V'].includes(w.text))) return { free: 'is a version query' };
+  const dashes = args.findIndex((w) => w.text === '--');
+  const harness = dashes < 0 ? [] : args.slice(dashes + 1);
+  const logfile = readRunnerOptions(harness, {}, true).find((o) => o.name === 'logfile');
+  if (logfile) {
+    const file = logfile.values[0];
+    const bad = file ? writePathFinding(file.text, file.raw, file) : null;
+    if (bad) return bad;
+    return writing(gated('report-file', `cargo test ${q(logfile.word.raw)} writes the test log`, USE.tests), file ? [file.text] : []);
+  }
+  const unknown = unknownOptionFinding(`cargo ${sub ?? ''}`.trim(), dashes < 0 ? args : args.slice(0, dashes), CARGO_KNOWN) ?? unknownOptionFinding('the test harness', harness, LIBTEST_KNOWN, ['logfile']);
+  if (unknown) return unknown;
   if (sub === 'test') return TESTS;
   return writing(gated('cargo-writes', `${q(`cargo ${sub ?? ''}`.trim())} builds into target/, installs or changes the manifest`, 'Run the tests with cargo test; anything else needs a person.'), ['target/', 'Cargo.toml', 'Cargo.lock', '~/.cargo (outside the workspace) for installs']);
 };
