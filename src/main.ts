@@ -15,6 +15,7 @@ import { openSessionStore } from './session/idb-store.ts';
 import { Sessions } from './ui/sessions/sessions.svelte.ts';
 import { WebContainerLink } from './worker/webcontainer-link.ts';
 import { connectSandboxFrame } from './worker/sandbox-frame.ts';
+import { CompareState } from './ui/compare/compare-state.svelte.ts';
 
 const target = document.getElementById('app');
 if (!target) throw new Error('index.html has no #app element to mount the playground into');
@@ -42,9 +43,10 @@ const tab = (() => {
     return null; // storage disabled: a reload then cannot find the run it cut short
   }
 })();
+const store = openSessionStore(window.indexedDB);
 const sessions = new Sessions({
   client,
-  store: openSessionStore(window.indexedDB),
+  store,
   run,
   start,
   router,
@@ -52,6 +54,13 @@ const sessions = new Sessions({
   tab,
   clipboard: () => navigator.clipboard,
 });
+// The split view reads and writes its own query of the address (`#/compare?a=…&b=…&row=…`).
+const compareRoute = {
+  get query(): string {
+    return router.route.query ?? '';
+  },
+  setQuery: (query: string) => router.setQuery(query),
+};
 
 mount(App, {
   target,
@@ -64,5 +73,6 @@ mount(App, {
     travel: new TimeTravel(client),
     lab: new RunLab(client, run),
     sessions,
+    compare: new CompareState({ client, lists: sessions, store: store.then((s) => s.store), route: compareRoute }),
   },
 });

@@ -1,11 +1,13 @@
 /**
  * Hash routes: `#/` the start screen, `#/run?step=5` a run with the inspected step,
- * `#/console` the tool console. The URL is the source of truth for the page and the selected
- * step, so a reload (or, later, a shared session) lands on the same view. Stepping through a
- * run replaces the history entry instead of pushing one per key press.
+ * `#/console` the tool console, `#/compare?a=…&b=…` two sessions side by side and `#/eval` the
+ * task suite (these two keep their own query, which their pages read). The URL is the source
+ * of truth for the page and the selected step, so a reload (or, later, a shared session) lands
+ * on the same view. Stepping through a run replaces the history entry instead of pushing one
+ * per key press.
  */
 
-export type Page = 'start' | 'run' | 'console';
+export type Page = 'start' | 'run' | 'console' | 'compare' | 'eval';
 
 /** The part of `window` the router uses (a stand-in in tests). */
 export interface RouterWindow {
@@ -19,23 +21,31 @@ export interface Route {
   readonly page: Page;
   /** The selected step, when the URL names one (a positive integer). */
   readonly step: number | null;
+  /** The query of a page that keeps its own (compare, eval), as written after `?`. */
+  readonly query?: string;
 }
 
-const PAGES: Readonly<Record<string, Page>> = { '': 'start', run: 'run', console: 'console' };
-const PATHS: Readonly<Record<Page, string>> = { start: '/', run: '/run', console: '/console' };
+/** The pages whose query is theirs to read (the router keeps it as written). */
+const OWN_QUERY: ReadonlySet<Page> = new Set(['compare', 'eval']);
+
+const PAGES: Readonly<Record<string, Page>> = { '': 'start', run: 'run', console: 'console', compare: 'compare', eval: 'eval' };
+const PATHS: Readonly<Record<Page, string>> = { start: '/', run: '/run', console: '/console', compare: '/compare', eval: '/eval' };
 
 /** `#/run?step=5` → {page: 'run', step: 5}; anything unknown is the start screen. */
 export function parseHash(hash: string): Route {
   const body = hash.replace(/^#/, '');
-  const [path = '', query = ''] = body.split('?', 2);
+  const at = body.indexOf('?');
+  const path = at < 0 ? body : body.slice(0, at);
+  const query = at < 0 ? '' : body.slice(at + 1);
   const page = PAGES[path.replace(/^\/+|\/+$/g, '')] ?? 'start';
+  if (OWN_QUERY.has(page)) return { page, step: null, query };
   const raw = new URLSearchParams(query).get('step');
   const n = raw !== null && /^\d+$/.test(raw) ? Number(raw) : NaN;
   return { page, step: page === 'run' && Number.isSafeInteger(n) && n >= 1 ? n : null };
 }
 
 export function formatHash(route: Route): string {
-  const query = route.page === 'run' && route.step !== null ? `?step=${route.step}` : '';
+  const query = route.page === 'run' && route.step !== null ? `?step=${route.step}` : OWN_QUERY.has(route.page) && route.query ? `?${route.query}` : '';
   return `#${PATHS[route.page]}${query}`;
 }
 
@@ -70,6 +80,13 @@ export class Router {
   setStep(step: number | null): void {
     if (this.route.page !== 'run' || this.route.step === step) return;
     this.#set({ page: 'run', step }, 'replace');
+  }
+
+  /** The query of the compare or eval page on screen, without adding a history entry. */
+  setQuery(query: string): void {
+    const { page } = this.route;
+    if (!OWN_QUERY.has(page) || this.route.query === query) return;
+    this.#set({ page, step: null, query }, 'replace');
   }
 
   #set(route: Route, how: 'push' | 'replace'): void {

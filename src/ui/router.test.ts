@@ -17,6 +17,9 @@ describe('parseHash', () => {
     ['#/console', { page: 'console', step: null }],
     ['#/console?step=3', { page: 'console', step: null }],
     ['#/nowhere', { page: 'start', step: null }],
+    ['#/compare?a=example:drifted-edit&b=lesson:the-jail&row=2', { page: 'compare', step: null, query: 'a=example:drifted-edit&b=lesson:the-jail&row=2' }],
+    ['#/compare', { page: 'compare', step: null, query: '' }],
+    ['#/eval?x=1?y', { page: 'eval', step: null, query: 'x=1?y' }],
   ])('%s', (hash, route) => {
     expect(parseHash(hash)).toEqual(route);
   });
@@ -26,6 +29,8 @@ describe('parseHash', () => {
     [{ page: 'run', step: null }, '#/run'],
     [{ page: 'run', step: 4 }, '#/run?step=4'],
     [{ page: 'console', step: null }, '#/console'],
+    [{ page: 'compare', step: null, query: 'a=saved:1' }, '#/compare?a=saved:1'],
+    [{ page: 'eval', step: null, query: '' }, '#/eval'],
   ] as const)('formats %o as %s, which parses back', (route, hash) => {
     expect(formatHash(route)).toBe(hash);
     expect(parseHash(hash)).toEqual(route);
@@ -76,5 +81,15 @@ describe('Router', () => {
     router.setStep(5);
     expect(log).toEqual(['push #/run', 'replace #/run?step=2', 'replace #/run?step=3', 'replace #/run', 'push #/console']);
     expect(router.route).toEqual({ page: 'console', step: null });
+  });
+
+  it('setQuery replaces the query of the compare and eval pages, and of no other', () => {
+    const { win, log } = fakeWindow('#/compare?a=saved:1');
+    const router = new Router(win);
+    router.setQuery('a=saved:1&b=saved:2');
+    router.setQuery('a=saved:1&b=saved:2');
+    router.go('run');
+    router.setQuery('a=saved:3');
+    expect(log).toEqual(['replace #/compare?a=saved:1&b=saved:2', 'push #/run']);
   });
 });

@@ -22,6 +22,7 @@ import type {
   FileView,
   PathCheck,
   RerunReport,
+  ReplayedSession,
   RunAction,
   RunConfig,
   RunEvent,
@@ -72,6 +73,7 @@ export type {
   WorkspaceChoice,
   WorkspaceSnapshot,
   ReplayVerdict,
+  ReplayedSession,
   SessionHeader,
   SessionRunConfig,
   ShareLink,
@@ -288,6 +290,11 @@ export class EngineClient {
   /** The edit-format bandit's table as stored, with the format the latest live run's prompt recommended. */
   evolveTable(): Promise<EvolveTable> {
     return this.#request('evolve-table', {});
+  }
+
+  /** Replays every step of `session` apart from the run on screen, for the split view: its run info, all step records, the verdict. */
+  replayRecords(session: Session): Promise<ReplayedSession> {
+    return this.#request('replay-records', { session });
   }
 
   /** Hands the worker `port` (transferred: unusable here afterwards), which serves the page's WebContainer workspace. */

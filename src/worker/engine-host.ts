@@ -14,6 +14,7 @@ import { ladderRungs, rerunWithSettings } from './run-lab.ts';
 import { aciOffForStep } from '../session/aci-off.ts';
 import { decodeShare, linkReport, shareUrl } from '../session/share-codec.ts';
 import { openSessionFile } from './session-run.ts';
+import { replayRecords } from './replay-records.ts';
 import { probeEndpoint } from './run-models.ts';
 import { checkPaths } from './run-workspace.ts';
 import { snapshotWorkspace, viewFile } from './workspace-view.ts';
@@ -122,6 +123,8 @@ export function serveEngine(endpoint: HostEndpoint, newSession: SessionFactory, 
         return rerunWithSettings(req.session, req.aci);
       case 'evolve-table':
         return runs.evolveTable();
+      case 'replay-records':
+        return replayRecords(req.session, { ...services, attached });
       default: {
         const never: never = req;
         throw new TypeError(`engine worker: unknown request type ${JSON.stringify((never as { type?: unknown }).type)}`);

@@ -355,6 +355,14 @@ export interface EvolveTable {
   readonly problem?: string;
 }
 
+/** A session replayed in full apart from the run on screen (for the split view): what it is, every step's record, the verdict, why it ended. */
+export interface ReplayedSession {
+  readonly info: RunInfo;
+  readonly records: readonly StepRecord[];
+  readonly verdict: ReplayVerdict | null;
+  readonly endText: string;
+}
+
 /** A share link and its length report (`fits` false: offer the file instead). */
 export interface ShareLink {
   readonly url: string;
@@ -432,6 +440,8 @@ export interface EngineCalls {
   'rerun-settings': { params: { readonly session: Session; readonly aci: AciSettings }; result: RerunReport };
   /** The edit-format bandit's table as stored, with the latest live run's choice. */
   'evolve-table': { params: {}; result: EvolveTable };
+  /** Replays every step of `session` on a run host of its own (the run on screen goes on) and answers with all the step records. */
+  'replay-records': { params: { readonly session: Session }; result: ReplayedSession };
 }
 
 export type EngineRequestType = keyof EngineCalls;

@@ -1,0 +1,101 @@
+/**
+ * The split view's state over the real worker protocol (in one process): the URL names two
+ * sessions, both are replayed, the rows align, the first divergence is found, stepping moves
+ * the row (and the URL); a saved session, a held one and an unknown source open or say why.
+ */
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MemorySessionStore } from '../../session/idb-store.ts';
+import { useNodeWasm } from '../../platform/node-wasm.ts';
+import type { EngineClient, Session } from '../../worker/client.ts';
+import { connectInProcess } from '../../worker/in-process.ts';
+import { createTemplateSession } from '../../worker/starter-session.ts';
+import { bundledExamples } from '../sessions/bundled.ts';
+import { compareHref, CompareState, savedSource } from './compare-state.svelte.ts';
+
+useNodeWasm();
+
+const open: EngineClient[] = [];
+afterEach(() => {
+  for (const c of open.splice(0)) c.dispose();
+});
+
+const text = (name: string) => readFileSync(new URL(`../../../examples/${name}.session.json`, import.meta.url), 'utf8');
+const examples = bundledExamples({ '/examples/drifted-edit.session.json': async () => text('drifted-edit'), '/examples/thirty-steps.session.json': async () => text('thirty-steps') });
+
+function setup() {
+  const { client } = connectInProcess(() => createTemplateSession());
+  open.push(client);
+  const store = new MemorySessionStore();
+  const route = { query: '', setQuery: (q: string) => void (route.query = q) };
+  const state = new CompareState({ client, lists: { lessons: [], examples, saved: [] }, store: Promise.resolve(store), route });
+  return { state, route, store };
+}
+
+describe('CompareState', () => {
+  it('opens the two sessions the URL names, aligns them and marks where they part', async () => {
+    const { state } = setup();
+    await state.sync('a=example:drifted-edit&b=example:thirty-steps');
+    expect(state.a.state).toBe('ready');
+    expect(state.b.state).toBe('ready');
+    // Every step of each side appears once.
+    expect(state.rows.filter((r) => r.left !== null)).toHaveLength(3);
+    expect(state.rows.filter((r) => r.right !== null)).toHaveLength(30);
+    // Both read first, but not the same file at the same place: the first row already differs.
+    expect(state.divergence?.row).toBe(state.states.findIndex((s) => s !== 'same'));
+    expect(state.divergence?.text).toMatch(/step 1/);
+    // The drifted edit meets an edit of the thirty steps, and done meets done.
+    const done = state.rows.find((r) => r.left === 3);
+    expect(done?.right).toBe(30);
+  });
+
+  it('finds no divergence between a session and itself', async () => {
+    const { state } = setup();
+    await state.sync('a=example:drifted-edit&b=example:drifted-edit');
+    expect(state.rows.map((r) => [r.left, r.right])).toEqual([
+      [1, 1],
+      [2, 2],
+      [3, 3],
+    ]);
+    expect(state.divergence).toBeNull();
+  });
+
+  it('steps both sides together and writes the row to the URL, clamped to the rows', async () => {
+    const { state, route } = setup();
+    route.query = 'a=example:drifted-edit&b=example:drifted-edit';
+    await state.sync(route.query);
+    state.move(1);
+    expect(state.selected).toEqual({ left: 2, right: 2 });
+    expect(route.query).toBe('a=example:drifted-edit&b=example:drifted-edit&row=2');
+    state.move(5);
+    expect(state.row).toBe(2);
+    state.selectFirst();
+    expect(route.query).toMatch(/row=1$/);
+    state.swap();
+    expect(route.query).toBe('a=example:drifted-edit&b=example:drifted-edit&row=1');
+  });
+
+  it('opens a saved session and a held one, and says why an unknown or vanished one cannot open', async () => {
+    const { state, store } = setup();
+    const session = JSON.parse(text('drifted-edit')) as Session;
+    await store.put({ id: 'x1', title: 'Mine', createdAt: '', updatedAt: '', steps: 3, status: 'ended', source: 'file' }, session);
+    const held = state.hold('From the eval page', session);
+    await state.sync(`a=${savedSource('x1')}&b=${held}`);
+    expect([state.a.state, state.b.state]).toEqual(['ready', 'ready']);
+    await state.sync('a=saved:gone&b=nothing:here');
+    expect(state.a).toMatchObject({ state: 'error', text: expect.stringMatching(/not among the sessions saved/) });
+    expect(state.b).toMatchObject({ state: 'error', text: expect.stringMatching(/names no session/) });
+    await state.sync('a=tab:99');
+    expect(state.a).toMatchObject({ state: 'error', text: expect.stringMatching(/before a reload; open it again/) });
+    expect(state.b.state).toBe('empty');
+  });
+});
+
+describe('compareHref', () => {
+  it.each<[string, string | undefined, string]>([
+    ['example:a', undefined, '#/compare?a=example%3Aa'],
+    ['saved:1', 'lesson:x', '#/compare?a=saved%3A1&b=lesson%3Ax'],
+  ])('%s and %s → %s', (a, b, href) => {
+    expect(compareHref(a, b)).toBe(href);
+  });
+});
