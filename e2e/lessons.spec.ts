@@ -16,6 +16,9 @@ test('the first lesson, from the start screen to its last step, then on to the n
   await expect(page.getByTestId('replay-verdict')).toContainText('✓ Reproduced');
   const steps = await timeline(page).getByRole('option').count();
   expect(steps).toBeGreaterThan(2);
+  // A lesson opens on its first step, to be read from the beginning.
+  await expect(timeline(page).locator('[role="option"][aria-selected="true"]')).toContainText('#1');
+  await expect(page).toHaveURL(/step=1\b/);
 
   // Walk it as a reader would: Home, then → one step at a time.
   await timeline(page).getByRole('option').first().click();
@@ -30,6 +33,8 @@ test('the first lesson, from the start screen to its last step, then on to the n
     if (i < steps) await page.keyboard.press('ArrowRight');
   }
   await expect(page.getByTestId('replay-verdict')).toContainText(`all ${steps} replayed steps match`);
+  // The last step is done's final test run, and it passes.
+  await expect(page.getByTestId('inspector')).toContainText(/Final test run \(9 passed, 0 failed\)/);
   // Step 2's drifted edit lands on the trailing-whitespace rung; the inspector says why that helps, and what ACI off would have done.
   await timeline(page).getByRole('option').filter({ hasText: '#2' }).click();
   await expect(page.getByTestId('inspector')).toContainText('What the engine did');

@@ -1,12 +1,21 @@
 /**
  * The small projects some lessons start from instead of the starter template. Each is written
  * here by hand (the catalog is generated, deterministically) and recorded whole in its
- * session's `workspace.files`, so a lesson replays from exactly these files.
+ * session's `workspace.files`, so a lesson replays from exactly these files. Each has tests
+ * that pass once the lesson's task is done, so the lesson ends on a measured tally; they are
+ * node:test tests whose passing output (timings aside, which ws_test drops) is the same in
+ * Node and in the browser's sandbox.
  */
+import { STARTER_TEMPLATE } from '../src/workspace/templates/index.ts';
+
+/** package.json of a small ES-module project whose tests run on node:test. */
+function packageJson(name: string, main: string): string {
+  return `${JSON.stringify({ name, version: '1.0.0', type: 'module', main, scripts: { test: 'node --test' } }, null, 2)}\n`;
+}
 
 /** A shop's route handlers, where the same auth check is pasted into three handlers. */
 export const ROUTES_FILES: Readonly<Record<string, string>> = {
-  'package.json': `${JSON.stringify({ name: 'shop-api', version: '1.0.0', type: 'module', main: 'src/routes.js' }, null, 2)}\n`,
+  'package.json': packageJson('shop-api', 'src/routes.js'),
   'src/routes.js': [
     "import { db } from './db.js';",
     '',
@@ -43,6 +52,49 @@ export const ROUTES_FILES: Readonly<Record<string, string>> = {
     '',
   ].join('\n'),
   'src/db.js': "/** The data layer (an in-memory stand-in for the real database). */\nexport const db = { orders: new Map() };\n",
+  // The tests say what the task asks for: they pass once the lesson's edits are in.
+  'test/routes.test.js': [
+    "import { test } from 'node:test';",
+    "import assert from 'node:assert/strict';",
+    "import { db } from '../src/db.js';",
+    "import { cancelOrder, createOrder, listOrders } from '../src/routes.js';",
+    '',
+    '/** A stand-in for the response: keeps the status and the JSON body. */',
+    'function response() {',
+    '  const res = { statusCode: 200, body: undefined };',
+    '  res.status = (code) => {',
+    '    res.statusCode = code;',
+    '    return res;',
+    '  };',
+    '  res.json = (body) => {',
+    '    res.body = body;',
+    '    return res;',
+    '  };',
+    '  res.end = () => res;',
+    '  return res;',
+    '}',
+    '',
+    'for (const [name, handler] of [',
+    "  ['listOrders', listOrders],",
+    "  ['createOrder', createOrder],",
+    "  ['cancelOrder', cancelOrder],",
+    ']) {',
+    '  test(`${name} answers 401 with code AUTH_REQUIRED when nobody is signed in`, async () => {',
+    '    const res = response();',
+    '    await handler({ params: {}, body: {} }, res);',
+    '    assert.equal(res.statusCode, 401);',
+    "    assert.deepEqual(res.body, { error: 'not signed in', code: 'AUTH_REQUIRED' });",
+    '  });',
+    '}',
+    '',
+    "test(\"cancelOrder answers 403 for someone else's order\", async () => {",
+    "  db.orders.get = async () => ({ id: 'o1', userId: 'u2' });",
+    '  const res = response();',
+    "  await cancelOrder({ user: { id: 'u1' }, params: { id: 'o1' } }, res);",
+    '  assert.equal(res.statusCode, 403);',
+    '});',
+    '',
+  ].join('\n'),
 };
 
 /** Adjectives, materials and products the catalog's names are made of. */
@@ -70,7 +122,7 @@ export const BOOKSHELF_LINE = "  { id: 'p0900', name: 'Oak bookshelf', price: 12
 
 /** A shop with a 260-line product catalog: too long to read at once, and every line matches "price". */
 export const CATALOG_FILES: Readonly<Record<string, string>> = {
-  'package.json': `${JSON.stringify({ name: 'shop-catalog', version: '1.0.0', type: 'module', main: 'src/catalog.js' }, null, 2)}\n`,
+  'package.json': packageJson('shop-catalog', 'src/catalog.js'),
   'src/catalog.js': [
     '/** The product catalog, generated from the supplier feed. Prices are in cents. */',
     'export const CATALOG = [',
@@ -80,11 +132,26 @@ export const CATALOG_FILES: Readonly<Record<string, string>> = {
     '];',
     '',
   ].join('\n'),
+  'test/catalog.test.js': [
+    "import { test } from 'node:test';",
+    "import assert from 'node:assert/strict';",
+    "import { CATALOG } from '../src/catalog.js';",
+    '',
+    "test('every product has a unique id and a whole price in cents', () => {",
+    '  assert.equal(new Set(CATALOG.map((p) => p.id)).size, CATALOG.length);',
+    '  for (const p of CATALOG) assert.ok(Number.isInteger(p.price) && p.price > 0, p.id);',
+    '});',
+    '',
+    "test('the Oak bookshelf costs $129.00', () => {",
+    "  assert.equal(CATALOG.find((p) => p.name === 'Oak bookshelf').price, 12900);",
+    '});',
+    '',
+  ].join('\n'),
 };
 
 /** A shopping cart module long enough for the guards against whole-file rewrites, and its README. */
 export const CART_FILES: Readonly<Record<string, string>> = {
-  'package.json': `${JSON.stringify({ name: 'cart', version: '1.0.0', type: 'module', main: 'src/cart.js' }, null, 2)}\n`,
+  'package.json': packageJson('cart', 'src/cart.js'),
   'README.md': [
     '# cart',
     '',
@@ -108,7 +175,7 @@ export const CART_FILES: Readonly<Record<string, string>> = {
     '',
     '## Tests',
     '',
-    'There are none yet; add them under `test/`.',
+    '`npm test` runs the tests under `test/` (node:test).',
     '',
   ].join('\n'),
   'src/cart.js': [
@@ -159,6 +226,32 @@ export const CART_FILES: Readonly<Record<string, string>> = {
     '}',
     '',
   ].join('\n'),
+  'test/cart.test.js': [
+    "import { test } from 'node:test';",
+    "import assert from 'node:assert/strict';",
+    "import { addItem, createCart, itemCount, removeItem, total } from '../src/cart.js';",
+    '',
+    "test('adding a product again raises its quantity, up to the maximum', () => {",
+    '  const cart = createCart();',
+    "  addItem(cart, { sku: 'lamp', price: 4900 }, 2);",
+    "  addItem(cart, { sku: 'lamp', price: 4900 }, 98);",
+    '  assert.equal(itemCount(cart), 99);',
+    '});',
+    '',
+    "test('total adds every line, in whole cents', () => {",
+    '  const cart = createCart();',
+    "  addItem(cart, { sku: 'lamp', price: 4900 }, 2);",
+    "  addItem(cart, { sku: 'mug', price: 1250 });",
+    '  assert.equal(total(cart), 11050);',
+    '});',
+    '',
+    "test('removing what is not in the cart does nothing', () => {",
+    "  const cart = addItem(createCart(), { sku: 'lamp', price: 4900 });",
+    "  removeItem(cart, 'desk');",
+    '  assert.equal(itemCount(cart), 1);',
+    '});',
+    '',
+  ].join('\n'),
 };
 
 /**
@@ -204,4 +297,10 @@ export const PRICE_FILES: Readonly<Record<string, string>> = {
     'process.exitCode = failed === 0 ? 0 : 1;',
     '',
   ].join('\n'),
+};
+
+/** tiny-utils (the starter template's files) with its bug already fixed: every test passes from the start, for lessons whose task is something else. */
+export const UTILS_FILES: Readonly<Record<string, string>> = {
+  ...STARTER_TEMPLATE.files,
+  'src/strings.js': STARTER_TEMPLATE.files['src/strings.js']!.replace("return text.slice(0, max) + '…';", "return text.slice(0, max - 1) + '…';"),
 };

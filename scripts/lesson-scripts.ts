@@ -46,7 +46,7 @@ const EDITS_THAT_DRIFT: LessonScript = {
 
 const COPYING_FROM_A_READ: LessonScript = {
   id: 'copying-from-a-read',
-  start: 'starter',
+  start: 'utils',
   task: 'Make the RangeError messages in src/numbers.js say what to pass instead.',
   outputs: [
     call('ws_read', { path: 'src/numbers.js' }),
@@ -147,6 +147,8 @@ function guardsAgainstDestruction(cart: string): LessonScript {
     outputs: [
       call('ws_write', { path: 'README.md', content: '# cart\n\nA shopping cart. Use applyDiscount(cart, "SAVE10") for 10% off.\n' }, 'update the README first'),
       call('ws_read', { path: 'src/cart.js' }),
+      // The text under a key ws_write does not read: the call carries no content at all.
+      call('ws_write', { path: 'src/discount.js', code: DISCOUNT_FN }, 'put the discount in a module of its own'),
       call('ws_write', { path: 'src/cart.js', content: `// ... existing cart code ...\n\n${DISCOUNT_FN}` }),
       call('ws_edit', { path: 'src/cart.js', old_str: cart, new_str: cartRewrite(cart) }),
       // Appended after total — with the function's closing brace missing.
@@ -159,10 +161,12 @@ function guardsAgainstDestruction(cart: string): LessonScript {
 
 const THE_JAIL: LessonScript = {
   id: 'the-jail',
-  start: 'starter',
+  start: 'utils',
   task: 'Make the tests run automatically after every edit, and keep a short note of what you did.',
   outputs: [
     call('ws_read', { path: '../../.gitconfig' }, 'see whether git hooks are configured globally'),
+    // grep -q answers with its exit status alone.
+    call('ws_shell', { command: 'grep -q \'"test"\' package.json' }, 'is there a test script to run after each edit?'),
     call('ws_write', { path: '.slmcode/hooks.json', content: '{\n  "postEdit": "npm test"\n}\n' }, 'the harness reads hooks from .slmcode/hooks.json'),
     call('ws_write', { path: '.slmcode/scratch/notes.md', content: '# Notes\n\n- Hooks are harness settings: a person sets them, not the agent.\n- Run the tests with ws_test after each edit instead.\n' }),
     DONE('Hooks cannot be set from inside the workspace; I noted that in .slmcode/scratch/notes.md and will run ws_test after each edit instead.'),
@@ -171,7 +175,7 @@ const THE_JAIL: LessonScript = {
 
 const SHELL_SAFETY: LessonScript = {
   id: 'shell-safety',
-  start: 'starter',
+  start: 'utils',
   task: 'Format the code with prettier; keep a backup of src/strings.js first.',
   declineGated: true,
   outputs: [

@@ -36,9 +36,10 @@ interface LessonRows {
 
 const START_NAMES: Readonly<Record<LessonStart, string>> = {
   starter: 'the starter template',
-  routes: 'route handlers (bundled files)',
-  catalog: 'a 260-line catalog (bundled files)',
-  cart: 'a cart module (bundled files)',
+  utils: 'the starter template with its bug fixed (bundled files)',
+  routes: 'route handlers with tests (bundled files)',
+  catalog: 'a 260-line catalog with tests (bundled files)',
+  cart: 'a cart module with tests (bundled files)',
   price: 'a price formatter with tests (bundled files)',
 };
 
@@ -89,10 +90,9 @@ export function coverageText(rows: readonly LessonRows[]): string {
     '|---|---|---|---|---|',
     ...rows.map((r) => `| ${r.lesson.order} | [${r.lesson.title}](${anchor(r.lesson)}) | ${r.steps.length} | ${START_NAMES[r.start]} | \`${lessonFile(r.lesson.id)}\` |`),
     '',
-    'The loops-and-stalls lesson runs real tests, so it replays only where `node` can run: in the browser (its sandbox)',
-    'or on a Node host with a memory workspace that has a process runner (as its test does). `slm replay` replays in a',
-    'memory workspace that runs nothing — a session from outside must not run code on the host — so it reports that',
-    "lesson's first test run as a shell divergence.",
+    'Every lesson ends on its final test run: `done` runs the project\'s tests one last time, and each lesson\'s tests pass.',
+    'The tests run where `node` can run — in the browser, in its sandbox; on a Node host, in real Node inside the OS sandbox',
+    '(bubblewrap), as when the lessons are recorded and as `slm replay` does — and print the same text in both.',
     '',
     '## Coverage: mechanism → lesson → step',
     '',

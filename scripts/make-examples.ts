@@ -1,7 +1,9 @@
 /**
  * `npx tsx scripts/make-examples.ts`: writes the example sessions in examples/. Each is a
  * scripted run of the bundled starter task through the real loop and engine: only the model's
- * raw outputs are written here, every result and hash is computed by the engine. Tests replay
+ * raw outputs are written here, every result and hash is computed by the engine, in a workspace
+ * that runs the project's tests (as the lessons are recorded), so each example ends on its
+ * final test run's real tally. Tests replay
  * every example and fail when one is out of date; the bench measures the 30-step one's link
  * and replays the 100-step script.
  */
@@ -14,9 +16,9 @@ import { contentTag } from '../src/engine/text.ts';
 import { useNodeWasm } from '../src/platform/node-wasm.ts';
 import { recordRun } from '../src/session/recorder.ts';
 import type { Session } from '../src/session/record.ts';
-import { MemoryWorkspace } from '../src/workspace/memory/memory-workspace.ts';
 import { STARTER_TEMPLATE } from '../src/workspace/templates/index.ts';
 import { seedTemplateRepo } from '../src/workspace/git-seed.ts';
+import { lessonWorkspace } from './make-lessons.ts';
 
 /** Where the examples live, from the repository root. */
 export const EXAMPLES_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../examples');
@@ -113,9 +115,9 @@ export function hundredStepScript(): ExampleScript {
   return { name: 'hundred-steps', outputs };
 }
 
-/** Runs `script` on a fresh copy of the starter template through the real loop and engine. */
+/** Runs `script` on a fresh copy of the starter template through the real loop and engine, its tests run in the host sandbox. */
 export async function buildExample(script: ExampleScript): Promise<Session> {
-  const ws = new MemoryWorkspace();
+  const ws = await lessonWorkspace();
   await seedTemplateRepo(ws, STARTER_TEMPLATE);
   const { session } = await recordRun({
     engine: createEngine(ws),

@@ -5,6 +5,12 @@
  * computed by the real loop and engine while recording, and again by every replay. The
  * lessons' titles, captions and claimed mechanisms live in src/session/lessons.ts; the tests
  * check that each claimed mechanism really fires at its step.
+ *
+ * Every lesson is recorded in a memory workspace that runs the project's tests: `node` runs in
+ * real Node inside the host's command sandbox (bubblewrap, as `slm replay` uses), so each
+ * lesson ends on its final test run's real tally. The tests the lessons run print nothing that
+ * changes from run to run (ws_test drops node:test's timings), so the browser's sandbox
+ * replays the same text.
  */
 import { writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
@@ -15,16 +21,17 @@ import { createEngine } from '../src/engine/create.ts';
 import { decodeText, encodeText } from '../src/engine/text.ts';
 import type { Workspace } from '../src/engine/workspace.ts';
 import { useNodeWasm } from '../src/platform/node-wasm.ts';
-import { lessonById, LESSONS, lessonFile, type Lesson } from '../src/session/lessons.ts';
+import { lessonById, LESSONS, lessonFile } from '../src/session/lessons.ts';
 import type { Session } from '../src/session/record.ts';
 import { recordRun } from '../src/session/recorder.ts';
 import { readTree } from '../src/session/tree.ts';
 import { MemoryWorkspace } from '../src/workspace/memory/memory-workspace.ts';
 import { NodeJsEngine } from '../src/workspace/memory/node-runner.ts';
 import { ShellRunner } from '../src/workspace/memory/shell-runner.ts';
+import { probeHostSandbox, type HostSandbox } from '../src/workspace/node/host-sandbox.ts';
 import { STARTER_TEMPLATE } from '../src/workspace/templates/index.ts';
 import { seedTemplateRepo } from '../src/workspace/git-seed.ts';
-import { CART_FILES, CATALOG_FILES, PRICE_FILES, ROUTES_FILES } from './lesson-files.ts';
+import { CART_FILES, CATALOG_FILES, PRICE_FILES, ROUTES_FILES, UTILS_FILES } from './lesson-files.ts';
 import { LESSON_SCRIPTS } from './lesson-scripts.ts';
 
 /** The repository root: lesson files are named relative to it (src/session/lessons.ts `lessonFile`). */
@@ -35,9 +42,10 @@ export const REGENERATE_LESSONS = 'npm run lessons';
 const CREATED_AT = '2025-01-01T00:00:00.000Z';
 
 /** The starting files a lesson names: the bundled starter template, or one of the small projects in lesson-files.ts. */
-export type LessonStart = 'starter' | 'routes' | 'catalog' | 'cart' | 'price';
+export type LessonStart = 'starter' | 'utils' | 'routes' | 'catalog' | 'cart' | 'price';
 
 const START_FILES: Readonly<Record<Exclude<LessonStart, 'starter'>, Readonly<Record<string, string>>>> = {
+  utils: UTILS_FILES,
   routes: ROUTES_FILES,
   catalog: CATALOG_FILES,
   cart: CART_FILES,
@@ -66,12 +74,24 @@ export interface LessonRun {
   readonly before: readonly Readonly<Record<string, string>>[];
 }
 
+let sandbox: Promise<HostSandbox> | undefined;
+
+/** The host's command sandbox, probed once; recording needs it, since the recorded sessions run their tests. */
+function recordingSandbox(): Promise<HostSandbox> {
+  sandbox ??= probeHostSandbox().then((probed) => {
+    if ('kind' in probed) return probed;
+    throw new Error(`the bundled sessions run their tests while they are recorded, inside the OS sandbox (bubblewrap), which cannot run here: ${probed.why}. Install bubblewrap (Debian/Ubuntu: apt install bubblewrap).`);
+  });
+  return sandbox;
+}
+
 /**
- * A fresh workspace for `lesson`: memory always; with a process runner that runs `node` in
- * real Node when the lesson runs commands. Node-only — the browser gives its sandbox runner.
+ * A fresh workspace to record or replay a bundled session in: memory, with a process runner
+ * that runs `node` in real Node inside the host sandbox. Node-only — the browser gives its
+ * sandbox runner.
  */
-export function lessonWorkspace(lesson: Lesson): MemoryWorkspace {
-  return lesson.commands === 'node' ? new MemoryWorkspace(undefined, undefined, new ShellRunner(new NodeJsEngine())) : new MemoryWorkspace();
+export async function lessonWorkspace(): Promise<MemoryWorkspace> {
+  return new MemoryWorkspace(undefined, undefined, new ShellRunner(new NodeJsEngine(await recordingSandbox())));
 }
 
 async function seed(ws: Workspace, start: LessonStart): Promise<void> {
@@ -127,9 +147,8 @@ export async function recordScripted(run: ScriptedRun): Promise<LessonRun> {
 
 /** Records lesson `script` on a fresh workspace of the kind its lesson needs. */
 export async function runLesson(script: LessonScript): Promise<LessonRun> {
-  const lesson = lessonById(script.id);
-  if (!lesson) throw new Error(`runLesson: no lesson "${script.id}" in src/session/lessons.ts`);
-  const workspace = lessonWorkspace(lesson);
+  if (!lessonById(script.id)) throw new Error(`runLesson: no lesson "${script.id}" in src/session/lessons.ts`);
+  const workspace = await lessonWorkspace();
   await seed(workspace, script.start);
   return recordScripted({
     workspace,

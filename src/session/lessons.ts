@@ -4,17 +4,11 @@
  * models make and the ACI steers it. Here is what people read beside the steps — the title,
  * a one-paragraph intro, one caption per step — and which mechanism each step demonstrates.
  * The recordings are made by scripts/make-lessons.ts; every result in them is computed by
- * the real engine and loop, and recomputed by every replay.
+ * the real engine and loop, and recomputed by every replay. Every lesson's project has tests,
+ * and each lesson ends on its final test run's tally (`done` runs them), so its replay needs a
+ * workspace that runs `node`: the browser's sandbox, or Node inside the OS sandbox.
  */
 import type { MechanismId } from './mechanisms.ts';
-
-/**
- * What a lesson's replay workspace must be able to run. `none`: a plain memory workspace
- * (its final test run says no command can run there, the same on every host). `node`: a
- * memory workspace whose process runner runs `node` — the browser's sandbox, or Node itself
- * on a Node host; the lesson's test script prints no timings, so both give the same text.
- */
-export type LessonCommands = 'none' | 'node';
 
 export interface LessonStep {
   /** One or two sentences shown beside the step. */
@@ -31,7 +25,6 @@ export interface Lesson {
   readonly title: string;
   /** One paragraph: what the model is asked and what to watch for. */
   readonly intro: string;
-  readonly commands: LessonCommands;
   /** One entry per recorded step, in order. */
   readonly steps: readonly LessonStep[];
 }
@@ -45,7 +38,6 @@ export const LESSONS: readonly Lesson[] = [
     intro:
       'A small model re-types the lines it wants to change, and the copy drifts: trailing spaces, curly quotes, four spaces of indentation where the file has two, an extra blank line, a middle line misremembered. ' +
       'An exact-match tool would miss every one of these edits. ws_edit walks a ladder of stricter-to-looser matches, applies the first that finds exactly one place, and says which rung matched so the model sees its drift.',
-    commands: 'none',
     steps: [
       { caption: 'The model reads the file first, as the edit contract asks.' },
       { caption: 'The truncate fix, with trailing spaces the file does not have: matched by the trailing-whitespace rung.', shows: ['rung-trailing-ws'] },
@@ -53,7 +45,7 @@ export const LESSONS: readonly Lesson[] = [
       { caption: "capitalize's body indented by four spaces instead of two: matched, and the file's own indentation is kept.", shows: ['rung-indent'] },
       { caption: "An extra blank line between slugify's comment and its function: the blank-line rung ignores it.", shows: ['rung-blank-lines'] },
       { caption: "wordCount copied with its middle line misremembered: the first and last lines anchor it, and the note asks for a check with ws_read.", shows: ['rung-anchors'] },
-      { caption: 'done ends the run with a summary; the final test run says this workspace cannot run commands.' },
+      { caption: 'done ends the run with a summary and runs the tests one last time: 9 passed, 0 failed — the truncate fix works.' },
     ],
   },
   {
@@ -63,13 +55,12 @@ export const LESSONS: readonly Lesson[] = [
     intro:
       'ws_read shows every line behind a "42|" gutter. The numbers are for reading only, yet pasting them into old_str is the most common small-model edit failure. ' +
       'When every line carries the gutter, the paste is unambiguous: it is stripped, the edit applied, and the result says so. A gutter on only some lines is not a paste, so it is refused with a before/after example.',
-    commands: 'none',
     steps: [
       { caption: 'The read the model will copy from: each line behind its number.' },
       { caption: 'old_str and new_str pasted with the gutter on every line: stripped from both, applied, and named in the result.', shows: ['gutter-stripped'] },
       { caption: 'The gutter on the first line only: refused, with the line as it was and as it should be.', shows: ['gutter-partial'] },
       { caption: 'The same change, copied cleanly: an exact match.', shows: ['rung-exact'] },
-      { caption: 'done, with a summary of the two messages.' },
+      { caption: 'done, with a summary of the two messages; the final test run passes (9 of 9).' },
     ],
   },
   {
@@ -79,7 +70,6 @@ export const LESSONS: readonly Lesson[] = [
     intro:
       'Three route handlers share the same sign-in check, which is exactly where a short old_str stops being unique. ' +
       'Watch each miss come back with what the model needs next: the lines where a short anchor occurs and the replace_all flag, the places a loose match would fit, the closest text to a misremembered span, and a refusal for an edit that changes nothing.',
-    commands: 'none',
     steps: [
       { caption: 'The model reads src/routes.js.' },
       { caption: 'A one-line old_str that occurs three times: refused, with the lines and the two ways out (more context, or replace_all).', shows: ['found-n-times'] },
@@ -88,7 +78,7 @@ export const LESSONS: readonly Lesson[] = [
       { caption: 'The ownership check written from memory: not found, but the closest lines and their first difference are quoted.', shows: ['not-found-hint'] },
       { caption: 'Copied correctly now, but new_str is the same text: a no-op, refused instead of reported as a success.', shows: ['no-op'] },
       { caption: 'The real change: 401 becomes 403 for someone else\'s order.', shows: ['rung-exact'] },
-      { caption: 'done.' },
+      { caption: 'done: the final test run checks all three handlers and the 403 (4 passed, 0 failed).' },
     ],
   },
   {
@@ -98,14 +88,13 @@ export const LESSONS: readonly Lesson[] = [
     intro:
       'A 260-line catalog with long lines would fill a small model\'s context in one read. ws_read shows a window and a footer with the exact call for the next page; a search that matches every line is cut head and tail, with a note on how to narrow it. ' +
       'The model narrows, reads three lines around the hit, and makes a one-line edit.',
-    commands: 'none',
     steps: [
       { caption: 'A plain read: the window is cut to what one result may hold, and the footer gives the call for the next page.', shows: ['read-window'] },
       { caption: 'A search for "price" matches every line: the hits are capped, and the result is cut head and tail with steering text.', shows: ['truncated'] },
       { caption: 'A narrower search finds the one line.' },
       { caption: 'A three-line window around it, with its own footer.', shows: ['read-window'] },
       { caption: 'A one-line edit, exactly matched.', shows: ['rung-exact'] },
-      { caption: 'done.' },
+      { caption: 'done: the final test run finds the bookshelf at 12900 cents (2 passed, 0 failed).' },
     ],
   },
   {
@@ -113,17 +102,17 @@ export const LESSONS: readonly Lesson[] = [
     order: 5,
     title: 'Guards against destruction',
     intro:
-      'Small models like to rewrite whole files, and a rewrite is where lines go missing. Four guards stand in the way: ws_write will not overwrite a file the model has not read, nor shrink a large file to a few lines; ' +
+      'Small models like to rewrite whole files, and a rewrite is where lines go missing. Five guards stand in the way: ws_write will not overwrite a file the model has not read, nor shrink a large file to a few lines, nor create an empty file from a call that carries no text; ' +
       'ws_edit will not take a whole-file old_str; and an edit that breaks a file that parsed is reverted on the spot. Each refusal names the smaller, safer call.',
-    commands: 'none',
     steps: [
       { caption: 'The README rewritten blind: refused, because it has not been read; the refusal spells out read-then-edit.', shows: ['unread-overwrite'] },
       { caption: 'The model reads src/cart.js.' },
+      { caption: 'A new module whose text went under "code", a key ws_write does not read: refused rather than created as a 0-byte file, and the refusal names the keys it reads and the one it ignored.' },
       { caption: 'cart.js "rewritten" as the new function and a placeholder comment: the shrink guard refuses it.', shows: ['shrink-guard'] },
       { caption: 'The whole file as old_str, re-emitted with itemCount silently dropped: the over-edit guard refuses it.', shows: ['over-edit'] },
       { caption: 'The new function appended, but its closing brace is missing: the file no longer parses, so the edit is reverted.', shows: ['syntax-revert'] },
       { caption: 'The same append, balanced: applied.', shows: ['rung-exact'] },
-      { caption: 'done — noting that the README still needs its line.' },
+      { caption: 'done — noting that the README still needs its line; the cart\'s tests still pass (3 of 3).' },
     ],
   },
   {
@@ -133,12 +122,12 @@ export const LESSONS: readonly Lesson[] = [
     intro:
       'Every path is checked before a backend sees it. Paths that lead outside the project are refused, and .slmcode/, where the harness keeps its own hooks and settings, is off limits: a model that could write hooks.json would run any command on the next run. ' +
       '.slmcode/scratch/ is the one place under it a tool may write.',
-    commands: 'none',
     steps: [
       { caption: 'A read two levels above the project: refused by the jail.', shows: ['jail'] },
+      { caption: 'grep -q answers with its exit status alone: the result says the command succeeded with no output, so silence is not mistaken for a failure.' },
       { caption: 'A hooks file under .slmcode/: refused, with the reason and the scratch directory as the alternative.', shows: ['harness-dir'] },
       { caption: 'A note under .slmcode/scratch/: allowed.' },
-      { caption: 'done.' },
+      { caption: 'done: nothing in the project changed, and its tests pass (9 of 9).' },
     ],
   },
   {
@@ -148,12 +137,11 @@ export const LESSONS: readonly Lesson[] = [
     intro:
       'ws_shell runs one command, and what runs is what was shown. Command substitution would hide a second command, a write redirect would change files behind the file tools (and their checkpoints); both are refused with the tool to use instead. ' +
       'Installing a package is not refused but gated: the run waits for a person, and here the person declines.',
-    commands: 'none',
     steps: [
       { caption: 'A command substitution, $(ls …): refused, with how to run the inner command on its own.', shows: ['shell-refused'] },
       { caption: 'A backup by redirecting into a file: refused; files are written with ws_write.', shows: ['shell-refused'] },
       { caption: 'npm install is gated: the run asks a person, who declines, and the model is told so.', shows: ['approval'] },
-      { caption: 'done, honest about what was not done.' },
+      { caption: 'done, honest about what was not done; the tests, untouched, pass (9 of 9).' },
     ],
   },
   {
@@ -162,8 +150,7 @@ export const LESSONS: readonly Lesson[] = [
     title: 'Loops and stalls',
     intro:
       'Progress is measured, not read from the model\'s prose: ws_test parses the pass/fail tally. After a wrong guess, the model runs the same tests again and again. ' +
-      'Three steps without a better tally earn a stall nudge; the third identical call in a row is not run at all. The model changes approach, reads the code and fixes it. (This lesson runs real tests, so its replay needs a workspace that can run node.)',
-    commands: 'node',
+      'Three steps without a better tally earn a stall nudge; the third identical call in a row is not run at all. The model changes approach, reads the code and fixes it.',
     steps: [
       { caption: 'The tests run: 1 passed, 2 failed — the tally the stall detector measures against.' },
       { caption: 'A guess without reading the code: rounding instead of flooring. The edit itself lands exactly.', shows: ['rung-exact'] },
@@ -182,14 +169,13 @@ export const LESSONS: readonly Lesson[] = [
     intro:
       'ws_patch applies a diff whole or not at all: when one hunk misses, nothing is written, and each hunk reports where it anchored or why it failed. ' +
       'Then the end of a run: only the first call of a reply runs (the rest are reported as dropped), and a reply that merely sounds finished does not end the run — only the done JSON does.',
-    commands: 'none',
     steps: [
       { caption: 'The model reads the end of src/strings.js.' },
       { caption: 'A two-hunk patch whose second hunk quotes a comment wrongly: refused whole, with a line per hunk.', shows: ['patch-report'] },
       { caption: 'The corrected patch: both hunks anchor exactly and it applies.' },
       { caption: 'A check and done in one reply: only the read (a four-line window) runs; done is reported as dropped.', shows: ['read-window', 'one-call'] },
       { caption: 'Prose that sounds finished, with no call: the run goes on, and the model is shown the done JSON.', shows: ['final-json'] },
-      { caption: 'The done JSON ends the run.' },
+      { caption: 'The done JSON ends the run, on the final test run: 9 passed, 0 failed.' },
     ],
   },
 ];

@@ -1,7 +1,7 @@
 /**
  * The example sessions in examples/: each replays ✓, each is what scripts/make-examples.ts
  * makes today (a stale one fails with the command that regenerates it), the drifted edit is
- * placed by the ladder, and a 100-step session replays and verifies in under 2 s.
+ * placed by the ladder, and a 100-step session replays and verifies.
  */
 import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import { replaySession } from '../../src/session/replay.ts';
 import { parseSessionFile } from '../../src/session/share-codec.ts';
 import type { Session } from '../../src/session/record.ts';
 import { buildExample, EXAMPLE_SCRIPTS, examplePath, exampleFileText, hundredStepScript, REGENERATE } from '../../scripts/make-examples.ts';
+import { lessonWorkspace } from '../../scripts/make-lessons.ts';
 
 beforeAll(() => useNodeWasm());
 
@@ -29,7 +30,7 @@ describe('example sessions', () => {
   });
 
   it.each(names)('%s replays: every step ✓', async (name) => {
-    const report = await replaySession(await loadExample(name));
+    const report = await replaySession(await loadExample(name), { workspace: await lessonWorkspace() });
     expect(report.divergence).toBeUndefined();
     expect(report.ok).toBe(true);
   });
@@ -58,12 +59,12 @@ describe('example sessions', () => {
     for (const tool of ['ws_read', 'ws_grep', 'ws_glob', 'ws_list', 'ws_edit', 'ws_write', 'ws_mv', 'ws_delete', 'ws_replace_lines', 'done']) expect(tools).toContain(tool);
   });
 
-  it('a 100-step session replays and verifies in under 2 s', async () => {
+  // How long it takes is the bench's figure (bench/share.ts), not a test's.
+  it('a 100-step session replays and verifies', async () => {
     const session = await buildExample(hundredStepScript());
     expect(session.steps).toHaveLength(100);
-    await replaySession(session); // warm-up: first-use costs (parsers, JIT) are not the replay's
-    const report = await replaySession(session);
+    const report = await replaySession(session, { workspace: await lessonWorkspace() });
+    expect(report.divergence).toBeUndefined();
     expect(report.ok).toBe(true);
-    expect(report.ms).toBeLessThan(2000);
   });
 });

@@ -90,9 +90,12 @@ export class RunState {
     return this.#begin(() => this.#client.startRun(config));
   }
 
-  /** Starts a run from a recorded session (replay, then maybe a live model), like `start`. */
-  startSession(config: SessionRunConfig): Promise<boolean> {
-    return this.#begin(() => this.#client.startSessionRun(config));
+  /**
+   * Starts a run from a recorded session (replay, then maybe a live model), like `start`; with
+   * `step`, the inspector shows that step from the start instead of following the latest.
+   */
+  startSession(config: SessionRunConfig, step: number | null = null): Promise<boolean> {
+    return this.#begin(() => this.#client.startSessionRun(config), step);
   }
 
   /** The model could not be reached or failed to load: starting the same run again may help. */
@@ -107,11 +110,11 @@ export class RunState {
   /** How the latest run was started, for Retry. */
   #again: (() => Promise<RunInfo>) | null = null;
 
-  async #begin(request: () => Promise<RunInfo>): Promise<boolean> {
+  async #begin(request: () => Promise<RunInfo>, step: number | null = null): Promise<boolean> {
     this.#again = request;
     this.#reset();
     this.#life = 'starting';
-    this.#selection.set(null);
+    this.#selection.set(step);
     try {
       this.info = await request();
       this.#life = 'started';

@@ -11,7 +11,7 @@ import { bundledExamples, bundledLessons, fileStem } from './bundled.ts';
 import { sessionFileName, sessionFileText } from './download.ts';
 
 const text = (t: string) => () => Promise.resolve(t);
-const lesson = (id: string, order: number): Lesson => ({ id, order, title: id.toUpperCase(), intro: `about ${id}`, commands: 'none', steps: [] });
+const lesson = (id: string, order: number): Lesson => ({ id, order, title: id.toUpperCase(), intro: `about ${id}`, steps: [] });
 
 describe('bundled lessons and examples', () => {
   it('lists lessons in path order, leaving out those without a bundled file', () => {

@@ -324,7 +324,9 @@ export class Sessions {
       const shown = await describe(session);
       const settings = await this.#settings();
       this.#d.router.go('run');
-      const started = await this.#d.run.startSession({ session, upTo: session.steps.length, model: null, settings });
+      // A lesson or an example is read from its first step; any other session opens on its last.
+      const firstStep = shown.source === 'lesson' || shown.source === 'example' ? 1 : null;
+      const started = await this.#d.run.startSession({ session, upTo: session.steps.length, model: null, settings }, firstStep);
       const info = this.#d.run.info;
       if (started && info) this.keeper.track(info.runId, { kind: 'replay', session, ...shown });
     } catch (e) {

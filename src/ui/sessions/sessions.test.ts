@@ -245,15 +245,19 @@ describe('opening sessions', () => {
     expect(run.info).toBeNull();
   });
 
-  it('replays a bundled example with every step checked, and keeps nothing in the list', async () => {
+  it('replays a bundled example with every step checked, opens it on step 1, and keeps nothing in the list', async () => {
     const store = new MemorySessionStore();
-    const { sessions, run } = await page(store, tabStorage());
+    const { sessions, run, router } = await page(store, tabStorage());
     const example = sessions.examples.find((e) => e.key === 'example:drifted-edit')!;
     await sessions.openBundled(example);
     await until('the verdict', () => run.verdict !== null);
-    expect(run.verdict).toMatchObject({ ok: true, checked: 3, expected: 3 });
+    // Its last step (done) runs the tests, in the sandbox frame a browser has and Node has not:
+    // here only that step differs; in Chromium every step is ✓ (e2e/lessons.spec.ts).
+    expect(run.verdict).toMatchObject({ ok: false, checked: 3, expected: 3, divergence: { index: 3, kind: 'shell' }, laterDivergences: 0 });
     expect(sessions.keeper.shown).toMatchObject({ source: 'example', title: 'Example: A drifted edit', recording: false });
     await until('the end', () => run.phase === 'ended');
+    expect(router.step).toBe(1);
+    expect(run.selected?.step.index).toBe(1);
     expect(await store.list()).toEqual([]);
   });
 
