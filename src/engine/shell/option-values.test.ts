@@ -190,6 +190,25 @@ const JQ: readonly Row[] = [
   ['jq --frob .', 'refuse', 'jq-option', '"--frob"'],
 ];
 
+/** Names of files to read that come from a file, stdin or a response file: never on the command line, so never jailed. */
+const NAMES_FROM: readonly Row[] = [
+  ['wc --files0-from=names0', 'gated', 'names-from', 'reads the names of the files to read from "names0"'],
+  ['wc --files0-from -', 'gated', 'names-from', 'from stdin'],
+  ['sort --files0-from=- -u', 'gated', 'names-from', 'from stdin'],
+  ['du --files0-from names0', 'gated', 'names-from', 'can name files outside the workspace'],
+  ['file -f names', 'gated', 'names-from', 'from "names"'],
+  ['file --files-from=names', 'gated', 'names-from', 'from "names"'],
+  ['sha256sum -c SUMS', 'gated', 'names-from', 'the lists it is given'],
+  ['md5sum -bc SUMS', 'gated', 'names-from', '"-bc"'],
+  ['strings @resp', 'refuse', 'response-file', 'reads more arguments from the file "resp"'],
+  ['strings -- @resp', 'refuse', 'response-file', '"resp"'],
+  ['strings -n 8 @/etc/passwd', 'refuse', 'response-file', '"/etc/passwd"'],
+  ['strings ./@resp', 'allow', 'free', 'read-only'],
+  ['sha256sum a.txt b.txt', 'allow', 'free', 'read-only'],
+  ['wc -l src/a.ts', 'allow', 'free', 'read-only'],
+  ['file README.md', 'allow', 'free', 'read-only'],
+];
+
 const XARGS: readonly Row[] = [
   ['xargs -a list.txt cat', 'refuse', 'xargs-input', 'files listed in a file'],
   ['xargs -a /proc/self/environ wc', 'refuse', 'device-path', '/proc/self/environ'],
@@ -236,6 +255,7 @@ describe.each([
   ['awk programs', AWK],
   ['jq', JQ],
   ['xargs', XARGS],
+  ['names read from files', NAMES_FROM],
   ['git repository options', GIT],
 ] as const)('%s', (_name, rows) => {
   it.each(rows)('%j → %s (%s)', (cmd, decision, rule, part) => {

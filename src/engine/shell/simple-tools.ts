@@ -32,6 +32,14 @@ export interface SimpleTool {
   readonly deny?: readonly Deny[];
   /** 1-based operand that the tool writes to (uniq IN OUT, xxd IN OUT). */
   readonly outputOperand?: number;
+  /**
+   * Options that make the tool read the names of the files to read from a file or stdin
+   * (`--files0-from`, `file -f`, `sha256sum -c`): those names are not on the command line, so
+   * the jail never sees them, and the command is gated.
+   */
+  readonly namesFrom?: readonly string[];
+  /** The tool expands `@FILE` operands into more arguments read from FILE (binutils response files). */
+  readonly responseFiles?: true;
 }
 
 const WRITES_FILE = 'writes its output to a file';
@@ -42,7 +50,7 @@ const GREP: SimpleTool = {
   pathOptions: ['f', 'file', 'exclude-from'],
   patternOptions: ['e', 'f', 'regexp', 'file'],
 };
-const CHECKSUM: SimpleTool = { operands: 'paths' };
+const CHECKSUM: SimpleTool = { operands: 'paths', options: {}, namesFrom: ['c', 'check'] };
 
 /** The free utilities by name. */
 export const SIMPLE_TOOLS: Readonly<Record<string, SimpleTool>> = {
@@ -54,7 +62,7 @@ export const SIMPLE_TOOLS: Readonly<Record<string, SimpleTool>> = {
     options: { shortValue: 'ncs', longValue: ['lines', 'bytes', 'pid', 'sleep-interval', 'max-unchanged-stats'] },
     deny: [{ short: 'fF', long: ['follow', 'retry'], tier: 'never', why: 'follows the file and never exits', use: 'Read the end once with tail -n 50 FILE, or use ws_read.' }],
   },
-  wc: { operands: 'paths', options: { longValue: ['files0-from'] }, pathOptions: ['files0-from'] },
+  wc: { operands: 'paths', options: { longValue: ['files0-from'] }, pathOptions: ['files0-from'], namesFrom: ['files0-from'] },
   nl: { operands: 'paths', options: { shortValue: 'bdfhilnsvw' } },
   tac: { operands: 'paths', options: { shortValue: 's', longValue: ['separator'] } },
   rev: { operands: 'paths' },
@@ -66,6 +74,7 @@ export const SIMPLE_TOOLS: Readonly<Record<string, SimpleTool>> = {
       longValue: ['key', 'buffer-size', 'field-separator', 'temporary-directory', 'output', 'compress-program', 'files0-from', 'parallel', 'batch-size', 'random-source', 'sort'],
     },
     pathOptions: ['T', 'temporary-directory', 'files0-from', 'random-source'],
+    namesFrom: ['files0-from'],
     deny: [
       { short: 'o', long: ['output'], tier: 'never', why: WRITES_FILE, use: USE.write },
       { long: ['compress-program'], tier: 'never', why: 'runs a program on the temporary files', use: 'Sort without --compress-program.' },
@@ -89,6 +98,7 @@ export const SIMPLE_TOOLS: Readonly<Record<string, SimpleTool>> = {
     operands: 'paths',
     options: { shortValue: 'fmFeP', longValue: ['files-from', 'magic-file', 'separator', 'exclude', 'parameter'] },
     pathOptions: ['f', 'files-from', 'm', 'magic-file'],
+    namesFrom: ['f', 'files-from'],
     deny: [{ short: 'C', long: ['compile'], tier: 'never', why: 'writes a compiled magic file', use: 'Run file without -C.' }],
   },
   stat: { operands: 'paths', options: { shortValue: 'c', longValue: ['format', 'printf'] } },
@@ -96,6 +106,7 @@ export const SIMPLE_TOOLS: Readonly<Record<string, SimpleTool>> = {
     operands: 'paths',
     options: { shortValue: 'BdXt', longValue: ['block-size', 'max-depth', 'exclude-from', 'exclude', 'threshold', 'time-style', 'files0-from'] },
     pathOptions: ['X', 'exclude-from', 'files0-from'],
+    namesFrom: ['files0-from'],
   },
   df: { operands: 'paths', options: { shortValue: 'Btx', longValue: ['block-size', 'type', 'exclude-type', 'output'] } },
   tree: {
@@ -163,7 +174,7 @@ export const SIMPLE_TOOLS: Readonly<Record<string, SimpleTool>> = {
   od: { operands: 'paths', options: { shortValue: 'AjNtS', shortOptional: 'w' } },
   hexdump: { operands: 'paths', options: { shortValue: 'efns' }, pathOptions: ['f'] },
   xxd: { operands: 'paths', scan: scanXxd, outputOperand: 2 },
-  strings: { operands: 'paths', options: { shortValue: 'nteT' } },
+  strings: { operands: 'paths', options: { shortValue: 'nteT' }, responseFiles: true },
   column: { operands: 'paths', options: { shortValue: 'cCsoONRHWTElnrip' } },
   fold: { operands: 'paths', options: { shortValue: 'w' } },
   fmt: { operands: 'paths', options: { shortValue: 'wpg' } },
@@ -196,6 +207,22 @@ export function checkSimple(name: string, tool: SimpleTool, args: readonly Word[
     if (f) return f;
   }
   const ops = operands(tokens);
+  const response = tool.responseFiles ? args.find((w) => w.text.startsWith('@')) : undefined;
+  if (response) {
+    return never(
+      'response-file',
+      `${name} ${q(response.raw)} reads more arguments from the file ${q(response.text.slice(1))}, which the policy cannot check`,
+      `Give the arguments on the command line; a file whose name starts with @ is ./${response.text}.`,
+    );
+  }
+  const names = tool.namesFrom ? optionsIn(tokens, tool.namesFrom)[0] : undefined;
+  if (names) {
+    return gated(
+      'names-from',
+      `${name} ${q(shown(names))} reads the names of the files to read from ${names.value === null ? 'the lists it is given' : names.value === '-' ? 'stdin' : q(names.value)}, which can name files outside the workspace`,
+      'Name the files on the command line instead: there every path is checked.',
+    );
+  }
   if (tool.outputOperand !== undefined && ops.length >= tool.outputOperand) {
     return never('writer-operand', `${name} writes its output to ${q(ops[tool.outputOperand - 1]!.word.raw)}`, USE.write);
   }
