@@ -136,7 +136,8 @@ describe('syntax checkers on the edits corpus', () => {
     const py = of('python');
     cpythonReference(py.map((s) => s.text))?.forEach((ok, i) => (py[i]!.reference = ok));
     for (const s of of('json')) s.reference = jsonReference(s.file, s.text);
-  });
+    // Hundreds of parses and two reference processes: a limit against a hang, not a speed check.
+  }, 120_000);
 
   it.each(LANGS)('%s: every real repository file gets an ok verdict', (lang) => {
     const real = samples.filter((s) => s.lang === lang && s.real);
