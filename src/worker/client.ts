@@ -18,6 +18,11 @@ import type {
   EngineRequest,
   EngineRequestType,
   EngineResponse,
+  EvalConfig,
+  EvalEvent,
+  EvalOpen,
+  EvalStarted,
+  EvalSuiteInfo,
   EvolveTable,
   FileView,
   PathCheck,
@@ -51,6 +56,13 @@ export type {
   RungInfo,
   EndpointProbe,
   EngineInfo,
+  EvalBundle,
+  EvalConfig,
+  EvalEvent,
+  EvalModelChoice,
+  EvalOpen,
+  EvalStarted,
+  EvalSuiteInfo,
   EvolveChoice,
   EvolveTable,
   FileView,
@@ -79,6 +91,9 @@ export type {
   ShareLink,
   StepCheckView,
 } from './protocol.ts';
+// Eval results as the Eval page shows them, and its one-file export (plain text, no schema).
+export type { EvalResults, EvalRun, ArmSummary, ModelInfo as EvalModelInfo } from '../eval/results-schema.ts';
+export { evalBundleText } from './eval-bundle.ts';
 // Sessions as the page keeps, exports and shows them.
 export type { Session, RecordedStep } from '../session/record.ts';
 export type { BanditRow, EditFormat } from '../agent/evolve.ts';
@@ -101,6 +116,8 @@ export type { StepSpeed } from '../agent/models/step-speed.ts';
 
 /** A run event with the id of the run it belongs to. */
 export type RunEventListener = (runId: number, event: RunEvent) => void;
+/** An eval event with the id of the eval it belongs to. */
+export type EvalEventListener = (evalId: number, event: EvalEvent) => void;
 
 export type EngineStatus =
   | { readonly state: 'starting' }
@@ -144,6 +161,7 @@ export class EngineClient {
   #status: EngineStatus = { state: 'starting' };
   readonly #listeners = new Set<(status: EngineStatus) => void>();
   readonly #runListeners = new Set<RunEventListener>();
+  readonly #evalListeners = new Set<EvalEventListener>();
 
   /** `spawn` creates a worker; it is called again by `restart()`. */
   constructor(private readonly spawn: () => WorkerLike) {
@@ -297,6 +315,31 @@ export class EngineClient {
     return this.#request('replay-records', { session });
   }
 
+  /** Calls `listener` with every eval event; returns the unsubscribe. */
+  onEvalEvent(listener: EvalEventListener): () => void {
+    this.#evalListeners.add(listener);
+    return () => this.#evalListeners.delete(listener);
+  }
+
+  /** The builtin eval suite's tasks and the arms. */
+  evalSuite(): Promise<EvalSuiteInfo> {
+    return this.#request('eval-suite', {});
+  }
+
+  /** Starts an eval (stopping the one before); its events arrive through onEvalEvent. */
+  startEval(config: EvalConfig): Promise<EvalStarted> {
+    return this.#request('start-eval', { config });
+  }
+
+  stopEval(evalId: number): Promise<void> {
+    return this.#request('stop-eval', { evalId });
+  }
+
+  /** Checks eval results opened again (the page's export, or `slm eval`'s results.json with its session files), as untrusted input. */
+  openEval(files: readonly { readonly path: string; readonly file: Blob }[]): Promise<EvalOpen> {
+    return this.#request('open-eval', { files });
+  }
+
   /** Hands the worker `port` (transferred: unusable here afterwards), which serves the page's WebContainer workspace. */
   attachWorkspace(port: MessagePort): Promise<AttachedWorkspaceInfo> {
     return this.#request('attach-workspace', { port }, [port]);
@@ -354,6 +397,9 @@ export class EngineClient {
       }
       case 'run':
         for (const l of this.#runListeners) l(msg.runId, msg.event);
+        return;
+      case 'eval':
+        for (const l of this.#evalListeners) l(msg.evalId, msg.event);
         return;
       default: {
         const never: never = msg;

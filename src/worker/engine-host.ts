@@ -15,6 +15,8 @@ import { aciOffForStep } from '../session/aci-off.ts';
 import { decodeShare, linkReport, shareUrl } from '../session/share-codec.ts';
 import { openSessionFile } from './session-run.ts';
 import { replayRecords } from './replay-records.ts';
+import { EvalHost, evalSuite } from './eval-host.ts';
+import { openEvalFiles } from './eval-open.ts';
 import { probeEndpoint } from './run-models.ts';
 import { checkPaths } from './run-workspace.ts';
 import { snapshotWorkspace, viewFile } from './workspace-view.ts';
@@ -50,6 +52,7 @@ export function serveEngine(endpoint: HostEndpoint, newSession: SessionFactory, 
   let session = newSession();
   const attached = new AttachedWorkspace();
   const runs = new RunHost((runId, event) => endpoint.postMessage({ type: 'run', runId, event }), { ...services, attached });
+  const evals = new EvalHost((evalId, event) => endpoint.postMessage({ type: 'eval', evalId, event }), services);
   // One request at a time: a reset must not swap the engine under a running tool call.
   let queue: Promise<unknown> = session.then(
     (s) => endpoint.postMessage({ type: 'ready', info: s.info }),
@@ -125,6 +128,14 @@ export function serveEngine(endpoint: HostEndpoint, newSession: SessionFactory, 
         return runs.evolveTable();
       case 'replay-records':
         return replayRecords(req.session, { ...services, attached });
+      case 'eval-suite':
+        return evalSuite();
+      case 'start-eval':
+        return evals.start(req.config);
+      case 'stop-eval':
+        return evals.stop(req.evalId);
+      case 'open-eval':
+        return openEvalFiles(req.files);
       default: {
         const never: never = req;
         throw new TypeError(`engine worker: unknown request type ${JSON.stringify((never as { type?: unknown }).type)}`);

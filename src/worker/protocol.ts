@@ -22,6 +22,7 @@ import type { RecordedStep, Session } from '../session/record.ts';
 import type { ReplayVerdict, StepCheckView } from '../session/replay-check.ts';
 import type { LinkReport } from '../session/share-codec.ts';
 import type { SessionCheck } from '../session/validate.ts';
+import type { EvalResults, EvalRun, ModelInfo as EvalModelInfo } from '../eval/results-schema.ts';
 
 /** A JSON Schema document as `z.toJSONSchema` produces it: plain, cloneable data. */
 export type JsonSchema = { readonly [key: string]: unknown };
@@ -363,6 +364,56 @@ export interface ReplayedSession {
   readonly endText: string;
 }
 
+// ── Evals: the task suite run in the worker (eval-host.ts), progress streamed to the page ───
+
+/** The builtin suite and the arms, as the Eval page offers them. */
+export interface EvalSuiteInfo {
+  readonly tasks: readonly { readonly id: string; readonly title: string; readonly mechanisms: readonly string[] }[];
+  readonly arms: readonly { readonly id: string; readonly label: string }[];
+}
+
+/** The model of an eval: the reference solutions applied by scripted turns (a pipeline check), or a live model. */
+export type EvalModelChoice = { readonly kind: 'reference' } | Exclude<ModelChoice, { readonly kind: 'scripted' }>;
+
+export interface EvalConfig {
+  /** Task ids of the builtin suite, in suite order. */
+  readonly tasks: readonly string[];
+  readonly arms: readonly string[];
+  readonly seeds: number;
+  readonly model: EvalModelChoice;
+  /** Sessions at once (an endpoint only; a model in the tab runs one at a time). */
+  readonly jobs: number;
+  readonly maxSteps: number;
+}
+
+export interface EvalStarted {
+  readonly evalId: number;
+  /** Sessions planned: tasks × arms × seeds. */
+  readonly total: number;
+  /** Whether these numbers mean anything (`label`), and the sentence that says so. */
+  readonly model: EvalModelInfo;
+}
+
+/** Something that happened in an eval, pushed to the page as it happens. */
+export type EvalEvent =
+  | { readonly kind: 'loading'; readonly progress: LoadProgress }
+  | { readonly kind: 'start'; readonly task: string; readonly arm: string; readonly seed: number }
+  /** A session finished and was graded: its row of the results and the session itself. */
+  | { readonly kind: 'run'; readonly run: EvalRun; readonly session: Session }
+  /** The eval is over (finished, stopped, or failed with `error`); `results` holds the sessions that finished. */
+  | { readonly kind: 'ended'; readonly results: EvalResults; readonly error?: string };
+
+/** An eval's results with the sessions they name, by the results' relative path: the Eval page's one-file export. */
+export interface EvalBundle {
+  readonly results: EvalResults;
+  readonly sessions: Readonly<Record<string, Session>>;
+}
+
+/** A results file (or an `slm eval` output folder) opened again, checked in the worker. */
+export type EvalOpen =
+  | { readonly ok: true; readonly bundle: EvalBundle; readonly missing: readonly string[] }
+  | { readonly ok: false; readonly text: string };
+
 /** A share link and its length report (`fits` false: offer the file instead). */
 export interface ShareLink {
   readonly url: string;
@@ -442,6 +493,14 @@ export interface EngineCalls {
   'evolve-table': { params: {}; result: EvolveTable };
   /** Replays every step of `session` on a run host of its own (the run on screen goes on) and answers with all the step records. */
   'replay-records': { params: { readonly session: Session }; result: ReplayedSession };
+  /** The builtin eval suite's tasks and the arms. */
+  'eval-suite': { params: {}; result: EvalSuiteInfo };
+  /** Starts an eval (stopping the one before); its events follow the reply as `eval` messages. */
+  'start-eval': { params: { readonly config: EvalConfig }; result: EvalStarted };
+  /** Stops eval `evalId`: nothing new starts, the session it interrupts is left out. */
+  'stop-eval': { params: { readonly evalId: number }; result: void };
+  /** Checks an eval results file: the page's export (results and sessions in one file), or `slm eval`'s results.json with its session files (paths as picked). */
+  'open-eval': { params: { readonly files: readonly { readonly path: string; readonly file: Blob }[] }; result: EvalOpen };
 }
 
 export type EngineRequestType = keyof EngineCalls;
@@ -465,4 +524,6 @@ export type EngineResponse =
   | { readonly type: 'result'; readonly id: number; readonly value: unknown }
   | { readonly type: 'error'; readonly id: number; readonly error: WireError }
   /** An event of run `runId`, not a reply to any request. */
-  | { readonly type: 'run'; readonly runId: number; readonly event: RunEvent };
+  | { readonly type: 'run'; readonly runId: number; readonly event: RunEvent }
+  /** An event of eval `evalId`. */
+  | { readonly type: 'eval'; readonly evalId: number; readonly event: EvalEvent };

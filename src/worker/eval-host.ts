@@ -1,0 +1,130 @@
+/**
+ * Evals in the engine worker, for the Eval page: the builtin suite's chosen tasks × arms ×
+ * seeds run by the eval runner (src/eval/runner.ts, the same one `slm eval` uses), each session
+ * in a fresh memory workspace whose `node` runs in the JavaScript sandbox, graded by the task's
+ * hidden grader there. Each finished session goes to the page with its row of the results; the
+ * end carries results.json. One eval at a time; starting one stops the one before. The model is
+ * the reference solutions applied by scripted turns (a pipeline check, labelled as such) or a
+ * live model in the tab or at an endpoint, created once for all sessions.
+ */
+import type { Model } from '../agent/model.ts';
+import { ARMS, chooseArms } from '../eval/arms.ts';
+import type { WorkspaceFactory } from '../eval/grade.ts';
+import { modelInfo } from '../eval/model-label.ts';
+import { referenceModel } from '../eval/reference-model.ts';
+import type { EvalRun } from '../eval/results-schema.ts';
+import { buildResults } from '../eval/results.ts';
+import { EVAL_DEFAULTS, planRuns, runEval } from '../eval/runner.ts';
+import { BUILTIN_TASKS } from '../eval/tasks/index.ts';
+import { sandboxRunner } from '../workspace/memory/js-sandbox.ts';
+import { MemoryWorkspace } from '../workspace/memory/memory-workspace.ts';
+import type { EvalConfig, EvalEvent, EvalModelChoice, EvalStarted, EvalSuiteInfo } from './protocol.ts';
+import type { RunServices } from './run-host.ts';
+import { createModel } from './run-models.ts';
+
+/** Bounds on what the page may ask for. */
+export const EVAL_LIMITS = Object.freeze({ seeds: 20, jobs: 16, maxSteps: 200 });
+
+/** The browser's eval workspace: memory, with `node` in the sandbox frame. */
+const sandboxedMemory: WorkspaceFactory = async () => new MemoryWorkspace(undefined, undefined, sandboxRunner());
+
+/** The spec `slm eval --model` would take for this choice: what the results name, and what decides the label. */
+export function evalModelSpec(choice: EvalModelChoice): string {
+  switch (choice.kind) {
+    case 'reference':
+      return 'reference';
+    case 'openai':
+      return `openai:${choice.baseUrl}#${choice.model}`;
+    case 'webllm':
+      return `webllm:${choice.modelId}`;
+    case 'gguf':
+      return `gguf:${'url' in choice.source ? choice.source.url : choice.source.name}`;
+    default: {
+      const never: never = choice;
+      throw new TypeError(`eval: unknown model choice ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+export function evalSuite(): EvalSuiteInfo {
+  return {
+    tasks: BUILTIN_TASKS.map((t) => ({ id: t.id, title: t.title, mechanisms: [...t.mechanisms] })),
+    arms: ARMS.map((a) => ({ id: a.id, label: a.label })),
+  };
+}
+
+export class EvalHost {
+  #current: { readonly id: number; readonly stop: AbortController } | null = null;
+  #nextId = 1;
+
+  constructor(
+    private readonly emit: (evalId: number, event: EvalEvent) => void,
+    private readonly services: RunServices = {},
+    private readonly openWorkspace: WorkspaceFactory = sandboxedMemory,
+  ) {}
+
+  /** Checks the configuration and answers at once; the sessions run after the reply has gone out. */
+  start(config: EvalConfig): EvalStarted {
+    const tasks = BUILTIN_TASKS.filter((t) => config.tasks.includes(t.id));
+    const unknown = config.tasks.filter((id) => !BUILTIN_TASKS.some((t) => t.id === id));
+    if (unknown.length) throw new Error(`Unknown task${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')}: pick tasks of the builtin suite.`);
+    if (!tasks.length) throw new Error('Pick at least one task.');
+    const arms = chooseArms(config.arms.join(','));
+    if (!arms.ok) throw new Error(`Pick the arms again: ${arms.text}.`);
+    const whole = (n: number, max: number, what: string) => {
+      if (!Number.isInteger(n) || n < 1 || n > max) throw new Error(`${what} must be a whole number from 1 to ${max}.`);
+      return n;
+    };
+    const seeds = whole(config.seeds, EVAL_LIMITS.seeds, 'Seeds');
+    const maxSteps = whole(config.maxSteps, EVAL_LIMITS.maxSteps, 'The step limit');
+    // A model in this tab answers one prompt at a time; only an endpoint serves several.
+    const jobs = config.model.kind === 'openai' ? whole(config.jobs, EVAL_LIMITS.jobs, 'Sessions at once') : 1;
+
+    this.#current?.stop.abort();
+    const id = this.#nextId++;
+    const stop = new AbortController();
+    this.#current = { id, stop };
+    const plan = planRuns(tasks, arms.arms, seeds);
+    const spec = evalModelSpec(config.model);
+    const model = modelInfo(spec, config.model.kind === 'gguf' ? config.model.label : undefined);
+    const emit = (event: EvalEvent) => this.emit(id, event);
+    const createdAt = new Date().toISOString();
+    const runs: EvalRun[] = [];
+    const finish = (complete: boolean, error?: string) =>
+      emit({ kind: 'ended', results: buildResults({ suite: 'builtin', model, createdAt, arms: arms.arms, seeds, tasks, runs, complete }), ...(error && { error }) });
+
+    const loop = { ...EVAL_DEFAULTS, maxSteps };
+    let live: Promise<Model> | null = null;
+    const choice = config.model;
+    const liveModel = () =>
+      (live ??= createModel(choice as Exclude<EvalModelChoice, { kind: 'reference' }>, {
+        contextTokens: loop.contextTokens,
+        onProgress: (progress) => emit({ kind: 'loading', progress }),
+        ...(this.services.webllm && { webllm: this.services.webllm }),
+        ...(this.services.gguf && { gguf: this.services.gguf }),
+        ...(this.services.fetch && { fetch: this.services.fetch }),
+      }));
+    setTimeout(() => {
+      runEval(plan, {
+        openWorkspace: this.openWorkspace,
+        model: async (s) => ({ model: choice.kind === 'reference' ? referenceModel(s.task, loop.contextTokens) : await liveModel() }),
+        loop,
+        jobs,
+        signal: stop.signal,
+        onStart: (s) => emit({ kind: 'start', task: s.task.id, arm: s.arm.id, seed: s.seed }),
+        onRun: (run, session) => {
+          runs.push(run);
+          emit({ kind: 'run', run, session });
+        },
+      }).then(
+        (outcome) => finish(outcome.complete),
+        (e: unknown) => finish(false, e instanceof Error ? e.message : String(e)),
+      );
+    }, 0);
+    return { evalId: id, total: plan.length, model };
+  }
+
+  stop(evalId: number): void {
+    if (this.#current?.id === evalId) this.#current.stop.abort();
+  }
+}
