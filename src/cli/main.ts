@@ -8,6 +8,7 @@ import { EXIT, UsageError, type CliIO, type CommandEntry } from './command.ts';
 import { batchCommand } from './commands/batch.ts';
 import { callCommand } from './commands/call.ts';
 import { checkShellEntry } from './commands/check-shell.ts';
+import { evalCommand } from './commands/eval.ts';
 import { parseEntry } from './commands/parse.ts';
 import { runCommand } from './commands/run.ts';
 import { replayCommand } from './commands/replay.ts';
@@ -18,6 +19,7 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   batch: batchCommand,
   run: runCommand,
   replay: replayCommand,
+  eval: evalCommand,
   'check-shell': checkShellEntry,
   parse: parseEntry,
 };

@@ -130,13 +130,13 @@ function numberOption(name: string, text: string | undefined, fallback: number):
 }
 
 /** A model for the run; `close` frees what it holds (a local engine). */
-interface RunModel {
+export interface RunModel {
   readonly model: Model;
   readonly close?: () => Promise<void>;
 }
 
 /** `openai:BASE_URL#MODEL`, `gguf:FILE` or `scripted:FILE`; `onSpeed` hears each step's speed where it is measured (gguf). */
-async function makeModel(spec: string, context: number, toolsApi: boolean, onSpeed: (speed: StepSpeed) => void): Promise<RunModel> {
+export async function makeModel(spec: string, context: number, toolsApi: boolean, onSpeed: (speed: StepSpeed) => void): Promise<RunModel> {
   if (spec.startsWith('gguf:')) {
     const file = spec.slice('gguf:'.length);
     if (!file) throw usage(`--model gguf: names no file: write gguf:FILE.gguf`);
