@@ -1,6 +1,6 @@
 /**
  * Bash's pattern matching for one path segment (`*`, `?`, `[…]` with `!`/`^`, ranges and
- * `[:class:]`, backslash escapes), as a RegExp. Bash's rules, not a glob library's: no braces,
+ * `[:class:]`, backslash escapes), as a matcher linear in the name. Bash's rules, not a glob library's: no braces,
  * no extglob, an unclosed `[` is a literal `[`. Used to expand the plan's patterns the way bash
  * would, so the runner needs no shell.
  */
@@ -64,24 +64,64 @@ function bracket(p: string, open: number): { re: string; end: number } | null {
   return null;
 }
 
-/** The RegExp for one segment pattern (no `/` in it), anchored at both ends. */
-export function segmentRegExp(p: string): RegExp {
-  let re = '';
+/** One position of a compiled segment pattern: a character test, or a `*`. */
+type Token = { readonly star: true } | { readonly star: false; readonly test: (c: string) => boolean };
+
+const STAR: Token = { star: true };
+
+/** The tokens of one segment pattern (no `/` in it). */
+function tokens(p: string): Token[] {
+  const out: Token[] = [];
+  const literal = (ch: string): Token => ({ star: false, test: (c) => c === ch });
   for (let i = 0; i < p.length; i++) {
     const c = p[i]!;
-    if (c === '\\' && i + 1 < p.length) re += escapeRe(p[++i]!);
-    else if (c === '*') re += '.*';
-    else if (c === '?') re += '.';
+    if (c === '\\' && i + 1 < p.length) out.push(literal(p[++i]!));
+    else if (c === '*') {
+      if (out.at(-1) !== STAR) out.push(STAR);
+    } else if (c === '?') out.push({ star: false, test: () => true });
     else if (c === '[') {
       const b = bracket(p, i);
-      if (b === null) re += '\\[';
+      if (b === null) out.push(literal('['));
       else {
-        re += b.re;
+        // One character class, anchored: a RegExp of a single position cannot backtrack.
+        const one = new RegExp(`^${b.re}$`, 's');
+        out.push({ star: false, test: (ch) => one.test(ch) });
         i = b.end;
       }
-    } else re += escapeRe(c);
+    } else out.push(literal(c));
   }
-  return new RegExp(`^${re}$`, 's');
+  return out;
+}
+
+/**
+ * A matcher for one segment pattern (no `/` in it), anchored at both ends. Stars are matched
+ * with one saved backtracking point (the last star seen), so a match costs at most
+ * pattern length × name length steps, whatever the pattern: `*a*a*a*a*a*a*a*a*b` against a long
+ * name of `a`s is as quick as any other.
+ */
+export function segmentMatcher(p: string): (name: string) => boolean {
+  const t = tokens(p);
+  return (s) => {
+    let ti = 0;
+    let si = 0;
+    let starT = -1;
+    let starS = 0;
+    while (si < s.length) {
+      const tok = t[ti];
+      if (tok && !tok.star && tok.test(s[si]!)) {
+        ti++;
+        si++;
+      } else if (tok?.star) {
+        starT = ti++;
+        starS = si;
+      } else if (starT !== -1) {
+        ti = starT + 1;
+        si = ++starS;
+      } else return false;
+    }
+    while (t[ti]?.star) ti++;
+    return ti === t.length;
+  };
 }
 
 /** True when the segment has an unescaped `*`, `?` or `[`. */

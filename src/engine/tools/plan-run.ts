@@ -9,7 +9,7 @@ import { HARNESS_DIR } from '../jail.ts';
 import type { ToolContext } from '../context.ts';
 import type { ExecPlan, ExecStage } from '../workspace.ts';
 import type { PlanArg, PlanInput, ShellPlan } from '../shell/plan-types.ts';
-import { isPattern, segmentRegExp, splitSegments, unescape } from '../shell/pattern.ts';
+import { isPattern, segmentMatcher, splitSegments, unescape } from '../shell/pattern.ts';
 
 /** Largest input file a command may read through `<` (it is held in memory whole). */
 export const MAX_STDIN_BYTES = 16 * 1024 * 1024;
@@ -70,12 +70,12 @@ async function expand(ctx: ToolContext, pattern: string): Promise<string[]> {
         continue;
       }
       if (base.path !== '' && !(await isDirectory(ctx, base.path))) continue;
-      const re = segmentRegExp(seg);
+      const matches = segmentMatcher(seg);
       const dotOk = seg.startsWith('.') || seg.startsWith('\\.');
       for (const name of await listDir(ctx, base.path)) {
         if (name === '.' || name === '..') continue;
         if (name.startsWith('.') && !dotOk) continue;
-        if (!re.test(name)) continue;
+        if (!matches(name)) continue;
         const m = child(base, name);
         if (!last && !(await isDirectory(ctx, m.path))) continue;
         next.push(m);
