@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { ARMS } from './arms.ts';
+import { modelInfo, REFERENCE_MODEL } from './model-label.ts';
+import { buildResults } from './results.ts';
+import { checkResults, type EvalRun } from './results-schema.ts';
+import { BUILTIN_TASKS } from './tasks/index.ts';
+
+const arms = ARMS.filter((a) => a.id === 'on' || a.id === 'off');
+const tasks = BUILTIN_TASKS.slice(0, 2);
+
+function run(task: string, arm: string, passed: boolean, extra: Partial<EvalRun> = {}): EvalRun {
+  return {
+    task,
+    arm,
+    seed: 0,
+    passed,
+    steps: 4,
+    tokens: 1000,
+    tokensEstimated: true,
+    ms: 1200,
+    session: `sessions/${task}.${arm}.s0.session.json`,
+    failure: passed ? null : 'gave-up',
+    stop: 'done',
+    mechanisms: passed ? { 'read-window': 1 } : {},
+    grader: { passed: passed ? 1 : 0, failed: passed ? 0 : 1 },
+    ...extra,
+  };
+}
+
+const runs = [run(tasks[0]!.id, 'on', true), run(tasks[1]!.id, 'on', true), run(tasks[0]!.id, 'off', false), run(tasks[1]!.id, 'off', true, { mechanisms: { truncated: 2 } })];
+const results = buildResults({ suite: 'builtin', model: modelInfo(REFERENCE_MODEL), createdAt: '2026-12-01T12:00:00.000Z', arms, seeds: 1, tasks, runs, complete: true });
+
+describe('results.json', () => {
+  it('is what the schema accepts, with the label and the mechanisms each task names', () => {
+    const checked = checkResults(JSON.parse(JSON.stringify(results)));
+    expect(checked.ok).toBe(true);
+    expect(results.model.label).toBe('scripted');
+    expect(results.tasks[tasks[0]!.id]).toEqual([...tasks[0]!.mechanisms]);
+  });
+
+  it('summarises each arm: pass rate, Wilson interval, means, failures and mechanisms', () => {
+    const [on, off] = results.summary.arms;
+    expect(on).toMatchObject({ arm: 'on', runs: 2, passed: 2, passRate: 1, meanSteps: 4, meanTokens: 1000, meanMs: 1200, failures: {}, mechanisms: { 'read-window': 2 } });
+    expect(off).toMatchObject({ arm: 'off', runs: 2, passed: 1, passRate: 0.5, failures: { 'gave-up': 1 }, mechanisms: { truncated: 2 } });
+    expect(on!.ci95[0]).toBeCloseTo(0.3424, 3);
+    expect(on!.ci95[1]).toBe(1);
+  });
+
+  it('gives an arm with no finished run zero runs and the whole interval', () => {
+    const partial = buildResults({ suite: 'builtin', model: modelInfo(REFERENCE_MODEL), createdAt: 'now', arms, seeds: 1, tasks, runs: runs.slice(0, 2), complete: false });
+    expect(partial.summary.arms[1]).toMatchObject({ arm: 'off', runs: 0, passRate: 0, ci95: [0, 1] });
+    expect(partial.complete).toBe(false);
+  });
+
+  it.each<[string, (r: Record<string, any>) => void]>([
+    ['an unknown failure kind', (r) => (r.runs[0].failure = 'bad-luck')],
+    ['an unknown model label', (r) => (r.model.label = 'probably-real')],
+    ['a pass rate above 1', (r) => (r.summary.arms[0].passRate = 1.5)],
+    ['a negative step count', (r) => (r.runs[0].steps = -1)],
+    ['another version', (r) => (r.v = 2)],
+    ['a missing session path', (r) => delete r.runs[0].session],
+  ])('refuses %s, naming the field', (_what, spoil) => {
+    const bad = JSON.parse(JSON.stringify(results));
+    spoil(bad);
+    const checked = checkResults(bad);
+    expect(checked.ok).toBe(false);
+    if (!checked.ok) expect(checked.text).toMatch(/not an eval results file/);
+  });
+});
