@@ -4,12 +4,14 @@
  * decoded words so `-'exec'` or `-de\lete` cannot hide one, and refusing any option-shaped
  * pattern (`-del*`) that could expand to one. xargs is free only when the command it runs is a
  * read-only tool that no appended argument can turn into a writer; its own options are scanned
- * exactly so that the first word of that command is found.
+ * exactly so that the first word of that command is found. The runner carries xargs out itself,
+ * judging each command it starts (tools/xargs-run.ts).
  */
 import { never, q, USE, type Finding, type Verdict } from './decision.ts';
 import { familyOf } from './families.ts';
 import { longSelects, operands, scanOptions, shown, type OptionSpec } from './options.ts';
-import { optionPathFinding, pathFinding } from './paths.ts';
+import { pathFinding } from './paths.ts';
+import { readXargs } from './xargs-split.ts';
 import { checkSimple, injectionSafe, pathOperandsFinding, SIMPLE_TOOLS } from './simple-tools.ts';
 import { hasGlob, type Word } from './words.ts';
 
@@ -66,23 +68,23 @@ const XARGS_SPEC: OptionSpec = {
   stopAtOperand: true,
 };
 
-/** The verdict for `xargs OPTIONS… COMMAND ARGS…`. */
+/**
+ * The verdict for `xargs OPTIONS… COMMAND ARGS…`. The runner carries xargs out itself
+ * (xargs-split.ts) and judges every command it would start, so options it does not carry out
+ * (`-a`, `-P`, `-t` …) are refused here, and so is an `-I` string in the command name (the
+ * input would choose the program).
+ */
 export function checkXargs(args: readonly Word[]): Verdict {
+  const spec = readXargs(args.map((w) => w.text));
+  if (typeof spec === 'string') return never('xargs-option', spec, 'Use xargs with -0, -d, -n, -L, -I or -r only, or pass the files to the command directly.');
   const tokens = scanOptions(args, XARGS_SPEC);
-  for (const t of tokens) {
-    if ((t.kind === 'short' && t.name === 'a') || (t.kind === 'long' && t.name.startsWith('arg-file'))) {
-      const f = optionPathFinding(t);
-      if (f) return f;
-    }
-  }
   const command = operands(tokens);
   const name = command[0];
   if (name === undefined) return { free: 'prints its input' };
-  const tool = SIMPLE_TOOLS[name.text];
-  const listFile = tokens.find((t) => (t.kind === 'short' && t.name === 'a') || (t.kind === 'long' && t.name.startsWith('arg-file')));
-  if (tool && listFile && tool.operands !== 'data') {
-    return never('xargs-input', `xargs ${q(listFile.word.raw)} hands ${name.text} the files listed in a file, which can name any file`, `Pass the files directly: ${name.text} FILE….`);
+  if (spec.replace !== undefined && name.text.includes(spec.replace)) {
+    return never('xargs', `xargs -I ${q(spec.replace)} would put its input into the command name ${q(name.word.raw)}, so the input would choose the program`, 'Name the command plainly.');
   }
+  const tool = SIMPLE_TOOLS[name.text];
   if (tool && injectionSafe(tool) && name.word.plain) return checkSimple(name.text, tool, command.slice(1).map((o) => o.word));
   const family = familyOf(name.text);
   const why = family ? `${family.why}` : 'is not a read-only tool that appended arguments cannot turn into a writer';

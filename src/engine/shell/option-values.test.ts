@@ -210,8 +210,8 @@ const NAMES_FROM: readonly Row[] = [
 ];
 
 const XARGS: readonly Row[] = [
-  ['xargs -a list.txt cat', 'refuse', 'xargs-input', 'files listed in a file'],
-  ['xargs -a /proc/self/environ wc', 'refuse', 'device-path', '/proc/self/environ'],
+  ['xargs -a list.txt cat', 'refuse', 'xargs-option', 'xargs -a is not an option ws_shell carries out'],
+  ['xargs -a /proc/self/environ wc', 'refuse', 'xargs-option', 'xargs -a is not an option'],
   ['find src -name "*.ts" | xargs wc -l', 'allow', 'free', 'every stage'],
 ];
 

@@ -191,7 +191,7 @@ const TOOLS: readonly Row[] = [
   ['find . | xargs rm', 'refuse', 'xargs', 'ws_delete'],
   ['find . | xargs -I{} sh -c "rm {}"', 'refuse', 'xargs', '"sh"'],
   ['find . | xargs sort', 'refuse', 'xargs', '"sort"'],
-  ['xargs -a /etc/passwd wc', 'refuse', 'outside-path', '/etc/passwd'],
+  ['xargs -a /etc/passwd wc', 'refuse', 'xargs-option', 'xargs -a is not an option'],
   ["sed -n '1,20p' f", 'allow', 'free', 'prints text only'],
   ["sed -i 's/a/b/' f", 'refuse', 'sed-in-place', 'ws_edit'],
   ["sed -ie 's/a/b/' f", 'refuse', 'sed-in-place', '"-ie"'],

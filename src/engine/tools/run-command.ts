@@ -4,7 +4,8 @@
  * decoded argv, the environment prefixes it allowed, what stdin reads (a heredoc's or
  * here-string's bytes, a workspace file) and where stdout and stderr go. The backend runs that
  * plan — each stage spawned directly, stages joined by pipes — and no command text ever reaches a
- * shell. What was checked is exactly what runs.
+ * shell; xargs is carried out here (xargs-run.ts), each command it starts checked first. What was
+ * checked is exactly what runs.
  */
 import { decideShell, type ShellDecision } from '../shell/index.ts';
 import { decideLiteral } from '../shell/policy.ts';
@@ -15,6 +16,7 @@ import type { ToolContext } from '../context.ts';
 import type { ExecPlan, ExecResult } from '../workspace.ts';
 import type { EngineSettings } from '../settings.ts';
 import { resolvePlan } from './plan-run.ts';
+import { runWithXargs } from './xargs-run.ts';
 
 export type RunOutcome =
   | { readonly ran: false; readonly result: ToolResult }
@@ -120,10 +122,14 @@ export async function runChecked(ctx: ToolContext, tool: string, command: string
   const notes: Note[] = [policyNote];
   if (decision.decision === 'gated') notes.push({ kind: 'shell', text: 'approved by a person in the UI', detail: 'approved' });
   if (plan.stages.length > 1) notes.push({ kind: 'shell', text: `ran as ${plan.stages.length} processes joined by pipes, each exactly as checked (no shell)`, detail: 'pipeline' });
-  const exec = await ctx.ws.exec(resolved.plan, {
+  const ran = await runWithXargs(ctx, resolved.plan, {
     cwd: '',
     timeoutMs: limits.timeoutMs,
     maxOutputBytes: limits.maxOutputBytes,
   });
-  return { ran: true, exec, decision, plan: resolved.plan, notes };
+  if (!ran.ok) {
+    return { ran: false, result: fail(`${tool} did not run ${shown}: ${ran.why}`, [policyNote, { kind: 'refusal', text: firstLine(ran.why), detail: ran.rule }]) };
+  }
+  for (const text of ran.notes) notes.push({ kind: 'shell', text, detail: 'xargs' });
+  return { ran: true, exec: ran.exec, decision, plan: resolved.plan, notes };
 }
