@@ -5,6 +5,7 @@
  * answer for a step no longer selected is dropped.
  */
 import type { EngineClient, FileView, WorkspaceSnapshot } from '../../worker/client.ts';
+import { readRunFiles, type RunFiles } from './run-files.ts';
 
 /** Which capture: a run and a step (0 = before step 1). */
 export interface At {
@@ -55,6 +56,11 @@ export class TimeTravel {
   close(): void {
     this.path = null;
     this.file = null;
+  }
+
+  /** Every text file of run `runId` after `step`, for a download (the view's own state is left as it is). */
+  filesAt(runId: number, step: number): Promise<RunFiles> {
+    return readRunFiles(this.client, runId, step);
   }
 
   async #load(request: number, path: string): Promise<void> {

@@ -1,6 +1,7 @@
 /**
- * Session files out of the page: the file form of a record as text, its file name, and the
- * download itself (a Blob URL clicked through a detached link, revoked right after).
+ * Files out of the page: the file form of a session record as text, file names made from
+ * titles, and the download itself (a Blob URL clicked through a detached link, revoked right
+ * after).
  */
 import type { Session } from '../../worker/client.ts';
 
@@ -9,8 +10,8 @@ export function sessionFileText(session: Session): string {
   return `${JSON.stringify(session, null, 2)}\n`;
 }
 
-/** `tiny-utils (starter) · scripted: Fix…` → `tiny-utils-starter-scripted-fix.session.json`. */
-export function sessionFileName(title: string): string {
+/** A title as a file name's stem: `tiny-utils (starter) · scripted: Fix…` → `tiny-utils-starter-scripted-fix`; `fallback` when nothing is left. */
+export function fileStem(title: string, fallback: string): string {
   const slug = title
     .toLowerCase()
     .normalize('NFKD')
@@ -19,12 +20,22 @@ export function sessionFileName(title: string): string {
     .replace(/^-+|-+$/g, '')
     .slice(0, 60)
     .replace(/-+$/, '');
-  return `${slug || 'session'}.session.json`;
+  return slug || fallback;
+}
+
+/** `tiny-utils (starter) · scripted: Fix…` → `tiny-utils-starter-scripted-fix.session.json`. */
+export function sessionFileName(title: string): string {
+  return `${fileStem(title, 'session')}.session.json`;
 }
 
 /** Saves `text` as a file named `name` through the browser's download. */
 export function downloadText(doc: Document, name: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+  downloadBlob(doc, name, new Blob([text], { type: 'application/json' }));
+}
+
+/** Saves `blob` as a file named `name` through the browser's download. */
+export function downloadBlob(doc: Document, name: string, blob: Blob): void {
+  const url = URL.createObjectURL(blob);
   const a = doc.createElement('a');
   a.href = url;
   a.download = name;
