@@ -23,6 +23,15 @@ export interface AciFields {
 /** The form's bounds (the record schema checks them again in the worker). */
 export const ACI_BOUNDS = { maxToolChars: { min: 100, max: 1_000_000 }, readWindowLines: { min: 1, max: 100_000 } } as const;
 
+const ACI_LABELS: Readonly<Record<keyof typeof ACI_BOUNDS, string>> = { maxToolChars: 'Result cap', readWindowLines: 'Read window' };
+
+/** What is wrong with one number of the re-run form, with what to do; null when it is usable. */
+export function aciFieldProblem(key: keyof typeof ACI_BOUNDS, value: number | null): string | null {
+  const { min, max } = ACI_BOUNDS[key];
+  if (value === null || !Number.isInteger(value) || value < min || value > max) return `“${ACI_LABELS[key]}” must be a whole number between ${min} and ${max}.`;
+  return null;
+}
+
 function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
@@ -139,11 +148,6 @@ export class RunLab {
     if (this.rerun?.state === 'loading') return 'Re-running…';
     const f = this.fields;
     if (!f) return null;
-    for (const [key, label] of [['maxToolChars', 'Result cap'], ['readWindowLines', 'Read window']] as const) {
-      const v = f[key] as number | null;
-      const { min, max } = ACI_BOUNDS[key];
-      if (v === null || !Number.isInteger(v) || v < min || v > max) return `“${label}” must be a whole number between ${min} and ${max}.`;
-    }
-    return null;
+    return aciFieldProblem('maxToolChars', f.maxToolChars as number | null) ?? aciFieldProblem('readWindowLines', f.readWindowLines as number | null);
   }
 }

@@ -27,12 +27,18 @@ export const NUMBER_FIELDS: readonly NumberField[] = [
   { key: 'paceMs', label: 'Pause between scripted steps (ms)', help: 'So you can watch the steps arrive.', min: 0, max: 10000, step: 100, scriptedOnly: true },
 ];
 
+/** What is wrong with one field's value (empty, or outside its bounds), with what to do; null when it is usable. */
+export function fieldProblem(f: NumberField, value: number | null): string | null {
+  if (value === null || !Number.isFinite(value)) return `Fill in “${f.label}”.`;
+  if (value < f.min || value > f.max) return `“${f.label}” must be between ${f.min} and ${f.max}.`;
+  return null;
+}
+
 /** The first field that is empty or outside its bounds, with what to do; null when all are usable. */
 export function settingsProblem(settings: RunSettings): string | null {
   for (const f of NUMBER_FIELDS) {
-    const v = settings[f.key] as number | null;
-    if (v === null || !Number.isFinite(v)) return `Fill in “${f.label}”.`;
-    if (v < f.min || v > f.max) return `“${f.label}” must be between ${f.min} and ${f.max}.`;
+    const problem = fieldProblem(f, settings[f.key] as number | null);
+    if (problem) return problem;
   }
   return null;
 }
