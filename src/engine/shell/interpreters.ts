@@ -49,7 +49,14 @@ function nodeOptionFinding(name: string, t: OptionToken): Verdict | null {
     return never('unknown-option', `${name} option ${q(shown(t))} is not one ws_shell knows to be safe`, USE.inlineCode);
   }
   const value = t.value ?? '';
-  if (['env-file', 'env-file-if-exists', 'tsconfig', 'experimental-config-file'].includes(t.name)) return optionPathFinding(t);
+  if (t.name === 'tsconfig') return optionPathFinding(t);
+  // An env file can set NODE_OPTIONS, a config file nodeOptions: either can preload a module or open a debugger.
+  if (['env-file', 'env-file-if-exists', 'experimental-config-file'].includes(t.name)) {
+    return (
+      optionPathFinding(t) ??
+      writing(gated('module-option', `${name} ${q(shown(t))} reads ${q(value)}, which can set node's options (NODE_OPTIONS: --require, --import, --inspect) and so load modules or open a debugger`, 'Run the script without it, or a person approves it.'), [`whatever ${value} makes node load (not known before it runs)`])
+    );
+  }
   if (NODE_MODULE.includes(t.name) || (t.name === 'test-reporter' && !NODE_REPORTERS.includes(value))) {
     const outside = moduleSpecifierFinding(name, shown(t), value, t.valueRaw ?? shown(t));
     return outside ?? writing(gated('module-option', `${name} ${q(shown(t))} loads the module ${q(value)}, which runs as code`, 'Run the script or tests without preloading modules, or a person approves it.'), ['whatever the loaded module writes (not known before it runs)']);

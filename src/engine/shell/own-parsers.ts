@@ -46,8 +46,11 @@ export function scanXxd(args: readonly Word[]): Token[] {
 
 /** tree's letters that take a value (from the following words, in order). */
 const TREE_VALUE = 'LPIHTo';
-/** tree's long options that take a value, as `--name=value` or the next word. */
-const TREE_LONG_VALUE = ['filelimit', 'charset', 'timefmt', 'sort', 'gitfile', 'infofile', 'hintro', 'houtro', 'fromfile', 'fromtabfile', 'prune', 'matchdirs'];
+/**
+ * tree's long options that take a value, as `--name=value` or the next word. `--fromfile` and
+ * `--fromtabfile` take none: they make the operands files tree reads, which the jail checks.
+ */
+const TREE_LONG_VALUE = ['filelimit', 'charset', 'timefmt', 'sort', 'gitfile', 'infofile', 'hintro', 'houtro'];
 
 /** tree: bundled letters whose values come from the words after the bundle. */
 export function scanTree(args: readonly Word[]): Token[] {

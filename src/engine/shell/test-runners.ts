@@ -261,6 +261,7 @@ const ESLINT: readonly OptionRule[] = [
   { names: ['config', 'plugin', 'rulesdir', 'parser', 'resolvePluginsRelativeTo'], kind: 'module' },
   { names: ['ignorePath'], kind: 'read' },
   { names: ['outputFile', 'cacheLocation'], kind: 'write' },
+  { names: ['inspectConfig'], kind: 'port', why: 'starts the config inspector, a web server it may download first' },
 ];
 
 const ESLINT_KNOWN: KnownOptions = {
@@ -268,7 +269,7 @@ const ESLINT_KNOWN: KnownOptions = {
     'fix', 'init', 'ext', 'env', 'global', 'parserOptions', 'rule', 'eslintrc', 'inlineConfig', 'reportUnusedDisableDirectives', 'reportUnusedDisableDirectivesSeverity',
     'reportUnusedInlineConfigs', 'cache', 'cacheStrategy', 'maxWarnings', 'quiet', 'color', 'debug', 'printConfig', 'stdin', 'stdinFilename', 'errorOnUnmatchedPattern',
     'exitOnFatalError', 'passOnNoPatterns', 'fixDryRun', 'fixType', 'ignorePattern', 'ignore', 'help', 'version', 'flag', 'stats', 'concurrency', 'configLookup',
-    'inspectConfig', 'envInfo', 'warnIgnored',
+    'envInfo', 'warnIgnored',
   ],
   flags: 'hv',
   values: 'cfo',

@@ -83,6 +83,30 @@ const REFUSED: readonly (readonly [cmd: string, rule: string])[] = [
   ['cargo test -- --logfile .git/x', 'protected-path'],
 ];
 
+// Each row: an option value of the same kind in another tool → decision, rule, a part of the reason.
+const ELSEWHERE: readonly (readonly [cmd: string, decision: 'gated' | 'refuse', rule: string, part: string])[] = [
+  ['node --env-file=.env x.js', 'gated', 'module-option', 'can set node\'s options (NODE_OPTIONS'],
+  ['node --env-file-if-exists .env x.js', 'gated', 'module-option', 'NODE_OPTIONS'],
+  ['node --experimental-config-file=node.config.json x.js', 'gated', 'module-option', 'NODE_OPTIONS'],
+  ['node --env-file=/etc/environment x.js', 'refuse', 'outside-path', '/etc/environment'],
+  ['npx eslint --inspect-config', 'gated', 'opens-port', 'config inspector'],
+  ['tree --fromfile /etc/passwd', 'refuse', 'outside-path', '/etc/passwd'],
+  ['tree --fromtabfile ../list', 'refuse', 'outside-path', '../list'],
+];
+
+describe('option values of the same kind in other tools', () => {
+  it.each(ELSEWHERE)('%j → %s (%s)', (cmd, decision, rule, part) => {
+    const d = decideShell(parser, cmd);
+    expect(d.decision, d.reason).toBe(decision);
+    expect(d.rule).toBe(rule);
+    expect(d.reason).toContain(part);
+  });
+
+  it('tree --fromfile with a listing in the workspace is free', () => {
+    expect(decideShell(parser, 'tree --fromfile listing.txt').decision).toBe('allow');
+  });
+});
+
 describe('an option that is not known to load nothing, with a value that looks like a file', () => {
   it.each(GATED)('%j → gated, naming %s and %s', (cmd, option, file) => {
     const d = decideShell(parser, cmd);
