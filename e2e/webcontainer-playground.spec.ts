@@ -35,13 +35,19 @@ test.describe('WebContainer chosen where it cannot start', () => {
     await openStart(page);
     await expect(workspaceRadio(page, /^In-memory \(works offline\)/)).toBeChecked();
     const chosen = Date.now();
-    await workspaceRadio(page, /^WebContainer \(real Node\.js; needs a connection\)/).check();
+    // A click, not check(): the radio moves back to in-memory as soon as the boot fails.
+    await workspaceRadio(page, /^WebContainer \(real Node\.js; needs a connection\)/).click();
     const notice = unavailable(page, 'offline');
     await expect(notice).toContainText('WebContainer needs a connection');
     await expect(notice).toContainText('The run continues on the in-memory workspace');
     await expect(notice.getByRole('button', { name: 'Reload page' })).toBeVisible();
     expect(Date.now() - chosen).toBeLessThan(3000);
     await expect(runButton(page)).toBeEnabled();
+    // The radio follows the fallback, and the notice spans the page and says what runs instead.
+    await expect(workspaceRadio(page, /^In-memory \(works offline\)/)).toBeChecked();
+    await expect(notice).toContainText("The run continues on the in-memory workspace, whose shell runs the project's JavaScript tests in a sandbox");
+    await expect(notice).not.toContainText('no node or npm');
+    expect((await notice.boundingBox())!.width).toBeGreaterThan(1000);
     await screenshot(page, 'webcontainer-10-start-offline');
 
     await runStarter(page);
@@ -69,6 +75,21 @@ test.describe('WebContainer chosen where it cannot start', () => {
     await expect(page.getByTestId('run-backend')).toHaveText('in-memory workspace');
     await expect(unavailable(page, 'timeout')).toBeVisible();
   });
+});
+
+test('while WebContainer boots, "Use the in-memory workspace instead" enables Run at once', async ({ page, problems: _problems }) => {
+  await blockStackBlitz(page);
+  await openStart(page, '/?wcTimeout=60000#/');
+  await workspaceRadio(page, /^WebContainer/).check();
+  const booting = page.locator('[role="status"][data-state="booting"]');
+  await expect(booting).toContainText('up to 60 s');
+  await expect(runButton(page)).toBeDisabled();
+  await booting.getByRole('button', { name: 'Use the in-memory workspace instead' }).click();
+  await expect(runButton(page)).toBeEnabled();
+  await expect(workspaceRadio(page, /^In-memory/)).toBeChecked();
+  await expect(booting).toHaveCount(0);
+  await runStarter(page);
+  await expect(page.getByTestId('run-backend')).toHaveText('in-memory workspace');
 });
 
 test('online: a run goes to WebContainer, and its terminal shows the agent’s commands', async ({ page, problems: _problems }) => {
