@@ -4,9 +4,9 @@
  * under the root and translates Node's errors; commands run as execution plans (`runPlan`),
  * each stage started by the workspace's launcher (directly, or inside the host sandbox).
  */
-import { lstat, mkdir, readFile, readdir, readlink, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, open, readlink, realpath, rename, rm, symlink } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, readdirSync, readFileSync, renameSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, type Stats } from 'node:fs';
 import { posix } from 'node:path';
 import {
   WorkspaceError,
@@ -69,14 +69,48 @@ export class NodeWorkspace implements Workspace {
   async readFile(path: string): Promise<Uint8Array> {
     // Synchronous on purpose: a small file costs tens of microseconds this way, several times
     // less than a trip through the thread pool, and ws_grep reads thousands of them in a row.
-    const buf = await this.guard(path, async () => readFileSync(this.abs(path)));
+    // Opened without blocking and checked before the read: a FIFO a command made would
+    // otherwise stop the whole process until some writer opened it.
+    const notRead = (kind: string): WorkspaceError =>
+      new WorkspaceError('EIO', path, `${path} is ${kind}, not a regular file: the file tools do not read it (reading could block forever or never end)`);
+    const buf = await this.guard(path, async () => {
+      let fd: number;
+      try {
+        fd = openSync(this.abs(path), constants.O_RDONLY | constants.O_NONBLOCK);
+      } catch (e) {
+        // A Unix socket cannot be opened at all.
+        throw (e as NodeJS.ErrnoException).code === 'ENXIO' ? notRead('a socket') : e;
+      }
+      try {
+        const special = specialFileKind(fstatSync(fd));
+        if (special) throw notRead(special);
+        return readFileSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    });
     // A plain Uint8Array, as every backend returns, not Node's Buffer subclass.
     return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
   }
 
   async writeFile(path: string, data: Uint8Array): Promise<void> {
     await this.mkdir(dirName(path));
-    await this.guard(path, () => writeFile(this.abs(path), data));
+    await this.guard(path, async () => {
+      // Without blocking, and checked before anything is written: a FIFO in the way would
+      // otherwise hold the write until a reader came.
+      const before = lstatSync(this.abs(path), { throwIfNoEntry: false });
+      const kind = before && specialFileKind(before);
+      if (kind) throw new WorkspaceError('EIO', path, `${path} is ${kind}, not a regular file: the file tools do not write it`);
+      const file = await open(this.abs(path), constants.O_WRONLY | constants.O_CREAT | constants.O_NONBLOCK, 0o666);
+      try {
+        const special = specialFileKind(await file.stat());
+        if (special) throw new WorkspaceError('EIO', path, `${path} is ${special}, not a regular file: the file tools do not write it`);
+        await file.truncate(0);
+        await file.writeFile(data);
+      } finally {
+        await file.close();
+      }
+    });
   }
 
   async mkdir(path: string): Promise<void> {
@@ -95,13 +129,15 @@ export class NodeWorkspace implements Workspace {
   async readdir(path: string): Promise<DirEntry[]> {
     const entries = await this.guard(path, async () => readdirSync(this.abs(path), { withFileTypes: true }));
     return entries
+      .filter((e) => e.isFile() || e.isDirectory() || e.isSymbolicLink())
       .map((e): DirEntry => ({ name: e.name, type: e.isSymbolicLink() ? 'symlink' : e.isDirectory() ? 'dir' : 'file' }))
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
   async lstat(path: string): Promise<Stat | null> {
-    return orMissing(path, (): Stat => {
+    return orMissing(path, (): Stat | null => {
       const st = lstatSync(this.abs(path));
+      if (specialFileKind(st)) return null;
       const type = st.isSymbolicLink() ? 'symlink' : st.isDirectory() ? 'dir' : 'file';
       return { type, size: type === 'dir' ? 0 : st.size };
     });
@@ -188,4 +224,12 @@ export class NodeWorkspace implements Workspace {
       : `the command created ${made.map((d) => `${d}/`).join(' and ')}, which commands may not write; it was removed`;
     return { ...result, backendNote: result.backendNote ? `${result.backendNote}; ${note}` : note };
   }
+}
+
+/** What a non-regular file is, in words, or null for a regular file or a directory. */
+function specialFileKind(st: Stats): string | null {
+  if (st.isFIFO()) return 'a FIFO (named pipe)';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
+  return null;
 }
