@@ -54,19 +54,26 @@ test('layout: both side panels open still leave the steps usable; the inspector 
 });
 
 test('plots: every rung name inside the frame, and a click on a column selects its step', async ({ page, problems: _problems }) => {
-  // The settings re-run is the quickest way to a run whose rung plot has several rows: open the example with most rungs.
-  await runStarter(page);
+  // Lesson 1 drifts once per rung: five rows of the rung plot, each named.
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Edits that drift' }).click();
+  await expect(page.getByTestId('replay-verdict')).toHaveText('✓ Reproduced: all 7 replayed steps match the record', { timeout: 30_000 });
   const rungs = page.getByTestId('plot-rungs');
+  await expect(rungs.locator('text.rung-label')).toHaveText(['trailing-ws', 'quotes-dashes', 'indent', 'blank-lines', 'anchors']);
   const frame = (await rungs.boundingBox())!;
   for (const label of await rungs.locator('text.rung-label').all()) {
     const box = (await label.boundingBox())!;
     expect(box.x).toBeGreaterThanOrEqual(frame.x);
     expect(box.x + box.width).toBeLessThanOrEqual(frame.x + frame.width);
+    expect(box.y).toBeGreaterThanOrEqual(frame.y);
     expect(box.y + box.height).toBeLessThanOrEqual(frame.y + frame.height + 1);
   }
-  await expect(rungs.locator('text.rung-label')).toHaveText(['indent']);
+  // No dot sits on a name: every dot is right of the widest name.
+  const namesEnd = Math.max(...(await rungs.locator('text.rung-label').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().right))));
+  for (const dot of await rungs.locator('circle.rung').all()) expect((await dot.boundingBox())!.x).toBeGreaterThan(namesEnd);
+  await screenshot(page, 'inspector-03-rung-plot');
 
-  // Columns are (width / 7) wide: the middle of the 3rd and of the 6th.
+  // Seven columns: a click in the middle of the 3rd, then of the 6th.
   const tests = page.getByTestId('plot-tests');
   const box = (await tests.boundingBox())!;
   await tests.click({ position: { x: (box.width * 2.5) / 7, y: box.height / 2 } });
@@ -74,7 +81,6 @@ test('plots: every rung name inside the frame, and a click on a column selects i
   await page.getByTestId('plot-context').click({ position: { x: (box.width * 5.5) / 7, y: box.height / 2 } });
   await expect(page).toHaveURL(/#\/run\?step=6$/);
   await expect(timeline(page).getByRole('option', { selected: true })).toContainText('#6');
-  await screenshot(page, 'inspector-03-plot-click');
 });
 
 test('the card of the step being written sits right under the list, in view', async ({ page, problems: _problems }) => {
