@@ -353,7 +353,8 @@ function goFlags(args: readonly Word[]): { key: string; w: Word; value: Word | u
   return args.flatMap((w, i) => {
     if (!w.text.startsWith('-')) return [];
     const eq = w.text.indexOf('=');
-    const key = w.text.replace(/^--?/, '').split('=')[0]!;
+    // The test binary's own spelling (`-test.outputdir`) is the same flag.
+    const key = w.text.replace(/^--?/, '').split('=')[0]!.replace(/^test\./, '');
     return [{ key, w, value: eq >= 0 ? { ...w, text: w.text.slice(eq + 1), quoted: w.quoted.slice(eq + 1) } : args[i + 1] }];
   });
 }
@@ -373,7 +374,7 @@ const GO_KNOWN: KnownOptions = {
   ],
   singleDash: true,
 };
-const GO_WRITES = ['o', 'coverprofile', 'cpuprofile', 'memprofile', 'blockprofile', 'mutexprofile', 'trace', 'outputdir'];
+const GO_WRITES = ['o', 'coverprofile', 'cpuprofile', 'memprofile', 'blockprofile', 'mutexprofile', 'trace', 'outputdir', 'fuzzcachedir', 'gocoverdir'];
 /** The words go itself reads: in `go run PKG ARGS…` what follows the package is the program's own. */
 function goOwnArgs(sub: string, args: readonly Word[]): readonly Word[] {
   if (sub !== 'run') return args;

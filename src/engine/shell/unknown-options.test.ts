@@ -92,6 +92,8 @@ const ELSEWHERE: readonly (readonly [cmd: string, decision: 'gated' | 'refuse', 
   ['npx eslint --inspect-config', 'gated', 'opens-port', 'config inspector'],
   ['tree --fromfile /etc/passwd', 'refuse', 'outside-path', '/etc/passwd'],
   ['tree --fromtabfile ../list', 'refuse', 'outside-path', '../list'],
+  ['go test -test.outputdir=out ./...', 'gated', 'go-writes', 'writes files'],
+  ['go test -fuzzcachedir cache ./...', 'gated', 'go-writes', 'writes files'],
 ];
 
 describe('option values of the same kind in other tools', () => {
@@ -111,7 +113,7 @@ describe('an option that is not known to load nothing, with a value that looks l
   it.each(GATED)('%j → gated, naming %s and %s', (cmd, option, file) => {
     const d = decideShell(parser, cmd);
     expect(d.decision, d.reason).toBe('gated');
-    expect(d.rule).toBe('module-option');
+    expect(d.rule).toBe('option-file');
     expect(d.reason).toContain(`${JSON.stringify(option)} names the file ${JSON.stringify(file)}, which the tool may load and run as code`);
     expect(d.writes).toEqual([`whatever ${file} does when it runs (not known before it runs)`]);
   });

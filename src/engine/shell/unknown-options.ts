@@ -15,6 +15,9 @@ import { tail } from './options.ts';
 import { writing } from './writers.ts';
 import type { Word } from './words.ts';
 
+/** The rule id of this rule's findings, which the runner asks for again once it knows the workspace's files. */
+export const OPTION_FILE_RULE = 'option-file';
+
 /** One tool's options that load nothing. */
 export interface KnownOptions {
   /**
@@ -88,7 +91,7 @@ export function unknownOptionFinding(tool: string, args: readonly Word[], known:
     const file = candidates.find((v) => looksLikePath(v.text));
     if (file) {
       return writing(
-        gated('module-option', `${tool} ${q(word.raw)} names the file ${q(file.text)}, which the tool may load and run as code (ws_shell knows no such option of ${tool} as harmless)`, 'Run without that option if you can; otherwise a person approves it.'),
+        gated(OPTION_FILE_RULE, `${tool} ${q(word.raw)} names the file ${q(file.text)}, which the tool may load and run as code (ws_shell knows no such option of ${tool} as harmless)`, 'Run without that option if you can; otherwise a person approves it.'),
         [`whatever ${file.text} does when it runs (not known before it runs)`],
       );
     }

@@ -17,6 +17,7 @@ import type { ExecPlan, ExecResult } from '../workspace.ts';
 import type { EngineSettings } from '../settings.ts';
 import { resolvePlan } from './plan-run.ts';
 import { runWithXargs } from './xargs-run.ts';
+import { bareOptionFile } from './option-files.ts';
 
 export type RunOutcome =
   | { readonly ran: false; readonly result: ToolResult }
@@ -118,6 +119,9 @@ export async function runChecked(ctx: ToolContext, tool: string, command: string
       ]),
     };
   }
+
+  const named = await bareOptionFile(ctx, resolved.plan);
+  if (named) return { ran: false, result: fail(`${tool} did not run ${shown}: ${named}.`, [policyNote, { kind: 'refusal', text: firstLine(named), detail: 'option-file' }]) };
 
   const notes: Note[] = [policyNote];
   if (decision.decision === 'gated') notes.push({ kind: 'shell', text: 'approved by a person in the UI', detail: 'approved' });
