@@ -16,6 +16,7 @@ import { Sessions } from './ui/sessions/sessions.svelte.ts';
 import { WebContainerLink } from './worker/webcontainer-link.ts';
 import { connectSandboxFrame } from './worker/sandbox-frame.ts';
 import { CompareState } from './ui/compare/compare-state.svelte.ts';
+import { EvalState } from './ui/eval/eval-state.svelte.ts';
 
 const target = document.getElementById('app');
 if (!target) throw new Error('index.html has no #app element to mount the playground into');
@@ -74,5 +75,6 @@ mount(App, {
     lab: new RunLab(client, run),
     sessions,
     compare: new CompareState({ client, lists: sessions, store: store.then((s) => s.store), route: compareRoute }),
+    ev: new EvalState(client, start),
   },
 });

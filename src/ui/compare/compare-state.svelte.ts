@@ -18,7 +18,15 @@ export type Side =
   | { readonly state: 'empty' }
   | { readonly state: 'loading'; readonly source: string; readonly title: string }
   | { readonly state: 'error'; readonly source: string; readonly title: string; readonly text: string }
-  | { readonly state: 'ready'; readonly source: string; readonly title: string; readonly replayed: ReplayedSession; readonly byIndex: ReadonlyMap<number, StepRecord> };
+  | {
+      readonly state: 'ready';
+      readonly source: string;
+      readonly title: string;
+      /** The record as opened: its result texts are what the model saw when it ran. */
+      readonly session: Session;
+      readonly replayed: ReplayedSession;
+      readonly byIndex: ReadonlyMap<number, StepRecord>;
+    };
 
 /** A session the picker offers, by the source text the URL carries. */
 export interface SourceChoice {
@@ -50,16 +58,24 @@ export interface CompareDeps {
 /** The source text of a saved session, for links from the sessions list. */
 export const savedSource = (id: string) => `saved:${id}`;
 
-/** The address of the split view with `a` (and `b`) open. */
-export function compareHref(a: string, b?: string): string {
-  const q = new URLSearchParams({ a, ...(b !== undefined && { b }) });
-  return `#/compare?${q.toString()}`;
+/** The split view's query from its parameters, in a fixed order, with the sources' colons kept readable. */
+function queryText(q: URLSearchParams): string {
+  return ['a', 'b', 'row'].flatMap((k) => (q.has(k) ? [`${k}=${encodeURIComponent(q.get(k)!).replace(/%3A/g, ':')}`] : [])).join('&');
 }
 
-/** What the alignment compares of a recorded step. */
-export function alignStep(record: StepRecord): AlignStep {
+/** The address of the split view with `a` (and `b`) open. */
+export function compareHref(a: string, b?: string): string {
+  return `#/compare?${queryText(new URLSearchParams({ a, ...(b !== undefined && { b }) }))}`;
+}
+
+/**
+ * What the alignment compares of a step: its call, and the result the model saw — as the record
+ * keeps it when it does (a replay here may differ from the run, e.g. one made by the naive
+ * harness of an eval's off arm), else as the replay computed it.
+ */
+export function alignStep(record: StepRecord, recordedResult?: string): AlignStep {
   const { step } = record;
-  return { index: step.index, tool: step.call?.tool ?? null, call: step.call ? `${step.call.tool} ${canonicalJson(step.call.args)}` : `no call: ${step.raw}`, result: step.observation };
+  return { index: step.index, tool: step.call?.tool ?? null, call: step.call ? `${step.call.tool} ${canonicalJson(step.call.args)}` : `no call: ${step.raw}`, result: recordedResult ?? step.observation };
 }
 
 const EMPTY: Side = { state: 'empty' };
@@ -177,8 +193,7 @@ export class CompareState {
       if (v === null) q.delete(k);
       else q.set(k, String(v));
     }
-    const query = ['a', 'b', 'row'].flatMap((k) => (q.has(k) ? [`${k}=${encodeURIComponent(q.get(k)!).replace(/%3A/g, ':')}`] : [])).join('&');
-    this.#d.route.setQuery(query);
+    this.#d.route.setQuery(queryText(q));
   }
 
   async #load(key: SideKey, source: string): Promise<void> {
@@ -191,7 +206,7 @@ export class CompareState {
       else if (checked.session.steps.length === 0) side = { state: 'error', source, title, text: `${title} has no steps to compare: the run it records stopped before its first step.` };
       else {
         const replayed = await this.#d.client.replayRecords(checked.session);
-        side = { state: 'ready', source, title, replayed, byIndex: new Map(replayed.records.map((r) => [r.step.index, r])) };
+        side = { state: 'ready', source, title, session: checked.session, replayed, byIndex: new Map(replayed.records.map((r) => [r.step.index, r])) };
       }
     } catch (e) {
       side = { state: 'error', source, title, text: `${title} could not be opened: ${message(e)}` };
@@ -225,7 +240,7 @@ export class CompareState {
 }
 
 function stepsOf(side: Side): AlignStep[] {
-  return side.state === 'ready' ? side.replayed.records.map(alignStep) : [];
+  return side.state === 'ready' ? side.replayed.records.map((r) => alignStep(r, side.session.steps[r.step.index - 1]?.resultText)) : [];
 }
 
 function refusal(text: string): SessionCheck {

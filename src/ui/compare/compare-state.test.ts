@@ -60,6 +60,15 @@ describe('CompareState', () => {
     expect(state.divergence).toBeNull();
   });
 
+  it('compares the results the records keep, not the replay: a run whose record saw another text parts there', async () => {
+    const { state } = setup();
+    const session = JSON.parse(text('drifted-edit')) as Session;
+    const changed: Session = { ...session, steps: session.steps.map((s, i) => (i === 1 ? { ...s, resultText: 'No match for old_str (a naive harness).' } : s)) };
+    await state.sync(`a=example:drifted-edit&b=${state.hold('changed', changed)}`);
+    expect(state.divergence).toMatchObject({ row: 1, state: 'result' });
+    expect(state.states).toEqual(['same', 'result', 'same']);
+  });
+
   it('steps both sides together and writes the row to the URL, clamped to the rows', async () => {
     const { state, route } = setup();
     route.query = 'a=example:drifted-edit&b=example:drifted-edit';
@@ -93,8 +102,9 @@ describe('CompareState', () => {
 
 describe('compareHref', () => {
   it.each<[string, string | undefined, string]>([
-    ['example:a', undefined, '#/compare?a=example%3Aa'],
-    ['saved:1', 'lesson:x', '#/compare?a=saved%3A1&b=lesson%3Ax'],
+    ['example:a', undefined, '#/compare?a=example:a'],
+    ['saved:1', 'lesson:x', '#/compare?a=saved:1&b=lesson:x'],
+    ['link:http://h/#s=a&b', undefined, '#/compare?a=link:http:%2F%2Fh%2F%23s%3Da%26b'],
   ])('%s and %s → %s', (a, b, href) => {
     expect(compareHref(a, b)).toBe(href);
   });
