@@ -221,6 +221,7 @@ async function runEvalCommand(argv: readonly string[], io: CliIO): Promise<numbe
   };
   process.once('SIGINT', onSigint);
   let complete = false;
+  let saving: Promise<void> = Promise.resolve();
   try {
     const outcome = await runEval(plan, {
       openWorkspace: sandboxedMemoryWorkspaces(sandbox),
@@ -233,7 +234,9 @@ async function runEvalCommand(argv: readonly string[], io: CliIO): Promise<numbe
         await mkdir(dirname(file), { recursive: true });
         await writeFile(file, `${JSON.stringify(session, null, 2)}\n`);
         finished.push(run);
-        await writeAtomic(join(req.out, 'results.json'), `${JSON.stringify(results(false), null, 2)}\n`);
+        // Sessions finish side by side: one write at a time, each with every run finished so far.
+        saving = saving.then(() => writeAtomic(join(req.out, 'results.json'), `${JSON.stringify(results(false), null, 2)}\n`));
+        await saving;
         progress.done(run);
       },
     });
@@ -242,6 +245,7 @@ async function runEvalCommand(argv: readonly string[], io: CliIO): Promise<numbe
     process.off('SIGINT', onSigint);
     await source.close();
     progress.end();
+    await saving.catch(() => {}); // the final write below replaces it
     // In plan order, whatever order the jobs finished in.
     const order = new Map(plan.map((s, i) => [`${s.task.id}\0${s.arm.id}\0${s.seed}`, i]));
     finished.sort((a, b) => order.get(`${a.task}\0${a.arm}\0${a.seed}`)! - order.get(`${b.task}\0${b.arm}\0${b.seed}`)!);
