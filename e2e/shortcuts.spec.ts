@@ -92,7 +92,7 @@ test('? lists the shortcuts, and every listed shortcut works', async ({ page, pr
   }
 });
 
-test('the first Tab is the skip link, and it lands on the Run button', async ({ page, problems: _problems }) => {
+test('the first Tab is the skip link: to the Run button on the start screen, to the steps on the run page', async ({ page, problems: _problems }) => {
   await openStart(page);
   await page.keyboard.press('Tab');
   const skip = page.getByRole('link', { name: 'Skip to the Run button' });
@@ -101,6 +101,16 @@ test('the first Tab is the skip link, and it lands on the Run button', async ({ 
   await screenshot(page, 'shortcuts-02-skip-link');
   await page.keyboard.press('Enter');
   await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeFocused();
+
+  // On the run page it goes to the steps.
+  await page.getByLabel('Pause between scripted steps (ms)').fill('0');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByTestId('run-stop')).toContainText('finished with done', { timeout: 30_000 });
+  const toSteps = page.getByRole('link', { name: 'Skip to the steps' });
+  await toSteps.focus();
+  await expect(toSteps).toBeInViewport();
+  await page.keyboard.press('Enter');
+  await expect(timeline(page)).toBeFocused();
 });
 
 test('an invalid setting is marked on its field, its message tied to it; the ACI is spelled out', async ({ page, problems: _problems }) => {
