@@ -147,6 +147,21 @@ export interface RareEscape {
  * (no character: bash passes the raw byte), a non-ASCII \u/\U (its bytes depend on the locale)
  * or a \c control escape other than \cA…\cZ.
  */
+/**
+ * Whether bash reads a `$'…'` string with this body as tree-sitter-bash does: to bash, a
+ * backslash escapes the next character (`\\` is one backslash, `\'` a quote), so an unescaped
+ * `'` inside the body, or a lone backslash before the closing quote, means bash ends the string
+ * somewhere else.
+ */
+function endsWhereBashEnds(body: string): boolean {
+  for (let i = 0; i < body.length; i++) {
+    if (body[i] === '\\') {
+      if (++i >= body.length) return false;
+    } else if (body[i] === "'") return false;
+  }
+  return true;
+}
+
 export function decodeAnsiC(body: string): string | RareEscape {
   let out = '';
   for (let i = 0; i < body.length; i++) {
@@ -212,6 +227,9 @@ function pushNode(b: WordBuilder, node: Node, src: string, next: Node | null): F
       b.push(raw.slice(1, -1), true);
       return null;
     case 'ansi_c_string': {
+      if (!endsWhereBashEnds(raw.slice(2, -1))) {
+        return never('parse', `bash ends the string ${q(raw)} at another quote than tree-sitter-bash does (a backslash escapes the next character, \\\\ included)`, "Write the string with plain single quotes, or escape a quote inside $'…' as \\'.");
+      }
       const decoded = decodeAnsiC(raw.slice(2, -1));
       if (typeof decoded !== 'string') {
         return never('ansi-c-escape', `the escape ${q(decoded.escape)} in ${q(raw)} ${decoded.why}`, 'Write the character itself inside quotes, or use a plain ASCII escape such as \\t, \\n or \\x41.');
