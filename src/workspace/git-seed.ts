@@ -7,10 +7,10 @@
  * A workspace that already has a `.git` (a real project opened by the CLI) is left alone: its
  * own history is the baseline.
  */
-import git from 'isomorphic-git';
 import type { Workspace } from '../engine/workspace.ts';
 import { hasBuffer, openRepo, readHead } from '../engine/git/repo.ts';
 import { GIT_WORKDIR, gitFs } from '../engine/git/fs-adapter.ts';
+import { loadGit } from '../engine/git/isomorphic.ts';
 import { seedTemplate, type Template } from './templates/index.ts';
 
 /** The author (and committer) of the seed commit. */
@@ -39,6 +39,7 @@ export async function initRepoWithCommit(ws: Workspace, message: string): Promis
 
   const fs = gitFs(ws, { readOnly: false });
   const dir = GIT_WORKDIR;
+  const git = await loadGit();
   await git.init({ fs, dir, defaultBranch: SEED_BRANCH });
   await git.add({ fs, dir, filepath: '.' });
   const signature = { ...SEED_AUTHOR, timestamp: SEED_TIMESTAMP, timezoneOffset: 0 };

@@ -4,8 +4,8 @@
  * `R  old -> new`. Like `git mv`, only the index changes: no object is written, and edits made
  * to the file before the move stay unstaged. Untracked files have no index entry to move.
  */
-import git from 'isomorphic-git';
 import type { Workspace } from '../workspace.ts';
+import { loadGit } from './isomorphic.ts';
 import { indexFiles, NOT_A_REPO, openRepo } from './repo.ts';
 
 export type RenameRecord =
@@ -29,6 +29,7 @@ export async function recordRename(ws: Workspace, from: string, to: string): Pro
   try {
     const moved = [...(await indexFiles(opened.repo))].filter(([path]) => isUnder(path, from));
     if (moved.length === 0) return { kind: 'untracked' };
+    const git = await loadGit();
     for (const [path, blob] of moved) {
       // force: the old path is gone from the working tree, but say so explicitly rather than rely on it.
       await git.updateIndex({ fs, dir, filepath: path, remove: true, force: true });

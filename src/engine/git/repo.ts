@@ -4,9 +4,10 @@
  * is the `.git` directory at the workspace root; a `.git` file (a worktree or submodule link)
  * is not followed, because its target usually lies outside the jail.
  */
-import git from 'isomorphic-git';
+import type git from 'isomorphic-git';
 import type { Workspace } from '../workspace.ts';
 import { GIT_WORKDIR, gitFs, isNotFound, type GitFsClient } from './fs-adapter.ts';
+import { loadGit } from './isomorphic.ts';
 
 /** The spec-level message for a workspace without a repository. */
 export const NOT_A_REPO = 'not a git repository (no .git directory) — use ws_list/ws_glob to see files';
@@ -69,6 +70,7 @@ export interface HeadInfo {
 
 export async function readHead(repo: Repo): Promise<HeadInfo> {
   const { fs, dir } = repo;
+  const git = await loadGit();
   const branch = (await git.currentBranch({ fs, dir, fullname: false })) ?? null;
   let commit: string | null = null;
   try {
@@ -83,7 +85,7 @@ export async function readHead(repo: Repo): Promise<HeadInfo> {
 /** Collects every blob (file or symlink) a walker sees; submodule links (type "commit") are left out. */
 async function collectBlobs(repo: Repo, walker: ReturnType<typeof git.STAGE>): Promise<Map<string, GitBlob>> {
   const out = new Map<string, GitBlob>();
-  await git.walk({
+  await (await loadGit()).walk({
     fs: repo.fs,
     dir: repo.dir,
     cache: repo.cache,
@@ -100,21 +102,21 @@ async function collectBlobs(repo: Repo, walker: ReturnType<typeof git.STAGE>): P
 /** The files of a commit's tree (an empty map for null: before the first commit). */
 export async function commitFiles(repo: Repo, commit: string | null): Promise<Map<string, GitBlob>> {
   if (commit === null) return new Map();
-  return collectBlobs(repo, git.TREE({ ref: commit }));
+  return collectBlobs(repo, (await loadGit()).TREE({ ref: commit }));
 }
 
 /** The files of the index (the staging area). */
 export async function indexFiles(repo: Repo): Promise<Map<string, GitBlob>> {
-  return collectBlobs(repo, git.STAGE());
+  return collectBlobs(repo, (await loadGit()).STAGE());
 }
 
 /** A blob's bytes from the object database. */
 export async function readBlobBytes(repo: Repo, oid: string): Promise<Uint8Array> {
-  const { blob } = await git.readBlob({ fs: repo.fs, dir: repo.dir, cache: repo.cache, oid });
+  const { blob } = await (await loadGit()).readBlob({ fs: repo.fs, dir: repo.dir, cache: repo.cache, oid });
   return blob;
 }
 
 /** The id git gives `bytes` as a blob (the same id `git hash-object` prints). */
 export async function blobId(bytes: Uint8Array): Promise<string> {
-  return (await git.hashBlob({ object: bytes })).oid;
+  return (await (await loadGit()).hashBlob({ object: bytes })).oid;
 }

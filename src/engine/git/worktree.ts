@@ -5,11 +5,11 @@
  * Each file's blob id is computed from its bytes: the Workspace keeps no modification times,
  * so git's stat shortcut cannot be trusted and every tracked file is hashed.
  */
-import git from 'isomorphic-git';
 import { isWorkspaceError } from '../workspace.ts';
 import { encodeText } from '../text.ts';
 import { joinPath, MAX_WALK_ENTRIES } from '../walk.ts';
 import { MODE } from './fs-adapter.ts';
+import { loadGit } from './isomorphic.ts';
 import { blobId, type FileMap, type GitBlob, type Repo } from './repo.ts';
 
 /** A working-tree file: its blob id and mode, and its bytes when the caller asked to keep them. */
@@ -47,6 +47,7 @@ export async function scanWorktree(repo: Repo, index: FileMap, opts: { keepBytes
   let seen = 0;
   let truncated = false;
 
+  const git = await loadGit();
   const ignored = (path: string): Promise<boolean> => git.isIgnored({ fs: repo.fs, dir: repo.dir, filepath: path });
 
   const visit = async (dir: string): Promise<void> => {

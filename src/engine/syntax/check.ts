@@ -21,8 +21,11 @@
  * Every check is bounded: a text over MAX_SYNTAX_CHECK_BYTES is not parsed, and a parse keeps
  * its time budget (acorn and tree-sitter stop at the deadline; the JSON scanner is one linear
  * pass). Either bound gives a `skipped` verdict that carries it, and the post-edit hook says so.
+ *
+ * acorn and the tree-sitter grammars load on the first check that needs them (lazy-load.ts);
+ * loading is not counted in the budget.
  */
-import { checkJs } from './javascript.ts';
+import { loadOnce } from '../lazy-load.ts';
 import { checkJson, isJsoncPath } from './json.ts';
 import { checkWithTreeSitter, treeSitterCheckerName } from './treesitter.ts';
 import { firstPythonProblem } from './python-rules.ts';
@@ -36,9 +39,11 @@ interface CheckerEntry {
   readonly check: Check;
 }
 
+const javascript = loadOnce('the JavaScript checker (acorn)', () => import('./javascript.ts'));
+
 const acorn = (mode: 'module' | 'commonjs' | 'either'): CheckerEntry => ({
   name: 'acorn',
-  check: (_path, text, budgetMs) => checkJs(text, mode, budgetMs),
+  check: async (_path, text, budgetMs) => (await javascript()).checkJs(text, mode, budgetMs),
 });
 
 const json: CheckerEntry = {

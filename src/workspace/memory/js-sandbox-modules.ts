@@ -6,8 +6,8 @@
  * it creates; the sandbox itself never parses or resolves anything. A specifier that cannot be
  * served (a package, a built-in the sandbox lacks, a file outside the workspace) becomes a
  * module that throws Node's own error when it is loaded — as Node fails at that point too.
+ * acorn is loaded when the first graph is collected, not with the workspace.
  */
-import { parse } from 'acorn';
 import type { InMemoryFs } from 'just-bash';
 import { lookupBuiltin, PROVIDED_BUILTINS, SHIM_SOURCES } from './node-shims/index.ts';
 
@@ -64,7 +64,9 @@ function* nodes(root: AstNode): Generator<AstNode> {
   }
 }
 
-function tryParse(source: string, sourceType: 'module' | 'commonjs'): AstNode | null {
+type Parse = typeof import('acorn').parse;
+
+function tryParse(parse: Parse, source: string, sourceType: 'module' | 'commonjs'): AstNode | null {
   try {
     return parse(source, { ecmaVersion: 'latest', sourceType, allowHashBang: true }) as unknown as AstNode;
   } catch {
@@ -165,6 +167,9 @@ export class ModuleGraph {
   readonly modules = new Map<string, SandboxModule>();
   private readonly packageTypes = new Map<string, string | null>();
   private bytes = 0;
+  private parse: Parse = () => {
+    throw new Error('ModuleGraph: collect() loads acorn before anything is parsed');
+  };
 
   constructor(
     private readonly fs: InMemoryFs,
@@ -173,6 +178,7 @@ export class ModuleGraph {
 
   /** Adds the entries, everything they load, and every shim; the result is plain, cloneable data. */
   async collect(entries: readonly string[]): Promise<Record<string, SandboxModule>> {
+    this.parse = (await import('acorn')).parse;
     for (const [id, source] of Object.entries(SHIM_SOURCES)) await this.addEsm(id, source, '/');
     const queue = [...entries];
     while (queue.length) {
@@ -205,7 +211,7 @@ export class ModuleGraph {
   }
 
   private async addEsm(id: string, source: string, dir: string): Promise<string[]> {
-    const ast = tryParse(source, 'module');
+    const ast = tryParse(this.parse, source, 'module');
     // A file that does not parse is passed on as it is: loading it gives the engine's own SyntaxError.
     const found = ast ? esmSpecifiers(ast) : [];
     const deps: ModuleDep[] = [];
@@ -220,7 +226,7 @@ export class ModuleGraph {
   }
 
   private async addCjs(id: string, source: string): Promise<string[]> {
-    const ast = tryParse(source, 'commonjs');
+    const ast = tryParse(this.parse, source, 'commonjs');
     const requires: Record<string, string> = {};
     for (const spec of ast ? requireCalls(ast) : []) requires[spec] = await this.target(spec, dirOf(id), id, 'cjs');
     this.modules.set(id, { id, kind: 'cjs', source, deps: [], requires, names: ast ? exportNames(ast) : [] });
@@ -282,7 +288,7 @@ export class ModuleGraph {
     if (type === 'module') return 'esm';
     if (type === 'commonjs') return 'cjs';
     // No "type": Node 22 reads ES syntax as a module; a file without it is CommonJS.
-    const ast = tryParse(source, 'module');
+    const ast = tryParse(this.parse, source, 'module');
     return ast && hasModuleSyntax(ast) ? 'esm' : 'cjs';
   }
 
