@@ -13,7 +13,9 @@ import { toModelError, type ChatMessage, type Completion, type Model } from './m
 import { parseCall, type ParseOutcome } from './parse.ts';
 import { buildPrompt, type Skill } from './prompt.ts';
 import { skillCards } from '../engine/skills/index.ts';
+import { onLoad, type LoadTiming } from '../engine/lazy-load.ts';
 import { INITIAL_STALL } from './stall.ts';
+import { LOOP_DEFAULTS } from './loop-defaults.ts';
 import { freezeStep, stopText, type Step, type StepTiming, type Stop } from './step.ts';
 import { executeTurn, type TurnOutcome, type TurnSettings } from './turn.ts';
 
@@ -58,7 +60,7 @@ export interface RunResult {
   readonly editFormat?: EditFormat;
 }
 
-export const LOOP_DEFAULTS = Object.freeze({ maxSteps: 25, seed: 0, temperature: 0, contextTokens: 4096, outputTokens: 512, stallSteps: 6, maxParseFailures: 4 });
+export { LOOP_DEFAULTS } from './loop-defaults.ts';
 
 export async function runLoop(o: LoopOptions): Promise<RunResult> {
   const run = prepare(o);
@@ -75,11 +77,13 @@ export async function runLoop(o: LoopOptions): Promise<RunResult> {
     if ('stop' in reply) return end(reply.stop);
     const t1 = performance.now();
     const parsed = parseCall(reply.text, { tools: run.toolNames });
-    const turn = await executeTurn(run.turn, parsed, index, stall);
+    const loads: LoadTiming[] = [];
+    const stopListening = onLoad((l) => loads.push(l));
+    const turn = await executeTurn(run.turn, parsed, index, stall).finally(stopListening);
     failures = parsed.ok ? 0 : failures + 1;
     stall = turn.stall;
     const stop = turn.stop ?? limitAfter(o, index, failures);
-    const timing = { startedAt, modelMs: t1 - t0, toolMs: performance.now() - t1 };
+    const timing = { startedAt, modelMs: t1 - t0, toolMs: performance.now() - t1, ...(loads.length > 0 && { loads }) };
     const step = record({ index, messages, budget, reply, parsed, turn, stop, timing });
     steps.push(step);
     o.onStep?.(step);

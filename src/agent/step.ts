@@ -5,6 +5,7 @@
  * `readonly Step[]`; nothing edits a step after it is emitted.
  */
 import type { ToolResult } from '../engine/result.ts';
+import type { LoadTiming } from '../engine/lazy-load.ts';
 import type { ChatMessage, ModelErrorCode, ModelExchange } from './model.ts';
 import type { ParseErrorKind, ParsedCall, ParseRepair } from './parse.ts';
 import type { Budget } from './context.ts';
@@ -40,6 +41,8 @@ export interface StepTiming {
   readonly startedAt: number;
   readonly modelMs: number;
   readonly toolMs: number;
+  /** Parts of the engine the tool call loaded on first use (the shell's parser, git, a syntax checker), counted in toolMs. */
+  readonly loads?: readonly LoadTiming[];
 }
 
 /**
