@@ -109,10 +109,8 @@ function readFileFinding(sub: string, tokens: readonly Token[]): Verdict | null 
 /** Configuration keys a gated `git config` may set: names, colours, defaults — none names a program or a file. */
 const SAFE_CONFIG = /^(?:user\.(?:name|email)|color\..+|advice\..+|init\.defaultbranch|pull\.(?:rebase|ff)|push\.(?:default|autosetupremote)|merge\.(?:ff|conflictstyle)|fetch\.prune|rebase\.autostash|core\.(?:autocrlf|eol|quotepath|filemode|ignorecase)|branch\.[^.]+\.(?:remote|merge)|remote\.[^.]+\.(?:url|fetch)|log\..+|format\.pretty|status\..+|diff\.(?:renames|algorithm|colormoved)|commit\.verbose|help\.autocorrect)$/;
 
-/** `git config` that writes: the file it writes must be the repository's own, and the key must not name a program. */
+/** `git config` that writes (--global and --system are refused before): the file it writes must be the repository's own, and the key must not name a program. */
 function configWriteFinding(tokens: readonly Token[]): Verdict | null {
-  const scope = findLong(tokens, ['global', 'system']);
-  if (scope) return never('git-config', `git config ${q(shown(scope))} writes configuration outside the workspace`, USE.gitRead);
   const file = findShort(tokens, 'f') ?? findLong(tokens, ['file', 'blob']);
   if (file) return never('git-config', `git config ${q(shown(file))} writes a configuration file ws_shell does not know`, USE.gitRead);
   const ops = operands(tokens).map((o) => o.text);
@@ -179,6 +177,14 @@ export function checkGit(args: readonly Word[]): Verdict {
     const configFile = sub === 'config' ? (findShort(tokens, 'f') ?? findLong(tokens, ['file'])) : undefined;
     const f = configFile ? optionPathFinding(configFile) : null;
     if (f) return f;
+    const outside = sub === 'config' ? findLong(tokens, ['global', 'system', 'includes']) : undefined;
+    if (outside) {
+      return never(
+        'git-config',
+        `git config ${q(shown(outside))} ${outside.name.startsWith('inc') ? 'follows include.path to configuration files anywhere on the machine' : 'reads or writes configuration outside the workspace'}`,
+        "Read the repository's own settings: git config --local --list, or git config --get KEY.",
+      );
+    }
     if (mixed.reads(tokens)) return { free: 'is a read-only git command' };
     const config = sub === 'config' ? configWriteFinding(tokens) : null;
     if (config) return config;
