@@ -91,4 +91,27 @@ describe('EvalHost', () => {
     expect(ended()!.results.complete).toBe(false);
     expect(events.filter((e) => e.kind === 'start')).toHaveLength(1);
   });
+
+  it.skipIf(!open)('runs an endpoint several sessions at once; its results are a real model\'s, and a session that only says done fails its grader', async () => {
+    let active = 0;
+    let most = 0;
+    const reply = JSON.stringify({ choices: [{ message: { role: 'assistant', content: '{"tool": "done", "args": {"summary": "nothing to do"}}' }, finish_reason: 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 5 } });
+    const fetchStub: typeof fetch = async () => {
+      active++;
+      most = Math.max(most, active);
+      await new Promise((r) => setTimeout(r, 20));
+      active--;
+      return new Response(reply, { headers: { 'content-type': 'application/json' } });
+    };
+    const events: EvalEvent[] = [];
+    const h = new EvalHost((_id, e) => events.push(e), { fetch: fetchStub }, open);
+    const started = h.start({ ...CONFIG, arms: ['on'], seeds: 2, jobs: 2, model: { kind: 'openai', baseUrl: 'http://stub/v1', model: 'stub' } });
+    expect(started.model).toMatchObject({ id: 'openai:http://stub/v1#stub', label: 'real' });
+    const ended = () => events.find((e) => e.kind === 'ended') as Extract<EvalEvent, { kind: 'ended' }> | undefined;
+    await expect.poll(ended, { timeout: 120_000, interval: 200 }).toBeDefined();
+    expect(ended()!.error).toBeUndefined();
+    expect(ended()!.results.runs).toHaveLength(4);
+    expect(ended()!.results.runs.every((r) => !r.passed && r.failure !== null)).toBe(true);
+    expect(most).toBe(2);
+  });
 });
