@@ -58,6 +58,7 @@ export async function runWithXargs(ctx: ToolContext, plan: ExecPlan, opts: ExecO
   if (typeof spec === 'string') return refused(spec, 'xargs-option');
 
   let input = '';
+  let feedNote: string | undefined;
   if (at > 0) {
     if (stage.stdin !== 'pipe') return refused('xargs reads a redirection here while a pipe feeds it; drop one of the two');
     // The terminal error output of the stages before xargs is dropped: it must not become xargs's input.
@@ -66,6 +67,7 @@ export async function runWithXargs(ctx: ToolContext, plan: ExecPlan, opts: ExecO
     if (fed.timedOut) return { ok: true, exec: { ...fed, output: '' }, notes: ['timed out in the stages before xargs'] };
     if (fed.truncated) return refused(`the stages before xargs printed ${fed.totalBytes} bytes, over the ${MAX_XARGS_INPUT_BYTES}-byte limit for xargs's input; narrow the listing`, 'xargs-input');
     input = fed.output;
+    if (fed.exitCode !== 0) feedNote = `the stages before xargs exited ${fed.exitCode}; their error output is not shown (it would have been mixed into xargs's input)`;
   } else if (stage.stdin instanceof Uint8Array) {
     input = new TextDecoder().decode(stage.stdin);
   }
@@ -80,7 +82,7 @@ export async function runWithXargs(ctx: ToolContext, plan: ExecPlan, opts: ExecO
 
   const asStage = (argv: readonly string[]): ExecStage => ({ argv, ...(stage.env ? { env: stage.env } : {}), stdin: 'empty', stdout: stage.stdout, stderr: stage.stderr });
   const after = plan.stages.slice(at + 1);
-  const note = `xargs carried out by ws_shell: ${split.commands.length} command${split.commands.length === 1 ? '' : 's'}, each checked before it ran`;
+  const note = `xargs carried out by ws_shell: ${split.commands.length} command${split.commands.length === 1 ? '' : 's'}, each checked before it ran${feedNote ? `; ${feedNote}` : ''}`;
   if (after.length > 0) {
     if (split.commands.length > 1) {
       return refused(`xargs would run ${split.commands.length} commands here and pipe their output on; ws_shell pipes on the output of one command only: put xargs last, or give it inputs for one command`);
