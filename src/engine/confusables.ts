@@ -5,8 +5,9 @@
  * a directory whose skeleton is `.git` is refused even though no filesystem would treat it as
  * `.git`: a person approving a command, or reading a listing, would.
  *
- * skeleton(x) = compatibility-fold (NFKC: fullwidth and mathematical letters, ․ → .), lower
- * case (the filesystems that matter fold case), then each character through CONFUSABLE (from
+ * skeleton(x) = each character through CONFUSABLE, compatibility-fold (NFKC: fullwidth and
+ * mathematical letters, ․ → .), lower case (the filesystems that matter fold case), then each
+ * character through CONFUSABLE again (from
  * UTS #39's confusables.txt, the entries whose target is one of . c d e g i l m o s t, plus
  * their digit look-alikes), then the multi-character look-alike "rn" → "m". Invisible
  * characters (zero-width joiners and spaces, bidi marks) never reach this: the jail refuses
@@ -30,9 +31,24 @@ const CONFUSABLE: ReadonlyMap<string, string> = new Map(
   }).flatMap(([to, froms]) => [...froms].map((from) => [from, to] as const)),
 );
 
-/** The confusable skeleton of `name`, as far as the jail needs it. */
-export function skeleton(name: string): string {
+/** Capital letters confused with a lower-case letter other than their own (UTS #39: I → l). */
+const CAPITAL_AS_L = /[I\u0399\u0406\u04c0]/g; // Latin I, Greek Iota, Cyrillic І, Cyrillic palochka
+
+function mapped(s: string): string {
   let out = '';
-  for (const ch of name.normalize('NFKC').toLowerCase()) out += CONFUSABLE.get(ch) ?? ch;
-  return out.replace(/rn/g, 'm');
+  for (const ch of s) out += CONFUSABLE.get(ch) ?? ch;
+  return out;
+}
+
+/**
+ * The confusable skeletons of `name`, as far as the jail needs them: look-alikes are mapped
+ * before and after the compatibility fold (NFKC turns the lunate sigma ϲ into ς, which looks
+ * like no letter), and a capital I counts both as the i it lower-cases to (`.gIt` is `.git` on a
+ * case-folding filesystem) and as the l it looks like (`.sImcode` reads `.slmcode`).
+ */
+export function skeletons(name: string): readonly string[] {
+  const one = (s: string): string => mapped(mapped(s).normalize('NFKC').toLowerCase()).replace(/rn/g, 'm');
+  const folded = one(name);
+  const asL = one(name.normalize('NFKC').replace(CAPITAL_AS_L, 'l'));
+  return folded === asL ? [folded] : [folded, asL];
 }

@@ -9,7 +9,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { skeleton } from './confusables.ts';
+import { skeletons } from './confusables.ts';
 import { Engine } from './engine.ts';
 import { pathFixtureWorkspace } from '../../tests/support/path-fixture.ts';
 import { FILE_TOOLS, snapshotFs } from '../../tests/support/file-tools.ts';
@@ -36,9 +36,9 @@ const path = fc
 function allowedChange(p: string): boolean {
   if (!p.startsWith(`${ROOT}/`)) return false;
   const segs = p.slice(ROOT.length + 1).split('/');
-  const looks = segs.map((s) => skeleton(s.normalize('NFKC').toLowerCase()));
-  if (looks.includes('.git')) return false;
-  if (looks[0] === '.slmcode') return segs[0] === '.slmcode' && segs[1] === 'scratch' && segs.length >= 3;
+  const looks = segs.map((s) => skeletons(s.replace(/[ .]+$/, '')));
+  if (looks.some((l) => l.includes('.git'))) return false;
+  if (looks[0]!.includes('.slmcode')) return segs[0] === '.slmcode' && segs[1] === 'scratch' && segs.length >= 3;
   return true;
 }
 

@@ -14,7 +14,7 @@
  * A name over NAME_MAX_BYTES or a path over PATH_MAX_BYTES is refused on every backend, the
  * same message whether the backend would have failed (Node: ENAMETOOLONG) or not (memory).
  */
-import { skeleton } from './confusables.ts';
+import { skeletons } from './confusables.ts';
 import type { Workspace } from './workspace.ts';
 
 export type JailOp = 'read' | 'write';
@@ -62,10 +62,11 @@ function harnessRefusal(display: string): string {
 
 /**
  * Characters a path may never hold: C0/C1 controls, DEL, Unicode format (Cf) characters such
- * as zero-width and bidi marks, and the other default-ignorable code points (the combining
- * grapheme joiner, variation selectors, Hangul fillers), which render as nothing.
+ * as zero-width and bidi marks, the line and paragraph separators (U+2028, U+2029: a listing
+ * would show one name as two lines), and the other default-ignorable code points (the
+ * combining grapheme joiner, variation selectors, Hangul fillers), which render as nothing.
  */
-const FORBIDDEN_CHAR = /[\u0000-\u001f\u007f-\u009f\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
+const FORBIDDEN_CHAR = /[\u0000-\u001f\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}]/u;
 
 const utf8Bytes = (s: string): number => new TextEncoder().encode(s).length;
 
@@ -194,9 +195,16 @@ function segmentProblem(seg: string, op: JailOp): { rule: string; text: string }
     };
   }
   // Plain ASCII case variants (.GIT, .SlmCode) are left to the boundary rules, which name them.
-  const looksLike = lookName(seg);
-  if (PROTECTED_NAMES.has(looksLike) && !PROTECTED_NAMES.has(seg.toLowerCase())) {
+  const looksLike = lookNames(seg).find((s) => PROTECTED_NAMES.has(s));
+  if (looksLike && !PROTECTED_NAMES.has(seg.toLowerCase())) {
     return { rule: 'confusable', text: `${JSON.stringify(seg)} is a look-alike spelling of ${looksLike}. Use plain ASCII names.` };
+  }
+  const short = SHORT_NAME_ALIAS.exec(seg);
+  if (short) {
+    return {
+      rule: 'confusable',
+      text: `${JSON.stringify(seg)} is the Windows short-name (8.3) alias of ${short[1]!.toLowerCase() === 'git' ? '.git' : '.slmcode'}, the same directory on such a filesystem. Choose another name.`,
+    };
   }
   const windows = op === 'write' ? WINDOWS_FORBIDDEN.exec(seg) : null;
   if (windows) {
@@ -208,15 +216,13 @@ function segmentProblem(seg: string, op: JailOp): { rule: string; text: string }
   return null;
 }
 
-/** How a name compares on case-insensitive, compatibility-folding filesystems. */
-function foldName(seg: string): string {
-  return seg.normalize('NFKC').toLowerCase().replace(/[ .]+$/, '');
+/** How a name looks: its fold's confusable skeletons (so `.gіt` with a Cyrillic і is `.git`). */
+function lookNames(seg: string): readonly string[] {
+  return skeletons(seg.replace(/[ .]+$/, ''));
 }
 
-/** How a name looks: its fold, then its confusable skeleton (so `.gіt` with a Cyrillic і is `.git`). */
-function lookName(seg: string): string {
-  return skeleton(foldName(seg));
-}
+/** NTFS short names of `.git` and `.slmcode` (the dot dropped, six characters, `~N`). */
+const SHORT_NAME_ALIAS = /^(git|slmcod)~\d+$/i;
 
 /**
  * Git's own state is never written by tools: a `.git/config` with `core.fsmonitor` or a hook
@@ -224,7 +230,7 @@ function lookName(seg: string): string {
  * segment counts, so a nested repository is covered too.
  */
 function gitState(segments: readonly string[]): boolean {
-  return segments.some((s) => lookName(s) === '.git');
+  return segments.some((s) => lookNames(s).includes('.git'));
 }
 
 function gitRefusal(display: string): string {
@@ -237,7 +243,7 @@ function gitRefusal(display: string): string {
 /** The `.slmcode/` boundary: writable only strictly below `.slmcode/scratch/`, spelled exactly. */
 function privileged(segments: readonly string[]): boolean {
   const first = segments[0];
-  if (first === undefined || lookName(first) !== HARNESS_DIR) return false;
+  if (first === undefined || !lookNames(first).includes(HARNESS_DIR)) return false;
   if (first !== HARNESS_DIR) return true; // a case, compatibility or look-alike spelling of the harness dir
   return !(segments[1] === SCRATCH_DIR && segments.length >= 3);
 }
