@@ -1,14 +1,15 @@
 /**
  * The worker side of the protocol: owns the console's engine session and the current run
  * (run-host.ts), and answers requests in arrival order. Kept apart from engine.worker.ts so
- * the same code runs over a MessageChannel in a Node test.
+ * the same code runs over a MessageChannel in a Node test. In the browser it loads after the
+ * worker's first chunk (engine-front.ts), which answers the start screen meanwhile.
  */
 import { z } from 'zod';
 import type { ToolDef } from '../engine/tool.ts';
 import { detectGpu } from '../agent/models/gpu.ts';
 import { AttachedWorkspace } from './attached-workspace.ts';
 import type { SessionFactory } from './engine-session.ts';
-import type { EngineCalls, EngineRequest, EngineResponse, ToolInfo, WireError } from './protocol.ts';
+import type { EngineCalls, EngineRequest, EngineResponse, ToolInfo } from './protocol.ts';
 import { RunHost, runOptions, type RunServices } from './run-host.ts';
 import { ladderRungs, rerunWithSettings } from './run-lab.ts';
 import { aciOffForStep } from '../session/aci-off.ts';
@@ -21,6 +22,7 @@ import { probeEndpoint } from './run-models.ts';
 import { checkPaths } from './run-workspace.ts';
 import { snapshotWorkspace, viewFile } from './workspace-view.ts';
 import { sandboxFrame } from '../workspace/memory/sandbox-frame-link.ts';
+import { toWireError } from './wire-error.ts';
 
 export type { EngineSession, SessionFactory } from './engine-session.ts';
 
@@ -28,12 +30,6 @@ export type { EngineSession, SessionFactory } from './engine-session.ts';
 export interface HostEndpoint {
   postMessage(message: EngineResponse): void;
   addEventListener(type: 'message', listener: (event: MessageEvent) => void): void;
-}
-
-/** An error as data. Non-Error throws keep their text. */
-export function toWireError(e: unknown): WireError {
-  if (e instanceof Error) return { name: e.name, message: e.message, ...(e.stack ? { stack: e.stack } : {}) };
-  return { name: 'Error', message: String(e) };
 }
 
 /** A tool's card and form data. A schema zod cannot express as JSON Schema gets null, and the console offers raw JSON. */

@@ -12,20 +12,17 @@
 import type { ApprovalMode, ApprovalRequest } from '../agent/approvals.ts';
 import { dominantLanguage, EditFormatBandit, type BanditStore, type BanditTable, type EditFormat } from '../agent/evolve.ts';
 import { toModelError, type Model } from '../agent/model.ts';
-import { CATALOG, DEFAULT_MODEL_ID } from '../agent/models/catalog.ts';
-import { DEFAULT_GGUF_ID, GGUF_CATALOG } from '../agent/models/gguf-catalog.ts';
-import { RECORDED_RUNS } from '../agent/scripts/starter-run.ts';
 import type { Step, Stop } from '../agent/step.ts';
 import type { Engine } from '../engine/engine.ts';
-import { hashTemplateFiles, TEMPLATES, templateById } from '../workspace/templates/index.ts';
+import { hashTemplateFiles, templateById } from '../workspace/templates/index.ts';
 import type { AttachedWorkspace } from './attached-workspace.ts';
 import { openBanditStore, SavingBandit } from './evolve-store.ts';
-import type { ApprovedRun, EvolveChoice, EvolveTable, FileView, RunAction, RunConfig, RunEvent, RunInfo, RunOptions, SessionRunConfig, WorkspaceChoice, WorkspaceSnapshot } from './protocol.ts';
+import type { ApprovedRun, EvolveChoice, EvolveTable, FileView, RunAction, RunConfig, RunEvent, RunInfo, SessionRunConfig, WorkspaceChoice, WorkspaceSnapshot } from './protocol.ts';
 import { RunController } from './run-controller.ts';
 import { RunHistory } from './run-history.ts';
 import { createModel, modelLabel, replayLabel, type ModelContext, type ModelLink } from './run-models.ts';
-import { checkRunSettings, engineSettingsFor, RUN_DEFAULTS } from './run-settings.ts';
-import { createRunWorkspace, DROP_LIMITS } from './run-workspace.ts';
+import { checkRunSettings, engineSettingsFor } from './run-settings.ts';
+import { createRunWorkspace } from './run-workspace.ts';
 import type { SessionBackend } from './starter-session.ts';
 import type { AgentSettings, RecordedStep, Session } from '../session/record.ts';
 import { agentSettings, loopSettings, recordHeader, recordRun } from '../session/recorder.ts';
@@ -93,19 +90,8 @@ interface LiveFormat {
   readonly format: EditFormat;
 }
 
-/** The choices the start screen offers. */
-export function runOptions(): RunOptions {
-  return {
-    templates: TEMPLATES.map((t) => ({ id: t.id, title: t.title, description: t.description, task: t.task, fileCount: Object.keys(t.files).length, hash: t.hash })),
-    recorded: RECORDED_RUNS.map((r) => ({ id: r.id, title: r.title, description: r.description, templateId: r.templateId, steps: r.outputs.length })),
-    catalog: CATALOG,
-    defaultModelId: DEFAULT_MODEL_ID,
-    ggufCatalog: GGUF_CATALOG,
-    defaultGgufId: DEFAULT_GGUF_ID,
-    defaults: RUN_DEFAULTS,
-    dropLimits: DROP_LIMITS,
-  };
-}
+/** The choices the start screen offers (run-options.ts, which the worker's first chunk answers from). */
+export { runOptions } from './run-options.ts';
 
 export class RunHost {
   #run: ActiveRun | null = null;

@@ -4,7 +4,7 @@
  * configuration may one day come from a shared link rather than from this page's form.
  */
 import { z } from 'zod';
-import { LOOP_DEFAULTS } from '../agent/loop.ts';
+import { LOOP_DEFAULTS } from '../agent/loop-defaults.ts';
 import { DEFAULT_SETTINGS, type EngineSettings } from '../engine/settings.ts';
 import type { RunSettings } from './protocol.ts';
 

@@ -11,10 +11,9 @@ import { MemoryWorkspace } from '../workspace/memory/memory-workspace.ts';
 import { hashTemplateFiles, templateById, type Template } from '../workspace/templates/index.ts';
 import type { EngineSession } from './engine-session.ts';
 import type { PathCheck, RunInfo, SkippedPath, TaskChoice } from './protocol.ts';
+import { DROP_LIMITS } from './run-options.ts';
 import { createTemplateSession, type SessionBackend } from './starter-session.ts';
 
-/** Limits on dropped files, so a dropped home directory cannot exhaust the tab. */
-export const DROP_LIMITS = Object.freeze({ maxFiles: 500, maxBytes: 4 * 1024 * 1024 });
 
 /** The id a run from dropped files records as its template. */
 export const FILES_TEMPLATE_ID = 'files';
