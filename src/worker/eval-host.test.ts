@@ -17,7 +17,7 @@ const open = 'kind' in sandbox ? sandboxedMemoryWorkspaces(sandbox) : undefined;
 
 const suite = evalSuite();
 const TWO = suite.tasks.slice(0, 2).map((t) => t.id);
-const CONFIG: EvalConfig = { tasks: TWO, arms: ['on', 'off'], seeds: 1, model: { kind: 'reference' }, jobs: 1, maxSteps: 20 };
+const CONFIG: EvalConfig = { tasks: TWO, arms: ['on', 'off'], seeds: 1, model: { kind: 'reference' }, jobs: 1, maxSteps: 20, contextTokens: 4096 };
 
 function host(workspaces = open) {
   const events: { id: number; event: EvalEvent }[] = [];
@@ -52,13 +52,14 @@ describe('EvalHost', () => {
     ['an unknown arm', { arms: ['on', 'sideways'] }, /unknown arm "sideways"/],
     ['zero seeds', { seeds: 0 }, /Seeds must be a whole number from 1 to 20/],
     ['a step limit too high', { maxSteps: 1000 }, /step limit must be a whole number/],
-  ])('refuses %s, saying what to change', (_name, change, message) => {
-    expect(() => host().h.start({ ...CONFIG, ...change })).toThrow(message);
+    ['a context window too small', { contextTokens: 100 }, /context window must be a whole number from 256/],
+  ])('refuses %s, saying what to change', async (_name, change, message) => {
+    await expect(host().h.start({ ...CONFIG, ...change })).rejects.toThrow(message);
   });
 
   it.skipIf(!open)('runs the reference solutions over tasks × arms, streams each graded session, and ends with the labelled results', async () => {
     const { h, events, ended } = host();
-    const started = h.start(CONFIG);
+    const started = await h.start(CONFIG);
     expect(started.total).toBe(4);
     expect(started.model).toMatchObject({ id: 'reference', label: 'scripted', note: expect.stringMatching(/mean nothing/) });
     await expect.poll(ended, { timeout: 120_000, interval: 200 }).toBeDefined();
@@ -84,7 +85,7 @@ describe('EvalHost', () => {
       events.push(event);
       if (event.kind === 'run') h.stop(evalId);
     }, {}, open);
-    evalId = h.start({ ...CONFIG, arms: ['on'] }).evalId;
+    evalId = (await h.start({ ...CONFIG, arms: ['on'] })).evalId;
     const ended = () => events.find((e) => e.kind === 'ended') as Extract<EvalEvent, { kind: 'ended' }> | undefined;
     await expect.poll(ended, { timeout: 60_000, interval: 100 }).toBeDefined();
     expect(ended()!.results.runs).toHaveLength(1);
@@ -105,7 +106,7 @@ describe('EvalHost', () => {
     };
     const events: EvalEvent[] = [];
     const h = new EvalHost((_id, e) => events.push(e), { fetch: fetchStub }, open);
-    const started = h.start({ ...CONFIG, arms: ['on'], seeds: 2, jobs: 2, model: { kind: 'openai', baseUrl: 'http://stub/v1', model: 'stub' } });
+    const started = await h.start({ ...CONFIG, arms: ['on'], seeds: 2, jobs: 2, model: { kind: 'openai', baseUrl: 'http://stub/v1', model: 'stub' } });
     expect(started.model).toMatchObject({ id: 'openai:http://stub/v1#stub', label: 'real' });
     const ended = () => events.find((e) => e.kind === 'ended') as Extract<EvalEvent, { kind: 'ended' }> | undefined;
     await expect.poll(ended, { timeout: 120_000, interval: 200 }).toBeDefined();

@@ -8,6 +8,7 @@
  * live model in the tab or at an endpoint, created once for all sessions.
  */
 import type { Model } from '../agent/model.ts';
+import { metaString, readGgufHeader } from '../agent/models/gguf-header.ts';
 import { ARMS, chooseArms } from '../eval/arms.ts';
 import type { WorkspaceFactory } from '../eval/grade.ts';
 import { modelInfo } from '../eval/model-label.ts';
@@ -23,7 +24,7 @@ import type { RunServices } from './run-host.ts';
 import { createModel } from './run-models.ts';
 
 /** Bounds on what the page may ask for. */
-export const EVAL_LIMITS = Object.freeze({ seeds: 20, jobs: 16, maxSteps: 200 });
+export const EVAL_LIMITS = Object.freeze({ seeds: 20, jobs: 16, maxSteps: 200, contextTokens: 262_144 });
 
 /** The browser's eval workspace: memory, with `node` in the sandbox frame. */
 const sandboxedMemory: WorkspaceFactory = async () => new MemoryWorkspace(undefined, undefined, sandboxRunner());
@@ -46,6 +47,19 @@ export function evalModelSpec(choice: EvalModelChoice): string {
   }
 }
 
+/**
+ * A GGUF picked from disk names itself (`general.name`), which tells the random-weight test
+ * model from a language model; a GGUF URL is not read before its download, so it counts as a model.
+ */
+async function ggufName(choice: EvalModelChoice): Promise<string | undefined> {
+  if (choice.kind !== 'gguf' || !('file' in choice.source)) return undefined;
+  try {
+    return metaString(await readGgufHeader(choice.source.file), 'general.name');
+  } catch {
+    return undefined; // loading the model says what is wrong with the file
+  }
+}
+
 export function evalSuite(): EvalSuiteInfo {
   return {
     tasks: BUILTIN_TASKS.map((t) => ({ id: t.id, title: t.title, mechanisms: [...t.mechanisms] })),
@@ -64,19 +78,20 @@ export class EvalHost {
   ) {}
 
   /** Checks the configuration and answers at once; the sessions run after the reply has gone out. */
-  start(config: EvalConfig): EvalStarted {
+  async start(config: EvalConfig): Promise<EvalStarted> {
     const tasks = BUILTIN_TASKS.filter((t) => config.tasks.includes(t.id));
     const unknown = config.tasks.filter((id) => !BUILTIN_TASKS.some((t) => t.id === id));
     if (unknown.length) throw new Error(`Unknown task${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')}: pick tasks of the builtin suite.`);
     if (!tasks.length) throw new Error('Pick at least one task.');
     const arms = chooseArms(config.arms.join(','));
     if (!arms.ok) throw new Error(`Pick the arms again: ${arms.text}.`);
-    const whole = (n: number, max: number, what: string) => {
-      if (!Number.isInteger(n) || n < 1 || n > max) throw new Error(`${what} must be a whole number from 1 to ${max}.`);
+    const whole = (n: number, max: number, what: string, min = 1) => {
+      if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${what} must be a whole number from ${min} to ${max}.`);
       return n;
     };
     const seeds = whole(config.seeds, EVAL_LIMITS.seeds, 'Seeds');
     const maxSteps = whole(config.maxSteps, EVAL_LIMITS.maxSteps, 'The step limit');
+    const contextTokens = whole(config.contextTokens, EVAL_LIMITS.contextTokens, 'The context window', 256);
     // A model in this tab answers one prompt at a time; only an endpoint serves several.
     const jobs = config.model.kind === 'openai' ? whole(config.jobs, EVAL_LIMITS.jobs, 'Sessions at once') : 1;
 
@@ -86,14 +101,14 @@ export class EvalHost {
     this.#current = { id, stop };
     const plan = planRuns(tasks, arms.arms, seeds);
     const spec = evalModelSpec(config.model);
-    const model = modelInfo(spec, config.model.kind === 'gguf' ? config.model.label : undefined);
+    const model = modelInfo(spec, await ggufName(config.model));
     const emit = (event: EvalEvent) => this.emit(id, event);
     const createdAt = new Date().toISOString();
     const runs: EvalRun[] = [];
     const finish = (complete: boolean, error?: string) =>
       emit({ kind: 'ended', results: buildResults({ suite: 'builtin', model, createdAt, arms: arms.arms, seeds, tasks, runs, complete }), ...(error && { error }) });
 
-    const loop = { ...EVAL_DEFAULTS, maxSteps };
+    const loop = { ...EVAL_DEFAULTS, maxSteps, contextTokens };
     let live: Promise<Model> | null = null;
     const choice = config.model;
     const liveModel = () =>

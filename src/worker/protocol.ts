@@ -384,6 +384,8 @@ export interface EvalConfig {
   /** Sessions at once (an endpoint only; a model in the tab runs one at a time). */
   readonly jobs: number;
   readonly maxSteps: number;
+  /** The context window each session's prompt is budgeted for (the start screen's, for a live model). */
+  readonly contextTokens: number;
 }
 
 export interface EvalStarted {

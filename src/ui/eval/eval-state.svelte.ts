@@ -22,7 +22,12 @@ import {
 } from '../../worker/client.ts';
 
 /** The start screen's model, or why there is none to run an eval with. */
-export type LiveChoice = { readonly ok: true; readonly choice: EvalModelChoice; readonly label: string } | { readonly ok: false; readonly reason: string };
+export type LiveChoice =
+  | { readonly ok: true; readonly choice: EvalModelChoice; readonly label: string; readonly contextTokens: number }
+  | { readonly ok: false; readonly reason: string };
+
+/** The context window of the reference solutions' sessions: the loop's default. */
+const REFERENCE_CONTEXT_TOKENS = 4096;
 
 /** What the page reads of the start screen. */
 export interface StartReadiness {
@@ -34,15 +39,16 @@ export function liveChoice(start: StartReadiness): LiveChoice {
   const ready = start.readiness;
   if (!ready.ok) return { ok: false, reason: `finish the model choice on the start screen: ${ready.reason}` };
   const m = ready.config.model;
+  const { contextTokens } = ready.config.settings;
   switch (m.kind) {
     case 'scripted':
       return { ok: false, reason: 'the start screen has the scripted model, whose recorded turns fit only its own task; pick WebLLM, llama.cpp or an endpoint there' };
     case 'openai':
-      return { ok: true, choice: m, label: `${m.model} at ${m.baseUrl} (endpoint)` };
+      return { ok: true, choice: m, label: `${m.model} at ${m.baseUrl} (endpoint)`, contextTokens };
     case 'webllm':
-      return { ok: true, choice: m, label: `WebLLM ${m.custom ? m.custom.url : m.modelId} (in this tab, on the GPU)` };
+      return { ok: true, choice: m, label: `WebLLM ${m.custom ? m.custom.url : m.modelId} (in this tab, on the GPU)`, contextTokens };
     case 'gguf':
-      return { ok: true, choice: m, label: `llama.cpp ${m.label ?? ('url' in m.source ? m.source.url : m.source.name)} (in this tab, on the CPU)` };
+      return { ok: true, choice: m, label: `llama.cpp ${m.label ?? ('url' in m.source ? m.source.url : m.source.name)} (in this tab, on the CPU)`, contextTokens };
     default: {
       const never: never = m;
       throw new TypeError(`unknown model choice ${JSON.stringify(never)}`);
@@ -170,9 +176,10 @@ export class EvalState {
       return;
     }
     const model: EvalModelChoice = this.model === 'live' && live.ok ? live.choice : { kind: 'reference' };
+    const contextTokens = this.model === 'live' && live.ok ? live.contextTokens : REFERENCE_CONTEXT_TOKENS;
     this.error = null;
     try {
-      const started = await this.#client.startEval({ tasks: this.tasks, arms: this.arms, seeds: this.seeds, model, jobs: this.jobs, maxSteps: this.maxSteps });
+      const started = await this.#client.startEval({ tasks: this.tasks, arms: this.arms, seeds: this.seeds, model, jobs: this.jobs, maxSteps: this.maxSteps, contextTokens });
       this.results = null;
       this.runs = [];
       this.sessions = {};
