@@ -6,7 +6,7 @@
  */
 import { gated, never, q, USE, type Verdict } from './decision.ts';
 import { findAll, findLong, findShort, operands, scanOptions, shown, type OptionSpec, type Token } from './options.ts';
-import { optionPathFinding, optionWriteFinding, pathsFinding, writesFinding } from './paths.ts';
+import { optionPathFinding, optionWriteFinding, pathFinding, pathsFinding, writesFinding } from './paths.ts';
 import { writing } from './writers.ts';
 import type { Word } from './words.ts';
 
@@ -20,6 +20,7 @@ const NEVER_LONG: readonly (readonly [string, string])[] = [
   ['receive-pack', 'runs a program on the remote side'],
   ['exec', 'runs a program'],
   ['filters', 'runs the configured smudge and clean filter programs'],
+  ['unsafe-paths', 'lets a patch write outside the repository'],
 ];
 
 const READ_ONLY = new Set(
@@ -141,9 +142,33 @@ function gitWrites(sub: string, tokens: readonly Token[]): readonly string[] {
   }
 }
 
-/** A gated git finding with what it writes. */
+/** A URL or scp-like remote (`host:path`, `user@host:path`): not a path on this machine. */
+const REMOTE = /^[a-z][a-z0-9+.-]*:\/\/|^[^/]+@[^/]+:/i;
+
+/** A word that names a place on this machine outside the plain relative form: absolute, or climbing with `..`. */
+function pathLike(text: string): boolean {
+  return !REMOTE.test(text) && (text.startsWith('/') || /(?:^|\/)\.\.(?:\/|$)/.test(text));
+}
+
+/**
+ * Every value a gated git command is given that looks like a path (an option's value, known
+ * to git's option table or not, and every operand) must stay in the workspace: git reads and
+ * writes through them (`--directory=/tmp`, `--export-marks=`, `-F FILE`, `--template=`,
+ * `--pathspec-from-file=`, `push ../other`), and the approval prompt could not list them.
+ */
+function outsideValueFinding(tokens: readonly Token[]): Verdict | null {
+  for (const t of tokens) {
+    const text = t.kind === 'operand' ? t.text : t.value;
+    if (text === null || !pathLike(text)) continue;
+    const f = t.kind === 'operand' ? pathFinding(t.text, t.word.raw) : optionPathFinding(t);
+    if (f) return f;
+  }
+  return null;
+}
+
+/** A gated git finding with what it writes; refused instead when a value it is given leaves the workspace. */
 function gitGated(rule: string, what: string, sub: string, tokens: readonly Token[]): Verdict {
-  return writing(gated(rule, what, `A person must approve it. ${USE.gitRead}`), gitWrites(sub, tokens));
+  return outsideValueFinding(tokens) ?? writing(gated(rule, what, `A person must approve it. ${USE.gitRead}`), gitWrites(sub, tokens));
 }
 
 /** Subcommands whose operands (or target operand) name paths they create, checked by the write jail. */
@@ -168,6 +193,11 @@ export function checkGit(args: readonly Word[]): Verdict {
   if (sub === 'grep' && findShort(tokens, 'O')) return never('git-flag', `git grep ${q(findShort(tokens, 'O')!.word.raw)} runs a pager program`, USE.gitRead);
   if (NETWORK.has(sub) && findShort(tokens, 'u')) return never('git-flag', `git ${sub} ${q(findShort(tokens, 'u')!.word.raw)} runs a program on the remote side`, USE.gitRead);
   if (RUNS_TOOLS.has(sub)) return never('git-tool', `git ${sub} runs an external or interactive program`, USE.gitRead);
+  const action = operands(tokens)[0]?.text ?? '';
+  if (sub === 'submodule' && action === 'foreach') return never('git-tool', 'git submodule foreach runs a shell command in every submodule', USE.gitRead);
+  if (sub === 'maintenance' && ['start', 'stop', 'register', 'unregister'].includes(action)) {
+    return never('git-config', `git maintenance ${action} changes your global git configuration and the system scheduler (cron, systemd or launchd)`, USE.gitRead);
+  }
   if (READ_ONLY.has(sub)) {
     // Operands are revisions or paths; git diff reads any two paths when one is outside the
     // repository (an implied --no-index), so none may leave the workspace.
@@ -200,7 +230,7 @@ export function checkGit(args: readonly Word[]): Verdict {
       const f = optionWriteFinding(t);
       if (f) return f;
     }
-    const targets = operands(tokens).map((o) => o.word).filter((w) => !/^[a-z][a-z0-9+.-]*:\/\/|^[^/]+@[^/]+:/i.test(w.text));
+    const targets = operands(tokens).map((o) => o.word).filter((w) => !REMOTE.test(w.text));
     const f = sub === 'clone' || sub === 'init' ? writesFinding(targets.slice(-1)) : pathsFinding(targets);
     if (f) return f;
   }
