@@ -7,7 +7,7 @@
  * exactly so that the first word of that command is found. The runner carries xargs out itself,
  * judging each command it starts (tools/xargs-run.ts).
  */
-import { never, q, USE, type Finding, type Verdict } from './decision.ts';
+import { gated, never, q, USE, type Finding, type Verdict } from './decision.ts';
 import { familyOf } from './families.ts';
 import { longSelects, operands, scanOptions, shown, type OptionSpec } from './options.ts';
 import { pathFinding } from './paths.ts';
@@ -55,6 +55,14 @@ export function checkFind(args: readonly Word[]): Verdict {
     if (PATH_PREDICATES.has(w.text) && i + 1 < args.length) {
       const f = pathFinding(args[i + 1]!.text, args[i + 1]!.raw);
       if (f) return f;
+    }
+    if (w.text === '-files0-from') {
+      const from = args[i + 1]?.text ?? '';
+      return gated(
+        'names-from',
+        `find -files0-from ${q(from)} reads the names of the starting points from ${from === '-' ? 'stdin' : q(from)}, which can name directories outside the workspace`,
+        'Name the starting points on the command line instead: there every path is checked.',
+      );
     }
   }
   return { free: 'is read-only' };

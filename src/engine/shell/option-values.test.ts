@@ -200,6 +200,8 @@ const NAMES_FROM: readonly Row[] = [
   ['file --files-from=names', 'gated', 'names-from', 'from "names"'],
   ['sha256sum -c SUMS', 'gated', 'names-from', 'the lists it is given'],
   ['md5sum -bc SUMS', 'gated', 'names-from', '"-bc"'],
+  ['find -files0-from names0 -name "*.ts"', 'gated', 'names-from', 'reads the names of the starting points from "names0"'],
+  ['find -files0-from /etc/passwd', 'refuse', 'outside-path', '/etc/passwd'],
   ['strings @resp', 'refuse', 'response-file', 'reads more arguments from the file "resp"'],
   ['strings -- @resp', 'refuse', 'response-file', '"resp"'],
   ['strings -n 8 @/etc/passwd', 'refuse', 'response-file', '"/etc/passwd"'],
