@@ -26,6 +26,8 @@ const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run
 const LOADS = 5;
 const REPLAYS = 3;
 const REPLAY_MS = 2000;
+/** Issue 16: the start screen lists its task choices within this, median of the fresh loads. */
+const TASK_CHOICES_MS = 500;
 const WAIT_MS = 30_000;
 /** The example opened from the start screen (examples/thirty-steps.session.json). */
 const EXAMPLE = { button: 'Thirty steps on tiny-utils', steps: 30 };
@@ -82,7 +84,8 @@ async function withPage<T>(browser: Browser, errors: string[], use: (page: Page)
   }
 }
 
-// The start screen is ready when the task choices from the engine worker are listed, the starter checked.
+// The start screen is ready when the task choices from the engine worker are listed, the starter checked
+// (its first chunk answers them; the engine itself is still loading then: the tool console's row waits for it).
 const START_READY = 'label.choice:has(input[type="radio"]:checked)';
 const TIMELINE_STEP = '[data-testid="timeline"] [role="option"]';
 const VERDICT = '[data-testid="replay-verdict"]';
@@ -118,7 +121,10 @@ async function oneReplay(browser: Browser, origin: string, file: string, errors:
     await whenShown(page, START_READY, 'tiny-utils');
     const t0 = Date.now();
     await page.setInputFiles('[data-testid="session-file-input"]', file);
-    await whenShown(page, VERDICT, '✓ Reproduced: all 100 replayed steps');
+    await whenShown(page, VERDICT, '✓ Reproduced: all 100 replayed steps').catch(async (e: unknown) => {
+      const verdict = (await page.textContent(VERDICT).catch(() => null))?.trim();
+      throw verdict ? new Error(`the replay ended: ${verdict}`) : e;
+    });
     const elapsed = Date.now() - t0;
     return { ms: elapsed, worker: (await page.getAttribute(VERDICT, 'title')) ?? '' };
   });
@@ -132,14 +138,26 @@ async function measure(browser: Browser, origin: string, sessionFile: string, se
   const blank = `${timingCell(pick(loads, 'blank'))} (blank page, first paint)`;
   const rows: BenchRow[] = [
     { figure: 'start screen: first contentful paint', ours: timingCell(pick(loads, 'appPaint')), baseline: blank },
-    { figure: 'start screen: task choices shown (engine worker up)', ours: timingCell(pick(loads, 'startReady')), baseline: blank },
+    {
+      figure: 'start screen: task choices shown (engine worker answers)',
+      ours: timingCell(pick(loads, 'startReady')),
+      baseline: blank,
+      target: { text: `≤ ${TASK_CHOICES_MS} ms median`, met: pick(loads, 'startReady').median <= TASK_CHOICES_MS },
+    },
     { figure: `example (${EXAMPLE.steps} steps): first step, from the click`, ours: timingCell(pick(loads, 'exampleFirstStep')), baseline: '' },
     { figure: `example (${EXAMPLE.steps} steps): all ✓, from the click`, ours: timingCell(pick(loads, 'exampleVerified')), baseline: '' },
     { figure: 'tool console: tool cards shown', ours: timingCell(pick(loads, 'consoleReady')), baseline: blank },
   ];
 
   const replays: { ms: number; worker: string }[] = [];
-  for (let i = 0; i < REPLAYS; i++) replays.push(await oneReplay(browser, origin, sessionFile, errors));
+  const replayFigure = 'replay + verify 100 steps: file picked → all ✓';
+  try {
+    for (let i = 0; i < REPLAYS; i++) replays.push(await oneReplay(browser, origin, sessionFile, errors));
+  } catch (e) {
+    // The load rows above stand on their own; the replay row says why it has no figure.
+    rows.push({ figure: replayFigure, ours: e instanceof Error ? e.message.split('\n')[0]! : String(e), baseline: '', target: { text: `< ${REPLAY_MS} ms`, met: false } });
+    return rows;
+  }
   const browserReplay = summarize(replays.map((r) => r.ms));
   // The same session replayed and checked in Node, as the share section does.
   const checked = await parseSessionFile(sessionText);
@@ -147,7 +165,7 @@ async function measure(browser: Browser, origin: string, sessionFile: string, se
   const node = await timeRuns(async () => void (await replaySession(checked.session)), { runs: REPLAYS, warmup: 1 });
   const worker = /Replayed in ([\d.]+ m?s)/.exec(replays.at(-1)?.worker ?? '')?.[1];
   rows.push({
-    figure: 'replay + verify 100 steps: file picked → all ✓',
+    figure: replayFigure,
     ours: `${timingCell(browserReplay)}${worker ? ` (worker: ${worker})` : ''}`,
     baseline: `${ms(node.median)} (Node, same session)`,
     target: { text: `< ${REPLAY_MS} ms`, met: browserReplay.median < REPLAY_MS },

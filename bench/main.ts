@@ -1,13 +1,15 @@
 /**
- * `npm run bench [-- --misses]`: runs every section and prints one table of our figures beside
- * baselines measured in the same run, with the targets marked ✓/✗. Progress goes to stderr, the
- * table to stdout; `--misses` also lists every case that missed, after the table. A section
- * that fails prints its error as a row; the others still run.
+ * `npm run bench [-- --misses] [-- --only TEXT]`: runs every section and prints one table of our
+ * figures beside baselines measured in the same run, with the targets marked ✓/✗. Progress goes
+ * to stderr, the table to stdout; `--misses` also lists every case that missed, after the table;
+ * `--only TEXT` runs only the sections whose title contains TEXT (case-insensitive; repeatable).
+ * A section that fails prints its error as a row; the others still run.
  */
 import { useNodeWasm } from '../src/platform/node-wasm.ts';
 import { browserSection } from './browser.ts';
 import { bundleSection } from './bundle.ts';
 import { editCorpusSection } from './edits.ts';
+import { firstUseSection } from './first-use.ts';
 import { ggufSection } from './gguf.ts';
 import { latencySection } from './latency.ts';
 import { patchCorpusSection } from './patch.ts';
@@ -28,6 +30,7 @@ const SECTIONS: readonly BenchSectionDef[] = [
   pathCorpusSection(),
   toolCallFormatsSection(),
   latencySection(),
+  firstUseSection(),
   syntaxCostSection(),
   shareSection(),
   bundleSection(),
@@ -50,9 +53,17 @@ async function runSection(def: BenchSectionDef): Promise<BenchSection> {
   }
 }
 
+/** The values of every `--only TEXT`, lower-cased. */
+function onlyFilters(argv: readonly string[]): string[] {
+  return argv.flatMap((a, i) => (a === '--only' && argv[i + 1] !== undefined ? [argv[i + 1]!.toLowerCase()] : []));
+}
+
 useNodeWasm();
+const only = onlyFilters(process.argv);
+const chosen = only.length ? SECTIONS.filter((d) => only.some((o) => d.title.toLowerCase().includes(o))) : SECTIONS;
+if (!chosen.length) throw new Error(`no bench section's title contains ${only.map((o) => JSON.stringify(o)).join(' or ')}; titles: ${SECTIONS.map((d) => d.title).join(' | ')}`);
 const sections: BenchSection[] = [];
-for (const def of SECTIONS) sections.push(await runSection(def));
+for (const def of chosen) sections.push(await runSection(def));
 process.stdout.write(`${renderTable(sections)}\n${targetSummary(sections)}\n`);
 if (process.argv.includes('--misses')) {
   for (const s of sections) {
