@@ -100,9 +100,17 @@ const THIRTY_STEPS: ExampleScript = {
 /** Every example written to examples/. */
 export const EXAMPLE_SCRIPTS: readonly ExampleScript[] = [DRIFTED_EDIT, THIRTY_STEPS];
 
-/** A 100-step script for the replay-time bench: reads, greps, lists and a counter edited step by step, then done. */
+/**
+ * A 100-step script for the replay-time bench: the truncate fix (so the final test run passes,
+ * with the same output on every runtime), then reads, greps and a counter edited step by step,
+ * then done.
+ */
 export function hundredStepScript(): ExampleScript {
-  const outputs: string[] = [call('ws_write', { path: 'counter.txt', content: 'count: 0\n' })];
+  const outputs: string[] = [
+    call('ws_read', { path: 'src/strings.js' }),
+    call('ws_edit', { path: 'src/strings.js', old_str: "  return text.slice(0, max) + '…';", new_str: "  return text.slice(0, max - 1) + '…';" }),
+    call('ws_write', { path: 'counter.txt', content: 'count: 0\n' }),
+  ];
   const files = ['src/strings.js', 'src/numbers.js', 'test/strings.test.js', 'test/numbers.test.js', 'README.md'];
   const words = ['export', 'function', 'return', 'text', 'max', 'value', 'test', 'assert'];
   for (let i = 1; outputs.length < 99; i++) {

@@ -41,17 +41,20 @@ export function compareSteps(
 ): Divergence | undefined {
   const tool = step.call ? ` (${step.call.tool})` : '';
   if (expected.resultHash !== actual.resultHash) {
-    if (expected.shellOutput !== undefined && actual.shellOutput !== undefined && expected.shellOutput !== actual.shellOutput) {
+    const shell = shellDifference(expected, actual);
+    if (shell) {
       const where = !replayRunsCommands
-        ? `recorded on the ${expected.backend ?? 'unknown'} backend and replayed on ${actual.backend}, in a workspace that runs no commands (a replay runs a session's code only inside the OS sandbox, and there was none)`
-        : expected.backend === actual.backend
-          ? `recorded and replayed on the ${actual.backend} backend, so the command's output is not deterministic`
-          : `recorded on the ${expected.backend ?? 'unknown'} backend and replayed on ${actual.backend}`;
+        ? `recorded on the ${expected.backend ?? 'unknown'} backend and replayed on ${actual.backend}, in a workspace that runs no commands (a replay runs a session's code only inside the OS sandbox, and there was none), and the output differs`
+        : expected.backend !== actual.backend
+          ? `recorded on the ${expected.backend ?? 'unknown'} backend and replayed on ${actual.backend}, and the output differs`
+          : shell === 'numbers'
+            ? `recorded and replayed on the ${actual.backend} backend, and the outputs differ only in their numbers (timings, say): the command's output is not deterministic`
+            : `recorded and replayed on the ${actual.backend} backend, and the recorded output differs from what the command printed here: ${ALTERED}`;
       return {
         index,
         kind: 'shell',
-        why: `Step ${index}${tool} ran a command whose output depends on the backend: ${where}, and the output differs.`,
-        diff: shortDiff(expected.shellOutput, actual.shellOutput),
+        why: `Step ${index}${tool} ran a command whose output depends on the backend: ${where}.${versionNote}`,
+        ...(expected.shellOutput !== undefined && actual.shellOutput !== undefined && { diff: shortDiff(expected.shellOutput, actual.shellOutput) }),
       };
     }
     if (expected.resultText === step.observation) {
@@ -68,7 +71,7 @@ export function compareSteps(
       index,
       kind: 'result',
       why:
-        `Step ${index}${tool} gave a result whose hash (${actual.resultHash}) is not the recorded ${expected.resultHash}.${versionNote} ` +
+        `Step ${index}${tool} gave a result whose hash (${actual.resultHash}) is not the recorded ${expected.resultHash}: the recorded result differs from what this engine produced, so ${ALTERED}.${versionNote} ` +
         'This record carries no result texts (a shared link leaves them out), so only the replayed text is shown; the session file has both.',
       diff: firstLines(step.observation, '+ '),
     };
@@ -83,6 +86,24 @@ export function compareSteps(
     };
   }
   return undefined;
+}
+
+/** Why a recorded result and a replayed one differ when the same engine and backend made both. */
+const ALTERED = 'the session was altered after it was recorded, or made by another version of the engine';
+
+/**
+ * How a shell step's recorded output and the replay's differ: `numbers` when only their numbers
+ * do (timings: the command is not deterministic), `text` otherwise; null when they agree, or
+ * when the record carries neither the output nor its hash. A link carries only the hash.
+ */
+function shellDifference(expected: RecordedStep, actual: RecordedStep): 'numbers' | 'text' | null {
+  if (expected.shellOutput !== undefined && actual.shellOutput !== undefined) {
+    if (expected.shellOutput === actual.shellOutput) return null;
+    const digits = /\d+(?:\.\d+)?/g;
+    return expected.shellOutput.replace(digits, '#') === actual.shellOutput.replace(digits, '#') ? 'numbers' : 'text';
+  }
+  if (expected.shellHash !== undefined && actual.shellHash !== undefined && expected.shellHash !== actual.shellHash) return 'text';
+  return null;
 }
 
 function clip(line: string): string {

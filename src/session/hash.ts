@@ -9,7 +9,8 @@ import { encodeText } from '../engine/text.ts';
 /** Hex digits a short hash keeps. */
 export const SHORT_HASH_HEX = 12;
 
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+/** Two hex digits per byte value. */
+export const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 /** The first `SHORT_HASH_HEX` hex digits of SHA-256 over `data` (text is hashed as UTF-8). */
 export async function shortHash(data: string | Uint8Array): Promise<string> {

@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { EDIT_FORMATS, type EditFormat } from '../agent/evolve.ts';
 import type { EngineSettings } from '../engine/settings.ts';
 import { SHORT_HASH_HEX } from './hash.ts';
+import { ranNoCommand } from './needs-runner.ts';
 
 /** The record format this build writes and reads. */
 export const RECORD_VERSION = 1;
@@ -81,8 +82,10 @@ const stepSchema = z.object({
   resultText: text(RECORD_LIMITS.textChars).optional(),
   /** The workspace backend a shell step ran on (`memory`, `node`, `webcontainer`). */
   backend: text(32).optional(),
-  /** A shell step's output, which depends on the backend: kept in every form, so a replay elsewhere can show where it differs. */
+  /** A shell step's output, which depends on the backend: the file form keeps it, so a replay elsewhere can show where it differs. */
   shellOutput: text(RECORD_LIMITS.textChars).optional(),
+  /** Short hash of `shellOutput`: what a link carries instead, so a replay can still tell a changed command output from another change. */
+  shellHash: hash.optional(),
   tally: z.object({ passed: int(0, 1e9), failed: int(0, 1e9), source: text(64) }).optional(),
   /**
    * History: a person's answer when the call was put before one, or `unapproved` for a replayed
@@ -120,12 +123,17 @@ export function modelKind(id: string): ModelInfo['kind'] {
 
 /**
  * The form that goes into a link: without what replay recomputes (result texts, parsed calls,
- * tallies), so the URL stays short. Shell output and its backend stay: they cannot be
- * recomputed elsewhere.
+ * tallies), so the URL stays short. A shell step keeps its backend and the short hash of its
+ * output instead of the output itself (a replay elsewhere can say that the output differs, the
+ * session file shows how); an output saying no command could run is kept, since it tells a
+ * replay to use a workspace that runs none, and so is one that has no hash (an older record).
  */
 export function sharedForm(session: Session): Session {
   return {
     ...session,
-    steps: session.steps.map(({ resultText: _t, call: _c, tally: _y, ...kept }) => kept),
+    steps: session.steps.map(({ resultText: _t, call: _c, tally: _y, shellOutput, ...kept }) => ({
+      ...kept,
+      ...(shellOutput !== undefined && (kept.shellHash === undefined || ranNoCommand(shellOutput)) && { shellOutput }),
+    })),
   };
 }

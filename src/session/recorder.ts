@@ -139,7 +139,7 @@ async function recordStep(step: Step, ws: Workspace): Promise<RecordedStep> {
     resultHash: await shortHash(step.observation),
     workspaceHash: await workspaceHash(ws),
     resultText: step.observation,
-    ...(isShellStep(step) && { backend: ws.kind, shellOutput: step.result!.text }),
+    ...(isShellStep(step) && { backend: ws.kind, shellOutput: step.result!.text, shellHash: await shortHash(step.result!.text) }),
     ...(step.tally && { tally: { ...step.tally } }),
     ...(step.approval && { approval: step.approval }),
   };

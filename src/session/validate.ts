@@ -13,10 +13,19 @@ import { RECORD_VERSION, sessionSchema, type Session } from './record.ts';
 /** Why a record was refused: the kinds a UI can tell apart. */
 export type RefusalKind = 'not-a-link' | 'bad-characters' | 'truncated' | 'corrupt' | 'too-large' | 'bomb' | 'not-json' | 'newer-version' | 'schema' | 'path';
 
-export type SessionCheck = { readonly ok: true; readonly session: Session } | { readonly ok: false; readonly kind: RefusalKind; readonly text: string };
+/**
+ * What is wrong with a link that is its own fault, said plainly: `damaged` (characters changed
+ * or lost in copying), `cut` (its end is missing) or `altered` (intact, but edited or made by
+ * another program: not a session this build would write).
+ */
+export type LinkFault = 'damaged' | 'cut' | 'altered';
 
-export function refuseRecord(kind: RefusalKind, text: string): SessionCheck {
-  return { ok: false, kind, text };
+export type SessionCheck =
+  | { readonly ok: true; readonly session: Session }
+  | { readonly ok: false; readonly kind: RefusalKind; readonly text: string; readonly fault?: LinkFault };
+
+export function refuseRecord(kind: RefusalKind, text: string, fault: LinkFault | null = null): SessionCheck {
+  return { ok: false, kind, text, ...(fault && { fault }) };
 }
 
 /** Checks a parsed JSON value as a session record from outside. */

@@ -9,11 +9,14 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ModelError } from '../agent/model.ts';
 import { ScriptedModel } from '../agent/models/scripted.ts';
+import { createEngine } from '../engine/create.ts';
 import { STARTER_RUN } from '../agent/scripts/starter-run.ts';
 import { deflateRaw } from '../session/compress.ts';
 import type { RecordedStep, Session } from '../session/record.ts';
+import { recordRun } from '../session/recorder.ts';
 import { replaySession } from '../session/replay.ts';
 import { toBase64Url } from '../session/share-codec.ts';
+import { seedStart } from '../session/start.ts';
 import { checkSession } from '../session/validate.ts';
 import { sandboxRunner } from '../workspace/memory/js-sandbox.ts';
 import { MemoryWorkspace } from '../workspace/memory/memory-workspace.ts';
@@ -28,6 +31,19 @@ useNodeWasm();
 
 const SETTINGS: RunSettings = { ...RUN_DEFAULTS, paceMs: 0 };
 const example = (name: string): Session => JSON.parse(readFileSync(new URL(`../../examples/${name}.session.json`, import.meta.url), 'utf8')) as Session;
+
+/**
+ * The drifted-edit example recorded again in a memory workspace that runs no command. The file's
+ * last step ran the tests, which here (Node, no sandbox frame) cannot run; this one replays
+ * whole in the worker under test.
+ */
+async function driftedWithoutRunner(): Promise<Session> {
+  const file = example('drifted-edit');
+  const ws = new MemoryWorkspace();
+  await seedStart(ws, file.workspace);
+  const { session } = await recordRun({ engine: createEngine(ws), model: new ScriptedModel(file.steps.map((s) => s.raw)), task: file.task, maxSteps: file.steps.length, createdAt: file.createdAt });
+  return session;
+}
 
 const open: EngineClient[] = [];
 afterEach(() => {
@@ -87,7 +103,7 @@ describe('recording a run', () => {
 describe('a session run', () => {
   it('replays an example and marks every step reproduced, then gives the verdict', async () => {
     const c = connect();
-    const session = example('drifted-edit');
+    const session = await driftedWithoutRunner();
     const info = await c.client.startSessionRun({ session, upTo: session.steps.length, model: null, settings: SETTINGS });
     expect(info.replay).toEqual({ upTo: 3, continues: false });
     expect(info.model).toEqual({ label: 'the recorded outputs, replayed', scripted: true });
@@ -101,7 +117,7 @@ describe('a session run', () => {
 
   it('names the first divergence of a tampered record, and the step before it still reproduces', async () => {
     const c = connect();
-    const session = example('drifted-edit');
+    const session = await driftedWithoutRunner();
     const tampered: Session = { ...session, steps: session.steps.map((s, i) => (i === 1 ? { ...s, resultText: `${s.resultText}!` , resultHash: '000000000000' } : s)) };
     const info = await c.client.startSessionRun({ session: tampered, upTo: 3, model: null, settings: SETTINGS });
     await c.ended(info.runId);
@@ -170,7 +186,7 @@ describe('share links in the worker', () => {
   it.each([
     ['a changed character', async (): Promise<string> => 'http://x/#s=abc$def', 'bad-characters'],
     ['a decompression bomb', async (): Promise<string> => `#s=${toBase64Url(await deflateRaw(new Uint8Array(3 * 1024 * 1024).fill(32)))}`, 'bomb'],
-    ['a newer format', async (): Promise<string> => `#s=${toBase64Url(await deflateRaw(new TextEncoder().encode(JSON.stringify({ v: 2 }))))}`, 'newer-version'],
+    ['a newer format', async (): Promise<string> => `#s=${toBase64Url(await deflateRaw(new TextEncoder().encode(JSON.stringify({ v: 2, task: 'a task long enough to make a link of more than a few characters' }))))}`, 'newer-version'],
   ] as const)('refuses %s with the codec message', async (_name, link, kind) => {
     const c = connect();
     const result = await c.client.openLink(await link());

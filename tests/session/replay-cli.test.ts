@@ -59,7 +59,7 @@ describe('slm replay', () => {
 
   // Each row: arguments → what stderr must say; every one exits 2.
   const bad: [string, () => string[], RegExp][] = [
-    ['a damaged link', () => ['replay', 'http://localhost:5173/#s=ab!cd'], /^slm replay: The session link contains "!" \(U\+0021\) at position 3 .* Ask for the session file/],
+    ['a damaged link', () => ['replay', 'http://localhost:5173/#s=ab!cd'], /^slm replay: The session link is damaged: it contains "!" \(U\+0021\) at position 3 .* Ask for the session file/],
     ['a file that is not a session', () => ['replay', join(dir, 'not-a-session.json')], /^slm replay: This is not a valid session record: field v: /],
     ['a missing file', () => ['replay', join(dir, 'missing.session.json')], /^slm replay: no file .*missing\.session\.json; give a session file/],
     ['no session named', () => ['replay'], /^slm replay: name the session: .*\n\nusage:\n {2}slm replay FILE_OR_URL \[--print\]/],

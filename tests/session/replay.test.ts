@@ -16,7 +16,7 @@ import type { EngineSettings } from '../../src/engine/settings.ts';
 import { defineTool } from '../../src/engine/tool.ts';
 import { CODING_TOOLS } from '../../src/engine/tools/index.ts';
 import type { Workspace } from '../../src/engine/workspace.ts';
-import { sharedForm, type Session } from '../../src/session/record.ts';
+import { sharedForm, type RecordedStep, type Session } from '../../src/session/record.ts';
 import { replaySession } from '../../src/session/replay.ts';
 import { formatReplay, stepHeader } from '../../src/session/replay-text.ts';
 import { engineVersion } from '../../src/session/version.ts';
@@ -85,7 +85,7 @@ describe('divergences, found at their step with why', () => {
     ['a raw edit with another replacement', (s) => withStep(s, 1, { raw: multiply }), 2, 'workspace', /gave the recorded result, but the workspace after it differs .* This step changed src\/math\.js\./, undefined],
     ['a tampered result hash', (s) => withStep(s, 0, { resultHash: '000000000000' }), 1, 'result', /exactly the recorded result text, but the record's hash of it \(000000000000\) .* the record was edited/, undefined],
     ['a tampered workspace hash', (s) => withStep(s, 2, { workspaceHash: '000000000000' }), 3, 'workspace', /workspace after it differs \(hash [0-9a-f]{12}, recorded 000000000000\)/, undefined],
-    ['a changed raw output in the shared form', (s) => withStep(sharedForm(s), 0, { raw: readOther }), 1, 'result', /is not the recorded [0-9a-f]{12}\. This record carries no result texts .* the session file has both\./, /^\+ /],
+    ['a changed raw output in the shared form', (s) => withStep(sharedForm(s), 0, { raw: readOther }), 1, 'result', /is not the recorded [0-9a-f]{12}: the recorded result differs from what this engine produced, so the session was altered after it was recorded, or made by another version of the engine\. This record carries no result texts .* the session file has both\./, /^\+ /],
     ['a step limit below the recorded steps', (s) => ({ ...s, settings: { ...s.settings, agent: { ...s.settings.agent, maxSteps: 1 } } }), 2, 'missing', /^The replay ended after 1 of the 3 recorded steps \(reached the step limit \(1\) without the final done JSON\)\.$/, undefined],
     ['a template whose files changed', (s) => ({ ...s, workspace: { template: { id: 'starter', hash: '000000000000' } } }), 0, 'start', /^The replay cannot start: .*"starter" with content hash 000000000000, but this build's "starter" hashes to [0-9a-f]{12}/, undefined],
     ['a template this build lacks', (s) => ({ ...s, workspace: { template: { id: 'gone', hash: '000000000000' } } }), 0, 'start', /"gone", which this build does not have \(it has: starter\)/, undefined],
@@ -126,17 +126,33 @@ describe('backend-dependent shell steps', () => {
   it('records the output and the backend, and a replay elsewhere says where it differs', async () => {
     const recorded = await recordScript({ outputs, workspace: await nodeWorkspace({ 'src/math.js': MATH }), engine: (ws) => shellEngine(ws) });
     expect(recorded.steps[1]).toMatchObject({ backend: 'node', shellOutput: '$ node --version\nran on node\nexit code 0' });
-    // The shell output survives into the shared form: it cannot be recomputed elsewhere.
-    expect(sharedForm(recorded).steps[1]).toMatchObject({ backend: 'node', shellOutput: '$ node --version\nran on node\nexit code 0' });
+    // The shared form keeps the backend and the output's hash: a replay elsewhere can still tell a changed command output.
+    expect(sharedForm(recorded).steps[1]).toEqual({ raw: outputs[1], resultHash: recorded.steps[1]!.resultHash, workspaceHash: recorded.steps[1]!.workspaceHash, backend: 'node', shellHash: recorded.steps[1]!.shellHash });
+    const why = 'Step 2 (ws_shell) ran a command whose output depends on the backend: recorded on the node backend and replayed on memory, in a workspace that runs no commands (a replay runs a session\'s code only inside the OS sandbox, and there was none), and the output differs.';
 
-    const elsewhere = await replaySession(sharedForm(recorded), { engine: shellEngine });
-    expect(elsewhere.divergence).toMatchObject({ index: 2, kind: 'shell' });
-    expect(elsewhere.divergence!.why).toBe('Step 2 (ws_shell) ran a command whose output depends on the backend: recorded on the node backend and replayed on memory, in a workspace that runs no commands (a replay runs a session\'s code only inside the OS sandbox, and there was none), and the output differs.');
-    expect(elsewhere.divergence!.diff).toBe('@@ first difference at line 2 @@\n  $ node --version\n- ran on node\n- exit code 0\n+ ran on memory\n+ exit code 0');
+    // The session file shows how the output differs; a link, only that it does.
+    const fromFile = await replaySession(recorded, { engine: shellEngine });
+    expect(fromFile.divergence).toMatchObject({ index: 2, kind: 'shell', why });
+    expect(fromFile.divergence!.diff).toBe('@@ first difference at line 2 @@\n  $ node --version\n- ran on node\n- exit code 0\n+ ran on memory\n+ exit code 0');
+    const fromLink = await replaySession(sharedForm(recorded), { engine: shellEngine });
+    expect(fromLink.divergence).toEqual({ index: 2, kind: 'shell', why });
 
     const same = await replaySession(sharedForm(recorded), { engine: shellEngine, workspace: await nodeWorkspace({}) });
     expect(same.ok).toBe(true);
     expect(same.backend).toBe('node');
+  });
+
+  // A record changed after it was made (its result hash and shell output or hash): replayed on the same backend, the cause is named.
+  it.each([
+    ['another word in the file form', (st: RecordedStep) => ({ ...st, shellOutput: st.shellOutput!.replace('ran on', 'ran in') }), /the recorded output differs from what the command printed here: the session was altered after it was recorded, or made by another version of the engine\.$/],
+    ['another hash in a link', (st: RecordedStep) => ({ ...sharedForm({ steps: [st] } as Session).steps[0]!, shellHash: '000000000000' }), /the recorded output differs from what the command printed here: the session was altered after it was recorded, or made by another version of the engine\.$/],
+    ['only a number changed (a timing, say)', (st: RecordedStep) => ({ ...st, shellOutput: st.shellOutput!.replace('exit code 0', 'exit code 17') }), /the outputs differ only in their numbers \(timings, say\): the command's output is not deterministic\.$/],
+  ])('replayed on the same backend, a shell step changed by %s says why', async (_name, change, why) => {
+    const recorded = await recordScript({ outputs, workspace: await nodeWorkspace({ 'src/math.js': MATH }), engine: (ws) => shellEngine(ws) });
+    const tampered = { ...recorded, steps: recorded.steps.map((st, i) => (i === 1 ? { ...change(st), resultHash: '000000000000' } : st)) };
+    const report = await replaySession(tampered, { engine: shellEngine, workspace: await nodeWorkspace({}) });
+    expect(report.divergence).toMatchObject({ index: 2, kind: 'shell' });
+    expect(report.divergence!.why).toMatch(why);
   });
 });
 
