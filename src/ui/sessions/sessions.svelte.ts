@@ -119,13 +119,16 @@ export class Sessions {
     }
   }
 
-  /** Opens a share link: decoded and checked in the worker, then replayed; a refusal stays on the start screen. */
+  /**
+   * Opens a share link: decoded and checked in the worker, then replayed. A refused link stays in
+   * the address bar, to be looked at, with the message on the start screen (the router shows the
+   * start screen for a hash it does not know).
+   */
   async openLink(link: string): Promise<void> {
     const { win } = this.#d;
-    // The link's data leaves the address bar at once, so a reload or Back does not open it again
-    // (the router already shows the start screen for a hash it does not know).
-    win.history.replaceState(null, '', `${win.location.pathname}${win.location.search}#/`);
     await this.#open('The shared link', () => this.#d.client.openLink(link), async (session) => {
+      // Opened: the link's data leaves the address bar, so a reload or Back does not open it again.
+      win.history.replaceState(null, '', `${win.location.pathname}${win.location.search}#/`);
       const title = `Shared link: ${firstLine(session.task)}`;
       return { id: await this.#keep(session, title, 'link'), title, source: 'link' };
     });

@@ -237,12 +237,24 @@ describe('sharing', () => {
 });
 
 describe('opening sessions', () => {
-  it('turns a bad link into the codec message, leaves the address without it and starts nothing', async () => {
+  it('turns a bad link into the codec message, leaves it in the address bar to be looked at, and starts nothing', async () => {
     const { sessions, run, win } = await page(new MemorySessionStore(), tabStorage(), '#s=abc$def');
     await until('the notice', () => sessions.notice !== null);
-    expect(sessions.notice).toEqual({ tone: 'error', text: expect.stringMatching(/^The shared link could not be opened\. The session link contains "\$" \(U\+0024\) at position 4/) });
-    expect(win.location.hash).toBe('#/');
+    expect(sessions.notice).toEqual({ tone: 'error', text: expect.stringMatching(/^The shared link could not be opened\. The session link is damaged: it contains "\$" \(U\+0024\) at position 4/) });
+    expect(win.location.hash).toBe('#s=abc$def');
     expect(run.info).toBeNull();
+  });
+
+  it('opens a good link, and then its data leaves the address bar (a reload does not open it again)', async () => {
+    const made = await page(new MemorySessionStore(), tabStorage());
+    const text = await made.sessions.examples.find((e) => e.key === 'example:drifted-edit')!.load();
+    const checked = await checkSession(JSON.parse(text));
+    if (!checked.ok) expect.fail(checked.text);
+    const { url } = await made.client.shareLink(checked.session, 'http://localhost:4173/');
+    const { sessions, run, win } = await page(new MemorySessionStore(), tabStorage(), url.slice(url.indexOf('#')));
+    await until('the replay', () => run.info !== null);
+    expect(sessions.notice).toBeNull();
+    expect(win.location.hash).toMatch(/^#\/run/);
   });
 
   it('replays a bundled example with every step checked, opens it on step 1, and keeps nothing in the list', async () => {
