@@ -3,13 +3,14 @@
  * fresh workspace holding the files the session left plus the grader under GRADER_DIR. They run
  * through the engine's own ws_shell, so on a Node host they run where every command of the
  * workspace runs (the OS sandbox), never directly. Passed = the runner's tally has no failure,
- * at least one pass, and the command exited 0.
+ * at least one pass, the command exited 0, and every file check of the task holds.
  */
 import { createEngine } from '../engine/create.ts';
 import { parseTestTally } from '../engine/tally.ts';
 import { decodeText, encodeText, looksBinary } from '../engine/text.ts';
 import type { Workspace } from '../engine/workspace.ts';
 import { readTree } from '../session/tree.ts';
+import { failedChecks } from './file-checks.ts';
 import { GRADER_DIR, type EvalTask } from './task.ts';
 
 export interface Grade {
@@ -51,7 +52,11 @@ export async function grade(task: EvalTask, finished: Readonly<Record<string, st
   const result = await engine.call('ws_shell', { command });
   const tally = parseTestTally(result.text, 'ws_shell');
   const exit = /\[exit code (\d+)\]\s*$/.exec(result.text)?.[1];
-  const passed = tally !== null && tally.failed === 0 && tally.passed > 0 && exit === '0';
+  const checks = failedChecks(task, finished);
+  const testsPassed = tally !== null && tally.failed === 0 && tally.passed > 0 && exit === '0';
+  const passed = testsPassed && checks.length === 0;
   const counts = { passed: tally?.passed ?? 0, failed: tally?.failed ?? 0 };
-  return passed ? { passed, tally: counts } : { passed, tally: counts, excerpt: result.text.split('\n').slice(-EXCERPT_LINES).join('\n') };
+  if (passed) return { passed, tally: counts };
+  const excerpt = [...checks.map((c) => `file check failed: ${c}`), ...(testsPassed ? [] : result.text.split('\n').slice(-EXCERPT_LINES))].join('\n');
+  return { passed, tally: counts, excerpt };
 }

@@ -36,6 +36,19 @@ const path = z
   .regex(/^(?!\/)(?!.*(?:^|\/)\.\.(?:\/|$))[^\0\\]+$/, 'must be a relative path inside the project');
 const files = z.record(path, z.string().max(200_000));
 
+/**
+ * What a grader checks of the files themselves, engine-side (a grader test runs where the
+ * browser's sandbox has no `node:fs`): a file left byte for byte as it started, a file gone,
+ * a pattern found (or not: `expect: false`) in a file, top-level JSON fields equal.
+ */
+const checkSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('unchanged'), path }),
+  z.strictObject({ kind: z.literal('absent'), path }),
+  z.strictObject({ kind: z.literal('matches'), path, pattern: z.string().min(1).max(2000), flags: z.string().regex(/^[imsu]*$/).optional(), expect: z.boolean() }),
+  z.strictObject({ kind: z.literal('json'), path, fields: z.record(z.string().max(200), z.unknown()) }),
+]);
+export type FileCheck = z.infer<typeof checkSchema>;
+
 export const taskSchema = z.strictObject({
   id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'must be lowercase letters, digits and dashes'),
   title: z.string().min(1).max(200),
@@ -46,6 +59,8 @@ export const taskSchema = z.strictObject({
   files,
   /** Grader test files, path relative to GRADER_DIR → text; they import the project as `../src/…`. */
   grader: files.refine((g) => Object.keys(g).length > 0, 'needs at least one grader test file'),
+  /** File checks the grader makes besides its tests. */
+  checks: z.array(checkSchema).max(200).optional(),
   /** The reference solution: files to write over the start (text) or remove (null). */
   solution: z.record(path, z.string().max(200_000).nullable()).refine((s) => Object.keys(s).length > 0, 'must change at least one file'),
 });

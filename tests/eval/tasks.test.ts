@@ -27,6 +27,14 @@ describe('the builtin suite', () => {
     expect(TASK_MECHANISMS.filter((m) => !used.has(m))).toEqual([]);
   });
 
+  it("runs in the browser's sandbox too: no task's code, tests or grader reads node:fs or imports dynamically", () => {
+    for (const t of BUILTIN_TASKS) {
+      for (const [path, text] of Object.entries({ ...t.files, ...t.grader, ...Object.fromEntries(Object.entries(t.solution).filter(([, v]) => v !== null)) })) {
+        expect(text, `${t.id}: ${path}`).not.toMatch(/from 'node:(?!test'|assert)|\bimport\(/);
+      }
+    }
+  });
+
   it('has a visible test script in every project, and no grader file in the starting workspace', () => {
     for (const t of BUILTIN_TASKS) {
       expect(JSON.parse(t.files['package.json']!).scripts.test, t.id).toBe('node --test');

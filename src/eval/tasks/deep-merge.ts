@@ -39,19 +39,19 @@ test('arrays concatenate', () => {
   },
   grader: {
     'merge.test.js': TEST_HEAD + file`
-import { readFileSync } from 'node:fs';
 import { deepMerge } from '../src/merge.js';
 
-test('arrays concatenate into a copy, objects merge, tabs kept', () => {
+test('arrays concatenate into a copy, objects merge', () => {
   const first = { list: [1], nested: { a: 1, more: [2] } };
   const merged = deepMerge(first, { list: [3], nested: { b: 2, more: [4] } }, { x: 1 });
   assert.deepEqual(merged, { list: [1, 3], nested: { a: 1, b: 2, more: [2, 4] }, x: 1 });
   assert.deepEqual(first.list, [1]);
   assert.notEqual(deepMerge({ l: [1] }).l, undefined);
-  assert.ok(!/^ +\S/m.test(readFileSync('src/merge.js', 'utf8')), 'src/merge.js has lines indented with spaces');
 });
 `,
   },
+  // The file stays indented with tabs: no line may start with spaces.
+  checks: [{ kind: 'matches', path: 'src/merge.js', pattern: '^ +\\S', flags: 'm', expect: false }],
   solution: { 'src/merge.js': merge('\t\t\t\tout[key] = [...(Array.isArray(out[key]) ? out[key] : []), ...value];') },
 };
 export default task;

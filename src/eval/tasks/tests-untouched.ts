@@ -24,14 +24,15 @@ const task: EvalTask = {
   grader: {
     'calendar.test.js':
       TEST_HEAD +
-      `import { readFileSync } from 'node:fs';\nimport { isLeapYear } from '../src/calendar.js';\n\nconst TEST = ${JSON.stringify(TEST)};\n` +
       file`
-test('the test file is unchanged and the rule is right', () => {
-  assert.equal(readFileSync('test/calendar.test.js', 'utf8'), TEST);
+import { isLeapYear } from '../src/calendar.js';
+
+test('the rule is right', () => {
   for (const [y, leap] of [[1996, true], [1900, false], [2000, true], [2100, false], [2023, false]]) assert.equal(isLeapYear(y), leap, String(y));
 });
 `,
   },
+  checks: [{ kind: 'unchanged', path: 'test/calendar.test.js' }],
   solution: { 'src/calendar.js': calendar('  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;') },
 };
 export default task;
