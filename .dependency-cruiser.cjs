@@ -37,6 +37,20 @@ module.exports = {
       to: { path: '^src/(ui|worker|cli)/' },
     },
     {
+      name: 'eval-is-portable',
+      comment: 'src/eval/ runs in the engine worker and in the CLI alike: no node: builtins outside its tests, never ui/, worker/ or cli/.',
+      severity: 'error',
+      from: { path: '^src/eval/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^src/(ui|worker|cli)/' },
+    },
+    {
+      name: 'eval-no-node-builtins',
+      comment: 'src/eval/ runs in a browser worker: no node: builtins outside its tests.',
+      severity: 'error',
+      from: { path: '^src/eval/', pathNot: '\\.test\\.ts$' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
       name: 'ui-through-worker',
       comment: 'ui/ never imports runtime code from engine/, agent/ or workspace/: all work goes through worker/client.ts.',
       severity: 'error',
