@@ -11,6 +11,7 @@ import { bundleSection } from './bundle.ts';
 import { editCorpusSection } from './edits.ts';
 import { firstUseSection } from './first-use.ts';
 import { ggufSection } from './gguf.ts';
+import { gitStatusSection } from './git-status.ts';
 import { latencySection } from './latency.ts';
 import { patchCorpusSection } from './patch.ts';
 import { patchHunksSection } from './patch-hunks.ts';
@@ -30,6 +31,7 @@ const SECTIONS: readonly BenchSectionDef[] = [
   pathCorpusSection(),
   toolCallFormatsSection(),
   latencySection(),
+  gitStatusSection(),
   firstUseSection(),
   syntaxCostSection(),
   shareSection(),
