@@ -14,7 +14,9 @@ import {
   type Workspace,
 } from '../../engine/workspace.ts';
 import { isKnownCode, orMissing } from '../fs-errors.ts';
+import { trackFs, type FsEntry } from './fs-changes.ts';
 import { FsMemo } from './fs-memo.ts';
+import { holdProtectedState } from './protected-state.ts';
 import type { ProcessRunner } from './process-runner.ts';
 
 export const MEMORY_ROOT = '/ws';
@@ -167,6 +169,19 @@ export class MemoryWorkspace implements Workspace {
         backendNote: NO_RUNNER_NOTE,
       });
     }
-    return this.runner.run(this, plan, opts);
+    return this.runGuarded(this.runner, plan, opts);
+  }
+
+  /** Runs a command with `.git/` and `.slmcode/` held as they were (protected-state.ts); what it changed there is undone and said. */
+  private async runGuarded(runner: ProcessRunner, plan: ExecPlan, opts: ExecOptions): Promise<ExecResult> {
+    const tracked = trackFs(this.fs);
+    if (!tracked) return runner.run(this, plan, opts);
+    const held = holdProtectedState(tracked.entries as Map<string, FsEntry>, this.root);
+    const result = await runner.run(this, plan, opts);
+    const undone = held.restore();
+    if (undone.length === 0) return result;
+    const shown = undone.length > 5 ? `${undone.slice(0, 5).join(', ')} and ${undone.length - 5} more` : undone.join(', ');
+    const note = `the command changed ${shown} — .git/ and .slmcode/ are never written by commands, so those changes were undone`;
+    return { ...result, backendNote: result.backendNote ? `${result.backendNote}; ${note}` : note };
   }
 }
