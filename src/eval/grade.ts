@@ -7,9 +7,8 @@
  */
 import { createEngine } from '../engine/create.ts';
 import { parseTestTally } from '../engine/tally.ts';
-import { decodeText, encodeText, looksBinary } from '../engine/text.ts';
+import { encodeText } from '../engine/text.ts';
 import type { Workspace } from '../engine/workspace.ts';
-import { readTree } from '../session/tree.ts';
 import { failedChecks } from './file-checks.ts';
 import { GRADER_DIR, type EvalTask } from './task.ts';
 
@@ -28,13 +27,6 @@ const EXCERPT_LINES = 30;
 
 /** Grader output is read whole: it is never shown to the model. */
 const GRADER_SETTINGS = { max_tool_chars: 1_000_000, shell_timeout: 120_000 } as const;
-
-/** Every text file of `ws`, path → text. */
-export async function textFiles(ws: Workspace): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const e of await readTree(ws)) if (e.bytes && !looksBinary(e.bytes)) out[e.path] = decodeText(e.bytes);
-  return out;
-}
 
 /** Writes `files` into a fresh workspace from `open`. */
 export async function seededWorkspace(open: WorkspaceFactory, files: Readonly<Record<string, string>>): Promise<Workspace> {

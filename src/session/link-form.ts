@@ -2,7 +2,8 @@
  * The compact form a version 2 share link carries: a session in its shared form (what replay
  * cannot recompute), written with what a replay would rebuild left out. Settings are written
  * only where they differ from `LINK_BASE_SETTINGS`, a fixed table that never changes (a later
- * build with other defaults still reads the same settings out of an old link); the model's
+ * build with other defaults still reads the same settings out of an old link); the harness only
+ * when the record names one; the model's
  * kind only when its id does not say it; a step's workspace hash only where the step changed the workspace; a shell step's output
  * as its short hash, and that only when it is not the result's hash too. Decoding rebuilds the shared-form record, which then goes through the record gate
  * (`checkSession`) like any record from outside.
@@ -48,6 +49,8 @@ const linkFormSchema = z.object({
   e: z.unknown().optional(),
   c: z.unknown().optional(),
   s: z.object({ engine: z.record(z.string(), z.unknown()).optional(), agent: z.record(z.string(), z.unknown()).optional() }).optional(),
+  /** The harness, only when the record names one (absent: the engine itself). */
+  H: z.unknown().optional(),
   m: z.record(z.string(), z.unknown()),
   t: z.unknown().optional(),
   w: z.unknown().optional(),
@@ -87,6 +90,7 @@ export function toLinkForm(shared: Session): LinkForm {
     e: shared.engineVersion,
     c: shared.createdAt,
     ...((engine || agent) && { s: { ...(engine && { engine }), ...(agent && { agent }) } }),
+    ...(shared.harness !== undefined && { H: shared.harness }),
     m: modelKind(shared.model.id) === shared.model.kind ? (({ kind: _k, ...m }) => m)(shared.model) : shared.model,
     t: shared.task,
     w: shared.workspace,
@@ -136,6 +140,7 @@ export function fromLinkForm(value: unknown): LinkFormRead {
       engineVersion: f.e,
       createdAt: f.c,
       settings: { engine: { ...LINK_BASE_SETTINGS.engine, ...f.s?.engine }, agent: { ...LINK_BASE_SETTINGS.agent, ...f.s?.agent } },
+      ...(f.H !== undefined && { harness: f.H }),
       model: { ...f.m, kind: f.m.kind ?? (typeof f.m.id === 'string' ? modelKind(f.m.id) : undefined) },
       task: f.t,
       workspace: f.w,

@@ -95,12 +95,21 @@ const stepSchema = z.object({
   approval: z.enum(['approved', 'denied', 'unapproved']).optional(),
 });
 
+/**
+ * Which harness answered the file tools: `naive` for the naive harness of the per-step "ACI off"
+ * column (naive-engine.ts), as the eval's `off` arm runs it. A record without one ran the engine
+ * itself, so every older record keeps its meaning.
+ */
+export const HARNESSES = ['naive'] as const;
+export type Harness = (typeof HARNESSES)[number];
+
 /** A version 1 session record. */
 export const sessionSchema = z.object({
   v: z.literal(RECORD_VERSION),
   engineVersion: text(64),
   createdAt: text(40),
   settings: z.object({ engine: engineSettingsSchema, agent: agentSettingsSchema }),
+  harness: z.enum(HARNESSES).optional(),
   model: modelSchema,
   task: text(RECORD_LIMITS.taskChars),
   workspace: z.union([templateRefSchema, filesRefSchema]),

@@ -10,6 +10,7 @@ import type { Step } from '../agent/step.ts';
 import { TEST_TOOLS } from '../engine/tally.ts';
 import type { Workspace } from '../engine/workspace.ts';
 import { shortHash } from './hash.ts';
+import { engineHarness } from './naive-engine.ts';
 import { modelKind, RECORD_VERSION, type AgentSettings, type ModelInfo, type RecordedStep, type Session } from './record.ts';
 import { describeStart } from './start.ts';
 import { workspaceHash } from './tree.ts';
@@ -112,11 +113,14 @@ export async function recordHeader(
   createdAt: string,
 ): Promise<Omit<Session, 'steps'>> {
   const engine = o.engine.settings;
+  const harness = engineHarness(o.engine);
   return {
     v: RECORD_VERSION,
     engineVersion: await engineVersion(),
     createdAt,
     settings: { engine: { ...engine, disabled_rungs: [...engine.disabled_rungs] }, agent },
+    // Which harness answered the tools, so a replay answers them the same way.
+    ...(harness && { harness }),
     model: modelInfo(o),
     task: o.task,
     workspace,

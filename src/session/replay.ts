@@ -1,6 +1,6 @@
 /**
  * Replay: the recorded raw outputs go through the scripted model into a fresh engine, on the
- * recorded starting workspace, with the recorded settings; the run is recorded the same way
+ * recorded starting workspace, with the recorded settings and the recorded harness; the run is recorded the same way
  * the original was, and each step's result hash and workspace hash are compared. The answer
  * is ✓ reproduced, or the first divergence with why. Runs in a browser worker and in Node: no
  * DOM, no Node builtins.
@@ -12,12 +12,12 @@
  */
 import { ScriptedModel } from '../agent/models/scripted.ts';
 import type { Step } from '../agent/step.ts';
-import { createEngine } from '../engine/create.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { EngineSettings } from '../engine/settings.ts';
 import type { Workspace } from '../engine/workspace.ts';
 import { MemoryWorkspace } from '../workspace/memory/memory-workspace.ts';
 import type { Divergence } from './divergence.ts';
+import { harnessEngine } from './naive-engine.ts';
 import type { RecordedStep, Session } from './record.ts';
 import { loopSettings, recordRun } from './recorder.ts';
 import { ReplayChecker, replayApprovals, type ReplayVerdict } from './replay-check.ts';
@@ -26,7 +26,7 @@ import { seedStart } from './start.ts';
 export interface ReplayOptions {
   /** A fresh, empty workspace to replay in (default: a new memory workspace). */
   readonly workspace?: Workspace;
-  /** Builds the engine (default: `createEngine`, the coding tool set this build ships). */
+  /** Builds the engine (default: the coding tool set this build ships, answered by the harness the record names). */
   readonly engine?: (ws: Workspace, settings: EngineSettings) => Engine;
   /** Called after each step is compared, in order. */
   readonly onCheck?: (check: StepCheck) => void;
@@ -69,7 +69,7 @@ export async function replaySession(session: Session, opts: ReplayOptions = {}):
   const seeded = await seedStart(ws, session.workspace);
   if (!seeded.ok) return { ...checker.cannotStart(seeded.text), steps: [] };
 
-  const engine = (opts.engine ?? createEngine)(ws, session.settings.engine);
+  const engine = opts.engine ? opts.engine(ws, session.settings.engine) : harnessEngine(ws, session.settings.engine, session.harness);
   const agent = session.settings.agent;
   const approvals = replayApprovals(recorded, recorded.length, opts.approved);
   const checks: StepCheck[] = [];

@@ -3,7 +3,7 @@
  * tools use, so node_modules and .git are left out), and its short hash. The hash is what a
  * replay compares after each step: any file created, changed, moved or removed changes it.
  */
-import { encodeText } from '../engine/text.ts';
+import { decodeText, encodeText, looksBinary } from '../engine/text.ts';
 import { walkTree } from '../engine/walk.ts';
 import type { EntryType, Workspace } from '../engine/workspace.ts';
 import { concatBytes, shortHash } from './hash.ts';
@@ -44,4 +44,11 @@ export async function workspaceHash(ws: Workspace): Promise<string> {
     chunks.push(encodeText(`${e.type} ${e.path} ${body.length}\n`), body);
   }
   return shortHash(concatBytes(chunks));
+}
+
+/** The workspace's text files by path (binary files left out). */
+export async function textFiles(ws: Workspace): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const e of await readTree(ws)) if (e.bytes && !looksBinary(e.bytes)) out[e.path] = decodeText(e.bytes);
+  return out;
 }

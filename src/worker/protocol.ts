@@ -186,6 +186,8 @@ export interface RunInfo {
     readonly recordedFrom?: string;
   };
   readonly settings: RunSettings;
+  /** For a run from a record that names a harness other than the engine itself: that harness, for people (e.g. "naive harness (ACI off)"). */
+  readonly harness?: string;
   /** Dropped paths the jail refused (they were not seeded). */
   readonly skipped: readonly SkippedPath[];
   /** The workspace backend the run really uses ('memory' or 'webcontainer'). */

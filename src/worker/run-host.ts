@@ -25,6 +25,7 @@ import { checkRunSettings, engineSettingsFor } from './run-settings.ts';
 import { createRunWorkspace } from './run-workspace.ts';
 import type { SessionBackend } from './starter-session.ts';
 import type { AgentSettings, RecordedStep, Session } from '../session/record.ts';
+import { HARNESS_LABELS } from '../session/naive-engine.ts';
 import { agentSettings, loopSettings, recordHeader, recordRun } from '../session/recorder.ts';
 import { ReplayChecker, replayApprovals, type ReplayApprovals } from '../session/replay-check.ts';
 import { describeStart, type StartDescription } from '../session/start.ts';
@@ -180,6 +181,7 @@ export class RunHost {
         : { kind: 'files', fileCount: 'files' in ref ? Object.keys(ref.files).length : 0, hash: 'files' in ref ? await hashTemplateFiles(ref.files) : '' },
       model: choice ? modelLabel(choice) : replayLabel(session.model.id),
       settings,
+      ...(session.harness && { harness: HARNESS_LABELS[session.harness] }),
       skipped: [],
       backend: opened.engine.workspace.kind,
       replay: { upTo, continues: choice !== null },

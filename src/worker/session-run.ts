@@ -13,11 +13,11 @@ import { ModelError, type ChatMessage, type CompleteOptions, type Completion, ty
 import { ScriptedModel } from '../agent/models/scripted.ts';
 import { recordedRunById } from '../agent/scripts/starter-run.ts';
 import { stopText, type Stop } from '../agent/step.ts';
-import { createEngine } from '../engine/create.ts';
 import type { Engine } from '../engine/engine.ts';
 import { MAX_SESSION_FILE_BYTES, parseSessionFile } from '../session/share-codec.ts';
 import { refuseRecord, type SessionCheck } from '../session/validate.ts';
 import { RECORD_LIMITS, type Session } from '../session/record.ts';
+import { harnessEngine } from '../session/naive-engine.ts';
 import { cannotStartText } from '../session/replay-check.ts';
 import { seedStart } from '../session/start.ts';
 import { sandboxRunner } from '../workspace/memory/js-sandbox.ts';
@@ -40,12 +40,12 @@ export function freshSessionWorkspace(session: Session): { readonly ws: MemoryWo
   };
 }
 
-/** A fresh memory workspace seeded from the record, and an engine with the record's settings. */
+/** A fresh memory workspace seeded from the record, and an engine with the record's settings and harness. */
 export async function openSessionWorkspace(session: Session): Promise<SessionWorkspace> {
   const { ws, backend, runsCommands } = freshSessionWorkspace(session);
   const seeded = await seedStart(ws, session.workspace);
   if (!seeded.ok) return { ok: false, text: cannotStartText(seeded.text) };
-  return { ok: true, engine: createEngine(ws, session.settings.engine), backend, runsCommands };
+  return { ok: true, engine: harnessEngine(ws, session.settings.engine, session.harness), backend, runsCommands };
 }
 
 /**

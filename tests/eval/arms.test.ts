@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { checkSettings } from '../../src/cli/settings-arg.ts';
 import { ARMS, chooseArms, OFF_SETTINGS } from '../../src/eval/arms.ts';
-import { armEngine, NaiveEngine } from '../../src/eval/naive-engine.ts';
+import { armEngine } from '../../src/eval/arm-engine.ts';
+import { NaiveEngine } from '../../src/session/naive-engine.ts';
 import { decodeText, encodeText } from '../../src/engine/text.ts';
 import { sessionSchema } from '../../src/session/record.ts';
 import { MemoryWorkspace } from '../../src/workspace/memory/memory-workspace.ts';

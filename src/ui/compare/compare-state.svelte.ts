@@ -70,8 +70,8 @@ export function compareHref(a: string, b?: string): string {
 
 /**
  * What the alignment compares of a step: its call, and the result the model saw — as the record
- * keeps it when it does (a replay here may differ from the run, e.g. one made by the naive
- * harness of an eval's off arm), else as the replay computed it.
+ * keeps it when it does (a replay here may differ from the run, e.g. where a command's output
+ * depends on the machine it ran on), else as the replay computed it.
  */
 export function alignStep(record: StepRecord, recordedResult?: string): AlignStep {
   const { step } = record;
