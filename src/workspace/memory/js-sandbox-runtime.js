@@ -187,7 +187,14 @@ export async function runJob(job, io) {
   io.onUncaught((e) => {
     if (e instanceof ExitSignal || exited) return;
     uncaught++;
-    userWrite(`${describe(e)}\n`);
+    // Reading the value runs its getters, which may throw: it is counted and ends the run anyway.
+    let text;
+    try {
+      text = describe(e);
+    } catch {
+      text = 'Uncaught exception (the thrown value could not be read: reading it threw)';
+    }
+    userWrite(`${text}\n`);
     if (job.mode === 'run') finish(1);
   });
   // The browser refuses every load and connection; say so where the program's output is (once

@@ -374,6 +374,25 @@ if (typeof hooks === 'function') hooks({ finish: () => ({ failed: 0 }) });`,
     expect(r.exitCode).toBe(1);
   });
 
+  it('failures thrown as values whose fields throw when read (code, message, a Proxy) are counted: # fail 3, exit 1', async () => {
+    const file = `import { test } from 'node:test';
+const sneaky = (msg) => { const e = new Error(msg); Object.defineProperty(e, 'code', { get() { throw 0; } }); return e; };
+test('adds', () => {});
+test('broken by its code', () => { throw sneaky('1 + 1 is not 3'); });
+test('broken by its message', () => { throw { get message() { throw 1; } }; });
+test('broken by a proxy', () => { throw new Proxy({}, { get() { throw 2; }, getPrototypeOf() { throw 3; } }); });
+`;
+    const r = await run({ 'test/spoof.test.mjs': file }, ['node', '--test']);
+    expect(tapShape(r.output).filter((l) => /^# (tests|pass|fail) /.test(l))).toEqual(['# tests 4', '# pass 1', '# fail 3']);
+    expect(r.output).toContain("error: 'the thrown value could not be read (reading it threw)'");
+    expect(r.exitCode).toBe(1);
+  });
+
+  it('an uncaught value whose fields throw when read still ends the program with exit 1', async () => {
+    const r = await run({ 'a.mjs': "setTimeout(() => { throw new Proxy({}, { get() { throw 1; }, getPrototypeOf() { throw 2; } }); }, 0);\n" }, ['node', 'a.mjs']);
+    expect(r.exitCode).toBe(1);
+  });
+
   it('process.exit in a test file fails that file, and the tally still comes last', async () => {
     const r = await run({ 'test/a.test.mjs': "import { test } from 'node:test';\ntest('ok', () => {});\nprocess.exit(0);\n", 'test/b.test.mjs': "import { test } from 'node:test';\ntest('never runs', () => {});\n" }, ['node', '--test']);
     expect(r.output).toContain('# process.exit(0) was called while this file\'s tests ran: the file counts as failed, and no test after it ran\n');

@@ -89,15 +89,15 @@ function yamlScalar(v) {
 }
 
 /**
- * @param {TestNode} node
+ * @param {(line: string) => void} put
  * @param {string} key
  * @param {string} text
  */
-function yamlBlock(node, key, text) {
+function yamlBlock(put, key, text) {
   const lines = text.replace(/\n+$/, '').split('\n');
-  if (lines.length === 1) return emit(node, `  ${key}: ${yamlScalar(lines[0])}`);
-  emit(node, `  ${key}: |-`);
-  for (const l of lines) emit(node, `    ${l}`);
+  if (lines.length === 1) return put(`  ${key}: ${yamlScalar(lines[0])}`);
+  put(`  ${key}: |-`);
+  for (const l of lines) put(`    ${l}`);
 }
 
 /**
@@ -107,6 +107,17 @@ function yamlBlock(node, key, text) {
 function report(node, r) {
   const parent = /** @type {TestNode} */ (node.parent);
   const n = ++parent.finished;
+  // Counted before anything of the thrown value is read: a value whose fields throw when read
+  // must not take its failure out of the tally.
+  if (r.status === 'fail') parent.failedChildren++;
+  if (node.suite) counters.suites++;
+  else {
+    counters.tests++;
+    if (r.status === 'pass') counters.pass++;
+    else if (r.status === 'fail') counters.fail++;
+    else if (r.status === 'skip') counters.skipped++;
+    else counters.todo++;
+  }
   if (node.children.length) emit(node, `    1..${node.children.length}`);
   const directive = r.status === 'skip' ? ` # SKIP${r.reason ? ` ${r.reason}` : ''}` : r.status === 'todo' ? ` # TODO${r.reason ? ` ${r.reason}` : ''}` : '';
   emit(node, `${r.status === 'fail' ? 'not ok' : 'ok'} ${n} - ${node.name}${directive}`);
@@ -115,31 +126,44 @@ function report(node, r) {
   if (node.suite) emit(node, "  type: 'suite'");
   if (r.status === 'fail') {
     emit(node, `  failureType: '${r.failureType ?? 'testCodeFailure'}'`);
-    const e = /** @type {{ message?: unknown, code?: unknown, name?: unknown, expected?: unknown, actual?: unknown, operator?: unknown, stack?: unknown }} */ (
-      r.error instanceof Object ? r.error : { message: String(r.error) }
-    );
-    yamlBlock(node, 'error', config.clean(String(e.message ?? r.error)));
-    emit(node, `  code: '${typeof e.code === 'string' ? e.code : 'ERR_TEST_FAILURE'}'`);
-    if (r.error instanceof Error && r.error.name !== 'Error') emit(node, `  name: '${r.error.name}'`);
-    if (e.operator !== undefined) {
-      emit(node, `  expected: ${yamlScalar(e.expected)}`);
-      emit(node, `  actual: ${yamlScalar(e.actual)}`);
-      emit(node, `  operator: ${yamlScalar(e.operator)}`);
+    /** @type {string[]} */
+    let lines;
+    try {
+      lines = failureDetails(r);
+    } catch {
+      lines = ["  error: 'the thrown value could not be read (reading it threw)'", "  code: 'ERR_TEST_FAILURE'"];
     }
-    // The program's own frames only: the shims' and the runtime's (node:…) say nothing about the test.
-    const frames = typeof e.stack === 'string' && r.failureType === 'testCodeFailure' ? config.clean(e.stack).split('\n') : [];
-    const stack = frames.filter((l) => /^\s+at /.test(l) && !/\(?node:[\w/]+:\d+:\d+\)?$/.test(l)).map((l) => l.trim().slice(3));
-    if (stack.length) yamlBlock(node, 'stack', stack.join('\n'));
+    for (const l of lines) emit(node, l);
   }
   emit(node, '  ...');
+}
 
-  if (r.status === 'fail') parent.failedChildren++;
-  if (node.suite) return void counters.suites++;
-  counters.tests++;
-  if (r.status === 'pass') counters.pass++;
-  else if (r.status === 'fail') counters.fail++;
-  else if (r.status === 'skip') counters.skipped++;
-  else counters.todo++;
+/**
+ * The error lines of a failed test, all built before any is written. Reading the thrown value
+ * runs its getters, which may throw: the caller catches that, after the failure is counted.
+ * @param {{ status: 'pass' | 'fail' | 'skip' | 'todo', error?: unknown, failureType?: string, reason?: string, duration: number }} r
+ * @returns {string[]}
+ */
+function failureDetails(r) {
+  /** @type {string[]} */
+  const out = [];
+  const put = (/** @type {string} */ line) => void out.push(line);
+  const e = /** @type {{ message?: unknown, code?: unknown, name?: unknown, expected?: unknown, actual?: unknown, operator?: unknown, stack?: unknown }} */ (
+    r.error instanceof Object ? r.error : { message: String(r.error) }
+  );
+  yamlBlock(put, 'error', config.clean(String(e.message ?? r.error)));
+  put(`  code: '${typeof e.code === 'string' ? e.code : 'ERR_TEST_FAILURE'}'`);
+  if (r.error instanceof Error && r.error.name !== 'Error') put(`  name: '${r.error.name}'`);
+  if (e.operator !== undefined) {
+    put(`  expected: ${yamlScalar(e.expected)}`);
+    put(`  actual: ${yamlScalar(e.actual)}`);
+    put(`  operator: ${yamlScalar(e.operator)}`);
+  }
+  // The program's own frames only: the shims' and the runtime's (node:…) say nothing about the test.
+  const frames = typeof e.stack === 'string' && r.failureType === 'testCodeFailure' ? config.clean(e.stack).split('\n') : [];
+  const stack = frames.filter((l) => /^\s+at /.test(l) && !/\(?node:[\w/]+:\d+:\d+\)?$/.test(l)).map((l) => l.trim().slice(3));
+  if (stack.length) yamlBlock(put, 'stack', stack.join('\n'));
+  return out;
 }
 
 /** @param {TestNode} node */
@@ -221,13 +245,27 @@ async function runNode(node) {
   } catch (error) {
     await node.chain.catch(() => undefined);
     if (todo) return done({ status: 'todo', reason: typeof todo === 'string' ? todo : '', duration: 0 });
-    const failureType = /** @type {{ failureType?: string }} */ (error)?.failureType;
-    return done({ status: 'fail', error, failureType: failureType ?? 'testCodeFailure', duration: 0 });
+    return done({ status: 'fail', error, failureType: ownFailureType(error) ?? 'testCodeFailure', duration: 0 });
   }
   if (t.skipped !== null) return done({ status: 'skip', reason: t.skipped, duration: 0 });
   if (todo || t.todoReason !== null) return done({ status: 'todo', reason: typeof todo === 'string' ? todo : t.todoReason ?? '', duration: 0 });
   if (node.failedChildren) return done({ status: 'fail', error: subtestsFailed(node.failedChildren), failureType: 'subtestsFailed', duration: 0 });
   return done({ status: 'pass', duration: 0 });
+}
+
+/**
+ * The failure type this runner put on its own errors (a timeout), read so that a thrown value
+ * whose properties throw when read (a Proxy, a getter) still counts as the failure it is.
+ * @param {unknown} error
+ * @returns {string | undefined}
+ */
+function ownFailureType(error) {
+  try {
+    const v = /** @type {{ failureType?: unknown }} */ (error)?.failureType;
+    return typeof v === 'string' ? v : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** @param {number} n */
