@@ -14,6 +14,7 @@
 import { Bash } from 'just-bash';
 import type { ExecOptions, ExecPlan, ExecResult, ExecSink } from '../../engine/workspace.ts';
 import type { ProcessRunner, RunnerTarget } from './process-runner.ts';
+import { literalOperands } from './literal-operands.ts';
 import { nodeCommands, type JsEngine } from './node-commands.ts';
 
 /** Output just-bash may produce in one run (all stages of a pipeline together) before it stops the command. */
@@ -101,16 +102,18 @@ export class ShellRunner implements ProcessRunner {
         // The script is the quoted program name alone; `args` reach it unparsed. When both
         // descriptors go to one place, 2>&1 keeps their order as written.
         const joined = out === err && out !== 'null';
-        const r = await Promise.race([
+        const literal = literalOperands(cmd, args);
+        const ran = await Promise.race([
           shellFor({ ...opts.env, ...stage.env }).exec(`${quoteWord(cmd)}${joined ? ' 2>&1' : ''}`, {
-            args,
+            args: literal.args,
             stdin: input,
             ...(stage.stdin instanceof Uint8Array ? { stdinKind: 'bytes' as const } : {}),
             signal: abort.signal,
           }),
           gaveUp,
         ]);
-        if (r === null) break;
+        if (ran === null) break;
+        const r = { ...ran, stdout: literal.shown(ran.stdout), stderr: literal.shown(ran.stderr) };
         if (r.exitCode === 126 && /output size (?:limit )?exceeded/.test(r.stdout + r.stderr)) hitLimit = true;
         piped = '';
         const route = (text: string, where: 'next' | 'output' | 'null'): void => {
