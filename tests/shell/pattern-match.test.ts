@@ -35,6 +35,15 @@ describe('segmentMatcher agrees with bash', () => {
   });
 
   it.each([
+    ['[z-a]', 'z'],
+    ['[z-a]*', 'zebra'],
+    ['x[a-\\]]', 'x]'],
+    ['[a-[:digit:]]', 'a'],
+  ])('a bracket bash reads as matching nothing, or otherwise: %s vs %s agrees with bash, no error', (p, n) => {
+    expect(segmentMatcher(p)(n)).toBe(bashMatches([[p, n]])[0]);
+  });
+
+  it.each([
     ['*a*a*a*a*a*a*a*a*a*a*b', 'a'.repeat(60), false],
     ['*a*a*a*a*a*a*a*a*a*a*a', 'a'.repeat(60), true],
     [`${'*?'.repeat(200)}x`, 'y'.repeat(250), false],

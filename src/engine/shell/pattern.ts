@@ -64,6 +64,15 @@ function bracket(p: string, open: number): { re: string; end: number } | null {
   return null;
 }
 
+/** The RegExp of one bracket expression, or null when it can match nothing (a range out of order). */
+function classRegExp(re: string): RegExp | null {
+  try {
+    return new RegExp(`^${re}$`, 's');
+  } catch {
+    return null;
+  }
+}
+
 /** One position of a compiled segment pattern: a character test, or a `*`. */
 type Token = { readonly star: true } | { readonly star: false; readonly test: (c: string) => boolean };
 
@@ -83,9 +92,10 @@ function tokens(p: string): Token[] {
       const b = bracket(p, i);
       if (b === null) out.push(literal('['));
       else {
-        // One character class, anchored: a RegExp of a single position cannot backtrack.
-        const one = new RegExp(`^${b.re}$`, 's');
-        out.push({ star: false, test: (ch) => one.test(ch) });
+        // One character class, anchored: a RegExp of a single position cannot backtrack. A range
+        // written backwards ([z-a]) is empty in bash, so the class matches nothing.
+        const one = classRegExp(b.re);
+        out.push({ star: false, test: (ch) => one !== null && one.test(ch) });
         i = b.end;
       }
     } else out.push(literal(c));
