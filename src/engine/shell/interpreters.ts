@@ -120,6 +120,10 @@ function python(name: string): Checker {
       if (t.kind === 'operand') break;
       if (t.name === 'c' || t.name === 'i') return inlineFinding(name, t);
       imports ??= t.name === 'W' ? warningFilterFinding(name, shown(t), t.value ?? '') : t.name === 'X' && /^presite=/.test(t.value ?? '') ? presiteFinding(name, t) : null;
+      // -X pycache_prefix=DIR writes every .pyc under DIR: attached or spaced, DIR stays inside.
+      const cache = t.name === 'X' ? /^pycache_prefix=(.*)$/s.exec(t.value ?? '') : null;
+      const outside = cache ? pathFinding(cache[1]!, cache[1]) : null;
+      if (outside) return outside;
       if (t.name === 'm') {
         const module = t.value ?? '';
         // The module is the rest of the `-m…` word, or the next word when nothing is attached.

@@ -190,6 +190,19 @@ const JQ: readonly Row[] = [
   ['jq --frob .', 'refuse', 'jq-option', '"--frob"'],
 ];
 
+/** Flags a tool passes on to another (go's compiler and linker flags) and settings written as name=value. */
+const NESTED: readonly Row[] = [
+  ['go test -ldflags=-memprofile=.git/hooks/x ./...', 'refuse', 'protected-path', 'names .git/'],
+  ['go build -gcflags=all=-trace=.slmcode/t .', 'refuse', 'protected-path', 'names .slmcode/'],
+  ['go test -gcflags=all=-cpuprofile=/tmp/x ./...', 'gated', 'go-tool-flags', 'passes flags to the Go compiler, assembler or linker'],
+  ['go build -ldflags="-s -w" .', 'gated', 'go-tool-flags', 'can read and write files of their own'],
+  ['go test ./...', 'allow', 'free', "runs the project's tests"],
+  ['python3 -X pycache_prefix=/tmp a.py', 'refuse', 'outside-path', '"/tmp"'],
+  ['python3 -X pycache_prefix=../x a.py', 'refuse', 'outside-path', 'climbs out'],
+  ['python3 -X pycache_prefix=build/pyc a.py', 'allow', 'free', 'runs a script file'],
+  ['python3 -X importtime a.py', 'allow', 'free', 'runs a script file'],
+];
+
 /** Names of files to read that come from a file, stdin or a response file: never on the command line, so never jailed. */
 const NAMES_FROM: readonly Row[] = [
   ['wc --files0-from=names0', 'gated', 'names-from', 'reads the names of the files to read from "names0"'],
@@ -276,6 +289,7 @@ describe.each([
   ['jq', JQ],
   ['xargs', XARGS],
   ['names read from files', NAMES_FROM],
+  ['flags nested in values', NESTED],
   ['git repository options', GIT],
 ] as const)('%s', (_name, rows) => {
   it.each(rows)('%j → %s (%s)', (cmd, decision, rule, part) => {

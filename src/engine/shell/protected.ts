@@ -22,12 +22,15 @@ function segmentsOf(path: string): string[] | null {
   return out;
 }
 
-/** What an argument may name: the word itself, the value of `--name=value` or `-Xvalue`, and each `kind:path` part (`--cov-report=html:.git`). */
+/**
+ * What an argument may name: the word itself, what follows each `=` (`--name=value`, `name=value`
+ * settings such as python's `-X pycache_prefix=…`, and flags nested in a value, as in go's
+ * `-ldflags=-memprofile=.git/x`), the value of `-Xvalue`, and each `kind:path` part
+ * (`--cov-report=html:.git`).
+ */
 function candidates(text: string): string[] {
   const out = [text];
-  const eq = text.indexOf('=');
-  // `--name=value`, and `name=value` words tools take as settings (python -X pycache_prefix=…).
-  if (eq > 0) out.push(text.slice(eq + 1));
+  for (let eq = text.indexOf('='); eq > 0; eq = text.indexOf('=', eq + 1)) out.push(text.slice(eq + 1));
   if (/^-[A-Za-z]./.test(text)) out.push(text.slice(2));
   return out.flatMap((c) => [c, ...(c.includes(':') ? c.split(':') : [])]);
 }

@@ -392,6 +392,15 @@ const go = (args: readonly Word[]): Verdict => {
     const out = pathFinding(f.value?.text ?? '', f.value?.raw);
     if (out) return out;
   }
+  // The compiler's, assembler's and linker's own flags (-memprofile=, -o=, -importcfg=, -trace= …)
+  // read and write files of their own; ws_shell does not read them one by one: a person decides.
+  const tool = flags.find((f) => ['gcflags', 'ldflags', 'asmflags', 'gccgoflags'].includes(f.key));
+  if (tool) {
+    return writing(
+      gated('go-tool-flags', `go ${sub} ${q(tool.w.raw)} passes flags to the Go compiler, assembler or linker, which can read and write files of their own`, USE.approval),
+      [`whatever the flags ${q(tool.value?.text ?? '')} make the tool write (not known before it runs)`],
+    );
+  }
   const outputs = flags.filter((f) => GO_WRITES.includes(f.key));
   for (const f of outputs) {
     const bad = f.value ? writePathFinding(f.value.text, f.value.raw, f.value) : null;
