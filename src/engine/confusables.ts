@@ -9,7 +9,7 @@
  * mathematical letters, ․ → .), lower case (the filesystems that matter fold case), then each
  * character through CONFUSABLE again (from
  * UTS #39's confusables.txt, the entries whose target is one of . c d e g i l m o s t, plus
- * their digit look-alikes), then the multi-character look-alike "rn" → "m". Invisible
+ * their digit look-alikes), then the multi-character look-alikes "rn" → "m" and "cl" → "d". Invisible
  * characters (zero-width joiners and spaces, bidi marks) never reach this: the jail refuses
  * every format (Cf) character before.
  */
@@ -19,15 +19,15 @@ const CONFUSABLE: ReadonlyMap<string, string> = new Map(
   Object.entries({
     '.': '\u0660\u06f0\u0701\u0702\ua4f8\ua60e', // Arabic-Indic zeros, Syriac points, Lisu, Vai (NFKC already folds the one dot leader)
     c: '\u0441\u03f2\u1d04\u2ca5\uabaf', // Cyrillic es, Greek lunate sigma, small capital c, Coptic, Cherokee
-    d: '\u0501\u13e7\u146f\ua4d2', // Cyrillic komi de, Cherokee, Canadian syllabics, Lisu
-    e: '\u0435\u04bd\u212e\u212f\u2147\uab32', // Cyrillic ie, abkhasian che, estimated sign, script e
+    d: '\u0501\u13e7\u146f\ua4d2\u1d05', // Cyrillic komi de, Cherokee, Canadian syllabics, Lisu, small capital d
+    e: '\u0435\u04bd\u212e\u212f\u2147\uab32\u1d07', // Cyrillic ie, abkhasian che, estimated sign, script e, small capital e
     g: '\u0261\u0581\u1d83\u018d\u210a', // Latin script g, Armenian co, g with palatal hook, turned delta, script g
     i: '\u0456\u0131\u0269\u026a\u03b9\u13a5\uab75', // Cyrillic i, dotless i, Latin iota, small capital i, Greek iota, Cherokee
-    l: '\u04cf\u05c0\u05d5\u05df\u0627\u07ca\u16c1\u2c93\u2d4f\u2223\u01c0|1', // Cyrillic palochka, Hebrew, Arabic alef, NKo, rune, Coptic, Tifinagh, divides, dental click, vertical bar, digit one
+    l: '\u04cf\u05c0\u05d5\u05df\u0627\u07ca\u16c1\u2c93\u2d4f\u2223\u01c0|1\u029f', // Cyrillic palochka, Hebrew, Arabic alef, NKo, rune, Coptic, Tifinagh, divides, dental click, vertical bar, digit one, small capital l
     m: '\u2c99', // Coptic small mi (NFKC already folds the Roman numeral)
     o: '\u043e\u03bf\u03c3\u0585\u05e1\u0ae6\u0b66\u0c66\u0ce6\u0d66\u0e50\u0ed0\u101d\u1040\u10ff\u2c9f\u1d0f\u1d11\uab3d0', // Cyrillic o, Greek omicron and sigma, Armenian, Hebrew samekh, Indic zeros, Thai, Lao, Myanmar, Georgian, Coptic, small capital o, digit zero
     s: '\u0455\ua731\u01bd\u10bd\uabaa\u0282', // Cyrillic dze, small capital s, tone five, Georgian, Cherokee
-    t: '\u2ca7\u1d1b\u03c4', // Coptic tau, small capital t, Greek tau
+    t: '\u2ca7\u1d1b\u03c4\u0442', // Coptic tau, small capital t, Greek tau, Cyrillic te
   }).flatMap(([to, froms]) => [...froms].map((from) => [from, to] as const)),
 );
 
@@ -47,7 +47,7 @@ function mapped(s: string): string {
  * case-folding filesystem) and as the l it looks like (`.sImcode` reads `.slmcode`).
  */
 export function skeletons(name: string): readonly string[] {
-  const one = (s: string): string => mapped(mapped(s).normalize('NFKC').toLowerCase()).replace(/rn/g, 'm');
+  const one = (s: string): string => mapped(mapped(s).normalize('NFKC').toLowerCase()).replace(/rn/g, 'm').replace(/cl/g, 'd');
   const folded = one(name);
   const asL = one(name.normalize('NFKC').replace(CAPITAL_AS_L, 'l'));
   return folded === asL ? [folded] : [folded, asL];

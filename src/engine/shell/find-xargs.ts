@@ -52,7 +52,8 @@ export function checkFind(args: readonly Word[]): Verdict {
     if (w.text.startsWith('-') && hasGlob(w)) {
       return never('glob-option', `find ${q(w.raw)} is a pattern that can expand to an action such as -delete`, 'Write find predicates out in full.');
     }
-    if (PATH_PREDICATES.has(w.text) && i + 1 < args.length) {
+    // -newerXY with a reference file (X is a, B, c or m; Y is a, B, c or m, or t for a date string).
+    if ((PATH_PREDICATES.has(w.text) || /^-newer[aBcm][aBcm]$/.test(w.text)) && i + 1 < args.length) {
       const f = pathFinding(args[i + 1]!.text, args[i + 1]!.raw);
       if (f) return f;
     }

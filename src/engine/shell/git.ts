@@ -154,12 +154,22 @@ function pathLike(text: string): boolean {
  * Every value a gated git command is given that looks like a path (an option's value, known
  * to git's option table or not, and every operand) must stay in the workspace: git reads and
  * writes through them (`--directory=/tmp`, `--export-marks=`, `-F FILE`, `--template=`,
- * `--pathspec-from-file=`, `push ../other`), and the approval prompt could not list them.
+ * `--pathspec-from-file=`, `push ../other`, `push file:///tmp/x`), and the approval prompt could
+ * not list them.
  */
 function outsideValueFinding(tokens: readonly Token[]): Verdict | null {
   for (const t of tokens) {
-    const text = t.kind === 'operand' ? t.text : t.value;
-    if (text === null || !pathLike(text)) continue;
+    const value = t.kind === 'operand' ? t.text : t.value;
+    if (value === null) continue;
+    // A file: URL is a path on this machine (`git push file:///tmp/x`, `clone file://localhost/etc`).
+    const local = /^file:(?:\/\/(?:localhost)?)?(.*)$/is.exec(value);
+    if (local) {
+      const f = pathFinding(local[1] || '/', t.kind === 'operand' ? t.word.raw : (t.valueRaw ?? t.word.raw));
+      if (f) return f;
+      continue;
+    }
+    const text = value;
+    if (!pathLike(text)) continue;
     const f = t.kind === 'operand' ? pathFinding(t.text, t.word.raw) : optionPathFinding(t);
     if (f) return f;
   }
