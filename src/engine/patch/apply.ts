@@ -2,8 +2,9 @@
  * Applying one file's hunks, in order, to its text. Each hunk is found where it belongs
  * (`locateHunk`), with the delta of the hunks before it carried forward: when hunk 1 landed
  * ten lines below its @@ line and added two lines, hunk 2 is looked for twelve lines below
- * its own. A pure insertion (no old lines) goes after its @@ line. Every hunk is tried, so the
- * report can name each one that would apply and each one that did not; the caller writes
+ * its own. A pure insertion (no old lines) goes after its @@ line. Every hunk is tried (up to
+ * MAX_DIAGNOSED_FAILURES failures), so the report can name each one that would apply and each
+ * one that did not; the caller writes
  * nothing unless all of them applied. Line numbers in the outcomes are those of the file as
  * it was before the patch — the file the model read, and the one still on disk after a miss.
  */
@@ -26,7 +27,16 @@ export type HunkFailure =
     }
   | { readonly kind: 'partial-gutter'; readonly plan: Extract<GutterPlan, { kind: 'partial' }> }
   | { readonly kind: 'insert-range'; readonly afterLine: number; readonly lineCount: number }
-  | { readonly kind: 'no-anchor' };
+  | { readonly kind: 'no-anchor' }
+  /** Not looked for: MAX_DIAGNOSED_FAILURES hunks before it had failed, so the patch cannot apply anyway. */
+  | { readonly kind: 'not-tried'; readonly failedBefore: number };
+
+/**
+ * Failed hunks diagnosed per file, at most. A failing hunk costs a search of the whole file at
+ * every rung of the ladder (and a closest-span hint); after this many the patch is refused
+ * anyway, so the rest are named as not tried, which bounds a call's work.
+ */
+export const MAX_DIAGNOSED_FAILURES = 10;
 
 /** What became of one hunk: anchored (where, by which rung), inserted by line number, or failed. */
 export type HunkOutcome =
@@ -65,13 +75,21 @@ export function applyHunks(before: string, hunks: readonly Hunk[], opts: Pick<La
   let shift = 0;
   // A line start the next hunk's window search may walk from: the text before it is unchanged.
   let known: LineStart = TOP;
+  let failed = 0;
   for (const hunk of hunks) {
+    if (failed >= MAX_DIAGNOSED_FAILURES) {
+      outcomes.push({ kind: 'failed', failure: { kind: 'not-tried', failedBefore: failed } });
+      continue;
+    }
     if (hunk.oldLines.length === 0) {
       const after = hunk.oldStart === undefined ? (text === '' ? 0 : undefined) : hunk.oldStart + shift;
       const count = lineCount(text);
-      if (after === undefined) outcomes.push({ kind: 'failed', failure: { kind: 'no-anchor' } });
-      else if (after < 0 || after > count) {
+      if (after === undefined) {
+        outcomes.push({ kind: 'failed', failure: { kind: 'no-anchor' } });
+        failed++;
+      } else if (after < 0 || after > count) {
         outcomes.push({ kind: 'failed', failure: { kind: 'insert-range', afterLine: hunk.oldStart ?? after, lineCount: lineCount(before) } });
+        failed++;
       } else {
         text = insertLines(text, after, hunk.newLines, eol, hunk.newNoEol);
         known = TOP;
@@ -85,6 +103,7 @@ export function applyHunks(before: string, hunks: readonly Hunk[], opts: Pick<La
     const found = findHunk(text, hunk, eol, opts, expected, known);
     if (found.kind === 'failed') {
       outcomes.push({ kind: 'failed', failure: map.failure(found.failure) });
+      failed++;
       continue;
     }
     const { located, oldLines, newLines, gutter } = found;
@@ -282,6 +301,7 @@ class LineMap {
       case 'partial-gutter':
       case 'insert-range':
       case 'no-anchor':
+      case 'not-tried':
         return f;
       default: {
         const never: never = f;

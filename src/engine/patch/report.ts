@@ -93,6 +93,8 @@ export function failureText(f: HunkFailure, path: string, tried: LadderTried): s
         `it has no context or - lines and no @@ line number, so it names no place in ${path}. ` +
         `Add 2–3 unchanged lines next to where the new lines go: as " " context lines in a diff, or in the SEARCH part (repeated in the REPLACE part) of a block.`
       );
+    case 'not-tried':
+      return `not looked for: ${plural(f.failedBefore, 'hunk')} before it did not apply, so the patch cannot apply as it is. Fix those hunks and send the whole patch again.`;
     default: {
       const never: never = f;
       throw new Error(`failureText: unhandled ${JSON.stringify(never)}`);

@@ -5,6 +5,7 @@ import type { ToolResult } from '../result.ts';
 import { decodeText, encodeText } from '../text.ts';
 import { RUNG_NOTES } from '../ladder/index.ts';
 import { MemoryWorkspace } from '../../workspace/memory/memory-workspace.ts';
+import { MAX_DIAGNOSED_FAILURES } from '../patch/apply.ts';
 import { MAX_PATCH_HUNKS, wsPatch } from './ws_patch.ts';
 import { wsRead } from './ws_read.ts';
 import { GUTTER_NOTE } from './ws_edit.ts';
@@ -331,6 +332,20 @@ describe('ws_patch: refusals, one row per message; nothing is written', () => {
     const r = await engine.call('ws_patch', { patch });
     expect(r.ok).toBe(true);
     expect(await read('big.txt')).toBe(text.replace(/^line (\d*[02468])$/gm, (l, d: string) => (Number(d) % 4 === 2 ? `LINE ${d}` : l)));
+  });
+
+  it('after MAX_DIAGNOSED_FAILURES failed hunks the rest are named as not looked for, and nothing is written', async () => {
+    const { text } = manyHunks(12);
+    const missing = Array.from({ length: 12 }, (_, h) => `@@ -${4 * h + 2} +${4 * h + 2} @@\n-no such line ${h}\n+LINE ${h}\n`).join('');
+    const { engine, read } = await setup({ 'big.txt': text });
+    const r = await engine.call('ws_patch', { patch: diff('big.txt', missing) });
+    expect(r.ok).toBe(false);
+    const failedLines = r.text.split('\n').filter((l) => /^hunk \d+: FAILED — its context and - lines are not in big\.txt/.test(l));
+    expect(failedLines).toHaveLength(MAX_DIAGNOSED_FAILURES);
+    for (const n of [11, 12]) {
+      expect(r.text).toContain(`hunk ${n}: FAILED — not looked for: 10 hunks before it did not apply, so the patch cannot apply as it is. Fix those hunks and send the whole patch again.`);
+    }
+    expect(await read('big.txt')).toBe(text);
   });
 
   it('a missing file points at ws_glob and ws_list', async () => {

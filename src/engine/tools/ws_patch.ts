@@ -185,6 +185,8 @@ function ruleOf(f: HunkFailure): string {
       return 'insert-out-of-range';
     case 'no-anchor':
       return 'no-anchor';
+    case 'not-tried':
+      return 'not-tried';
     default: {
       const never: never = f;
       throw new Error(`ruleOf: unhandled ${JSON.stringify(never)}`);
