@@ -79,6 +79,11 @@ test('? lists the shortcuts, and every listed shortcut works', async ({ page, pr
   for (const s of SHORTCUTS) await expect(dialog(page)).toContainText(s.what);
   await screenshot(page, 'shortcuts-01-list');
   await page.keyboard.press('Escape');
+  await expect(dialog(page)).toBeHidden();
+  // The header's ? button says the list is there, for those who do not know the key.
+  await page.getByRole('button', { name: 'Keyboard shortcuts' }).click();
+  await expect(dialog(page)).toBeVisible();
+  await page.keyboard.press('Escape');
 
   for (const s of SHORTCUTS) {
     const check = EXPECT[s.what];
