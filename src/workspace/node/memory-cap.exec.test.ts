@@ -50,8 +50,7 @@ function pair(a: number, b: number): ExecPlan {
 describe.skipIf(Boolean(why))('one memory cap for all of a command’s processes (bubblewrap, 200 MiB)', () => {
   it('a pipeline within the cap runs as usual, with no word of the cap', async () => {
     const r = await ws.exec(pair(20, 20), { timeoutMs: 20_000, maxOutputBytes: 10_000 });
-    expect(r.exitCode).toBe(0);
-    expect(r.output).toBe('held 20\n');
+    expect(r).toMatchObject({ exitCode: 0, output: 'held 20\n' });
     expect(r.backendNote ?? '').not.toMatch(/memory cap/);
   });
 

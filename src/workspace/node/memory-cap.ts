@@ -16,6 +16,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { threadId } from 'node:worker_threads';
 
 export interface MemoryCapGroup {
   /** The process to spawn: it joins this group, then execs `file` with `args`. */
@@ -98,7 +99,8 @@ function tryLayout(layout: 'v1' | 'v2', parent: string, bytes: number): MemoryCa
 }
 
 function openGroup(layout: 'v1' | 'v2', parent: string, bytes: number): MemoryCapGroup {
-  const dir = join(parent, `slm-${process.pid}-${++serial}`);
+  // pid, thread and a counter: worker threads of one process share the pid.
+  const dir = join(parent, `slm-${process.pid}-${threadId}-${++serial}`);
   mkdirSync(dir);
   try {
     if (layout === 'v1') {

@@ -108,10 +108,12 @@ export async function runPlan(req: PlanRequest): Promise<ExecResult> {
     return notRun(126, `could not start ${stages[0]!.argv[0]} in ${req.cwd}: no such directory`);
   }
   let group: MemoryCapGroup | null = null;
+  let capNote: string | null = null;
   try {
     group = req.memoryCap?.open() ?? null;
   } catch (e) {
-    return notRun(126, `not started: the memory cap's cgroup could not be made (${(e as Error).message})`);
+    // Each process still has its own limits; the result says the total was not capped this time.
+    capNote = `no cap on all its processes together this time: the memory cap's cgroup could not be made (${(e as Error).message}); each process kept its own limits`;
   }
   const dir = await mkdtemp(join(tmpdir(), 'slm-out-'));
   let output: { reader: Socket; writer: Socket } | null = null;
@@ -132,7 +134,7 @@ export async function runPlan(req: PlanRequest): Promise<ExecResult> {
       let settled = false;
       let timedOut = false;
       let aborted = false;
-      const notes: string[] = [];
+      const notes: string[] = capNote ? [capNote] : [];
 
       const finish = (): void => {
         if (settled) return;
