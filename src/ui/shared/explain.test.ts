@@ -54,6 +54,8 @@ const ROWS: readonly Row[] = [
   [{ kind: 'shell', text: 'killed after 30000 ms (1 process group)', detail: 'backend' }, 'Killed', /stopped before it finished/],
   [{ kind: 'refusal', text: 'Edit refused — .slmcode/ is the harness directory', detail: 'harness-dir' }, 'Refused', /A rule stopped the call/],
   [{ kind: 'refusal', text: 'ws_shell declined by a person', detail: 'approval-denied' }, 'Declined', /A person said no/],
+  [{ kind: 'refusal', text: 'vitest --runner x: x is a workspace file', detail: 'option-file' }, 'Option names a file', /load it as code/],
+  [{ kind: 'shell', text: 'xargs ran 2 commands, each checked first', detail: 'xargs' }, 'xargs', /checked every command it would start/],
   [{ kind: 'refusal', text: 'ws_shell not run: not approved here (replayed)', detail: 'approval-unapproved' }, 'Not approved', /a replay approves nothing/],
   [{ kind: 'refusal', text: 'unknown tool ws_frobnicate', detail: 'unknown-tool' }, 'Unknown tool', /No tool has that name/],
   [{ kind: 'refusal', text: 'internal error', detail: 'internal' }, 'Engine error', /a bug in the engine/],

@@ -236,6 +236,8 @@ export const SPECIFIC_EXPLANATIONS: readonly SpecificExplanation[] = [
   { kind: 'shell', matches: detailIs('timeout'), explain: { label: 'Timed out', tone: 'stop', why: 'The command ran past its time limit and its processes were killed, so a hung command cannot stall the run.' } },
   { kind: 'shell', matches: detailIs('timeout-capped'), explain: { label: 'Timeout capped', why: 'The timeout_ms asked for was above the cap, so it was lowered to the cap; one command cannot hold the run for long.' } },
   { kind: 'shell', matches: detailIs('backend'), explain: (n) => explainBackend(n.text) },
+  { kind: 'shell', matches: detailIs('xargs'), explain: { label: 'xargs', why: 'xargs did not run as a program: the runner split its input as xargs would and checked every command it would start before running any, so names in the input cannot smuggle in what the policy refuses.' } },
+  { kind: 'refusal', matches: detailIs('option-file'), explain: { label: 'Option names a file', tone: 'warn', why: 'An option\'s bare value is a file in the workspace, so the tool would load it as code; written as ./NAME it is asked about, so a person decides before project code runs that way.' } },
   { kind: 'refusal', matches: detailIs('approval-denied'), explain: { label: 'Declined', why: DECLINED } },
   { kind: 'refusal', matches: detailIs('approval-unapproved'), explain: { label: 'Not approved', why: UNAPPROVED } },
   { kind: 'refusal', matches: detailIs('unknown-tool'), explain: { label: 'Unknown tool', why: 'No tool has that name; the result lists the tools there are, so the model calls one of them.' } },
