@@ -159,6 +159,12 @@ function pathLike(text: string): boolean {
  */
 function outsideValueFinding(tokens: readonly Token[]): Verdict | null {
   for (const t of tokens) {
+    // A short option git's table here does not know may still take its value attached (`-F/tmp/x`).
+    const attached = t.kind === 'short' && t.value === null ? /^-[A-Za-z](.+)$/s.exec(t.word.text)?.[1] : undefined;
+    if (attached !== undefined && pathLike(attached)) {
+      const f = pathFinding(attached, t.word.raw);
+      if (f) return f;
+    }
     const value = t.kind === 'operand' ? t.text : t.value;
     if (value === null) continue;
     // A file: URL is a path on this machine (`git push file:///tmp/x`, `clone file://localhost/etc`).
@@ -205,6 +211,8 @@ export function checkGit(args: readonly Word[]): Verdict {
   if (RUNS_TOOLS.has(sub)) return never('git-tool', `git ${sub} runs an external or interactive program`, USE.gitRead);
   const action = operands(tokens)[0]?.text ?? '';
   if (sub === 'submodule' && action === 'foreach') return never('git-tool', 'git submodule foreach runs a shell command in every submodule', USE.gitRead);
+  if (sub === 'bisect' && action === 'run') return never('git-tool', 'git bisect run runs a program at every step', USE.gitRead);
+  if (sub === 'rebase' && findShort(tokens, 'x')) return never('git-flag', `git rebase ${q(findShort(tokens, 'x')!.word.raw)} runs a program after every commit`, USE.gitRead);
   if (sub === 'maintenance' && ['start', 'stop', 'register', 'unregister'].includes(action)) {
     return never('git-config', `git maintenance ${action} changes your global git configuration and the system scheduler (cron, systemd or launchd)`, USE.gitRead);
   }
