@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findMatch, replaceSpans, toRungIds, RUNG_ORDER } from './ladder.ts';
+import { findMatch, MAX_TOLERANT_LINE_PAIRS, replaceSpans, toRungIds, RUNG_ORDER } from './ladder.ts';
 import type { LadderMatch, LadderOptions, RungId } from './types.ts';
 import { notFoundText } from './messages.ts';
 
@@ -205,5 +205,26 @@ describe('notFoundText names only the rungs that ran', () => {
     [{ tolerance: false, disabled: [] }, 'edit_tolerance is off, so old_str must match the file byte for byte'],
   ] as const)('%j', (tried, says) => {
     expect(notFoundText('a.js', 'x', undefined, tried)).toContain(says);
+  });
+});
+
+describe('the tolerant rungs are bounded by MAX_TOLERANT_LINE_PAIRS', () => {
+  const file = Array.from({ length: 15_000 }, (_, i) => `    const value${i} = compute(alpha${i % 97}, beta${i % 89}, 'gamma');`).join('\n');
+  const opts: LadderOptions = { tolerance: true, disabled: [] };
+
+  it('an old text whose lines × the file lines pass the bound is searched exactly only: not found, no hint', () => {
+    const missing = Array.from({ length: 3_000 }, (_, i) => `    const value${i} = compute(alpha${i % 97}, beta${i % 89}, 'gamma')`).join('\n');
+    expect(missing.split('\n').length * 15_000).toBeGreaterThan(MAX_TOLERANT_LINE_PAIRS);
+    expect(findMatch(file, missing, opts)).toEqual({ kind: 'none' });
+  });
+
+  it('past the bound an exact match is still found', () => {
+    const present = file.split('\n').slice(100, 3_100).join('\n');
+    expect(findMatch(file, present, opts)).toMatchObject({ kind: 'unique', rung: 'exact' });
+  });
+
+  it('within the bound the ladder runs as before (a trailing-whitespace drift lands)', () => {
+    const drifted = file.split('\n').slice(10, 12).map((l) => `${l}   `).join('\n');
+    expect(findMatch(file, drifted, opts)).toMatchObject({ kind: 'unique', rung: 'trailing-ws' });
   });
 });

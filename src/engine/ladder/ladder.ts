@@ -34,6 +34,13 @@ export function toRungIds(names: readonly string[]): RungId[] {
 }
 
 /**
+ * The most line pairs (old_str lines × searched file lines) the tolerant rungs and the
+ * closest-span hint look at for one search. Past it only the exact search runs: a 3,000-line
+ * old text that is not in a 15,000-line file would otherwise take tens of seconds at every rung.
+ */
+export const MAX_TOLERANT_LINE_PAIRS = 4_000_000;
+
+/**
  * Finds `oldStr` in `text` by walking the ladder. Never throws; an empty `oldStr` finds nothing
  * (callers refuse it with their own message first).
  */
@@ -50,9 +57,11 @@ export function findMatch(text: string, oldStr: string, opts: LadderOptions): La
     const eol = table?.eol ?? detectEol(text);
     return decide('exact', exact.map((p) => ({ span: p.span, drifts: [], adapt: (s: string) => withEol(s, eol) })));
   }
+  const old = splitText(oldStr);
+  const searched = window ? window.last - window.first + 1 : lines().count;
+  if (old.lines.length * searched > MAX_TOLERANT_LINE_PAIRS) return { kind: 'none' };
   if (!opts.tolerance) return { kind: 'none', closest: hint(lines(), oldStr, window) };
 
-  const old = splitText(oldStr);
   const hay = new Haystack(lines(), window?.first, window?.last);
   for (const rung of RUNG_ORDER) {
     if (rung === 'exact' || opts.disabled.includes(rung)) continue;
