@@ -61,8 +61,10 @@ test('the reference solutions over two tasks with the ACI on and off: progress, 
   await expect(page.getByTestId('compare-head-left')).toContainText(`Eval: ${TASKS[0]} · on · seed 0`);
   await expect(page.getByTestId('compare-head-right')).toContainText(`Eval: ${TASKS[0]} · off · seed 0`);
   await expect(page.getByTestId('first-divergence')).toBeVisible();
-  // The off arm ran the naive harness: replayed here with the engine it parts from its record, and says so.
-  await expect(page.getByTestId('compare-replay-differs-right')).toContainText('parts from its record');
+  // The off arm ran the naive harness: its record says so, it is replayed with it, and so it reproduces.
+  await expect(page.getByTestId('compare-head-right').getByTestId('compare-harness')).toHaveText('naive harness (ACI off)');
+  await expect(page.getByTestId('compare-head-left').getByTestId('compare-harness')).toHaveCount(0);
+  await expect(page.getByTestId('compare-replay-differs-right')).toHaveCount(0);
   await screenshot(page, 'eval-on-off-compare');
 
   // The exported file opens again in a fresh page.
