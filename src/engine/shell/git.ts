@@ -174,8 +174,7 @@ function outsideValueFinding(tokens: readonly Token[]): Verdict | null {
       if (f) return f;
       continue;
     }
-    const text = value;
-    if (!pathLike(text)) continue;
+    if (!pathLike(value)) continue;
     const f = t.kind === 'operand' ? pathFinding(t.text, t.word.raw) : optionPathFinding(t);
     if (f) return f;
   }
