@@ -8,7 +8,7 @@ import { DEFAULT_GGUF_ID, GGUF_CATALOG } from '../agent/models/gguf-catalog.ts';
 import { RECORDED_RUNS } from '../agent/scripts/starter-run.ts';
 import { TEMPLATES } from '../workspace/templates/index.ts';
 import type { RunOptions } from './protocol.ts';
-import { RUN_DEFAULTS } from './run-settings.ts';
+import { RUN_DEFAULTS } from './run-defaults.ts';
 
 /** Limits on dropped files, so a dropped home directory cannot exhaust the tab. */
 export const DROP_LIMITS = Object.freeze({ maxFiles: 500, maxBytes: 4 * 1024 * 1024 });

@@ -1,24 +1,13 @@
 /**
- * Run settings: their defaults (the loop's and the engine's own), their bounds, and how they
- * become engine settings. The worker checks every configuration it is given, because a run
+ * Run settings: their bounds, and how they become engine settings (their defaults are
+ * run-defaults.ts). The worker checks every configuration it is given, because a run
  * configuration may one day come from a shared link rather than from this page's form.
  */
 import { z } from 'zod';
-import { LOOP_DEFAULTS } from '../agent/loop-defaults.ts';
-import { DEFAULT_SETTINGS, type EngineSettings } from '../engine/settings.ts';
+import type { EngineSettings } from '../engine/settings.ts';
 import type { RunSettings } from './protocol.ts';
 
-/** The start screen's initial values. */
-export const RUN_DEFAULTS: RunSettings = Object.freeze({
-  maxSteps: LOOP_DEFAULTS.maxSteps,
-  approval: 'auto',
-  temperature: LOOP_DEFAULTS.temperature,
-  seed: LOOP_DEFAULTS.seed,
-  maxToolChars: DEFAULT_SETTINGS.max_tool_chars,
-  readWindowLines: DEFAULT_SETTINGS.read_window_lines,
-  contextTokens: LOOP_DEFAULTS.contextTokens,
-  paceMs: 700,
-});
+export { RUN_DEFAULTS } from './run-defaults.ts';
 
 const int = (min: number, max: number) => z.number().int().min(min).max(max);
 
