@@ -188,6 +188,25 @@ describe('engine worker protocol', () => {
     expect((await after).entries.some((e) => e.path === 'a.txt')).toBe(false);
   });
 
+  it("takes the sandbox frame's port at once, while a queued call waits (a replay's node waits for that port)", async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const hold = defineTool({ name: 't_hold', summary: 'waits until released', writes: false, schema: z.object({}), run: async () => (await released, ok('released')) });
+    const { client } = connect(async () => ({ ...(await testSession()), engine: new Engine({ workspace: new MemoryWorkspace(), tools: [hold] }) }));
+    const held = client.callTool('t_hold', {});
+    const { port1 } = new MessageChannel();
+    const order: string[] = [];
+    const attached = client.attachSandbox(port1).then(() => order.push('attached'));
+    const later = client.fileTree().then(() => order.push('later call'));
+    await attached;
+    expect(order).toEqual(['attached']);
+    release();
+    expect((await held).text).toBe('released');
+    await later;
+    expect(order).toEqual(['attached', 'later call']);
+    port1.close();
+  });
+
   it('answers an unknown request type with an error, as data', async () => {
     const { port1, port2 } = new MessageChannel();
     port2.start();
