@@ -17,6 +17,7 @@ import { WebContainerLink } from './worker/webcontainer-link.ts';
 import { connectSandboxFrame } from './worker/sandbox-frame.ts';
 import { CompareState } from './ui/compare/compare-state.svelte.ts';
 import { EvalState } from './ui/eval/eval-state.svelte.ts';
+import { runOptions } from './worker/run-options.ts';
 
 const target = document.getElementById('app');
 if (!target) throw new Error('index.html has no #app element to mount the playground into');
@@ -35,7 +36,8 @@ const storage = (() => {
   }
 })();
 
-const start = new StartState(client, new WorkspaceChoice(webcontainer), { modelSpec: new URLSearchParams(location.search).get('model'), storage });
+// The start screen's choices come with the page, so its first paint lists them; the engine worker loads meanwhile.
+const start = new StartState(client, new WorkspaceChoice(webcontainer), { modelSpec: new URLSearchParams(location.search).get('model'), storage, choices: runOptions() });
 const run = new RunState(client, { get: () => router.step, set: (step) => router.setStep(step) });
 const tab = (() => {
   try {

@@ -10,22 +10,19 @@ import type { EngineClient } from './client.ts';
 
 export const SANDBOX_FRAME_URL = 'sandbox.html';
 
+/**
+ * Connects the sandbox to every engine worker that becomes ready. The frame is made when the
+ * first one is ready, not before: nothing can run in it earlier, and loading a second document
+ * would otherwise compete with the page's first paint.
+ */
 export function connectSandboxFrame(client: EngineClient, doc: Document): void {
-  const frame = doc.createElement('iframe');
-  frame.src = new URL(SANDBOX_FRAME_URL, doc.baseURI).href;
-  frame.setAttribute('sandbox', 'allow-scripts');
-  frame.setAttribute('allow', 'cross-origin-isolated');
-  frame.title = 'JavaScript sandbox';
-  frame.hidden = true;
-  frame.dataset.testid = 'js-sandbox-frame';
-  const loaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
-  doc.body.append(frame);
-
+  let loaded: Promise<HTMLIFrameElement> | null = null;
+  const frame = (): Promise<HTMLIFrameElement> => (loaded ??= makeFrame(doc));
   const attach = async () => {
-    await loaded;
+    const contentWindow = (await frame()).contentWindow;
     const channel = new MessageChannel();
     // The frame's origin is opaque, so no origin can be named; the frame checks that the message comes from this page.
-    frame.contentWindow?.postMessage({ type: 'slmcode-sandbox-connect' }, '*', [channel.port2]);
+    contentWindow?.postMessage({ type: 'slmcode-sandbox-connect' }, '*', [channel.port2]);
     // A worker that crashed meanwhile rejects; the status says so, and the next one is attached when ready.
     await client.attachSandbox(channel.port1).catch(() => {});
   };
@@ -33,4 +30,18 @@ export function connectSandboxFrame(client: EngineClient, doc: Document): void {
   client.onStatus((status) => {
     if (status.state === 'ready') void attach();
   });
+}
+
+/** Appends the hidden sandboxed frame; resolves when its document has loaded. */
+function makeFrame(doc: Document): Promise<HTMLIFrameElement> {
+  const frame = doc.createElement('iframe');
+  frame.src = new URL(SANDBOX_FRAME_URL, doc.baseURI).href;
+  frame.setAttribute('sandbox', 'allow-scripts');
+  frame.setAttribute('allow', 'cross-origin-isolated');
+  frame.title = 'JavaScript sandbox';
+  frame.hidden = true;
+  frame.dataset.testid = 'js-sandbox-frame';
+  const loaded = new Promise<HTMLIFrameElement>((resolve) => frame.addEventListener('load', () => resolve(frame), { once: true }));
+  doc.body.append(frame);
+  return loaded;
 }

@@ -70,5 +70,6 @@ export function bundledExamples(files: Loaders = EXAMPLE_FILES): BundledSession[
       const text = EXAMPLE_TEXT[name] ?? { title: titleFromName(name), caption: '' };
       return { key: `example:${name}`, group: 'example' as const, title: text.title, caption: text.caption, load };
     })
-    .sort((a, b) => a.key.localeCompare(b.key));
+    // Code-point order: keys are ASCII file names, and a collator's first use costs tens of ms at startup.
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }

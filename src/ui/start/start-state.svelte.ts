@@ -44,6 +44,12 @@ export interface StartOptions {
   readonly modelSpec?: string | null;
   /** Where the endpoint and a GGUF URL are kept across reloads (localStorage), saved by `remember()`. */
   readonly storage?: KeyValueStore | null;
+  /**
+   * The choices as the page bundles them (worker/run-options.ts, the same code the engine
+   * worker answers from): given, they are there for the first paint; without them `load()`
+   * asks the engine worker.
+   */
+  readonly choices?: RunOptions;
 }
 
 export interface EndpointFields {
@@ -114,6 +120,7 @@ export class StartState {
     const kept = loadRemembered(options.storage);
     if (kept.endpoint) this.endpoint = { ...this.endpoint, ...kept.endpoint };
     if (kept.ggufUrl) this.gguf.url = kept.ggufUrl;
+    if (options.choices) this.#useOptions(options.choices);
   }
 
   /** Keeps the endpoint's URL and model and the GGUF URL for the next visit (called when a run starts or the endpoint is checked). */
@@ -123,14 +130,10 @@ export class StartState {
 
   /** Loads the choices and detects the GPU; safe to call again (after an engine restart). */
   async load(): Promise<void> {
+    let options: RunOptions;
     try {
-      const options = await this.client.runOptions();
-      this.options = options;
-      this.settings ??= { ...options.defaults };
-      if (!this.webllmId) this.webllmId = options.defaultModelId;
-      if (!this.gguf.catalogId) this.gguf.catalogId = options.defaultGgufId;
-      if (!this.customModel.baseModelId) this.customModel.baseModelId = options.defaultModelId;
-      this.loadError = null;
+      options = this.#options.choices ?? (await this.client.runOptions());
+      this.#useOptions(options);
     } catch (e) {
       this.loadError = message(e);
       return;
@@ -142,10 +145,19 @@ export class StartState {
     }
     // Without shader-f16 the q4f16 default cannot run: offer a build that can.
     if (this.gpu.ok && !this.gpu.f16 && this.webllmModel?.needsF16) {
-      const runnable = this.options.catalog.find((m) => m.id === this.webllmId.replace('q4f16', 'q4f32')) ?? this.options.catalog.find((m) => !m.needsF16);
+      const runnable = options.catalog.find((m) => m.id === this.webllmId.replace('q4f16', 'q4f32')) ?? options.catalog.find((m) => !m.needsF16);
       if (runnable) this.webllmId = runnable.id;
     }
     this.#applyModelSpec();
+  }
+
+  #useOptions(options: RunOptions): void {
+    this.options = options;
+    this.settings ??= { ...options.defaults };
+    if (!this.webllmId) this.webllmId = options.defaultModelId;
+    if (!this.gguf.catalogId) this.gguf.catalogId = options.defaultGgufId;
+    if (!this.customModel.baseModelId) this.customModel.baseModelId = options.defaultModelId;
+    this.loadError = null;
   }
 
   /** `?model=` preselects its model once; it never starts a run or a download. */
