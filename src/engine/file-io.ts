@@ -22,10 +22,7 @@ export type FileState =
   | { readonly kind: 'binary'; readonly size: number }
   | { readonly kind: 'text'; readonly text: string };
 
-/**
- * What is at a jailed path. Never throws for a missing file. A caller that has just lstat'ed the
- * path (ws_grep checks sizes first) passes that stat, so a file is not stat'ed twice.
- */
+/** What is at a jailed path. Never throws for a missing file. */
 export async function fileState(ws: Workspace, path: string, known?: Stat | null): Promise<FileState> {
   const st = known === undefined ? await ws.lstat(path) : known;
   if (!st) return { kind: 'missing' };
@@ -41,8 +38,26 @@ export async function fileState(ws: Workspace, path: string, known?: Stat | null
     if (isWorkspaceError(e, 'ENOENT')) return { kind: 'missing' };
     throw e;
   }
+  return bytesState(bytes);
+}
+
+function bytesState(bytes: Uint8Array): FileState {
   if (looksBinary(bytes)) return { kind: 'binary', size: bytes.length };
   return { kind: 'text', text: decodeText(bytes) };
+}
+
+/**
+ * What is at a path the tree walk listed as a file, for a search that skips files over
+ * `maxBytes` (`large`, never read): one backend call where the backend has `readUpTo`.
+ */
+export async function searchedFileState(ws: Workspace, path: string, maxBytes: number): Promise<FileState | { readonly kind: 'large' }> {
+  if (!ws.readUpTo) {
+    const st = await ws.lstat(path);
+    return (st?.size ?? 0) > maxBytes ? { kind: 'large' } : fileState(ws, path, st);
+  }
+  const bytes = await ws.readUpTo(path, maxBytes);
+  if (bytes === null) return { kind: 'missing' };
+  return bytes instanceof Uint8Array ? bytesState(bytes) : { kind: 'large' };
 }
 
 /** Jails `raw`; the jail's refusal becomes the result. */

@@ -100,6 +100,13 @@ export interface Workspace {
   readonly supportsSymlinks: boolean;
 
   readFile(path: string): Promise<Uint8Array>;
+  /**
+   * Optional, for search over many files: a regular file's bytes in one call when it has at most
+   * `maxBytes` of them, `{ tooLarge: size }` (nothing read) when it has more, and null for
+   * anything else (missing, a directory, a symlink, a FIFO, socket or device). Without it the
+   * engine asks `lstat` first, then `readFile`.
+   */
+  readUpTo?(path: string, maxBytes: number): Promise<Uint8Array | { readonly tooLarge: number } | null>;
   /** Creates missing parent directories. */
   writeFile(path: string, data: Uint8Array): Promise<void>;
   mkdir(path: string): Promise<void>;

@@ -9,7 +9,7 @@ import picomatch from 'picomatch';
 import { RE2JS } from 're2js';
 import { defineTool } from '../tool.ts';
 import { fail, ok, type Note } from '../result.ts';
-import { fileState, jail, notTextResult } from '../file-io.ts';
+import { jail, notTextResult, searchedFileState } from '../file-io.ts';
 import { splitLines } from '../text.ts';
 import { skipDirsFor, walkTree } from '../walk.ts';
 import { requiredLiteral } from './grep-literal.ts';
@@ -102,12 +102,8 @@ export const wsGrep = defineTool({
     let binary = 0;
     let large = 0;
     for (const path of files) {
-      const st = await ctx.ws.lstat(path);
-      if ((st?.size ?? 0) > MAX_GREP_FILE_BYTES) {
-        large++;
-        continue;
-      }
-      const state = await fileState(ctx.ws, path, st);
+      const state = await searchedFileState(ctx.ws, path, MAX_GREP_FILE_BYTES);
+      if (state.kind === 'large') large++;
       if (state.kind === 'binary') binary++;
       if (state.kind !== 'text') continue;
       if (mustContain !== null && !state.text.includes(mustContain)) continue;
