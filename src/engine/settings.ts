@@ -11,6 +11,11 @@ export interface EngineSettings {
   readonly read_before_edit: boolean;
   /** ws_edit walks the match ladder; false = byte-exact only. */
   readonly edit_tolerance: boolean;
+  /**
+   * ws_edit and ws_patch strip a ws_read gutter pasted on every line of old_str (or of a hunk)
+   * and say so; false keeps it, so such an edit misses as written. Only while edit_tolerance is on.
+   */
+  readonly gutter_strip: boolean;
   /** Ladder rungs switched off by id (for the "ACI off" comparisons and settings re-runs). */
   readonly disabled_rungs: readonly string[];
   /** Refuse whole-file-style rewrites through ws_edit. */
@@ -34,6 +39,7 @@ export const DEFAULT_SETTINGS: EngineSettings = Object.freeze({
   context_window_tokens: 16384,
   read_before_edit: true,
   edit_tolerance: true,
+  gutter_strip: true,
   disabled_rungs: [],
   over_edit_guard: true,
   loop_guard: true,

@@ -33,6 +33,15 @@ export const LINK_BASE_SETTINGS = Object.freeze({
   agent: Object.freeze({ maxSteps: 25, contextTokens: 4096, outputTokens: 512, jsonMode: true, stallSteps: 6, maxParseFailures: 4 }),
 });
 
+/**
+ * Engine settings added after the format froze, each with the value a link without it means
+ * (what every build before the setting did). Only ever added to, never edited.
+ */
+export const LINK_LATER_ENGINE_SETTINGS = Object.freeze({ gutter_strip: true });
+
+/** What a link's engine settings are written against: the frozen table and the later settings. */
+const ENGINE_BASE: Readonly<Record<string, unknown>> = Object.freeze({ ...LINK_BASE_SETTINGS.engine, ...LINK_LATER_ENGINE_SETTINGS });
+
 /** One step: the raw output, the result hash followed by the workspace hash when the step changed it, and a shell step's facts. */
 const stepSchema = z.object({
   r: z.string(),
@@ -68,7 +77,7 @@ function delta(settings: Readonly<Record<string, unknown>>, base: Readonly<Recor
 
 /** The compact form of a session in its shared form (see `sharedForm`). */
 export function toLinkForm(shared: Session): LinkForm {
-  const engine = delta(shared.settings.engine, LINK_BASE_SETTINGS.engine);
+  const engine = delta(shared.settings.engine, ENGINE_BASE);
   const agent = delta(shared.settings.agent, LINK_BASE_SETTINGS.agent);
   let before: string | undefined;
   const p = shared.steps.map((s) => {
@@ -139,7 +148,7 @@ export function fromLinkForm(value: unknown): LinkFormRead {
       v: f.v,
       engineVersion: f.e,
       createdAt: f.c,
-      settings: { engine: { ...LINK_BASE_SETTINGS.engine, ...f.s?.engine }, agent: { ...LINK_BASE_SETTINGS.agent, ...f.s?.agent } },
+      settings: { engine: { ...ENGINE_BASE, ...f.s?.engine }, agent: { ...LINK_BASE_SETTINGS.agent, ...f.s?.agent } },
       ...(f.H !== undefined && { harness: f.H }),
       model: { ...f.m, kind: f.m.kind ?? (typeof f.m.id === 'string' ? modelKind(f.m.id) : undefined) },
       task: f.t,

@@ -32,6 +32,8 @@ const engineSettingsSchema = z.object({
   context_window_tokens: int(256, 10_000_000),
   read_before_edit: z.boolean(),
   edit_tolerance: z.boolean(),
+  // Added later: a record without it was made when a pasted gutter was always stripped (while edit_tolerance was on).
+  gutter_strip: z.boolean().default(true),
   disabled_rungs: z.array(text(64)).max(64),
   over_edit_guard: z.boolean(),
   loop_guard: z.boolean(),

@@ -65,8 +65,11 @@ export interface FileApply {
   readonly outcomes: readonly HunkOutcome[];
 }
 
+/** How hunks are located: the ladder's options, and whether a pasted read gutter is stripped (absent: it is, while tolerance is on). */
+export type HunkOptions = Pick<LadderOptions, 'tolerance' | 'disabled'> & { readonly gutter?: boolean };
+
 /** Applies `hunks` to `before`; `ok` only when every hunk applied. */
-export function applyHunks(before: string, hunks: readonly Hunk[], opts: Pick<LadderOptions, 'tolerance' | 'disabled'>): FileApply {
+export function applyHunks(before: string, hunks: readonly Hunk[], opts: HunkOptions): FileApply {
   const eol = detectEol(before);
   const map = new LineMap();
   const outcomes: HunkOutcome[] = [];
@@ -139,9 +142,9 @@ type Found =
   | { readonly kind: 'failed'; readonly failure: HunkFailure };
 
 /** Locates a hunk with its lines as written, or with a read gutter stripped when that is what they carry. */
-function findHunk(text: string, hunk: Hunk, eol: '\n' | '\r\n', opts: Pick<LadderOptions, 'tolerance' | 'disabled'>, expected: number | undefined, known: LineStart): Found {
+function findHunk(text: string, hunk: Hunk, eol: '\n' | '\r\n', opts: HunkOptions, expected: number | undefined, known: LineStart): Found {
   const asWritten = hunk.oldLines.join(eol);
-  const plan = opts.tolerance ? planGutter(hunk.oldLines, hunk.newLines, () => text.includes(asWritten)) : ({ kind: 'keep' } as const);
+  const plan = opts.tolerance && opts.gutter !== false ? planGutter(hunk.oldLines, hunk.newLines, () => text.includes(asWritten)) : ({ kind: 'keep' } as const);
   if (plan.kind === 'partial') return { kind: 'failed', failure: { kind: 'partial-gutter', plan } };
   const ladder: LadderOptions = { tolerance: opts.tolerance, disabled: opts.disabled };
   const oldLines = plan.kind === 'strip' ? plan.oldLines : hunk.oldLines;

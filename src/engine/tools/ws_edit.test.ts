@@ -184,7 +184,14 @@ describe('ws_edit: refusals, one row per message', () => {
       name: 'edit_tolerance off: a read gutter is named, not stripped',
       args: { path: 'a.py', old_str: '     6|def bar():\n     7|    x = 1', new_str: 'def bar():\n    x = 5' },
       settings: { edit_tolerance: false },
-      says: ['line numbers on every line', 'remove them'],
+      says: ['line numbers on every line', 'edit_tolerance is off', 'remove them'],
+      rule: 'not-found',
+    },
+    {
+      name: 'gutter_strip off: a read gutter is named, not stripped; the ladder still runs',
+      args: { path: 'a.py', old_str: '     6|def bar():\n     7|    x = 1', new_str: 'def bar():\n    x = 5' },
+      settings: { gutter_strip: false },
+      says: ['line numbers on every line', 'gutter_strip is off', 'remove them', 'ignoring trailing whitespace'],
       rule: 'not-found',
     },
     {

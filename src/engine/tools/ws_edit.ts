@@ -93,13 +93,17 @@ function lineEditPointer(path: string, misses: number): string {
   );
 }
 
-const GUTTER_KEPT_TEXT =
-  'old_str carries ws_read line numbers on every line. They are display only and edit_tolerance is off, so they are not ' +
-  'stripped for you: remove them from old_str and new_str.';
+/** Why a gutter on every line of old_str was left in place: the setting that is off. */
+function gutterKeptText(setting: 'edit_tolerance' | 'gutter_strip'): string {
+  return (
+    `old_str carries ws_read line numbers on every line. They are display only and ${setting} is off, so they are not ` +
+    'stripped for you: remove them from old_str and new_str.'
+  );
+}
 
 /** What to search for and what to put in its place, after a read gutter is dealt with. */
 type Search =
-  | { readonly ok: true; readonly search: string; readonly replacement: string; readonly gutter: boolean; readonly gutterKept: boolean }
+  | { readonly ok: true; readonly search: string; readonly replacement: string; readonly gutter: boolean; readonly gutterKept: 'edit_tolerance' | 'gutter_strip' | null }
   | { readonly ok: false; readonly result: ToolResult };
 
 /**
@@ -107,7 +111,7 @@ type Search =
  * stripped (from new_str too when new_str carries it), on some lines it is refused.
  */
 function planSearch(ctx: ToolContext, key: string, path: string, before: string, args: EditArgs): Search {
-  const plain: Search = { ok: true, search: args.old_str, replacement: args.new_str, gutter: false, gutterKept: false };
+  const plain: Search = { ok: true, search: args.old_str, replacement: args.new_str, gutter: false, gutterKept: null };
   if (before.includes(args.old_str)) return plain;
   const gutter = scanGutter(args.old_str);
   switch (gutter.kind) {
@@ -116,13 +120,14 @@ function planSearch(ctx: ToolContext, key: string, path: string, before: string,
     case 'partial':
       return { ok: false, result: miss(ctx, key, path, partialGutterText(path, args.old_str, gutter.style, gutter.lines.length, gutter.of), 'partial-gutter') };
     case 'all': {
-      if (!ctx.settings.edit_tolerance) return { ...plain, gutterKept: true };
+      if (!ctx.settings.edit_tolerance) return { ...plain, gutterKept: 'edit_tolerance' };
+      if (!ctx.settings.gutter_strip) return { ...plain, gutterKept: 'gutter_strip' };
       const replacement = stripMatchingGutter(args.new_str, gutter.style);
       if (gutter.stripped.trim() === '') return { ok: false, result: refusal(emptyOldStrText(path), 'empty-old-str') };
       if (gutter.stripped === replacement) {
         return { ok: false, result: refusal(`${NO_OP_TEXT} (once the ws_read line numbers are removed from both) Put the changed text in new_str.`, 'no-op') };
       }
-      return { ok: true, search: gutter.stripped, replacement, gutter: true, gutterKept: false };
+      return { ok: true, search: gutter.stripped, replacement, gutter: true, gutterKept: null };
     }
     default: {
       const never: never = gutter;
@@ -197,7 +202,7 @@ function missResult(
   search: string,
   tried: LadderTried,
   notes: Note[],
-  gutterKept: boolean,
+  gutterKept: 'edit_tolerance' | 'gutter_strip' | null,
 ): ToolResult {
   if (match.kind === 'ambiguous') {
     return match.rung === 'exact'
@@ -207,7 +212,7 @@ function missResult(
   const hint: Note[] = match.closest
     ? [{ kind: 'hint', text: `closest span: lines ${match.closest.startLine}–${match.closest.endLine}`, detail: 'closest' }]
     : [];
-  const text = notFoundText(path, search, match.closest, tried) + (gutterKept ? `\n${GUTTER_KEPT_TEXT}` : '');
+  const text = notFoundText(path, search, match.closest, tried) + (gutterKept ? `\n${gutterKeptText(gutterKept)}` : '');
   return miss(ctx, key, path, text, 'not-found', [...notes, ...hint]);
 }
 

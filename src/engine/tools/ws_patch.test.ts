@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Engine } from '../engine.ts';
 import { createEngine } from '../create.ts';
 import type { ToolResult } from '../result.ts';
+import type { EngineSettings } from '../settings.ts';
 import { decodeText, encodeText } from '../text.ts';
 import { RUNG_NOTES } from '../ladder/index.ts';
 import { MemoryWorkspace } from '../../workspace/memory/memory-workspace.ts';
@@ -15,10 +16,10 @@ const LONG = `${Array.from({ length: 100 }, (_, i) => `line ${i + 1}`).join('\n'
 
 type Files = Record<string, string>;
 
-async function setup(files: Files) {
+async function setup(files: Files, settings: Partial<EngineSettings> = {}) {
   const ws = new MemoryWorkspace();
   for (const [p, t] of Object.entries(files)) await ws.writeFile(p, encodeText(t));
-  const engine = new Engine({ workspace: ws, tools: [wsPatch, wsRead], settings: { loop_guard: false } });
+  const engine = new Engine({ workspace: ws, tools: [wsPatch, wsRead], settings: { loop_guard: false, ...settings } });
   const read = async (p: string): Promise<string | null> => ((await ws.lstat(p)) ? decodeText(await ws.readFile(p)) : null);
   return { ws, engine, read };
 }
@@ -178,7 +179,7 @@ describe('ws_patch: success, one row per form and report line', () => {
 });
 
 describe('ws_patch: refusals, one row per message; nothing is written', () => {
-  const rows: { name: string; files: Files; args: Record<string, unknown>; says: RegExp; rule: string }[] = [
+  const rows: { name: string; files: Files; args: Record<string, unknown>; says: RegExp; rule: string; settings?: Partial<EngineSettings> }[] = [
     {
       name: 'one hunk of two misses: every hunk reported, nothing written',
       files: { 'a.py': PY },
@@ -227,6 +228,14 @@ describe('ws_patch: refusals, one row per message; nothing is written', () => {
       args: { path: 'a.py', patch: '<<<<<<< SEARCH\n     2|    x = 1\n    return x\n=======\n    x = 2\n>>>>>>> REPLACE' },
       says: /carry ws_read line numbers \(the "42\|" gutter\) on 1 of their 2 non-blank lines but not on the others[\s\S]*before: "     2\|    x = 1"\n {2}after: {2}"    x = 1"/,
       rule: 'partial-gutter',
+    },
+    {
+      name: 'gutter_strip off: a read gutter on every line is kept, so the hunk misses as written',
+      files: { 'a.py': PY },
+      args: { path: 'a.py', patch: '<<<<<<< SEARCH\n     2|    x = 1\n     3|    return x\n=======\n     2|    x = 2\n     3|    return x\n>>>>>>> REPLACE' },
+      settings: { gutter_strip: false },
+      says: /hunk 1: FAILED/,
+      rule: 'not-found',
     },
     {
       name: 'a pure insertion past the end of the file',
@@ -314,8 +323,8 @@ describe('ws_patch: refusals, one row per message; nothing is written', () => {
     },
   ];
 
-  it.each(rows)('$name', async ({ files, args, says, rule }) => {
-    const { engine, read } = await setup(files);
+  it.each(rows)('$name', async ({ files, args, says, rule, settings }) => {
+    const { engine, read } = await setup(files, settings);
     const paths = Object.keys(files);
     const before = await snapshot(read, paths);
     const r: ToolResult = await engine.call('ws_patch', args);

@@ -74,7 +74,7 @@ async function runPatch(args: PatchArgs, ctx: ToolContext): Promise<ToolResult> 
   const resolved = await resolveTargets(ctx, parsed.patch, args.path);
   if (!resolved.ok) return resolved.result;
 
-  const opts = { tolerance: ctx.settings.edit_tolerance, disabled: toRungIds(ctx.settings.disabled_rungs) };
+  const opts = { tolerance: ctx.settings.edit_tolerance, disabled: toRungIds(ctx.settings.disabled_rungs), gutter: ctx.settings.gutter_strip };
   const applied: Applied[] = resolved.targets.map((target) => ({ target, result: applyHunks(target.before ?? '', target.hunks, opts) }));
   const reports: FileReport[] = applied.map(({ target, result }) => ({ display: target.file.display, mode: target.mode, outcomes: result.outcomes }));
 
