@@ -83,6 +83,19 @@ describe('round trip', () => {
     expect(await decodeShare(`https://example.org/#s=${await encodeJson(old)}`)).toEqual({ ok: true, session: old });
   });
 
+  it('an engine setting added after the format froze is written only where it is not what its absence means', async () => {
+    const withOff = { ...session, settings: { ...session.settings, engine: { ...session.settings.engine, gutter_strip: false } } } as Session;
+    expect(toLinkForm(await linkSession(withOff)).s?.engine).toEqual({ gutter_strip: false });
+    const back = await decodeShare(await encodeSession(withOff));
+    expect(back.ok && back.session.settings.engine.gutter_strip).toBe(false);
+    expect(session.settings.engine.gutter_strip).toBe(true);
+    expect(toLinkForm(await linkSession(session)).s?.engine?.gutter_strip).toBeUndefined();
+    // A link made before the setting existed carries no such key: it opens as on, what every build then did.
+    const { gutter_strip: _g, ...before } = session.settings.engine;
+    const old = await decodeShare(await encodeSession({ ...session, settings: { ...session.settings, engine: before as Session['settings']['engine'] } }));
+    expect(old.ok && old.session.settings.engine.gutter_strip).toBe(true);
+  });
+
   it('writes version 2: the prefix, then base64url', () => {
     expect(payload.startsWith(LINK_V2)).toBe(true);
     expect(data).toMatch(/^[A-Za-z0-9_-]+$/);
