@@ -9,6 +9,7 @@
  */
 import type { Model } from '../agent/model.ts';
 import { metaString, readGgufHeader } from '../agent/models/gguf-header.ts';
+import { remoteGguf } from '../agent/models/gguf-remote.ts';
 import { ARMS, chooseArms } from '../eval/arms.ts';
 import type { WorkspaceFactory } from '../eval/grade.ts';
 import { modelInfo } from '../eval/model-label.ts';
@@ -48,15 +49,18 @@ export function evalModelSpec(choice: EvalModelChoice): string {
 }
 
 /**
- * A GGUF picked from disk names itself (`general.name`), which tells the random-weight test
- * model from a language model; a GGUF URL is not read before its download, so it counts as a model.
+ * A GGUF names itself (`general.name`), which tells the random-weight test model from a
+ * language model: a file picked from disk is read in place, a URL's header is fetched by
+ * Range requests. One that cannot be read counts as a model (and its load says why).
  */
-async function ggufName(choice: EvalModelChoice): Promise<string | undefined> {
-  if (choice.kind !== 'gguf' || !('file' in choice.source)) return undefined;
+async function ggufName(choice: EvalModelChoice, fetchFn?: typeof fetch): Promise<string | undefined> {
+  if (choice.kind !== 'gguf') return undefined;
   try {
-    return metaString(await readGgufHeader(choice.source.file), 'general.name');
+    // A URL's header is read with Range requests (about a megabyte), not the whole model.
+    const source = 'file' in choice.source ? choice.source.file : await remoteGguf(choice.source.url, fetchFn);
+    return metaString(await readGgufHeader(source), 'general.name');
   } catch {
-    return undefined; // loading the model says what is wrong with the file
+    return undefined; // loading the model says what is wrong with the file or the address
   }
 }
 
@@ -101,7 +105,7 @@ export class EvalHost {
     this.#current = { id, stop };
     const plan = planRuns(tasks, arms.arms, seeds);
     const spec = evalModelSpec(config.model);
-    const model = modelInfo(spec, await ggufName(config.model));
+    const model = modelInfo(spec, await ggufName(config.model, this.services.fetch));
     const emit = (event: EvalEvent) => this.emit(id, event);
     const createdAt = new Date().toISOString();
     const runs: EvalRun[] = [];
