@@ -42,12 +42,16 @@ interface Watch {
   readonly name: string;
   readonly selector: string;
   readonly prefix: string;
+  /** Also record, as `<name>-painted`, when the element is first painted (Element Timing's renderTime). */
+  readonly painted?: boolean;
 }
 
 /**
  * Installed in the page before its first script (an init script): on every animation frame it
  * records, in `window.__bench`, the `performance.now()` at which each watched element is first
- * there; it records the first contentful paint and the moment a session file is picked too.
+ * there (and, for a watch marked `painted`, when it is first painted: it gets an `elementtiming`
+ * attribute as it is inserted); it records the first contentful paint and the moment a session
+ * file is picked too.
  * Playwright's own page script is never needed to time a row: injected while the app loads, it
  * took the page's main thread for 50–170 ms and showed up in every figure. Plain JavaScript in a
  * string, so nothing the TypeScript loader adds to a function reaches the page.
@@ -59,6 +63,19 @@ const WATCHER = (watches: readonly Watch[]): string => `(() => {
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) if (e.name === 'first-contentful-paint') times.fcp ??= e.startTime;
   }).observe({ type: 'paint', buffered: true });
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) times[e.identifier + '-painted'] ??= e.renderTime || e.loadTime;
+  }).observe({ type: 'element', buffered: true });
+  new MutationObserver(() => {
+    for (const w of watches) {
+      if (!w.painted) continue;
+      // Element Timing times the text of an element's own text nodes: the element and all it holds are marked.
+      for (const el of document.querySelectorAll(w.selector)) {
+        if (!(el.textContent ?? '').trim().startsWith(w.prefix)) continue;
+        for (const t of [el, ...el.querySelectorAll('*')]) if (!t.hasAttribute('elementtiming')) t.setAttribute('elementtiming', w.name);
+      }
+    }
+  }).observe(document, { subtree: true, childList: true });
   document.addEventListener('change', (e) => {
     if (e.target?.dataset?.testid === 'session-file-input') times.picked ??= performance.now();
   }, true);
@@ -122,7 +139,7 @@ async function withPage<T>(browser: Browser, errors: string[], use: (page: Page,
 const START_READY = 'label.choice:has(input[type="radio"]:checked)';
 const VERDICT = '[data-testid="replay-verdict"]';
 const WATCHES: readonly Watch[] = [
-  { name: 'start', selector: START_READY, prefix: 'tiny-utils' },
+  { name: 'start', selector: START_READY, prefix: 'tiny-utils', painted: true },
   { name: 'step', selector: '[data-testid="timeline"] [role="option"]', prefix: '' },
   { name: 'example', selector: VERDICT, prefix: `✓ Reproduced: all ${EXAMPLE.steps} replayed steps` },
   { name: 'hundred', selector: VERDICT, prefix: '✓ Reproduced: all 100 replayed steps' },
@@ -133,6 +150,7 @@ interface Load {
   readonly blank: number;
   readonly appPaint: number;
   readonly startReady: number;
+  readonly startPainted: number;
   readonly exampleFirstStep: number;
   readonly exampleVerified: number;
   readonly consoleReady: number;
@@ -143,11 +161,12 @@ async function oneLoad(browser: Browser, origin: string, errors: string[]): Prom
   const app = await withPage(browser, errors, async (page, cdp) => {
     await page.goto(`${origin}/`, { waitUntil: 'commit' });
     const startReady = await recorded(cdp, 'start');
+    const startPainted = await recorded(cdp, 'start-painted');
     const appPaint = await recorded(cdp, 'fcp');
     const clicked = await clickAt(cdp, 'button.entry', EXAMPLE.button);
     const firstStep = await recorded(cdp, 'step');
     const verified = await recorded(cdp, 'example');
-    return { appPaint, startReady, exampleFirstStep: firstStep - clicked, exampleVerified: verified - clicked };
+    return { appPaint, startReady, startPainted, exampleFirstStep: firstStep - clicked, exampleVerified: verified - clicked };
   });
   const consoleReady = await withPage(browser, errors, async (page, cdp) => (await page.goto(`${origin}/#/console`, { waitUntil: 'commit' }), recorded(cdp, 'console')));
   return { blank, ...app, consoleReady };
@@ -176,11 +195,12 @@ async function measure(browser: Browser, origin: string, sessionFile: string, se
   const rows: BenchRow[] = [
     { figure: 'start screen: first contentful paint', ours: timingCell(pick(loads, 'appPaint')), baseline: blank },
     {
-      figure: 'start screen: task choices shown',
+      figure: 'start screen: task choices shown (in the page at an animation frame)',
       ours: timingCell(pick(loads, 'startReady')),
       baseline: blank,
       target: { text: `≤ ${TASK_CHOICES_MS} ms median`, met: pick(loads, 'startReady').median <= TASK_CHOICES_MS },
     },
+    { figure: 'start screen: task choices painted (Element Timing)', ours: timingCell(pick(loads, 'startPainted')), baseline: blank },
     { figure: `example (${EXAMPLE.steps} steps): first step, from the click`, ours: timingCell(pick(loads, 'exampleFirstStep')), baseline: '' },
     { figure: `example (${EXAMPLE.steps} steps): all ✓, from the click`, ours: timingCell(pick(loads, 'exampleVerified')), baseline: '' },
     { figure: 'tool console: tool cards shown', ours: timingCell(pick(loads, 'consoleReady')), baseline: blank },

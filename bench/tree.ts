@@ -8,8 +8,18 @@ import { join } from 'node:path';
 
 export const TREE = Object.freeze({
   files: 2000,
-  /** Present once in every 50th file (all .ts): 40 hits, under ws_grep's cap of 50. */
-  grepPattern: 'computeChecksum\\(',
+  /**
+   * The ws_grep searches, each beside `grep -rnE` (`-i` where case is ignored): a string once in
+   * every 50th file (40 hits), a regex whose required literal is in some files only, one whose
+   * literal is in every Python file (so the regex runs on each), and a case-insensitive one,
+   * which has no literal to rule files out with.
+   */
+  grepSearches: [
+    { pattern: 'computeChecksum\\(' },
+    { pattern: 'func Run1[0-9]{2}\\(' },
+    { pattern: 'handler_(12|34)[0-9]\\b' },
+    { pattern: 'MODULE 7[0-9]\\b', case_insensitive: true },
+  ],
   /** One test file per directory: 100 hits, under ws_glob's cap of 200. */
   globPattern: '**/*.test.ts',
   findName: '*.test.ts',
