@@ -4,19 +4,18 @@
  * regular file — never following a final symlink and never waiting on a FIFO. And it answers
  * as `lstat` + `readFile` do on every kind of entry (the engine's fallback for other backends).
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeSpecialFiles } from '../../../tests/support/special-files.ts';
 import { searchedFileState } from '../../engine/file-io.ts';
 import { NodeWorkspace } from './node-workspace.ts';
 
 let dir: string;
 let ws: NodeWorkspace;
-let server: Server;
+let special: { remove(): void } | undefined;
 const bytes = (n: number, seed = 7) => Uint8Array.from({ length: n }, (_, i) => 32 + ((i * seed) % 90));
 
 beforeAll(async () => {
@@ -27,16 +26,11 @@ beforeAll(async () => {
   mkdirSync(join(dir, 'sub'));
   symlinkSync('small.txt', join(dir, 'link'));
   symlinkSync('/etc/hostname', join(dir, 'outside'));
-  execFileSync('mkfifo', [join(dir, 'pipe')]);
-  server = createServer();
-  await new Promise<void>((resolve) => server.listen(join(dir, 'sock'), resolve));
+  special = await makeSpecialFiles(dir);
   ws = await NodeWorkspace.open(dir);
 });
 
-afterAll(() => {
-  server?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => special?.remove());
 
 describe('NodeWorkspace.readUpTo', () => {
   it.each([

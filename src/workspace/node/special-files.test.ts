@@ -6,11 +6,11 @@
  * entry were not there, as git itself skips it.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
+import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeSpecialFiles } from '../../../tests/support/special-files.ts';
 import { useNodeWasm } from '../../../tests/support/node-wasm.ts';
 import { Engine } from '../../engine/engine.ts';
 import { CODING_TOOLS } from '../../engine/tools/index.ts';
@@ -18,7 +18,7 @@ import { NodeWorkspace } from './node-workspace.ts';
 
 let dir: string;
 let ws: NodeWorkspace;
-let server: Server;
+let special: { remove(): void } | undefined;
 
 beforeAll(async () => {
   useNodeWasm();
@@ -27,16 +27,11 @@ beforeAll(async () => {
   execFileSync('git', ['init', '-q'], { cwd: dir });
   execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'add', 'a.txt'], { cwd: dir });
   execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'a'], { cwd: dir });
-  execFileSync('mkfifo', [join(dir, 'pipe')]);
-  server = createServer();
-  await new Promise<void>((resolve) => server.listen(join(dir, 'sock'), resolve));
+  special = await makeSpecialFiles(dir);
   ws = await NodeWorkspace.open(dir);
 });
 
-afterAll(() => {
-  server?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => special?.remove());
 
 describe('special files in a Node workspace', () => {
   it('are not listed, and stat as nothing there', async () => {
