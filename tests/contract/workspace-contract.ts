@@ -76,6 +76,15 @@ export function workspaceContract(name: string, make: () => Promise<Workspace>, 
         expect(Array.from(back)).toEqual(Array.from(data));
       });
 
+      it('an overwrite leaves exactly the new bytes, shorter, longer or empty', async () => {
+        for (const size of [100_000, 10, 0, 70_000, 69_999, 3]) {
+          const data = Uint8Array.from({ length: size }, (_, i) => 97 + ((i * 7 + size) % 26));
+          await ws.writeFile('sizes.txt', data);
+          expect(Buffer.from(await ws.readFile('sizes.txt')).equals(Buffer.from(data))).toBe(true);
+          expect(await ws.lstat('sizes.txt')).toEqual({ type: 'file', size });
+        }
+      });
+
       it('writes and reads an empty file', async () => {
         await ws.writeFile('empty', new Uint8Array(0));
         expect((await ws.readFile('empty')).length).toBe(0);
