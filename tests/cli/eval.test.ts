@@ -91,6 +91,36 @@ describe.skipIf(!sandboxed)('slm eval with a scripted model that gives up', () =
   }, 60_000);
 });
 
+describe.skipIf(!sandboxed)('slm eval, the gutter-strip-off arm', () => {
+  it('a scripted edit that pastes ws_read line numbers lands with the ACI on and misses with gutter stripping off', async () => {
+    const dir = await tempRoot();
+    const script = join(dir, 'gutter.json');
+    const call = (tool: string, args: object) => JSON.stringify({ tool, args });
+    await writeFile(
+      script,
+      JSON.stringify([
+        call('ws_read', { path: 'src/emitter.js' }),
+        call('ws_edit', {
+          path: 'src/emitter.js',
+          old_str: '    11|  off(event, fn) {\n    12|    this.#listeners.delete(event);',
+          new_str: '  off(event, fn) {\n    const list = this.#listeners.get(event) ?? [];\n    this.#listeners.set(event, list.filter((f) => f !== fn));',
+        }),
+        call('done', { summary: 'off removes only its listener' }),
+      ]),
+    );
+    const run = await runCli(['eval', '--model', `scripted:${script}`, '--tasks', 'emitter-off', '--arms', 'on,gutter-strip-off', '--out', join(dir, 'out')]);
+    expect(run.code, run.stderr).toBe(0);
+    const r = await results(join(dir, 'out'));
+    expect(r.runs.map((x) => [x.arm, x.passed])).toEqual([
+      ['on', true],
+      ['gutter-strip-off', false],
+    ]);
+    const off = JSON.parse(await readFile(join(dir, 'out', r.runs[1]!.session), 'utf8')) as { settings: { engine: { gutter_strip: boolean } }; steps: { resultText?: string }[] };
+    expect(off.settings.engine.gutter_strip).toBe(false);
+    expect(off.steps[1]!.resultText).toContain('gutter_strip is off, so they are not stripped for you');
+  }, 90_000);
+});
+
 describe.skipIf(!sandboxed)('slm eval interrupted with Ctrl-C', () => {
   it('keeps the sessions that finished: results.json marked incomplete, exit 1', async () => {
     const out = join(await tempRoot(), 'out');
