@@ -56,6 +56,8 @@ export function serveEngine(endpoint: HostEndpoint, newSession: SessionFactory, 
   );
 
   async function handle(req: EngineRequest): Promise<EngineCalls[EngineRequest['type']]['result']> {
+    // The sandbox frame's port needs no session (and must not wait for one being rebuilt by a reset).
+    if (req.type === 'attach-sandbox') return sandboxFrame.attach(req.port);
     const { engine } = await session;
     switch (req.type) {
       case 'list-tools':
@@ -102,8 +104,6 @@ export function serveEngine(endpoint: HostEndpoint, newSession: SessionFactory, 
         return runs.file(req.runId, req.step, req.path);
       case 'attach-workspace':
         return attached.attach(req.port);
-      case 'attach-sandbox':
-        return sandboxFrame.attach(req.port);
       case 'open-link':
         return decodeShare(req.link);
       case 'open-file':

@@ -53,11 +53,15 @@ export function evalModelSpec(choice: EvalModelChoice): string {
  * language model: a file picked from disk is read in place, a URL's header is fetched by
  * Range requests. One that cannot be read counts as a model (and its load says why).
  */
+/** How long the Eval page waits for a GGUF URL's header before it counts the model as a model. */
+const GGUF_NAME_TIMEOUT_MS = 15_000;
+
 async function ggufName(choice: EvalModelChoice, fetchFn?: typeof fetch): Promise<string | undefined> {
   if (choice.kind !== 'gguf') return undefined;
   try {
-    // A URL's header is read with Range requests (about a megabyte), not the whole model.
-    const source = 'file' in choice.source ? choice.source.file : await remoteGguf(choice.source.url, fetchFn);
+    // A URL's header is read with Range requests (about a megabyte), not the whole model, and
+    // within a bound: the host answers one request at a time, so a server that never answers must not hold the rest.
+    const source = 'file' in choice.source ? choice.source.file : await remoteGguf(choice.source.url, fetchFn, undefined, AbortSignal.timeout(GGUF_NAME_TIMEOUT_MS));
     return metaString(await readGgufHeader(source), 'general.name');
   } catch {
     return undefined; // loading the model says what is wrong with the file or the address

@@ -207,6 +207,13 @@ describe('engine worker protocol', () => {
     port1.close();
   });
 
+  it("takes the sandbox frame's port while the session is still being made", async () => {
+    const { client } = connect(() => new Promise<EngineSession>(() => {}));
+    const { port1 } = new MessageChannel();
+    await expect(client.attachSandbox(port1)).resolves.toBeUndefined();
+    port1.close();
+  });
+
   it('answers an unknown request type with an error, as data', async () => {
     const { port1, port2 } = new MessageChannel();
     port2.start();

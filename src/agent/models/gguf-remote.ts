@@ -43,10 +43,10 @@ function totalSize(response: Response): number | null {
   return response.status === 200 && length !== null && /^\d+$/.test(length) ? Number(length) : null;
 }
 
-/** The first `firstBytes` of the file at `url`, and a ByteSource over the whole of it. */
-export async function remoteGguf(url: string, fetchFn: Fetch = fetch, firstBytes = 1 << 20): Promise<ByteSource> {
+/** A ByteSource over the file at `url`, its first `firstBytes` read; `signal` ends every request (a server that never answers). */
+export async function remoteGguf(url: string, fetchFn: Fetch = fetch, firstBytes = 1 << 20, signal?: AbortSignal): Promise<ByteSource> {
   const get = async (start: number, end: number): Promise<{ bytes: Uint8Array; response: Response }> => {
-    const response = await fetchFn(url, { headers: { Range: `bytes=${start}-${end - 1}` } });
+    const response = await fetchFn(url, { headers: { Range: `bytes=${start}-${end - 1}` }, ...(signal && { signal }) });
     if (response.status !== 206 && response.status !== 200) {
       await response.body?.cancel().catch(() => {});
       throw new Error(`${url} answered ${response.status} ${response.statusText}`.trim());
@@ -64,10 +64,9 @@ export async function remoteGguf(url: string, fetchFn: Fetch = fetch, firstBytes
     slice: (start, end) => ({
       async arrayBuffer() {
         if (end > known.length && !whole) {
-          const asked = end;
-          known = start === 0 ? (await get(0, end)).bytes : known;
-          whole = known.length < asked;
           if (start !== 0) return copy((await get(start, end)).bytes);
+          known = (await get(0, end)).bytes;
+          whole = known.length < end;
         }
         return copy(known.subarray(start, end));
       },

@@ -267,19 +267,22 @@ const SCRATCH = new Uint8Array(256 * 1024);
 
 /**
  * Reads an open regular file of `size` bytes (its fstat) to its end: one read when it has that
- * size still, more when a read comes back short of it or the file grew. Past `maxBytes` it is
- * too large after all.
+ * size still, more when a read comes back short of it, past it (a file that grew, or one whose
+ * size says 0 as procfs files do) — until a read returns nothing. Past `maxBytes` it is too
+ * large after all.
  */
 function readToEnd(fd: number, size: number, maxBytes: number): Uint8Array | { readonly tooLarge: number } {
   let buf = size < SCRATCH.length ? SCRATCH : new Uint8Array(size + 1);
   let have = 0;
   for (;;) {
+    if (have === buf.length) {
+      const grown = new Uint8Array(Math.min(buf.length * 2, maxBytes + 1));
+      grown.set(buf);
+      buf = grown;
+    }
     const n = readSync(fd, buf, have, buf.length - have, null);
     have += n;
     if (have > maxBytes) return { tooLarge: have };
-    if (n === 0 || (have >= size && have < buf.length)) return buf === SCRATCH ? SCRATCH.slice(0, have) : buf.subarray(0, have);
-    const grown = new Uint8Array(Math.min(buf.length * 2, maxBytes + 1));
-    grown.set(buf);
-    buf = grown;
+    if (n === 0 || (have === size && size > 0)) return buf === SCRATCH ? SCRATCH.slice(0, have) : buf.subarray(0, have);
   }
 }

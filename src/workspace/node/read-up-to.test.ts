@@ -55,6 +55,17 @@ describe('NodeWorkspace.readUpTo', () => {
     expect(await ws.readUpTo(path, 1_000_000)).toBeNull();
   });
 
+  it('reads a file whose size says 0 to its end, as procfs files are', async () => {
+    const proc = await NodeWorkspace.open('/proc/self');
+    const got = await proc.readUpTo('maps', 1_000_000);
+    expect(got).toBeInstanceOf(Uint8Array);
+    // The map changes as the process runs: the read holds every line of a whole map, not the first page of one.
+    const text = new TextDecoder().decode(got as Uint8Array);
+    expect((await proc.lstat('maps'))?.size).toBe(0);
+    expect(text.length).toBeGreaterThan(4096);
+    expect(text.endsWith('\n')).toBe(true);
+  });
+
   it('answers as lstat + readFile do, for files of any size against any cap', async () => {
     const plain = { readFile: ws.readFile.bind(ws), lstat: ws.lstat.bind(ws) } as unknown as NodeWorkspace;
     await fc.assert(
