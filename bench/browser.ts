@@ -24,7 +24,7 @@ import type { BenchRow, BenchSection, BenchSectionDef } from './table.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const LOADS = 5;
+const LOADS = 9;
 const REPLAYS = 3;
 const REPLAY_MS = 2000;
 /** Issue 16: the start screen lists its task choices within this, median of the fresh loads. */
