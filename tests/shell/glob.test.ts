@@ -1,8 +1,9 @@
 /**
  * Patterns are expanded by the runner, not by a shell — so they must expand exactly as bash
  * expands them. Each pattern runs as `printf '%s\n' PATTERN` through ws_shell on the Node
- * backend and through real bash (LC_ALL=C, globskipdots as in bash 5.2) in the same directory;
- * the two outputs must be equal.
+ * backend and through real bash (globskipdots as in bash 5.2) in the same directory, in the
+ * locale commands run in (C.UTF-8, host-sandbox.ts: so `?` is one character of `é`, not one
+ * byte); the two outputs must be equal.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -36,7 +37,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** What bash prints for the same command line in the same directory. */
 function bash(line: string): string {
   try {
-    return execFileSync('/bin/bash', ['--norc', '--noprofile', '-c', line], { cwd: dir, env: { PATH: '/usr/bin:/bin', LC_ALL: 'C' }, encoding: 'utf8' });
+    return execFileSync('/bin/bash', ['--norc', '--noprofile', '-c', line], { cwd: dir, env: { PATH: '/usr/bin:/bin', LC_ALL: 'C.UTF-8' }, encoding: 'utf8' });
   } catch (e) {
     return `bash failed: ${(e as Error).message}`;
   }
@@ -52,7 +53,7 @@ const ROWS = [
   '*', '*.js', '*.JS', '?.js', '[ab].js', '[!a]*.js', '[^a]*', '[a-b]*', '.*js', '.h*', 'src/*', 'src/*.js', 'src/.*.js',
   '*/*.js', '*/*/*.js', 'dir/*/', '*/', 's*/d*/*', "'*'.md", '"q?".md', 'star\\*.md', '\\[x].txt', '[[]x].txt', '[x].txt',
   'nomatch*', 'src/nomatch*', 'sp*', '*ace*', '[[:upper:]]*', '[[:alpha:]].js', '?', '??.js', 'é*', './*.ts', 'src/./*.ts',
-  'a*b', '*[', '[', 'empty/*', 'dir//*',
+  'a*b', '*[', '[', 'empty/*', 'dir//*', '?.*', '?.txt',
 ];
 
 describe('patterns expand as bash expands them', () => {
