@@ -1,7 +1,8 @@
 /**
- * The engine worker's first chunk: it answers what the start screen asks before anything else
- * (the task and model choices, the WebGPU report) at once, and starts loading the engine host
- * (engine-host.ts: the engine, the memory workspace, runs, replays) beside it. Every other
+ * The engine worker's first chunk: it answers at once what needs no engine (the WebGPU report,
+ * and the task and model choices, which the page also bundles for its first paint), and
+ * starts loading the engine host (engine-host.ts: the engine, the memory workspace, runs,
+ * replays) beside it. Every other
  * request waits, in arrival order, until the host is listening, and is then handed to it
  * unchanged; the host posts `ready` when its session is up, as it always does.
  */

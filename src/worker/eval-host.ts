@@ -61,7 +61,7 @@ async function ggufName(choice: EvalModelChoice, fetchFn?: typeof fetch): Promis
   try {
     // A URL's header is read with Range requests (about a megabyte), not the whole model, and
     // within a bound: the host answers one request at a time, so a server that never answers must not hold the rest.
-    const source = 'file' in choice.source ? choice.source.file : await remoteGguf(choice.source.url, fetchFn, undefined, AbortSignal.timeout(GGUF_NAME_TIMEOUT_MS));
+    const source = 'file' in choice.source ? choice.source.file : await remoteGguf(choice.source.url, { ...(fetchFn && { fetch: fetchFn }), signal: AbortSignal.timeout(GGUF_NAME_TIMEOUT_MS) });
     return metaString(await readGgufHeader(source), 'general.name');
   } catch {
     return undefined; // loading the model says what is wrong with the file or the address

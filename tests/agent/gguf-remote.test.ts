@@ -60,18 +60,18 @@ describe('a GGUF header over HTTP', () => {
   });
 
   it('a header longer than the first read is read in growing slices', async () => {
-    const header = await readGgufHeader(await remoteGguf(`${origin}/ranged.gguf`, fetch, 64));
+    const header = await readGgufHeader(await remoteGguf(`${origin}/ranged.gguf`, { firstBytes: 64 }));
     expect(metaString(header, 'general.name')).toBe(TEST_MODEL_NAME);
   });
 
   it('slices anywhere in the file, and a slice past the first read after one elsewhere still reads in full', async () => {
-    const source = await remoteGguf(`${origin}/ranged.gguf`, fetch, 1000);
+    const source = await remoteGguf(`${origin}/ranged.gguf`, { firstBytes: 1000 });
     expect(Buffer.from(await source.slice(100, 2000).arrayBuffer()).equals(model.subarray(100, 2000))).toBe(true);
     expect(Buffer.from(await source.slice(0, 3000).arrayBuffer()).equals(model.subarray(0, 3000))).toBe(true);
   });
 
   it('a server that sends nothing is given up on when the signal ends', async () => {
-    await expect(remoteGguf(`${origin}/stall.gguf`, fetch, undefined, AbortSignal.timeout(300))).rejects.toThrow(/abort|timeout/i);
+    await expect(remoteGguf(`${origin}/stall.gguf`, { signal: AbortSignal.timeout(300) })).rejects.toThrow(/abort|timeout/i);
   });
 
   it('a missing file is an error naming the answer', async () => {

@@ -43,8 +43,16 @@ function totalSize(response: Response): number | null {
   return response.status === 200 && length !== null && /^\d+$/.test(length) ? Number(length) : null;
 }
 
-/** A ByteSource over the file at `url`, its first `firstBytes` read; `signal` ends every request (a server that never answers). */
-export async function remoteGguf(url: string, fetchFn: Fetch = fetch, firstBytes = 1 << 20, signal?: AbortSignal): Promise<ByteSource> {
+export interface RemoteOptions {
+  readonly fetch?: Fetch;
+  /** Bytes read by the first request (default 1 MiB, enough for most headers). */
+  readonly firstBytes?: number;
+  /** Ends every request (a server that never answers). */
+  readonly signal?: AbortSignal;
+}
+
+/** A ByteSource over the file at `url`, its first `firstBytes` read. */
+export async function remoteGguf(url: string, { fetch: fetchFn = fetch, firstBytes = 1 << 20, signal }: RemoteOptions = {}): Promise<ByteSource> {
   const get = async (start: number, end: number): Promise<{ bytes: Uint8Array; response: Response }> => {
     const response = await fetchFn(url, { headers: { Range: `bytes=${start}-${end - 1}` }, ...(signal && { signal }) });
     if (response.status !== 206 && response.status !== 200) {
