@@ -53,7 +53,8 @@ const ROWS = [
   '*', '*.js', '*.JS', '?.js', '[ab].js', '[!a]*.js', '[^a]*', '[a-b]*', '.*js', '.h*', 'src/*', 'src/*.js', 'src/.*.js',
   '*/*.js', '*/*/*.js', 'dir/*/', '*/', 's*/d*/*', "'*'.md", '"q?".md', 'star\\*.md', '\\[x].txt', '[[]x].txt', '[x].txt',
   'nomatch*', 'src/nomatch*', 'sp*', '*ace*', '[[:upper:]]*', '[[:alpha:]].js', '?', '??.js', 'é*', './*.ts', 'src/./*.ts',
-  'a*b', '*[', '[', 'empty/*', 'dir//*', '?.*', '?.txt',
+  'a*b', '*[', '[', 'empty/*', 'dir//*', '?.*', '?.txt', '*dir//', '*//*', '*//', 'd*///', 'dir//*/', 's*//deep//*',
+  '*//./*', 'src/./*//', '*/.//*.js',
 ];
 
 describe('patterns expand as bash expands them', () => {

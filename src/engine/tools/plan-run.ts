@@ -42,8 +42,14 @@ interface Match {
   readonly path: string;
 }
 
-function child(m: Match, name: string, shownName: string = name): Match {
-  return { shown: m.shown === '' ? shownName : `${m.shown}/${shownName}`, path: m.path === '' ? name : `${m.path}/${name}` };
+/**
+ * `m` joined with one more name. After a segment with a pattern in it, bash joins with one
+ * slash however many were written (`s*` `//deep` gives `src/deep`); before the first pattern it
+ * keeps what was written (`dir//x*` gives `dir//x`).
+ */
+function child(m: Match, name: string, afterPattern: boolean): Match {
+  const sep = m.shown === '' || (afterPattern && m.shown.endsWith('/')) ? '' : '/';
+  return { shown: `${m.shown}${sep}${name}`, path: m.path === '' ? name : `${m.path}/${name}` };
 }
 
 /** Expands one pattern relative to the root; an empty list when nothing matches. */
@@ -51,21 +57,24 @@ async function expand(ctx: ToolContext, pattern: string): Promise<string[]> {
   const segments = splitSegments(pattern);
   if (segments[0] === '' || segments.includes('..')) throw new GlobRefused(pattern, 'leaves the workspace (it is absolute or has a ".." segment)');
   let partial: Match[] = [{ shown: '', path: '' }];
+  let afterPattern = false;
   for (const [i, seg] of segments.entries()) {
     const last = i === segments.length - 1;
     const next: Match[] = [];
     for (const base of partial) {
       if (seg === '') {
-        // A trailing slash keeps only directories; a doubled slash stays in what is printed.
-        if (await isDirectory(ctx, base.path)) next.push({ shown: `${base.shown}/`, path: base.path });
+        // A trailing slash keeps only directories; a doubled slash stays in what is printed
+        // up to the first pattern, and is one slash after it.
+        const shown = afterPattern && base.shown.endsWith('/') ? base.shown : `${base.shown}/`;
+        if (await isDirectory(ctx, base.path)) next.push({ shown, path: base.path });
         continue;
       }
       if (seg === '.') {
-        next.push({ shown: base.shown === '' ? '.' : `${base.shown}/.`, path: base.path });
+        next.push({ shown: child(base, '.', afterPattern).shown, path: base.path });
         continue;
       }
       if (!isPattern(seg)) {
-        const m = child(base, unescape(seg));
+        const m = child(base, unescape(seg), afterPattern);
         if (last ? await exists(ctx, m.path) : await isDirectory(ctx, m.path)) next.push(m);
         continue;
       }
@@ -76,7 +85,7 @@ async function expand(ctx: ToolContext, pattern: string): Promise<string[]> {
         if (name === '.' || name === '..') continue;
         if (name.startsWith('.') && !dotOk) continue;
         if (!matches(name)) continue;
-        const m = child(base, name);
+        const m = child(base, name, afterPattern);
         if (!last && !(await isDirectory(ctx, m.path))) continue;
         next.push(m);
         if (next.length > MAX_GLOB_MATCHES) throw new GlobRefused(pattern, `matches more than ${MAX_GLOB_MATCHES} paths; narrow it`);
@@ -84,6 +93,7 @@ async function expand(ctx: ToolContext, pattern: string): Promise<string[]> {
     }
     partial = next;
     if (partial.length === 0) return [];
+    afterPattern ||= isPattern(seg);
   }
   return partial.map((m) => m.shown).sort(byCodeUnit);
 }
