@@ -49,5 +49,6 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 30_000,
     pool: 'threads',
+    setupFiles: ['tests/support/fast-check-seed.ts'],
   },
 });
