@@ -18,7 +18,8 @@ import { lineSimilarity } from '../fuzzy.ts';
 import { indentationFits, type IndentPair } from './indent.ts';
 import { indentOf, type SplitText } from './lines.ts';
 import { RUNG_RULES } from './normalize.ts';
-import { comparedLines, type Haystack, type Place } from './search.ts';
+import type { Haystack } from './haystack.ts';
+import { comparedLines, type Place } from './search.ts';
 
 /** Non-blank lines old_str needs for this rung. */
 export const MIN_ANCHORED_LINES = 3;
@@ -78,38 +79,36 @@ export function pairLines(a: readonly string[], b: readonly string[], band = Mat
 
 /** Every place where old_str's first and last lines anchor a span whose middle is close to old_str's. */
 export function anchoredPlaces(hay: Haystack, old: SplitText): Place[] {
+  const rule = RUNG_RULES.anchors;
   const oldLines = comparedLines(old, true);
   const k = oldLines.length;
   if (k < MIN_ANCHORED_LINES) return [];
-  const oldKeys = oldLines.map(RUNG_RULES.anchors.key);
-  const keys = hay.keys(RUNG_RULES.anchors.key);
-  const idx = hay.lineIndices(true);
-  const fileKey = (n: number): string => keys[idx[n]!]!;
+  const oldKeys = oldLines.map(rule.key);
   const tol = lengthTolerance(k);
   const found: { place: Place; unpaired: number }[] = [];
   let looked = 0;
-  for (let p = 0; p < idx.length; p++) {
-    if (fileKey(p) !== oldKeys[0]) continue;
+  for (const head of hay.linesKeyed(rule.key, oldKeys[0]!)) {
+    // The file's non-blank lines from the head line on, as far as the tail line may be.
+    const run = hay.run(head, k + tol, true);
+    const fileKey = (n: number): string => hay.key(rule.key, run[n]!);
     // The head anchor: old_str's first line and the lines after it that match too.
     let a = 1;
-    while (a < k - 1 && p + a < idx.length && fileKey(p + a) === oldKeys[a]) a++;
-    // q is the tail line's position among the file's non-blank lines.
-    const qFrom = p + Math.max(a, k - 1 - tol);
-    const qTo = Math.min(idx.length - 1, p + k - 1 + tol);
-    for (let q = qFrom; q <= qTo; q++) {
+    while (a < k - 1 && a < run.length && fileKey(a) === oldKeys[a]) a++;
+    // q is the tail line's position in the run.
+    for (let q = Math.max(a, k - 1 - tol); q < run.length; q++) {
       if (fileKey(q) !== oldKeys[k - 1]) continue;
       if (++looked > MAX_ANCHOR_CANDIDATES) return [];
       let b = 1;
-      while (a + b < k && q - b >= p + a && fileKey(q - b) === oldKeys[k - 1 - b]) b++;
+      while (a + b < k && q - b >= a && fileKey(q - b) === oldKeys[k - 1 - b]) b++;
       const anchors = [...oldKeys.slice(0, a), ...oldKeys.slice(k - b)];
       if (!anchors.some((l) => wordChars(l) >= MIN_ANCHOR_WORD_CHARS)) continue;
-      const pairing = pairLines(oldKeys.slice(a, k - b), idx.slice(p + a, q - b + 1).map((i) => keys[i]!), tol);
+      const pairing = pairLines(oldKeys.slice(a, k - b), run.slice(a, q - b + 1).map((i) => hay.key(rule.key, i)), tol);
       if (pairing.unpaired > tol || pairing.similarity < MIN_PAIRED_SIMILARITY) continue;
       const pairs: IndentPair[] = [];
-      for (let t = 0; t < a; t++) pairs.push({ from: indentOf(oldLines[t]!), to: indentOf(hay.table.line(idx[p + t]!)) });
-      for (let t = b - 1; t >= 0; t--) pairs.push({ from: indentOf(oldLines[k - 1 - t]!), to: indentOf(hay.table.line(idx[q - t]!)) });
+      for (let t = 0; t < a; t++) pairs.push({ from: indentOf(oldLines[t]!), to: indentOf(hay.table.line(run[t]!)) });
+      for (let t = b - 1; t >= 0; t--) pairs.push({ from: indentOf(oldLines[k - 1 - t]!), to: indentOf(hay.table.line(run[q - t]!)) });
       if (!indentationFits(pairs, false)) continue;
-      found.push({ place: { span: hay.table.span(idx[p]!, idx[q]!), pairs }, unpaired: pairing.unpaired });
+      found.push({ place: { span: hay.table.span(head, run[q]!), pairs }, unpaired: pairing.unpaired });
     }
   }
   return settleOverlaps(found);

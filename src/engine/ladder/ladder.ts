@@ -12,7 +12,8 @@ import { anchoredPlaces } from './anchors.ts';
 import { makeReindent, indentStyle } from './indent.ts';
 import { detectEol, isBlank, LineTable, splitText, withEol, type Eol, type SplitText } from './lines.ts';
 import { fancyChars, plainOnly, RUNG_RULES, type LineRung } from './normalize.ts';
-import { exactPlaces, Haystack, sequencePlaces, type Place } from './search.ts';
+import { Haystack } from './haystack.ts';
+import { exactPlaces, sequencePlaces, type Place } from './search.ts';
 import type { ClosestSpan, LadderCandidate, LadderMatch, LadderOptions, MatchSpan, RungId } from './types.ts';
 
 /** The rungs in the order they are tried. */

@@ -45,7 +45,10 @@ export type LineRung = Exclude<RungId, 'exact'>;
 
 /** How a line-based rung compares lines. */
 export interface RungRule {
-  /** The comparison key of one line. */
+  /**
+   * The comparison key of one line: '' exactly when the line is blank. A key only trims
+   * whitespace and writes typographic characters as plain ones, which verbatimCore relies on.
+   */
   readonly key: (line: string) => string;
   /** Blank lines are skipped on both sides. */
   readonly skipBlank: boolean;
@@ -64,3 +67,19 @@ export const RUNG_RULES: Readonly<Record<LineRung, RungRule>> = {
   'quotes-dashes': { key: plainTrim, skipBlank: true, ignoresIndent: true },
   anchors: { key: plainTrim, skipBlank: true, ignoresIndent: true },
 };
+
+/** The characters PLAIN's plain forms are written with, escaped for a character class. */
+const WRITTEN_CHARS = [...new Set(Object.values(PLAIN).join(''))].map((c) => c.replace(/[\\\]^-]/g, '\\$&')).join('');
+/** A run of them: each may stand for a typographic character in the line. */
+const PLAIN_WRITTEN = new RegExp(`[${WRITTEN_CHARS}]+`);
+
+/**
+ * The longest run of a rung's line key without the characters plain forms are written with, or
+ * '' when it has none. No key rewrites such a run, so every line whose key is `key` holds it as
+ * written: the searches look for it in the file's text to find the lines worth keying.
+ */
+export function verbatimCore(key: string): string {
+  let best = '';
+  for (const part of key.split(PLAIN_WRITTEN)) if (part.length > best.length) best = part;
+  return best;
+}
