@@ -79,11 +79,25 @@ export interface OptionRule {
   readonly defaultWrite?: string;
 }
 
-/** The runners' parsers take no abbreviations (pytest's argparse runs with allow_abbrev off), so names match exactly. */
-function selects(written: string, rule: string): boolean {
-  const full = normalizeName(rule);
-  if (full.includes('.')) return written === full || written.startsWith(`${full}.`);
-  return written.split('.')[0] === full;
+/** Each rule's names normalized, once per rule: the tables are constants, and a call may carry many options. */
+const normalizedNames = new WeakMap<OptionRule, readonly string[]>();
+
+function namesOf(rule: OptionRule): readonly string[] {
+  let names = normalizedNames.get(rule);
+  if (names === undefined) {
+    names = rule.names.map(normalizeName);
+    normalizedNames.set(rule, names);
+  }
+  return names;
+}
+
+/**
+ * The runners' parsers take no abbreviations (pytest's argparse runs with allow_abbrev off), so
+ * names match exactly: the whole written name, or its leading dotted parts (`api` selects
+ * `api.port`; `coverage.reportsdirectory` selects itself and `coverage.reportsdirectory.x`).
+ */
+function selects(written: string, full: string): boolean {
+  return written === full || written.startsWith(`${full}.`);
 }
 
 /**
@@ -112,7 +126,7 @@ export function runnerOptionsFinding(tool: string, options: readonly RunnerOptio
   let gatedFinding: Finding | null = null;
   const writes: string[] = [];
   for (const o of options) {
-    const rule = rules.find((r) => r.names.some((n) => selects(o.name, n)));
+    const rule = rules.find((r) => namesOf(r).some((n) => selects(o.name, n)));
     if (!rule) continue;
     let f: Finding | null = null;
     switch (rule.kind) {

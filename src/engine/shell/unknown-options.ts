@@ -43,9 +43,39 @@ export function looksLikePath(value: string): boolean {
   return value.includes('/') || value.startsWith('.') || /\.[A-Za-z][A-Za-z0-9]{0,7}$/.test(value);
 }
 
-function knownLong(name: string, known: ReadonlySet<string>, families: readonly string[]): boolean {
-  if (known.has(name)) return true;
-  if (name.startsWith('no') && known.has(name.slice(2))) return true;
+/** Long names, normalized: exact names, and families whose dotted children are covered too. */
+interface LongNames {
+  readonly names: ReadonlySet<string>;
+  readonly families: readonly string[];
+}
+
+/** Each table's long names, normalized once: the tables are constants of several hundred names each. */
+const tableNames = new WeakMap<KnownOptions, LongNames>();
+
+function longNamesOf(known: KnownOptions): LongNames {
+  let table = tableNames.get(known);
+  if (table === undefined) {
+    const names = new Set<string>();
+    const families: string[] = [];
+    for (const n of known.long) {
+      if (n.endsWith('.*')) families.push(normalizeName(n.slice(0, -2)));
+      else names.add(normalizeName(n));
+    }
+    table = { names, families };
+    tableNames.set(known, table);
+  }
+  return table;
+}
+
+/** Names that cover themselves and their dotted children. */
+function familiesOf(names: readonly string[]): LongNames {
+  const normalized = names.map(normalizeName);
+  return { names: new Set(normalized), families: normalized };
+}
+
+function knownLong(name: string, { names, families }: LongNames): boolean {
+  if (names.has(name)) return true;
+  if (name.startsWith('no') && names.has(name.slice(2))) return true;
   return families.some((f) => name.startsWith(`${f}.`));
 }
 
@@ -54,16 +84,10 @@ function knownLong(name: string, known: ReadonlySet<string>, families: readonly 
  * matched with their dotted children) does not list and whose value looks like a file: gated.
  */
 export function unknownOptionFinding(tool: string, args: readonly Word[], known: KnownOptions, judged: readonly string[] = []): Finding | null {
-  const names = new Set<string>();
-  const families: string[] = [];
-  for (const n of known.long) {
-    if (n.endsWith('.*')) families.push(normalizeName(n.slice(0, -2)));
-    else names.add(normalizeName(n));
-  }
-  for (const n of judged) {
-    names.add(normalizeName(n));
-    families.push(normalizeName(n));
-  }
+  const table = longNamesOf(known);
+  // The judged names are normalized only once a long option is not in the table.
+  let judgedNames: LongNames | null = null;
+  const listed = (name: string): boolean => knownLong(name, table) || knownLong(name, (judgedNames ??= familiesOf(judged)));
   const flags = known.flags ?? '';
   const values = known.values ?? '';
   for (let i = 0; i < args.length; i++) {
@@ -76,7 +100,7 @@ export function unknownOptionFinding(tool: string, args: readonly Word[], known:
     if (t.startsWith('--') || known.singleDash) {
       const from = t.startsWith('--') ? 2 : 1;
       const eq = t.indexOf('=');
-      if (knownLong(normalizeName(eq < 0 ? t.slice(from) : t.slice(from, eq)), names, families)) continue;
+      if (listed(normalizeName(eq < 0 ? t.slice(from) : t.slice(from, eq)))) continue;
       candidates = eq >= 0 ? [tail(word, eq + 1)] : nextValue;
     } else {
       for (let j = 1; j < t.length; j++) {
