@@ -141,34 +141,53 @@ const SEPARATED_BY_BLANKS = new Set(['command', 'pipeline', 'redirected_statemen
 /**
  * Text inside a command that tree-sitter-bash read as no part of any node. It drops an escaped
  * blank that starts a word (`echo \ a` reads as `echo a`; bash passes " a"), so a word could run
- * with a different value than the one checked.
+ * with a different value than the one checked. Each node's type, span and children are read from
+ * the tree once: every read crosses into the parser's wasm, and a pipeline has thousands of nodes.
  */
-function droppedText(node: Node, src: string): Finding | null {
-  if (SEPARATED_BY_BLANKS.has(node.type)) {
-    let cursor = node.startIndex;
-    let prev: Node | null = null;
-    for (const k of [...node.children, null]) {
-      const gap = src.slice(cursor, k ? k.startIndex : node.endIndex);
-      const near = (): string => q(src.slice(Math.max(node.startIndex, cursor - 8), cursor + gap.length + 8));
-      // A newline may follow a pipe operator; elsewhere only blanks and line continuations separate.
-      if (!(node.type === 'pipeline' ? /^(?:[ \t\n]|\\\n)*$/ : /^(?:[ \t]|\\\n)*$/).test(gap)) {
-        return never('parse', `part of the command was not understood near ${near()}`, 'Quote an argument that starts with a blank (\' a\'), and send one plain command.');
-      }
-      // `<<<'a'\t` is one word for bash (also across a line continuation); tree-sitter-bash ends
-      // the target at the quote and makes `\t` an argument.
-      const wordNext = k !== null && (k.isNamed || k.type === '$') && !REDIRECT_TYPES.has(k.type);
-      if (wordNext && prev && REDIRECT_TYPES.has(prev.type) && gap.replace(/\\\n/g, '') === '') {
-        return never('parse', `the redirection target in ${near()} runs on into the next word, which bash and tree-sitter-bash split differently`, 'Quote the whole redirection target (<<< \'a b\'), and put a space after it.');
-      }
-      if (k) cursor = k.endIndex;
-      prev = k;
+function droppedText(node: Node, src: string, type: string = node.type): Finding | null {
+  if (!SEPARATED_BY_BLANKS.has(type)) {
+    for (const k of node.namedChildren) {
+      const f = droppedText(k, src);
+      if (f) return f;
     }
+    return null;
   }
-  for (const k of node.namedChildren) {
-    const f = droppedText(k, src);
+  // A newline may follow a pipe operator; elsewhere only blanks and line continuations separate.
+  const blanks = type === 'pipeline' ? /^(?:[ \t\n]|\\\n)*$/ : /^(?:[ \t]|\\\n)*$/;
+  const kids = node.children;
+  const named: [Node, string][] = [];
+  let cursor = node.startIndex;
+  let afterRedirect = false;
+  for (let i = 0; ; i++) {
+    const k = kids[i];
+    const gap = src.slice(cursor, k ? k.startIndex : node.endIndex);
+    if (!blanks.test(gap)) {
+      return never('parse', `part of the command was not understood near ${near(src, node, cursor, gap)}`, 'Quote an argument that starts with a blank (\' a\'), and send one plain command.');
+    }
+    if (k === undefined) break;
+    const kType = k.type;
+    const kNamed = k.isNamed;
+    // `<<<'a'\t` is one word for bash (also across a line continuation); tree-sitter-bash ends
+    // the target at the quote and makes `\t` an argument.
+    const wordNext = (kNamed || kType === '$') && !REDIRECT_TYPES.has(kType);
+    if (wordNext && afterRedirect && gap.replace(/\\\n/g, '') === '') {
+      return never('parse', `the redirection target in ${near(src, node, cursor, gap)} runs on into the next word, which bash and tree-sitter-bash split differently`, 'Quote the whole redirection target (<<< \'a b\'), and put a space after it.');
+    }
+    if (kNamed) named.push([k, kType]);
+    cursor = k.endIndex;
+    afterRedirect = REDIRECT_TYPES.has(kType);
+  }
+  // The named children from `children`, which the readers below reuse with what they cached.
+  for (const [k, kType] of named) {
+    const f = droppedText(k, src, kType);
     if (f) return f;
   }
   return null;
+}
+
+/** The source around a gap inside `node`, quoted for a message. */
+function near(src: string, node: Node, cursor: number, gap: string): string {
+  return q(src.slice(Math.max(node.startIndex, cursor - 8), cursor + gap.length + 8));
 }
 
 function readStatement(node: Node, src: string): Stage[] | Finding {
@@ -192,17 +211,18 @@ function readStatement(node: Node, src: string): Stage[] | Finding {
 function readPipeline(node: Node, src: string): Stage[] | Finding {
   const stages: Stage[] = [];
   for (const k of node.children) {
-    if (k.type === '|&') {
+    const type = k.type;
+    if (type === '|&') {
       const last = stages.pop();
       if (last) stages.push({ ...last, pipeStderr: true });
       continue;
     }
-    if (k.type === '|') continue;
+    if (type === '|') continue;
     const part =
-      k.type === 'command' ? readCommand(k, src)
-      : k.type === 'redirected_statement' ? readRedirected(k, src)
+      type === 'command' ? readCommand(k, src)
+      : type === 'redirected_statement' ? readRedirected(k, src)
       // tree-sitter nests the rest of a pipeline written after a heredoc's delimiter (`<<EOF | a |& b`).
-      : k.type === 'pipeline' ? readPipeline(k, src)
+      : type === 'pipeline' ? readPipeline(k, src)
       : compoundFinding(k, src);
     if (!Array.isArray(part)) return part;
     stages.push(...part);
@@ -226,17 +246,24 @@ function collected(): Collected {
 }
 
 function readRedirected(node: Node, src: string): Stage[] | Finding {
-  const body = node.childForFieldName('body');
+  // The body taken from `children`, whose nodes droppedText already read (and cached) below it.
+  const bodyId = node.childForFieldName('body')?.id;
+  let body: Node | null = null;
   const acc = collected();
   for (const k of node.children) {
-    if (body !== null && k.id === body.id) continue;
-    if (!REDIRECT_TYPES.has(k.type)) return compoundFinding(k, src);
-    const f = collectRedirect(k, src, acc);
+    if (k.id === bodyId) {
+      body = k;
+      continue;
+    }
+    const type = k.type;
+    if (!REDIRECT_TYPES.has(type)) return compoundFinding(k, src);
+    const f = collectRedirect(k, src, acc, type);
     if (f) return f;
   }
   if (body === null) return withExtra([{ assignments: [], words: acc.spill, redirects: acc.redirects, raw: text(src, node) }], acc);
-  if (body.type === 'command') return readCommand(body, src, acc);
-  if (body.type === 'pipeline') {
+  const bodyType = body.type;
+  if (bodyType === 'command') return readCommand(body, src, acc);
+  if (bodyType === 'pipeline') {
     // Redirections after a pipeline belong to its last stage.
     const stages = readPipeline(body, src);
     if (!Array.isArray(stages)) return stages;
@@ -253,8 +280,8 @@ function withExtra(stages: Stage[], acc: Collected): Stage[] {
   return [...stages, acc.pipeStderr ? { ...last, pipeStderr: true } : last, ...acc.extra];
 }
 
-/** Reads one redirection node into `acc`. */
-function collectRedirect(node: Node, src: string, acc: Collected): Finding | null {
+/** Reads one redirection node (of type `type`) into `acc`. */
+function collectRedirect(node: Node, src: string, acc: Collected, type: string = node.type): Finding | null {
   const raw = text(src, node);
   let op = '';
   let fd: string | null = null;
@@ -263,26 +290,28 @@ function collectRedirect(node: Node, src: string, acc: Collected): Finding | nul
   // tree but come after it for bash, which applies them in order (the last stdin wins).
   const at = acc.redirects.length;
   for (const k of node.children) {
-    if (k.type === 'file_descriptor') fd = text(src, k);
-    else if (!k.isNamed && op === '') op = k.type;
-    else if (node.type === 'heredoc_redirect') {
+    const kType = k.type;
+    const kNamed = k.isNamed;
+    if (kType === 'file_descriptor') fd = text(src, k);
+    else if (!kNamed && op === '') op = kType;
+    else if (type === 'heredoc_redirect') {
       const f = heredocPart(k, src, acc);
       if (f) return f;
-    } else if (k.isNamed) targetNodes.push(k);
+    } else if (kNamed) targetNodes.push(k);
     else return never('syntax', `unsupported redirection ${q(raw)}`, USE.write);
   }
   if (fd === null) {
     const f = descriptorWordFinding(node, src);
     if (f) return f;
   }
-  if (node.type === 'heredoc_redirect') {
+  if (type === 'heredoc_redirect') {
     acc.redirects.splice(at, 0, { kind: 'heredoc', op, fd, target: null, raw, heredoc: heredocSource(node, src, op) });
     return null;
   }
   const targets = targetNodes.length ? decodeWords(targetNodes, src) : [];
   if (!Array.isArray(targets)) return targets;
   acc.spill.push(...targets.slice(1));
-  acc.redirects.push({ kind: node.type === 'herestring_redirect' ? 'herestring' : 'file', op, fd, target: targets[0] ?? null, raw });
+  acc.redirects.push({ kind: type === 'herestring_redirect' ? 'herestring' : 'file', op, fd, target: targets[0] ?? null, raw });
   return null;
 }
 
@@ -350,18 +379,19 @@ function readCommand(node: Node, src: string, outer: Collected = collected()): S
   const wordNodes: Node[] = [];
   const acc = collected();
   for (const k of node.children) {
-    if (k.type === 'variable_assignment') {
+    const type = k.type;
+    if (type === 'variable_assignment') {
       const a = readAssignment(k, src);
       if (!('name' in a)) return a;
       assignments.push(a);
-    } else if (k.type === 'command_name') {
-      const inner = k.firstChild;
-      if (inner === null) return never('syntax', `empty command name in ${q(text(src, node))}`, USE.oneCommand);
+    } else if (type === 'command_name') {
+      const inner = k.children[0];
+      if (inner === undefined) return never('syntax', `empty command name in ${q(text(src, node))}`, USE.oneCommand);
       wordNodes.push(inner);
-    } else if (REDIRECT_TYPES.has(k.type)) {
-      const f = collectRedirect(k, src, acc);
+    } else if (REDIRECT_TYPES.has(type)) {
+      const f = collectRedirect(k, src, acc, type);
       if (f) return f;
-    } else if (k.isNamed || k.type === '$') wordNodes.push(k);
+    } else if (k.isNamed || type === '$') wordNodes.push(k);
     else return never('syntax', `unsupported shell syntax ${q(text(src, k))} in ${q(text(src, node))}`, USE.oneCommand);
   }
   const words = decodeWords(wordNodes, src);

@@ -212,9 +212,9 @@ export function decodeAnsiC(body: string): string | RareEscape {
   return out;
 }
 
-/** Appends one word-part node; returns a finding when the part is only known at run time. */
-function pushNode(b: WordBuilder, node: Node, src: string, next: Node | null): Finding | null {
-  const raw = src.slice(node.startIndex, node.endIndex);
+/** Appends one word-part node (ending at `end`); returns a finding when the part is only known at run time. */
+function pushNode(b: WordBuilder, node: Node, end: number, src: string, next: Node | null): Finding | null {
+  const raw = src.slice(node.startIndex, end);
   switch (node.type) {
     case 'word':
     case 'number':
@@ -253,8 +253,8 @@ function pushNode(b: WordBuilder, node: Node, src: string, next: Node | null): F
       }
       pushUnquoted(b, raw.slice(0, -1));
       const string = next?.type === 'concatenation' ? next.firstChild : next;
-      if (string?.type === 'string' && string.startIndex === node.endIndex) return null;
-      if (startsExpansion(src, node.endIndex)) return dollarFinding(src, node);
+      if (string?.type === 'string' && string.startIndex === end) return null;
+      if (startsExpansion(src, end)) return dollarFinding(src, node);
       b.push('$', false);
       return null;
     }
@@ -269,13 +269,15 @@ function pushString(b: WordBuilder, node: Node, src: string): Finding | null {
   const end = node.endIndex - 1;
   let cursor = node.startIndex + 1;
   for (const child of node.children) {
-    if (child.startIndex < cursor || child.endIndex > end) continue; // the quote tokens themselves
+    const childEnd = child.endIndex;
+    if (child.startIndex < cursor || childEnd > end) continue; // the quote tokens themselves
     if (child.startIndex > cursor) pushDoubleQuoted(b, src.slice(cursor, child.startIndex));
+    const type = child.type;
     // tree-sitter's `$` token can take the blanks before it (`" $ "`): its text is content too.
-    if (child.type === '$' && startsExpansion(src, child.endIndex)) return dollarFinding(src, child);
-    if (child.type === 'string_content' || child.type === '$') pushDoubleQuoted(b, src.slice(child.startIndex, child.endIndex));
+    if (type === '$' && startsExpansion(src, childEnd)) return dollarFinding(src, child);
+    if (type === 'string_content' || type === '$') pushDoubleQuoted(b, src.slice(child.startIndex, childEnd));
     else return expansionFinding(child, src);
-    cursor = child.endIndex;
+    cursor = childEnd;
   }
   if (end > cursor) pushDoubleQuoted(b, src.slice(cursor, end));
   return null;
@@ -287,9 +289,10 @@ function pushParts(b: WordBuilder, parts: readonly Node[], src: string, start: n
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i]!;
     if (part.startIndex > cursor) pushUnquoted(b, src.slice(cursor, part.startIndex));
-    const f = pushNode(b, part, src, parts[i + 1] ?? null);
+    const end = part.endIndex;
+    const f = pushNode(b, part, end, src, parts[i + 1] ?? null);
     if (f) return f;
-    cursor = part.endIndex;
+    cursor = end;
   }
   return null;
 }
@@ -301,19 +304,21 @@ function joined(src: string, from: number, to: number): boolean {
 
 /**
  * Groups adjacent word nodes into words (tree-sitter splits `a\<newline>b`, which bash reads as
- * one word) and decodes each. Returns the words, or the first finding.
+ * one word) and decodes each. Returns the words, or the first finding. Each node's end is read
+ * once: every read crosses into the parser's wasm, and a command may have thousands of words.
  */
 export function decodeWords(nodes: readonly Node[], src: string): Word[] | Finding {
   const words: Word[] = [];
+  const ends = nodes.map((n) => n.endIndex);
   let i = 0;
   while (i < nodes.length) {
     let j = i + 1;
-    while (j < nodes.length && joined(src, nodes[j - 1]!.endIndex, nodes[j]!.startIndex)) j++;
+    while (j < nodes.length && joined(src, ends[j - 1]!, nodes[j]!.startIndex)) j++;
     const group = nodes.slice(i, j);
     const b = new WordBuilder();
     const f = pushParts(b, group, src, group[0]!.startIndex);
     if (f) return f;
-    const raw = src.slice(group[0]!.startIndex, group[group.length - 1]!.endIndex);
+    const raw = src.slice(group[0]!.startIndex, ends[j - 1]!);
     words.push({ text: b.text, raw, quoted: b.quoted, plain: b.plain && group.length === 1 });
     i = j;
   }
