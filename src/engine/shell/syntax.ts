@@ -209,7 +209,7 @@ function readStatement(node: Node, src: string): Stage[] | Finding {
 }
 
 function readPipeline(node: Node, src: string): Stage[] | Finding {
-  const stages: Stage[] = [];
+  let stages: Stage[] = [];
   for (const k of node.children) {
     const type = k.type;
     if (type === '|&') {
@@ -225,7 +225,10 @@ function readPipeline(node: Node, src: string): Stage[] | Finding {
       : type === 'pipeline' ? readPipeline(k, src)
       : compoundFinding(k, src);
     if (!Array.isArray(part)) return part;
-    stages.push(...part);
+    // A redirected stage nests the pipeline before it (`a | b 2>&1 | c` is a pipeline inside a
+    // redirected statement inside a pipeline): its stages are taken over, not copied per level.
+    if (stages.length === 0) stages = part;
+    else stages.push(...part);
   }
   return stages;
 }
@@ -268,7 +271,8 @@ function readRedirected(node: Node, src: string): Stage[] | Finding {
     const stages = readPipeline(body, src);
     if (!Array.isArray(stages)) return stages;
     const last = stages.pop()!;
-    return withExtra([...stages, { ...last, words: [...last.words, ...acc.spill], redirects: [...last.redirects, ...acc.redirects] }], acc);
+    stages.push({ ...last, words: [...last.words, ...acc.spill], redirects: [...last.redirects, ...acc.redirects] });
+    return withExtra(stages, acc);
   }
   return compoundFinding(body, src);
 }
