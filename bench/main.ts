@@ -17,6 +17,7 @@ import { patchCorpusSection } from './patch.ts';
 import { patchHunksSection } from './patch-hunks.ts';
 import { pathCorpusSection } from './paths.ts';
 import { shareSection } from './share.ts';
+import { shellLongSection } from './shell-long.ts';
 import { syntaxCostSection } from './syntax-cost.ts';
 import { toolCallFormatsSection } from './tool-calls.ts';
 import { wllamaSection } from './wllama.ts';
@@ -31,6 +32,7 @@ const SECTIONS: readonly BenchSectionDef[] = [
   pathCorpusSection(),
   toolCallFormatsSection(),
   latencySection(),
+  shellLongSection(),
   gitStatusSection(),
   firstUseSection(),
   syntaxCostSection(),
