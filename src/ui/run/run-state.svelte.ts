@@ -28,6 +28,14 @@ export interface LiveOutput {
   readonly since: number;
 }
 
+/**
+ * Run events that come faster than this after the last shown ones wait and are applied
+ * together: a replay streams a step every few milliseconds, and laying the page out for each
+ * one cost more than the replay. An event that comes alone (a live model's step) is applied at
+ * once, and so are the ones a person must see now (an approval question, the end).
+ */
+export const EVENT_BATCH_MS = 100;
+
 export class RunState {
   readonly #client: EngineClient;
   readonly #selection: StepSelection;
@@ -77,11 +85,12 @@ export class RunState {
 
   /** Follows run events and the engine's status; returns the cleanup for the component's $effect. */
   connect(): () => void {
-    const offEvents = this.#client.onRunEvent((runId, event) => this.#apply(runId, event));
+    const offEvents = this.#client.onRunEvent((runId, event) => this.#receive(runId, event));
     const offStatus = this.#client.onStatus((s) => this.#onStatus(s));
     return () => {
       offEvents();
       offStatus();
+      this.#applyQueued();
     };
   }
 
@@ -187,6 +196,29 @@ export class RunState {
     if (this.latest !== null) this.select(this.latest);
   }
 
+  /** Events received and not applied yet, and when events were last applied (performance.now()). */
+  #queue: { runId: number; event: RunEvent }[] = [];
+  #queueTimer: ReturnType<typeof setTimeout> | null = null;
+  #appliedAt = -Infinity;
+
+  #receive(runId: number, event: RunEvent): void {
+    this.#queue.push({ runId, event });
+    if (event.kind === 'approval' || event.kind === 'ended') return this.#applyQueued();
+    if (this.#queueTimer !== null) return;
+    const wait = this.#appliedAt + EVENT_BATCH_MS - performance.now();
+    if (wait <= 0) this.#applyQueued();
+    else this.#queueTimer = setTimeout(() => this.#applyQueued(), wait);
+  }
+
+  #applyQueued(): void {
+    if (this.#queueTimer !== null) clearTimeout(this.#queueTimer);
+    this.#queueTimer = null;
+    const queued = this.#queue;
+    this.#queue = [];
+    for (const { runId, event } of queued) this.#apply(runId, event);
+    this.#appliedAt = performance.now();
+  }
+
   #apply(runId: number, event: RunEvent): void {
     // Events of an older run (stopped when this one started) are ignored.
     if (!this.info || runId !== this.info.runId) return;
@@ -241,6 +273,10 @@ export class RunState {
   }
 
   #reset(): void {
+    if (this.#queueTimer !== null) clearTimeout(this.#queueTimer);
+    this.#queueTimer = null;
+    this.#queue = [];
+    this.#appliedAt = -Infinity;
     this.info = null;
     this.records = [];
     this.speeds = new Map();

@@ -3,11 +3,11 @@
  * template and its recorded run: events applied in one place, the selection following the
  * latest step until one is picked, Pause/Step/Stop, approvals, and files at earlier steps.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import type { EngineClient, RunConfig } from '../../worker/client.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { EngineClient, RunConfig, RunEvent, RunInfo, StepRecord } from '../../worker/client.ts';
 import { connectInProcess } from '../../worker/in-process.ts';
 import { createTemplateSession } from '../../worker/starter-session.ts';
-import { RunState } from './run-state.svelte.ts';
+import { EVENT_BATCH_MS, RunState } from './run-state.svelte.ts';
 import { TimeTravel } from './time-travel.svelte.ts';
 
 const cleanups: (() => void)[] = [];
@@ -104,6 +104,66 @@ describe('RunState', () => {
     crash();
     expect(run.phase).toBe('ended');
     expect(run.error).toBe('The run ended because the engine worker stopped: it threw an uncaught error (boom).');
+  });
+});
+
+describe('RunState under a fast stream', () => {
+  /** The records and info of a real run, to stream again through a client that sends what the test says. */
+  async function recorded(): Promise<{ info: RunInfo; records: readonly StepRecord[] }> {
+    const { run, config } = await setup();
+    await run.start(config);
+    await until('the end', () => run.phase === 'ended');
+    return { info: run.info!, records: run.records };
+  }
+
+  it(`applies events that come within ${EVENT_BATCH_MS} ms of the last applied ones together, in order; an approval or the end at once`, async () => {
+    const { info, records } = await recorded();
+    let send: (runId: number, event: RunEvent) => void = () => undefined;
+    const client = {
+      onRunEvent: (listener: typeof send) => ((send = listener), () => undefined),
+      onStatus: () => () => undefined,
+      startRun: async () => info,
+    } as unknown as EngineClient;
+    const url = { step: null as number | null };
+    const run = new RunState(client, { get: () => url.step, set: (s) => (url.step = s) });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      const off = run.connect();
+      await run.start({} as RunConfig);
+      const emit = (event: RunEvent) => send(info.runId, event);
+      const shown = () => run.records.map((r) => r.step.index);
+
+      emit({ kind: 'step', record: records[0]! }); // alone: at once
+      expect(shown()).toEqual([1]);
+      emit({ kind: 'token', index: 2, delta: 'I will' });
+      emit({ kind: 'step', record: records[1]! });
+      emit({ kind: 'step', record: records[2]! });
+      expect(shown()).toEqual([1]);
+      expect(run.live).toBeNull();
+      vi.advanceTimersByTime(EVENT_BATCH_MS - 1);
+      expect(shown()).toEqual([1]);
+      vi.advanceTimersByTime(1);
+      expect(shown()).toEqual([1, 2, 3]);
+      expect(run.live).toBeNull(); // step 2's output ended with step 2, in the order it came
+
+      emit({ kind: 'step', record: records[3]! });
+      expect(shown()).toEqual([1, 2, 3]);
+      emit({ kind: 'approval', ask: { id: 1, step: 5, tool: 'ws_edit', reason: 'writes', args: {} } as never });
+      expect(shown()).toEqual([1, 2, 3, 4]); // the question comes with the steps before it
+      expect(run.ask?.step).toBe(5);
+
+      vi.advanceTimersByTime(EVENT_BATCH_MS);
+      emit({ kind: 'step', record: records[4]! });
+      emit({ kind: 'ended', stop: { kind: 'done' } as never, text: 'finished' });
+      expect(shown()).toEqual([1, 2, 3, 4, 5]);
+      expect(run.phase).toBe('ended');
+
+      emit({ kind: 'step', record: records[5]! });
+      off(); // a page that goes away applies what waited
+      expect(shown()).toEqual([1, 2, 3, 4, 5, 6]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

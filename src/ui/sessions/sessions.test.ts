@@ -96,6 +96,8 @@ describe('recording, reload and continuing', () => {
       await first.run.control('step');
       await until(`step ${n} saved`, () => first.sessions.keeper.savedSteps === n);
     }
+    // The page shows steps that come close together in one update (EVENT_BATCH_MS).
+    await until('both steps shown', () => first.run.records.length === 2);
     const script = first.start.options!.recorded[0]!;
     const [meta] = await store.list();
     expect(meta).toMatchObject({ steps: 2, status: 'live', source: 'run', title: runTitle(first.run.info!) });
