@@ -2,7 +2,8 @@
  * Share links and replay: the links of the default 7-step run and of the 30-step example in
  * this build's format (version 2) beside the version 1 format they replace, and beside
  * lz-string's `compressToEncodedURIComponent` of the same JSON; and the time to replay and
- * verify a 100-step session beside the same scripted run without recording or checking. Runs
+ * verify a 100-step session beside the same scripted run, from the same start (the template as a
+ * git repository), without recording or checking. Runs
  * are recorded in a memory workspace whose `node` runs in the host sandbox, as the bundled
  * sessions are.
  */
@@ -20,6 +21,7 @@ import { recordRun } from '../src/session/recorder.ts';
 import { replaySession } from '../src/session/replay.ts';
 import { COMFORTABLE_LINK_CHARS, linkSession, parseSessionFile, shareUrl, SHARE_PARAM, toBase64Url } from '../src/session/share-codec.ts';
 import { seedTemplate, STARTER_TEMPLATE } from '../src/workspace/templates/index.ts';
+import { seedTemplateRepo } from '../src/workspace/git-seed.ts';
 import { buildExample, examplePath, hundredStepScript } from '../scripts/make-examples.ts';
 import { lessonWorkspace } from '../scripts/make-lessons.ts';
 import { timeRuns, timingCell } from './stats.ts';
@@ -79,8 +81,9 @@ export function shareSection(): BenchSectionDef {
       );
       const plain = await timeRuns(
         async () => {
+          // The same start the session was recorded from and a replay rebuilds: the template as a git repository.
           const ws = await lessonWorkspace();
-          await seedTemplate(ws, STARTER_TEMPLATE);
+          await seedTemplateRepo(ws, STARTER_TEMPLATE);
           await runLoop({ engine: createEngine(ws), model: new ScriptedModel(hundred.outputs), task: thirty.task, maxSteps: hundred.outputs.length });
         },
         { runs: REPLAY_RUNS },
