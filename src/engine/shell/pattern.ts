@@ -143,6 +143,40 @@ export function isPattern(p: string): boolean {
   return false;
 }
 
+/**
+ * Whether bash takes `text` for a pattern when it joins the path before it (its
+ * glob_pattern_p): an unescaped `*` or `?`, or a `[` with a `]` anywhere after it, a slash
+ * between them too. An unclosed `[` is no pattern here.
+ */
+export function bashSeesPattern(text: string): boolean {
+  let open = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\\') i++;
+    else if (c === '*' || c === '?') return true;
+    else if (c === '[') open = true;
+    else if (c === ']' && open) return true;
+  }
+  return false;
+}
+
+/**
+ * True when a bracket expression of `p` may hold a collating symbol or an equivalence class
+ * (`[.x.]`, `[=x=]`): an unescaped `[.` or `[=` after an unescaped `[`. Bash reads those by its
+ * locale's collation; the runner does not expand them, so it cannot differ from bash.
+ */
+export function usesCollation(p: string): boolean {
+  let open = false;
+  for (let i = 0; i < p.length; i++) {
+    if (p[i] === '\\') i++;
+    else if (p[i] === '[') {
+      if (open && (p[i + 1] === '.' || p[i + 1] === '=')) return true;
+      open = true;
+    }
+  }
+  return false;
+}
+
 /** The segment with its backslash escapes removed (a segment that is no pattern). */
 export function unescape(p: string): string {
   return p.replace(/\\(.)/gs, '$1');

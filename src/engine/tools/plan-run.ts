@@ -9,7 +9,7 @@ import { HARNESS_DIR } from '../jail.ts';
 import type { ToolContext } from '../context.ts';
 import type { ExecPlan, ExecStage } from '../workspace.ts';
 import type { PlanArg, PlanInput, ShellPlan } from '../shell/plan-types.ts';
-import { isPattern, segmentMatcher, splitSegments, unescape } from '../shell/pattern.ts';
+import { bashSeesPattern, isPattern, segmentMatcher, splitSegments, unescape, usesCollation } from '../shell/pattern.ts';
 
 /** Largest input file a command may read through `<` (it is held in memory whole). */
 export const MAX_STDIN_BYTES = 16 * 1024 * 1024;
@@ -43,9 +43,10 @@ interface Match {
 }
 
 /**
- * `m` joined with one more name. After a segment with a pattern in it, bash joins with one
- * slash however many were written (`s*` `//deep` gives `src/deep`); before the first pattern it
- * keeps what was written (`dir//x*` gives `dir//x`).
+ * `m` joined with one more name. Once the path before it is a pattern to bash
+ * (`bashSeesPattern`), bash joins with one slash however many were written (`s*` `//deep` gives
+ * `src/deep`); before that it keeps what was written (`dir//x*` gives `dir//x`, and so does
+ * `d[//x*`: an unclosed `[` is no pattern).
  */
 function child(m: Match, name: string, afterPattern: boolean): Match {
   const sep = m.shown === '' || (afterPattern && m.shown.endsWith('/')) ? '' : '/';
@@ -56,6 +57,7 @@ function child(m: Match, name: string, afterPattern: boolean): Match {
 async function expand(ctx: ToolContext, pattern: string): Promise<string[]> {
   const segments = splitSegments(pattern);
   if (segments[0] === '' || segments.includes('..')) throw new GlobRefused(pattern, 'leaves the workspace (it is absolute or has a ".." segment)');
+  if (segments.some(usesCollation)) throw new GlobRefused(pattern, 'has a collating symbol or equivalence class ([. or [= inside brackets), which ws_shell does not expand; list the characters in the brackets');
   let partial: Match[] = [{ shown: '', path: '' }];
   let afterPattern = false;
   for (const [i, seg] of segments.entries()) {
@@ -93,7 +95,7 @@ async function expand(ctx: ToolContext, pattern: string): Promise<string[]> {
     }
     partial = next;
     if (partial.length === 0) return [];
-    afterPattern ||= isPattern(seg);
+    afterPattern = bashSeesPattern(segments.slice(0, i + 1).join('/'));
   }
   return partial.map((m) => m.shown).sort(byCodeUnit);
 }
