@@ -95,7 +95,8 @@ async function expand(ctx: ToolContext, pattern: string): Promise<string[]> {
     }
     partial = next;
     if (partial.length === 0) return [];
-    afterPattern = bashSeesPattern(segments.slice(0, i + 1).join('/'));
+    // Once the path so far is a pattern to bash, every longer one is too: no need to look again.
+    afterPattern ||= bashSeesPattern(segments.slice(0, i + 1).join('/'));
   }
   return partial.map((m) => m.shown).sort(byCodeUnit);
 }
