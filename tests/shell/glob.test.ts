@@ -45,8 +45,8 @@ function bash(line: string): string {
 
 async function ours(line: string): Promise<string | null> {
   const r = await engine.call('ws_shell', { command: line });
-  // Refused by the policy, or a pattern the runner will not expand: nothing ran, nothing to compare.
-  if (!r.ok) return r.notes.some((n) => n.detail === 'refuse') || r.text.startsWith('ws_shell did not run ') ? null : `failed: ${r.text}`;
+  // Refused by the policy, or a bracket the runner will not expand (its own test below): nothing ran, nothing to compare.
+  if (!r.ok) return r.notes.some((n) => n.detail === 'refuse') || r.text.includes(' has a collating symbol or equivalence class ') ? null : `failed: ${r.text}`;
   return r.text.replace(/\n\[exit code 0\]$/, '\n').replace(/^\(command produced no output\)\n?/, '');
 }
 
