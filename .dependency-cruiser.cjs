@@ -10,10 +10,16 @@ module.exports = {
     },
     {
       name: 'engine-tests-use-backends-only',
-      comment: 'Engine tests may use real backends and platform wiring (no mocks where a real part fits), nothing else.',
+      comment:
+        'Engine tests may use real backends and platform wiring (no mocks where a real part fits), nothing else.',
       severity: 'error',
       from: { path: '^src/engine/.*\\.test\\.ts$' },
-      to: { path: ['^src/(?!engine/|workspace/|platform/)', 'node_modules/(svelte|@mlc-ai|@webcontainer|@codemirror|@xterm)/'] },
+      to: {
+        path: [
+          '^src/(?!engine/|workspace/|platform/)',
+          'node_modules/(svelte|@mlc-ai|@webcontainer|@codemirror|@xterm)/',
+        ],
+      },
     },
     {
       name: 'engine-no-node-builtins',
@@ -31,14 +37,16 @@ module.exports = {
     },
     {
       name: 'session-below-ui',
-      comment: 'session/ depends on engine/, agent/ and workspace/ (fresh workspaces and templates to replay in), never on ui/, worker/ or cli/.',
+      comment:
+        'session/ depends on engine/, agent/ and workspace/ (fresh workspaces and templates to replay in), never on ui/, worker/ or cli/.',
       severity: 'error',
       from: { path: '^src/session/' },
       to: { path: '^src/(ui|worker|cli)/' },
     },
     {
       name: 'eval-is-portable',
-      comment: 'src/eval/ runs in the engine worker and in the CLI alike: no node: builtins outside its tests, never ui/, worker/ or cli/.',
+      comment:
+        'src/eval/ runs in the engine worker and in the CLI alike: no node: builtins outside its tests, never ui/, worker/ or cli/.',
       severity: 'error',
       from: { path: '^src/eval/', pathNot: '\\.test\\.ts$' },
       to: { path: '^src/(ui|worker|cli)/' },
@@ -52,7 +60,8 @@ module.exports = {
     },
     {
       name: 'ui-through-worker',
-      comment: 'ui/ never imports runtime code from engine/, agent/ or workspace/: all work goes through worker/client.ts.',
+      comment:
+        'ui/ never imports runtime code from engine/, agent/ or workspace/: all work goes through worker/client.ts.',
       severity: 'error',
       from: { path: '^src/ui/' },
       to: { path: '^src/(engine|agent|workspace)/', dependencyTypesNot: ['type-only'] },
@@ -77,7 +86,8 @@ module.exports = {
     },
     {
       name: 'gguf-node-off-the-browser',
-      comment: 'The Node llama.cpp adapter (gguf-node.ts) serves the CLI, the bench and tests; nothing a browser bundle holds imports it.',
+      comment:
+        'The Node llama.cpp adapter (gguf-node.ts) serves the CLI, the bench and tests; nothing a browser bundle holds imports it.',
       severity: 'error',
       from: { path: '^src/(?!cli/)', pathNot: ['^src/agent/models/gguf-node', '\\.test\\.ts$'] },
       to: { path: '^src/agent/models/gguf-node\\.ts$' },
@@ -95,7 +105,11 @@ module.exports = {
         'The engine worker imports workspace/webcontainer/ by file, node-syntax-check.ts alone, so it never bundles @webcontainer/api.',
       severity: 'error',
       from: { path: '^src/worker/', pathNot: ['^src/worker/webcontainer-link\\.ts$', '\\.test\\.ts$'] },
-      to: { path: '^src/workspace/webcontainer/', pathNot: '^src/workspace/webcontainer/node-syntax-check\\.ts$', dependencyTypesNot: ['type-only'] },
+      to: {
+        path: '^src/workspace/webcontainer/',
+        pathNot: '^src/workspace/webcontainer/node-syntax-check\\.ts$',
+        dependencyTypesNot: ['type-only'],
+      },
     },
     { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
   ],
@@ -103,7 +117,10 @@ module.exports = {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+    },
     exclude: { path: '\\.svelte$' },
   },
 };

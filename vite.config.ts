@@ -18,7 +18,9 @@ function devCsp(): Plugin {
     name: 'slmcode-dev-csp',
     apply: 'serve',
     transformIndexHtml: (html) =>
-      html.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'").replace("connect-src 'self'", "connect-src 'self' ws: wss:"),
+      html
+        .replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
+        .replace("connect-src 'self'", "connect-src 'self' ws: wss:"),
   };
 }
 
@@ -28,7 +30,9 @@ export default defineConfig({
   resolve: {
     // just-bash's browser bundle imports node:zlib for gzip; the browser gets a stub that says it
     // is unavailable. Tests run in Node, which has the real module, so vitest keeps it.
-    alias: process.env.VITEST ? {} : { 'node:zlib': fileURLToPath(new URL('./src/worker/node-zlib-stub.ts', import.meta.url)) },
+    alias: process.env.VITEST
+      ? {}
+      : { 'node:zlib': fileURLToPath(new URL('./src/worker/node-zlib-stub.ts', import.meta.url)) },
   },
   server: { headers: isolationHeaders },
   preview: { headers: isolationHeaders },

@@ -23,7 +23,15 @@ import { ms, summarize, timeRuns, timingCell, type Timing } from './stats.ts';
 import type { BenchRow, BenchSection, BenchSectionDef } from './table.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const LOADS = 9;
 const REPLAYS = 3;
 const REPLAY_MS = 2000;
@@ -33,7 +41,10 @@ const WAIT_MS = 30_000;
 /** The example opened from the start screen (examples/thirty-steps.session.json). */
 const EXAMPLE = { button: 'Thirty steps on tiny-utils', steps: 30 };
 /** The baseline page, written into the build's outDir: one line of text, so it has a first contentful paint. */
-const BLANK = { file: 'bench-blank.html', html: '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>blank</title></head><body><p>blank</p></body></html>\n' };
+const BLANK = {
+  file: 'bench-blank.html',
+  html: '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>blank</title></head><body><p>blank</p></body></html>\n',
+};
 
 const TITLE = 'the built app in headless Chromium (vite preview)';
 
@@ -91,7 +102,8 @@ const WATCHER = (watches: readonly Watch[]): string => `(() => {
 /** Evaluates `expression` in the page over the DevTools protocol, so nothing of Playwright's is injected. */
 async function evaluate(cdp: CDPSession, expression: string): Promise<unknown> {
   const r = await cdp.send('Runtime.evaluate', { expression, returnByValue: true });
-  if (r.exceptionDetails) throw new Error(`in the page: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`);
+  if (r.exceptionDetails)
+    throw new Error(`in the page: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`);
   return r.result.value;
 }
 
@@ -122,7 +134,11 @@ async function clickAt(cdp: CDPSession, selector: string, text: string): Promise
 }
 
 /** A page in a fresh context (its own empty cache and storage) with the watcher installed; page errors go to `errors`. */
-async function withPage<T>(browser: Browser, errors: string[], use: (page: Page, cdp: CDPSession) => Promise<T>): Promise<T> {
+async function withPage<T>(
+  browser: Browser,
+  errors: string[],
+  use: (page: Page, cdp: CDPSession) => Promise<T>,
+): Promise<T> {
   const context = await browser.newContext();
   try {
     await context.addInitScript({ content: WATCHER(WATCHES) });
@@ -157,7 +173,11 @@ interface Load {
 }
 
 async function oneLoad(browser: Browser, origin: string, errors: string[]): Promise<Load> {
-  const blank = await withPage(browser, errors, async (page, cdp) => (await page.goto(`${origin}/${BLANK.file}`, { waitUntil: 'commit' }), recorded(cdp, 'fcp')));
+  const blank = await withPage(
+    browser,
+    errors,
+    async (page, cdp) => (await page.goto(`${origin}/${BLANK.file}`, { waitUntil: 'commit' }), recorded(cdp, 'fcp')),
+  );
   const app = await withPage(browser, errors, async (page, cdp) => {
     await page.goto(`${origin}/`, { waitUntil: 'commit' });
     const startReady = await recorded(cdp, 'start');
@@ -166,14 +186,29 @@ async function oneLoad(browser: Browser, origin: string, errors: string[]): Prom
     const clicked = await clickAt(cdp, 'button.entry', EXAMPLE.button);
     const firstStep = await recorded(cdp, 'step');
     const verified = await recorded(cdp, 'example');
-    return { appPaint, startReady, startPainted, exampleFirstStep: firstStep - clicked, exampleVerified: verified - clicked };
+    return {
+      appPaint,
+      startReady,
+      startPainted,
+      exampleFirstStep: firstStep - clicked,
+      exampleVerified: verified - clicked,
+    };
   });
-  const consoleReady = await withPage(browser, errors, async (page, cdp) => (await page.goto(`${origin}/#/console`, { waitUntil: 'commit' }), recorded(cdp, 'console')));
+  const consoleReady = await withPage(
+    browser,
+    errors,
+    async (page, cdp) => (await page.goto(`${origin}/#/console`, { waitUntil: 'commit' }), recorded(cdp, 'console')),
+  );
   return { blank, ...app, consoleReady };
 }
 
 /** The 100-step session picked as a file on a fresh start screen, until every step is ✓; ms from the pick (in the page) to the verdict, and the worker's own figure. */
-async function oneReplay(browser: Browser, origin: string, file: string, errors: string[]): Promise<{ ms: number; worker: string }> {
+async function oneReplay(
+  browser: Browser,
+  origin: string,
+  file: string,
+  errors: string[],
+): Promise<{ ms: number; worker: string }> {
   return withPage(browser, errors, async (page, cdp) => {
     await page.goto(`${origin}/`, { waitUntil: 'commit' });
     await recorded(cdp, 'start');
@@ -182,13 +217,22 @@ async function oneReplay(browser: Browser, origin: string, file: string, errors:
       const verdict = (await page.textContent(VERDICT).catch(() => null))?.trim();
       throw verdict ? new Error(`the replay ended: ${verdict}`) : e;
     });
-    return { ms: verified - (await recorded(cdp, 'picked')), worker: (await page.getAttribute(VERDICT, 'title')) ?? '' };
+    return {
+      ms: verified - (await recorded(cdp, 'picked')),
+      worker: (await page.getAttribute(VERDICT, 'title')) ?? '',
+    };
   });
 }
 
 const pick = (loads: readonly Load[], k: keyof Load): Timing => summarize(loads.map((l) => l[k]));
 
-async function measure(browser: Browser, origin: string, sessionFile: string, sessionText: string, errors: string[]): Promise<BenchRow[]> {
+async function measure(
+  browser: Browser,
+  origin: string,
+  sessionFile: string,
+  sessionText: string,
+  errors: string[],
+): Promise<BenchRow[]> {
   const loads: Load[] = [];
   for (let i = 0; i < LOADS; i++) loads.push(await oneLoad(browser, origin, errors));
   const blank = `${timingCell(pick(loads, 'blank'))} (blank page, first paint)`;
@@ -200,9 +244,21 @@ async function measure(browser: Browser, origin: string, sessionFile: string, se
       baseline: blank,
       target: { text: `≤ ${TASK_CHOICES_MS} ms median`, met: pick(loads, 'startReady').median <= TASK_CHOICES_MS },
     },
-    { figure: 'start screen: task choices painted (Element Timing)', ours: timingCell(pick(loads, 'startPainted')), baseline: blank },
-    { figure: `example (${EXAMPLE.steps} steps): first step, from the click`, ours: timingCell(pick(loads, 'exampleFirstStep')), baseline: '' },
-    { figure: `example (${EXAMPLE.steps} steps): all ✓, from the click`, ours: timingCell(pick(loads, 'exampleVerified')), baseline: '' },
+    {
+      figure: 'start screen: task choices painted (Element Timing)',
+      ours: timingCell(pick(loads, 'startPainted')),
+      baseline: blank,
+    },
+    {
+      figure: `example (${EXAMPLE.steps} steps): first step, from the click`,
+      ours: timingCell(pick(loads, 'exampleFirstStep')),
+      baseline: '',
+    },
+    {
+      figure: `example (${EXAMPLE.steps} steps): all ✓, from the click`,
+      ours: timingCell(pick(loads, 'exampleVerified')),
+      baseline: '',
+    },
     { figure: 'tool console: tool cards shown', ours: timingCell(pick(loads, 'consoleReady')), baseline: blank },
   ];
 
@@ -212,7 +268,12 @@ async function measure(browser: Browser, origin: string, sessionFile: string, se
     for (let i = 0; i < REPLAYS; i++) replays.push(await oneReplay(browser, origin, sessionFile, errors));
   } catch (e) {
     // The load rows above stand on their own; the replay row says why it has no figure.
-    rows.push({ figure: replayFigure, ours: e instanceof Error ? e.message.split('\n')[0]! : String(e), baseline: '', target: { text: `< ${REPLAY_MS} ms`, met: false } });
+    rows.push({
+      figure: replayFigure,
+      ours: e instanceof Error ? e.message.split('\n')[0]! : String(e),
+      baseline: '',
+      target: { text: `< ${REPLAY_MS} ms`, met: false },
+    });
     return rows;
   }
   const browserReplay = summarize(replays.map((r) => r.ms));
@@ -237,7 +298,18 @@ export function browserSection(): BenchSectionDef {
     async run(): Promise<BenchSection> {
       const unit = `ms from navigation (or the click), median / p90 of ${LOADS} fresh loads; replay of ${REPLAYS}`;
       if (!existsSync(CHROMIUM)) {
-        return { title: TITLE, unit, rows: [{ figure: 'browser section', ours: `skipped: ${CHROMIUM} is missing (apt-get install chromium)`, baseline: '', target: { text: `replay < ${REPLAY_MS} ms`, met: null } }] };
+        return {
+          title: TITLE,
+          unit,
+          rows: [
+            {
+              figure: 'browser section',
+              ours: `skipped: ${CHROMIUM} is missing (apt-get install chromium)`,
+              baseline: '',
+              target: { text: `replay < ${REPLAY_MS} ms`, met: null },
+            },
+          ],
+        };
       }
       const build = await appBuild();
       // Both files go into the build's directory, which is removed when the bench exits.

@@ -55,13 +55,21 @@ export function runQuiet(cmd: string, args: readonly string[], timeoutMs: number
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       if (code === 0) resolve();
-      else reject(new Error(`${cmd} ${args.join(' ')} ${signal ? `was killed (${signal}, over ${timeoutMs} ms)` : `exited ${code}`}: ${lastLine(out)}`));
+      else
+        reject(
+          new Error(
+            `${cmd} ${args.join(' ')} ${signal ? `was killed (${signal}, over ${timeoutMs} ms)` : `exited ${code}`}: ${lastLine(out)}`,
+          ),
+        );
     });
   });
 }
 
 /** The last line of a command's output that says something (for a one-line error row). */
 function lastLine(out: string): string {
-  const lines = out.split('\n').map((l) => l.replace(/\x1b\[[0-9;]*m/g, '').trim()).filter(Boolean);
+  const lines = out
+    .split('\n')
+    .map((l) => l.replace(/\x1b\[[0-9;]*m/g, '').trim())
+    .filter(Boolean);
   return lines.find((l) => /error/i.test(l)) ?? lines.at(-1) ?? 'no output';
 }

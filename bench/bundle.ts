@@ -27,7 +27,8 @@ const WLLAMA_MARKER = '"default" is missing from pathConfig';
 /** llama.cpp's wasm, as Vite names the asset (`wllama-HASH.wasm`). */
 const isLlamaWasm = (f: string) => /^wllama-[\w-]+\.wasm$/.test(f);
 
-const byPrefix = (g: BuildGraph, prefix: string): string[] => [...g.chunks.keys()].filter((f) => f.startsWith(prefix) && f.endsWith('.js'));
+const byPrefix = (g: BuildGraph, prefix: string): string[] =>
+  [...g.chunks.keys()].filter((f) => f.startsWith(prefix) && f.endsWith('.js'));
 
 /**
  * A part of the app loaded later: its chunk(s) and their static imports, less what is loaded
@@ -37,10 +38,27 @@ const byPrefix = (g: BuildGraph, prefix: string): string[] => [...g.chunks.keys(
 function partRow(g: BuildGraph, figure: string, roots: readonly string[]): BenchRow {
   if (!roots.length) return { figure, ours: 'not in this build', baseline: '' };
   const loaders = loadersOf(g, roots[0]!);
-  const loaded = new Set(closure(g.chunks, loaders.filter((l) => l.kind === 'dynamic').map((l) => l.from), ['static']));
+  const loaded = new Set(
+    closure(
+      g.chunks,
+      loaders.filter((l) => l.kind === 'dynamic').map((l) => l.from),
+      ['static'],
+    ),
+  );
   const own = closure(g.chunks, roots, ['static']).filter((f) => !loaded.has(f));
-  const how = loaders.length ? loaders.map((l) => `${l.kind === 'worker' ? 'a worker started' : `${l.kind} import`} from ${l.from.replace(/-[\w-]{8}\.js$/, '')}`).join(', ') : 'nothing loads it';
-  return { figure: `${figure} (${own.length} file${own.length === 1 ? '' : 's'})`, ours: kb(sizeOf(g.chunks, own)), baseline: how };
+  const how = loaders.length
+    ? loaders
+        .map(
+          (l) =>
+            `${l.kind === 'worker' ? 'a worker started' : `${l.kind} import`} from ${l.from.replace(/-[\w-]{8}\.js$/, '')}`,
+        )
+        .join(', ')
+    : 'nothing loads it';
+  return {
+    figure: `${figure} (${own.length} file${own.length === 1 ? '' : 's'})`,
+    ours: kb(sizeOf(g.chunks, own)),
+    baseline: how,
+  };
 }
 
 /**
@@ -51,7 +69,8 @@ function partRow(g: BuildGraph, figure: string, roots: readonly string[]): Bench
  */
 function engineWorkerRows(g: BuildGraph, roots: readonly string[]): BenchRow[] {
   const target = (met: boolean | null) => ({ text: `≤ ${ENGINE_FIRST_GZ_KB} KB gz`, met });
-  if (!roots.length) return [{ figure: 'engine worker: first chunk', ours: 'not in this build', baseline: '', target: target(null) }];
+  if (!roots.length)
+    return [{ figure: 'engine worker: first chunk', ours: 'not in this build', baseline: '', target: target(null) }];
   const first = closure(g.chunks, roots, ['static']);
   const all = closure(g.chunks, roots, ['static', 'dynamic']);
   const later = all.filter((f) => !first.includes(f));
@@ -68,11 +87,20 @@ function engineWorkerRows(g: BuildGraph, roots: readonly string[]): BenchRow[] {
       baseline: `${kb(sizeOf(g.chunks, all))} with all it imports later`,
       target: target(firstSize.gzBytes <= ENGINE_FIRST_GZ_KB * 1000),
     },
-    { figure: `engine worker: imported later (${later.length} files)`, ours: kb(sizeOf(g.chunks, later)), baseline: `largest, KB gz: ${largest.join(', ')}` },
+    {
+      figure: `engine worker: imported later (${later.length} files)`,
+      ours: kb(sizeOf(g.chunks, later)),
+      baseline: `largest, KB gz: ${largest.join(', ')}`,
+    },
   ];
 }
 
-async function wasmRow(dir: string, figure: string, pick: (file: string) => boolean, baseline: string): Promise<BenchRow> {
+async function wasmRow(
+  dir: string,
+  figure: string,
+  pick: (file: string) => boolean,
+  baseline: string,
+): Promise<BenchRow> {
   const files = (await readdir(join(dir, 'assets'))).filter((f) => f.endsWith('.wasm') && pick(f));
   let bytes = 0;
   let gzBytes = 0;
@@ -81,21 +109,37 @@ async function wasmRow(dir: string, figure: string, pick: (file: string) => bool
     bytes += buf.length;
     gzBytes += gzipSync(buf).length;
   }
-  return { figure: `${figure} (${files.length} file${files.length === 1 ? '' : 's'})`, ours: kb({ bytes, gzBytes }), baseline };
+  return {
+    figure: `${figure} (${files.length} file${files.length === 1 ? '' : 's'})`,
+    ours: kb({ bytes, gzBytes }),
+    baseline,
+  };
 }
 
 /** The chunks holding a library's marker string. */
-const holding = (g: BuildGraph, marker: string): string[] => [...g.chunks.values()].filter((c) => c.file.endsWith('.js') && c.text.includes(marker)).map((c) => c.file);
+const holding = (g: BuildGraph, marker: string): string[] =>
+  [...g.chunks.values()].filter((c) => c.file.endsWith('.js') && c.text.includes(marker)).map((c) => c.file);
 
 /** The ✓/✗ row: no chunk of the first load contains the library's marker, while its own chunk does. */
 async function noLibraryRow(g: BuildGraph, name: string, pkg: string, marker: string): Promise<BenchRow> {
   const figure = `main bundle holds no ${name} code`;
   const lib = await readFile(createRequire(import.meta.url).resolve(pkg), 'utf8');
   if (!lib.includes(marker)) {
-    return { figure, ours: `marker ${marker} is gone from ${pkg}: pick another`, baseline: '', target: { text: 'no marker in the first load', met: null } };
+    return {
+      figure,
+      ours: `marker ${marker} is gone from ${pkg}: pick another`,
+      baseline: '',
+      target: { text: 'no marker in the first load', met: null },
+    };
   }
   const own = holding(g, marker);
-  if (!own.length) return { figure, ours: `no chunk holds ${marker}`, baseline: '', target: { text: 'no marker in the first load', met: null } };
+  if (!own.length)
+    return {
+      figure,
+      ours: `no chunk holds ${marker}`,
+      baseline: '',
+      target: { text: 'no marker in the first load', met: null },
+    };
   const leaked = g.initial.filter((f) => g.chunks.get(f)?.text.includes(marker));
   return {
     figure,
@@ -136,8 +180,18 @@ export function bundleSection(): BenchSectionDef {
         partRow(g, 'llama.cpp model worker', ggufWorker),
         partRow(g, 'wllama chunk', holding(g, WLLAMA_MARKER)),
         partRow(g, 'CodeMirror chunk', codemirror),
-        await wasmRow(build.dir, 'tree-sitter wasm, runtime + grammars', (f) => !isLlamaWasm(f), 'fetched by the engine worker'),
-        await wasmRow(build.dir, 'llama.cpp wasm (wllama)', isLlamaWasm, 'fetched by the llama.cpp worker when a GGUF model loads'),
+        await wasmRow(
+          build.dir,
+          'tree-sitter wasm, runtime + grammars',
+          (f) => !isLlamaWasm(f),
+          'fetched by the engine worker',
+        ),
+        await wasmRow(
+          build.dir,
+          'llama.cpp wasm (wllama)',
+          isLlamaWasm,
+          'fetched by the llama.cpp worker when a GGUF model loads',
+        ),
         await noLibraryRow(g, 'WebLLM', '@mlc-ai/web-llm', WEBLLM_MARKER),
         await noLibraryRow(g, 'wllama', '@wllama/wllama', WLLAMA_MARKER),
         { figure: 'vite build (wall time)', ours: `${(build.ms / 1000).toFixed(1)} s`, baseline: '' },

@@ -47,7 +47,13 @@ export async function readBuild(dir: string): Promise<BuildGraph> {
     if (!/\.(js|css)$/.test(file)) continue;
     const buf = await readFile(join(dir, 'assets', file));
     const text = buf.toString('utf8');
-    chunks.set(file, { file, text, bytes: buf.length, gzBytes: gzipSync(buf).length, edges: file.endsWith('.js') ? edgesOf(text) : [] });
+    chunks.set(file, {
+      file,
+      text,
+      bytes: buf.length,
+      gzBytes: gzipSync(buf).length,
+      edges: file.endsWith('.js') ? edgesOf(text) : [],
+    });
   }
   // A bundled project template holds source like `from "./strings.js"`: only real chunks are edges.
   for (const [file, c] of chunks) chunks.set(file, { ...c, edges: c.edges.filter((e) => chunks.has(e.to)) });
@@ -55,13 +61,22 @@ export async function readBuild(dir: string): Promise<BuildGraph> {
   const linked = (re: RegExp) => [...html.matchAll(re)].map((m) => m[1]!.replace(/^\/assets\//, ''));
   const entry = linked(/<script[^>]*type="module"[^>]*src="([^"]+)"/g);
   if (!entry.length) throw new Error('index.html of the build names no module script');
-  const initial = [...entry, ...linked(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g), ...linked(/<link[^>]*rel="stylesheet"[^>]*href="([^"]+)"/g)];
+  const initial = [
+    ...entry,
+    ...linked(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g),
+    ...linked(/<link[^>]*rel="stylesheet"[^>]*href="([^"]+)"/g),
+  ];
   // The entry's own static imports load with it, whether or not index.html preloads them.
   return { chunks, initial: [...new Set([...initial, ...closure(chunks, entry, ['static'])])] };
 }
 
 /** Every chunk reachable from `roots` along edges of the given kinds, roots included; never entering `avoid`. */
-export function closure(chunks: ReadonlyMap<string, Chunk>, roots: readonly string[], kinds: readonly EdgeKind[], avoid?: string): string[] {
+export function closure(
+  chunks: ReadonlyMap<string, Chunk>,
+  roots: readonly string[],
+  kinds: readonly EdgeKind[],
+  avoid?: string,
+): string[] {
   const seen = new Set<string>();
   const stack = [...roots];
   while (stack.length) {
@@ -80,11 +95,16 @@ export function closure(chunks: ReadonlyMap<string, Chunk>, roots: readonly stri
  */
 export function loadersOf(g: BuildGraph, file: string): { from: string; kind: EdgeKind }[] {
   const before = closure(g.chunks, g.initial, ['static', 'dynamic', 'worker'], file);
-  return before.flatMap((from) => (g.chunks.get(from)?.edges ?? []).filter((e) => e.to === file).map((e) => ({ from, kind: e.kind })));
+  return before.flatMap((from) =>
+    (g.chunks.get(from)?.edges ?? []).filter((e) => e.to === file).map((e) => ({ from, kind: e.kind })),
+  );
 }
 
 /** Raw and gzipped bytes of some chunks; a name the build does not have counts as missing. */
-export function sizeOf(chunks: ReadonlyMap<string, Chunk>, files: readonly string[]): { bytes: number; gzBytes: number; missing: string[] } {
+export function sizeOf(
+  chunks: ReadonlyMap<string, Chunk>,
+  files: readonly string[],
+): { bytes: number; gzBytes: number; missing: string[] } {
   let bytes = 0;
   let gzBytes = 0;
   const missing: string[] = [];

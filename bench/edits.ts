@@ -47,7 +47,9 @@ export function exactStrReplace(text: string, oldStr: string, newStr: string): s
 
 /** An inexact application must say which rung matched (or that the gutter was stripped). */
 function namesRung(r: ToolResult): boolean {
-  return r.notes.some((n) => n.kind === 'rung' || n.kind === 'gutter-stripped') || /\[(matched|stripped)\b/.test(r.text);
+  return (
+    r.notes.some((n) => n.kind === 'rung' || n.kind === 'gutter-stripped') || /\[(matched|stripped)\b/.test(r.text)
+  );
 }
 
 function judge(c: EditCase, after: string, ok: boolean, rungNamed: boolean): Outcome {
@@ -64,7 +66,12 @@ async function runOurs(c: EditCase): Promise<Judged> {
   await ws.writeFile(c.file, encodeText(c.file_text));
   const engine = createEngine(ws);
   if (engine.tools.has('ws_read')) await engine.call('ws_read', { path: c.file });
-  const r = await engine.call('ws_edit', { path: c.file, old_str: c.old_str, new_str: c.new_str, disable_syntax_check: true });
+  const r = await engine.call('ws_edit', {
+    path: c.file,
+    old_str: c.old_str,
+    new_str: c.new_str,
+    disable_syntax_check: true,
+  });
   const outcome = judge(c, decodeText(await ws.readFile(c.file)), r.ok, namesRung(r));
   return { outcome, said: `${r.ok ? 'ok' : 'refused'}: ${r.text.split('\n')[0]!.slice(0, 120)}` };
 }
@@ -94,7 +101,8 @@ export function editCorpusSection(corpus: string): BenchSectionDef {
     title,
     async run(): Promise<BenchSection> {
       const unit = 'desired % / wrong-apply %';
-      if (!hasCorpus(corpus)) return { title, unit, rows: [{ figure: corpus, ours: 'corpus not found', baseline: '' }] };
+      if (!hasCorpus(corpus))
+        return { title, unit, rows: [{ figure: corpus, ours: 'corpus not found', baseline: '' }] };
       const cases = readJsonl<EditCase>(corpus);
       const available = createEngine(new MemoryWorkspace()).tools.has('ws_edit');
       const byDrift = new Map<string, { ours: Tally; base: Tally; expect: string }>();
@@ -110,7 +118,8 @@ export function editCorpusSection(corpus: string): BenchSectionDef {
         const ours = await runOurs(c);
         add(row.ours, ours.outcome);
         add(total.ours, ours.outcome);
-        if (ours.outcome !== 'desired') details.push(`${c.id} (${c.subkind}, expect ${c.expect}) ${ours.outcome} — ${ours.said}`);
+        if (ours.outcome !== 'desired')
+          details.push(`${c.id} (${c.subkind}, expect ${c.expect}) ${ours.outcome} — ${ours.said}`);
       }
       const ours = (t: Tally): string => (available ? cell(t) : 'not available');
       const rows: BenchRow[] = [...byDrift].map(([drift, r]) => ({

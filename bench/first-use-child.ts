@@ -18,20 +18,45 @@ export interface FirstUseReport {
 }
 
 /** Per part: the two calls (the first pays the load), after setting up the directory. */
-const PARTS: Record<string, { readonly setup?: (dir: string) => Promise<void>; readonly calls: readonly [string, object][] }> = {
-  shell: { calls: [['ws_shell', { command: 'ls' }], ['ws_shell', { command: 'ls -a' }]] },
+const PARTS: Record<
+  string,
+  { readonly setup?: (dir: string) => Promise<void>; readonly calls: readonly [string, object][] }
+> = {
+  shell: {
+    calls: [
+      ['ws_shell', { command: 'ls' }],
+      ['ws_shell', { command: 'ls -a' }],
+    ],
+  },
   git: {
     setup: async (dir) => {
       await writeFile(join(dir, 'a.txt'), 'one\n');
-      const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@invalid', ...args], { cwd: dir, stdio: 'ignore' });
+      const git = (...args: string[]) =>
+        execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@invalid', ...args], {
+          cwd: dir,
+          stdio: 'ignore',
+        });
       git('init', '-q');
       git('add', '.');
       git('commit', '-q', '-m', 'seed');
     },
-    calls: [['git_status', {}], ['git_status', {}]],
+    calls: [
+      ['git_status', {}],
+      ['git_status', {}],
+    ],
   },
-  javascript: { calls: [['ws_write', { path: 'a.js', content: 'export const a = 1;\n' }], ['ws_write', { path: 'b.js', content: 'export const b = 2;\n' }]] },
-  python: { calls: [['ws_write', { path: 'a.py', content: 'a = 1\n' }], ['ws_write', { path: 'b.py', content: 'b = 2\n' }]] },
+  javascript: {
+    calls: [
+      ['ws_write', { path: 'a.js', content: 'export const a = 1;\n' }],
+      ['ws_write', { path: 'b.js', content: 'export const b = 2;\n' }],
+    ],
+  },
+  python: {
+    calls: [
+      ['ws_write', { path: 'a.py', content: 'a = 1\n' }],
+      ['ws_write', { path: 'b.py', content: 'b = 2\n' }],
+    ],
+  },
 };
 
 const part = PARTS[process.argv[2] ?? ''];

@@ -54,7 +54,11 @@ export function firstUseSection(): BenchSectionDef {
     async run(): Promise<BenchSection> {
       const rows: BenchRow[] = [];
       for (const [part, call] of PARTS) rows.push(await partRow(part, call));
-      return { title, unit: `load ms, median / p90 of ${RUNS} processes; baseline: the call's median, first and second`, rows };
+      return {
+        title,
+        unit: `load ms, median / p90 of ${RUNS} processes; baseline: the call's median, first and second`,
+        rows,
+      };
     },
   };
 }

@@ -24,14 +24,29 @@ import { makeTestModel, TEST_MODEL_FILE } from '../tests/support/gguf/test-model
 import type { BenchRow, BenchSection, BenchSectionDef } from './table.ts';
 
 /** What both engines' rows are measured on. */
-export const GGUF_BENCH = Object.freeze({ runs: 3, jsonMaxTokens: 512, freeTextMaxTokens: 128, temperature: 0.8, contextTokens: 8192, task: 'Make add in src/math.js add.' });
+export const GGUF_BENCH = Object.freeze({
+  runs: 3,
+  jsonMaxTokens: 512,
+  freeTextMaxTokens: 128,
+  temperature: 0.8,
+  contextTokens: 8192,
+  task: 'Make add in src/math.js add.',
+});
 
 /** The agent's first-step messages and call schema for the bench task; run `run` gets a prompt no earlier run shares, so nothing is cached. */
 export function ggufBenchPrompt(run: number): { messages: ChatMessage[]; jsonSchema: object } {
   const specs = toolSpecs(createEngine(new MemoryWorkspace()).tools.values());
-  const { messages } = buildContext(buildPrompt({ tools: specs, task: GGUF_BENCH.task }), [], GGUF_BENCH.contextTokens, GGUF_BENCH.jsonMaxTokens);
+  const { messages } = buildContext(
+    buildPrompt({ tools: specs, task: GGUF_BENCH.task }),
+    [],
+    GGUF_BENCH.contextTokens,
+    GGUF_BENCH.jsonMaxTokens,
+  );
   const [system, ...rest] = messages;
-  return { messages: [{ role: 'system', content: `Run ${run}. ${system!.content}` }, ...rest], jsonSchema: callJsonSchema(specs) };
+  return {
+    messages: [{ role: 'system', content: `Run ${run}. ${system!.content}` }, ...rest],
+    jsonSchema: callJsonSchema(specs),
+  };
 }
 
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -56,13 +71,24 @@ export function ggufSection(): BenchSectionDef {
           const c = await model.complete(messages, { ...opts, jsonSchema, maxTokens: GGUF_BENCH.jsonMaxTokens });
           json.push(c.timings!);
           promptTokens = c.usage!.promptTokens;
-          const f = await model.complete(ggufBenchPrompt(run + 1000).messages, { ...opts, maxTokens: GGUF_BENCH.freeTextMaxTokens });
+          const f = await model.complete(ggufBenchPrompt(run + 1000).messages, {
+            ...opts,
+            maxTokens: GGUF_BENCH.freeTextMaxTokens,
+          });
           free.push(f.timings!);
         }
         const rows: BenchRow[] = [
-          { figure: `prefill, first step (${promptTokens}-token prompt, ${threads} thread${threads === 1 ? '' : 's'})`, ours: tps(median(json.map((t) => t.prefillTps))), baseline: '' },
+          {
+            figure: `prefill, first step (${promptTokens}-token prompt, ${threads} thread${threads === 1 ? '' : 's'})`,
+            ours: tps(median(json.map((t) => t.prefillTps))),
+            baseline: '',
+          },
           { figure: 'decode, JSON mode (grammar on)', ours: tps(median(json.map((t) => t.decodeTps))), baseline: '' },
-          { figure: `decode, free text (${GGUF_BENCH.freeTextMaxTokens} tokens at most)`, ours: tps(median(free.map((t) => t.decodeTps))), baseline: '' },
+          {
+            figure: `decode, free text (${GGUF_BENCH.freeTextMaxTokens} tokens at most)`,
+            ours: tps(median(free.map((t) => t.decodeTps))),
+            baseline: '',
+          },
         ];
         return { title: this.title, unit: `median of ${GGUF_BENCH.runs} runs`, rows };
       } finally {

@@ -74,7 +74,11 @@ export const LARGE_FILES: readonly LargeFile[] = [
     path: 'big/large.js',
     text: units(jsUnit),
     span: (i) => [`  const value = request.get('field_${i}', ${i});`, '  if (value === null) {', '    return null;'],
-    next: (i, run) => [`  const value = request.get('field_${i}', ${i});`, '  if (value === null || value < 0) {', `    return ${run};`],
+    next: (i, run) => [
+      `  const value = request.get('field_${i}', ${i});`,
+      '  if (value === null || value < 0) {',
+      `    return ${run};`,
+    ],
   },
   {
     lang: 'py',

@@ -67,7 +67,11 @@ function editCase(file: PyFileSpec, fn: number, rung: Rung, syntaxCheck = true):
   };
 }
 
-const notAvailable = (figure: string, tool: string): BenchRow => ({ figure, ours: `${tool} not available`, baseline: '' });
+const notAvailable = (figure: string, tool: string): BenchRow => ({
+  figure,
+  ours: `${tool} not available`,
+  baseline: '',
+});
 
 /** Why a timed call did not do what the row claims to measure, or null when it did. */
 export function failure(r: ToolResult | undefined): string | null {
@@ -76,7 +80,12 @@ export function failure(r: ToolResult | undefined): string | null {
 }
 
 /** The exact str_replace baseline, on the same file through the same workspace. */
-async function editBaseline(ws: NodeWorkspace, c: EditCase, runs: number, restore: () => Promise<void>): Promise<string> {
+async function editBaseline(
+  ws: NodeWorkspace,
+  c: EditCase,
+  runs: number,
+  restore: () => Promise<void>,
+): Promise<string> {
   let baselineApplied = false;
   let run = 0;
   const baseline = await timeRuns(
@@ -91,12 +100,19 @@ async function editBaseline(ws: NodeWorkspace, c: EditCase, runs: number, restor
 }
 
 /** Times ws_edit on `c` beside the exact str_replace baseline; every run, warm-up included, writes a new text. */
-export async function editRow(engine: Engine, ws: NodeWorkspace, c: EditCase, runs: number, targetMs: number | null = EDIT_MEDIAN_MS): Promise<BenchRow> {
+export async function editRow(
+  engine: Engine,
+  ws: NodeWorkspace,
+  c: EditCase,
+  runs: number,
+  targetMs: number | null = EDIT_MEDIAN_MS,
+): Promise<BenchRow> {
   const restore = async (): Promise<void> => {
     await ws.writeFile(c.path, encodeText(c.original));
   };
   const baseline = await editBaseline(ws, c, runs, restore);
-  const target = (met: boolean | null) => (targetMs === null ? {} : { target: { text: `median < ${targetMs} ms`, met } });
+  const target = (met: boolean | null) =>
+    targetMs === null ? {} : { target: { text: `median < ${targetMs} ms`, met } };
   if (!engine.tools.has('ws_edit') || !engine.tools.has('ws_read')) {
     return { figure: c.figure, ours: 'ws_edit not available', baseline, ...target(null) };
   }
@@ -104,28 +120,52 @@ export async function editRow(engine: Engine, ws: NodeWorkspace, c: EditCase, ru
   let run = 0;
   const ours = await timeRuns(
     async () => {
-      last = await engine.call('ws_edit', { path: c.path, old_str: c.oldStr, new_str: c.newStr(run++), ...(c.syntaxCheck ? {} : { disable_syntax_check: true }) });
+      last = await engine.call('ws_edit', {
+        path: c.path,
+        old_str: c.oldStr,
+        new_str: c.newStr(run++),
+        ...(c.syntaxCheck ? {} : { disable_syntax_check: true }),
+      });
     },
     // Untimed: restore the file and read it, as the model would before editing.
     { runs, before: async () => (await restore(), void (await engine.call('ws_read', { path: c.path }))) },
   );
   const after = decodeText(await ws.readFile(c.path));
   await restore();
-  const why = failure(last) ?? (after === c.expected(run - 1) ? null : 'applied, but the file is not the expected text');
-  return { figure: c.figure, ours: why ?? timingCell(ours), baseline, ...target(why ? false : targetMs === null || ours.median < targetMs) };
+  const why =
+    failure(last) ?? (after === c.expected(run - 1) ? null : 'applied, but the file is not the expected text');
+  return {
+    figure: c.figure,
+    ours: why ?? timingCell(ours),
+    baseline,
+    ...target(why ? false : targetMs === null || ours.median < targetMs),
+  };
 }
 
-async function timedCall(engine: Engine, tool: string, args: object, runs: number): Promise<{ timing: Timing; why: string | null }> {
+async function timedCall(
+  engine: Engine,
+  tool: string,
+  args: object,
+  runs: number,
+): Promise<{ timing: Timing; why: string | null }> {
   let last: ToolResult | undefined;
   const timing = await timeRuns(async () => (last = await engine.call(tool, args)), { runs });
   return { timing, why: failure(last) };
 }
 
 /** Times a spawned command; null when it cannot run here. */
-async function timedSpawn(cmd: string, args: readonly string[], cwd: string, runs: number): Promise<{ timing: Timing; lines: number } | null> {
+async function timedSpawn(
+  cmd: string,
+  args: readonly string[],
+  cwd: string,
+  runs: number,
+): Promise<{ timing: Timing; lines: number } | null> {
   let out = '';
   try {
-    const timing = await timeRuns(async () => (out = execFileSync(cmd, args, { cwd, encoding: 'utf8' })), { runs, warmup: 2 });
+    const timing = await timeRuns(async () => (out = execFileSync(cmd, args, { cwd, encoding: 'utf8' })), {
+      runs,
+      warmup: 2,
+    });
     return { timing, lines: out.split('\n').filter(Boolean).length };
   } catch {
     return null;
@@ -139,7 +179,14 @@ interface Searched {
 }
 
 /** A search tool beside the command. */
-async function searchRow(engine: Engine, dir: string, tool: string, args: object, base: readonly [string, ...string[]], on = ''): Promise<Searched> {
+async function searchRow(
+  engine: Engine,
+  dir: string,
+  tool: string,
+  args: object,
+  base: readonly [string, ...string[]],
+  on = '',
+): Promise<Searched> {
   const [cmd, ...cmdArgs] = base;
   const spawned = await timedSpawn(cmd, cmdArgs, dir, RUNS.search);
   const baseline = spawned ? `${timingCell(spawned.timing)} (${cmd}, ${spawned.lines} hits)` : `${cmd} not available`;
@@ -157,11 +204,17 @@ function grepSummary(searched: readonly Searched[], on: string): BenchRow {
   const figure = `ws_grep ÷ grep -rn, median over ${searched.length} searches${on}`;
   const target = (met: boolean) => ({ text: `≤ ${GREP_MAX_RATIO}×`, met });
   const ratios = searched.map((s) => s.ratio);
-  if (ratios.some((r) => r === null)) return { figure, ours: 'not every search ran (see the rows above)', baseline: '', target: target(false) };
+  if (ratios.some((r) => r === null))
+    return { figure, ours: 'not every search ran (see the rows above)', baseline: '', target: target(false) };
   const sorted = (ratios as number[]).slice().sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   const median = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-  return { figure, ours: `${median.toFixed(2)}× (each: ${(ratios as number[]).map((r) => `${r.toFixed(1)}×`).join(', ')})`, baseline: '', target: target(median <= GREP_MAX_RATIO) };
+  return {
+    figure,
+    ours: `${median.toFixed(2)}× (each: ${(ratios as number[]).map((r) => `${r.toFixed(1)}×`).join(', ')})`,
+    baseline: '',
+    target: target(median <= GREP_MAX_RATIO),
+  };
 }
 
 /** A MemoryWorkspace holding a copy of every file under `dir`, written through the workspace. */
@@ -186,18 +239,38 @@ async function measure(dir: string): Promise<BenchRow[]> {
   const baseRead = await timeRuns(() => readFile(join(ws.root, TREE.readPath)), { runs: RUNS.read });
   if (engine.tools.has('ws_read')) {
     const ours = await timedCall(engine, 'ws_read', { path: TREE.readPath }, RUNS.read);
-    rows.push({ figure: readFigure, ours: ours.why ?? timingCell(ours.timing), baseline: `${timingCell(baseRead)} (fs.readFile)` });
+    rows.push({
+      figure: readFigure,
+      ours: ours.why ?? timingCell(ours.timing),
+      baseline: `${timingCell(baseRead)} (fs.readFile)`,
+    });
   } else rows.push({ ...notAvailable(readFigure, 'ws_read'), baseline: `${timingCell(baseRead)} (fs.readFile)` });
 
   const { rungFile, largeFile } = TREE;
   // Every rung on a small file and the anchored rung on the large one. The < 1 ms target is the
   // edit's own work (find, adapt, write); the post-edit syntax check's cost is one untargeted row
   // here and its own section below.
-  const edits = [...RUNGS.map((rung) => editCase(rungFile, 3, rung, false)), editCase(rungFile, 3, 'exact', true), editCase(largeFile, 150, 'anchored first+last', false)];
-  for (const c of edits) rows.push(await editRow(engine, ws, c, c.path === largeFile.path ? RUNS.large : RUNS.edit, c.syntaxCheck ? null : EDIT_MEDIAN_MS));
+  const edits = [
+    ...RUNGS.map((rung) => editCase(rungFile, 3, rung, false)),
+    editCase(rungFile, 3, 'exact', true),
+    editCase(largeFile, 150, 'anchored first+last', false),
+  ];
+  for (const c of edits)
+    rows.push(
+      await editRow(
+        engine,
+        ws,
+        c,
+        c.path === largeFile.path ? RUNS.large : RUNS.edit,
+        c.syntaxCheck ? null : EDIT_MEDIAN_MS,
+      ),
+    );
 
   const memoryEngine = createEngine(await memoryCopy(dir), { loop_guard: false });
-  for (const [backend, on] of [[engine, ''], [memoryEngine, ' (MemoryWorkspace)']] as const) {
+  for (const [backend, on] of [
+    [engine, ''],
+    [memoryEngine, ' (MemoryWorkspace)'],
+  ] as const) {
     const searched: Searched[] = [];
     for (const args of TREE.grepSearches) {
       const base = ['grep', args.case_insensitive ? '-rniE' : '-rnE', args.pattern, '.'] as const;
@@ -207,7 +280,18 @@ async function measure(dir: string): Promise<BenchRow[]> {
     }
     rows.push(grepSummary(searched, on));
   }
-  rows.push((await searchRow(engine, dir, 'ws_glob', { pattern: TREE.globPattern }, ['find', '.', '-type', 'f', '-name', TREE.findName])).row);
+  rows.push(
+    (
+      await searchRow(engine, dir, 'ws_glob', { pattern: TREE.globPattern }, [
+        'find',
+        '.',
+        '-type',
+        'f',
+        '-name',
+        TREE.findName,
+      ])
+    ).row,
+  );
   return rows;
 }
 

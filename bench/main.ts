@@ -53,7 +53,11 @@ async function runSection(def: BenchSectionDef): Promise<BenchSection> {
   } catch (e) {
     process.stderr.write(' failed\n');
     const msg = e instanceof Error ? e.message : String(e);
-    return { title: def.title, unit: 'error', rows: [{ figure: 'section failed', ours: msg.split('\n')[0]!, baseline: '' }] };
+    return {
+      title: def.title,
+      unit: 'error',
+      rows: [{ figure: 'section failed', ours: msg.split('\n')[0]!, baseline: '' }],
+    };
   }
 }
 
@@ -65,12 +69,16 @@ function onlyFilters(argv: readonly string[]): string[] {
 useNodeWasm();
 const only = onlyFilters(process.argv);
 const chosen = only.length ? SECTIONS.filter((d) => only.some((o) => d.title.toLowerCase().includes(o))) : SECTIONS;
-if (!chosen.length) throw new Error(`no bench section's title contains ${only.map((o) => JSON.stringify(o)).join(' or ')}; titles: ${SECTIONS.map((d) => d.title).join(' | ')}`);
+if (!chosen.length)
+  throw new Error(
+    `no bench section's title contains ${only.map((o) => JSON.stringify(o)).join(' or ')}; titles: ${SECTIONS.map((d) => d.title).join(' | ')}`,
+  );
 const sections: BenchSection[] = [];
 for (const def of chosen) sections.push(await runSection(def));
 process.stdout.write(`${renderTable(sections)}\n${targetSummary(sections)}\n`);
 if (process.argv.includes('--misses')) {
   for (const s of sections) {
-    if (s.details?.length) process.stdout.write(`\nmisses in ${s.title}:\n${s.details.map((d) => `  ${d}`).join('\n')}\n`);
+    if (s.details?.length)
+      process.stdout.write(`\nmisses in ${s.title}:\n${s.details.map((d) => `  ${d}`).join('\n')}\n`);
   }
 }

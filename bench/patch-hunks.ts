@@ -37,7 +37,11 @@ async function wsPatchRow(lines: number, hunks: number, runs: number, target?: n
     before: () => ws.writeFile('f.txt', encodeText(text)),
   });
   const jsdiff = await timeRuns(async () => applyPatch(text, patch), { runs, warmup: 1 });
-  const outcome = last.startsWith('Patch refused — the patch has') ? 'refused: over the cap' : last.startsWith('Patch refused') ? `refused: ${last.slice(0, 50)}` : 'applied';
+  const outcome = last.startsWith('Patch refused — the patch has')
+    ? 'refused: over the cap'
+    : last.startsWith('Patch refused')
+      ? `refused: ${last.slice(0, 50)}`
+      : 'applied';
   return {
     figure: `ws_patch, ${n(hunks)} hunks on a ${n(lines)}-line file`,
     ours: `${timingCell(ours)} (${outcome})`,
@@ -54,7 +58,11 @@ function uncappedRow(hunks: number): BenchRow {
   const t0 = performance.now();
   const r = applyHunks(text, parsed.patch.files[0]!.hunks, { tolerance: true, disabled: [] });
   const ms = performance.now() - t0;
-  return { figure: `  applyHunks without the cap, ${n(hunks)} hunks on a ${n(hunks * 4)}-line file (1 run)`, ours: `${Math.round(ms)} ms${r.ok ? '' : ' (did not apply)'}`, baseline: '' };
+  return {
+    figure: `  applyHunks without the cap, ${n(hunks)} hunks on a ${n(hunks * 4)}-line file (1 run)`,
+    ours: `${Math.round(ms)} ms${r.ok ? '' : ' (did not apply)'}`,
+    baseline: '',
+  };
 }
 
 export function patchHunksSection(): BenchSectionDef {

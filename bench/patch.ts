@@ -8,7 +8,14 @@
  * no rung, so its inexact applies are not desired.
  */
 import { applyPatch, parsePatch, type StructuredPatch } from 'diff';
-import { buildPatchCorpus, caseFiles, judgePatch, runPatchCase, type PatchCase, type PatchOutcome } from '../tests/support/patch-corpus.ts';
+import {
+  buildPatchCorpus,
+  caseFiles,
+  judgePatch,
+  runPatchCase,
+  type PatchCase,
+  type PatchOutcome,
+} from '../tests/support/patch-corpus.ts';
 import { headerCandidates, headerName, parsePatchText } from '../src/engine/patch/index.ts';
 import { pct } from './stats.ts';
 import type { BenchRow, BenchSection, BenchSectionDef } from './table.ts';
@@ -31,10 +38,15 @@ function add(t: Tally, o: PatchOutcome): void {
   if (o === 'partial-write') t.partial++;
 }
 
-const cell = (t: Tally): string => (t.n === 0 ? 'n/a' : `${pct(t.desired, t.n)} / ${pct(t.wrong, t.n)}${t.partial ? ` (+${t.partial} partial)` : ''}`);
+const cell = (t: Tally): string =>
+  t.n === 0 ? 'n/a' : `${pct(t.desired, t.n)} / ${pct(t.wrong, t.n)}${t.partial ? ` (+${t.partial} partial)` : ''}`;
 
 /** The case's file a jsdiff index patches: by its header names, or the only file when it names none. */
-function fileFor(c: PatchCase, index: StructuredPatch, files: Readonly<Record<string, string | null>>): string | undefined {
+function fileFor(
+  c: PatchCase,
+  index: StructuredPatch,
+  files: Readonly<Record<string, string | null>>,
+): string | undefined {
   const old = headerName(index.oldFileName);
   const neu = headerName(index.newFileName);
   if (old === null && neu === null) return c.args.path ?? c.file;
@@ -81,7 +93,8 @@ export function patchCorpusSection(): BenchSectionDef {
     async run(): Promise<BenchSection> {
       const unit = 'desired % / wrong-apply %';
       const cases = buildPatchCorpus();
-      if (cases.length === 0) return { title, unit, rows: [{ figure: 'patch corpus', ours: 'corpus not found', baseline: '' }] };
+      if (cases.length === 0)
+        return { title, unit, rows: [{ figure: 'patch corpus', ours: 'corpus not found', baseline: '' }] };
       const byKind = new Map<string, { ours: Tally; fuzz: Tally[] }>();
       const total = { ours: tally(), fuzz: FUZZ.map(tally) };
       const details: string[] = [];
@@ -91,7 +104,10 @@ export function patchCorpusSection(): BenchSectionDef {
         const { outcome, result } = await runPatchCase(c);
         add(row.ours, outcome);
         add(total.ours, outcome);
-        if (outcome !== 'desired') details.push(`${c.id} (expect ${c.expect}) ${outcome} — ${result.text.split('\n').slice(0, 2).join(' | ').slice(0, 160)}`);
+        if (outcome !== 'desired')
+          details.push(
+            `${c.id} (expect ${c.expect}) ${outcome} — ${result.text.split('\n').slice(0, 2).join(' | ').slice(0, 160)}`,
+          );
         FUZZ.forEach((f, i) => {
           const o = runJsdiff(c, f);
           if (o === null) return;
@@ -100,8 +116,13 @@ export function patchCorpusSection(): BenchSectionDef {
         });
       }
       const baseline = (ts: readonly Tally[]): string => ts.map(cell).join(' · ');
-      const rows: BenchRow[] = [...byKind].map(([kind, r]) => ({ figure: `${kind} (${r.ours.n})`, ours: cell(r.ours), baseline: baseline(r.fuzz) }));
-      const met = total.ours.desired / total.ours.n >= DESIRED_MIN && total.ours.wrong === 0 && total.ours.partial === 0;
+      const rows: BenchRow[] = [...byKind].map(([kind, r]) => ({
+        figure: `${kind} (${r.ours.n})`,
+        ours: cell(r.ours),
+        baseline: baseline(r.fuzz),
+      }));
+      const met =
+        total.ours.desired / total.ours.n >= DESIRED_MIN && total.ours.wrong === 0 && total.ours.partial === 0;
       rows.push({
         figure: `all ${total.ours.n} cases`,
         ours: cell(total.ours),

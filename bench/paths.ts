@@ -52,7 +52,10 @@ export function pathCorpusSection(): BenchSectionDef {
         // The jail is what is measured: overwriting an existing fixture file needs no prior read here.
         const engine = createEngine(ws, { read_before_edit: false });
         const before = await snapshot(ws);
-        const r = c.op === 'write' ? await engine.call('ws_write', { path: c.path, content: 'x\n' }) : await engine.call('ws_read', { path: c.path });
+        const r =
+          c.op === 'write'
+            ? await engine.call('ws_write', { path: c.path, content: 'x\n' })
+            : await engine.call('ws_read', { path: c.path });
         const jailed = r.notes.some((n) => n.kind === 'refusal' && n.detail?.startsWith('jail:'));
         const decidedOk = c.op === 'write' ? r.ok : !jailed;
         const untouched = c.expect === 'ok' || (await snapshot(ws)) === before;
@@ -70,7 +73,10 @@ export function pathCorpusSection(): BenchSectionDef {
             figure: `all ${cases.length} path cases`,
             ours: `${pct(ours)} (${ours}/${cases.length}); refusals that wrote: ${oursWroteOnRefusal}`,
             baseline: `${pct(baseline)} (${baseline}/${cases.length})`,
-            target: { text: 'every case right, nothing written', met: ours === cases.length && oursWroteOnRefusal === 0 },
+            target: {
+              text: 'every case right, nothing written',
+              met: ours === cases.length && oursWroteOnRefusal === 0,
+            },
           },
         ],
         details,

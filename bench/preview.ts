@@ -43,7 +43,11 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 export async function startPreview(dir: string): Promise<Preview> {
   const port = await freePort();
   const origin = `http://localhost:${port}`;
-  const child = spawn('npx', ['vite', 'preview', '--outDir', dir, '--port', String(port), '--strictPort'], { cwd: REPO_ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('npx', ['vite', 'preview', '--outDir', dir, '--port', String(port), '--strictPort'], {
+    cwd: REPO_ROOT,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   const keep = (b: Buffer) => (out = (out + b.toString('utf8')).slice(-2000));
   child.stdout?.on('data', keep);

@@ -19,7 +19,14 @@ import { toLinkForm } from '../src/session/link-form.ts';
 import type { Session } from '../src/session/record.ts';
 import { recordRun } from '../src/session/recorder.ts';
 import { replaySession } from '../src/session/replay.ts';
-import { COMFORTABLE_LINK_CHARS, linkSession, parseSessionFile, shareUrl, SHARE_PARAM, toBase64Url } from '../src/session/share-codec.ts';
+import {
+  COMFORTABLE_LINK_CHARS,
+  linkSession,
+  parseSessionFile,
+  shareUrl,
+  SHARE_PARAM,
+  toBase64Url,
+} from '../src/session/share-codec.ts';
 import { seedTemplate, STARTER_TEMPLATE } from '../src/workspace/templates/index.ts';
 import { seedTemplateRepo } from '../src/workspace/git-seed.ts';
 import { buildExample, examplePath, hundredStepScript } from '../scripts/make-examples.ts';
@@ -37,13 +44,21 @@ const REPLAY_RUNS = 7;
 async function defaultRun(): Promise<Session> {
   const ws = await lessonWorkspace();
   await seedTemplate(ws, STARTER_TEMPLATE);
-  const { session } = await recordRun({ engine: createEngine(ws), model: new ScriptedModel(STARTER_RUN.outputs, { name: STARTER_RUN.id }), task: STARTER_TEMPLATE.task, maxSteps: 40 });
+  const { session } = await recordRun({
+    engine: createEngine(ws),
+    model: new ScriptedModel(STARTER_RUN.outputs, { name: STARTER_RUN.id }),
+    task: STARTER_TEMPLATE.task,
+    maxSteps: 40,
+  });
   return session;
 }
 
 /** The link version 1 wrote: base64url of deflate-raw of the shared form, shell output in full. */
 async function v1Link(session: Session): Promise<string> {
-  const shared = { ...session, steps: session.steps.map(({ resultText: _t, call: _c, tally: _y, shellHash: _h, ...kept }) => kept) };
+  const shared = {
+    ...session,
+    steps: session.steps.map(({ resultText: _t, call: _c, tally: _y, shellHash: _h, ...kept }) => kept),
+  };
   return `${BASE_URL}#${SHARE_PARAM}=${toBase64Url(await deflateRaw(encodeText(JSON.stringify(shared))))}`;
 }
 
@@ -67,7 +82,9 @@ export function shareSection(): BenchSectionDef {
       if (!checked.ok) throw new Error(`examples/thirty-steps.session.json: ${checked.text}`);
       const thirty = checked.session;
       const ours = (await shareUrl(thirty, BASE_URL)).length;
-      const lz = `${BASE_URL}#${SHARE_PARAM}=${lzString.compressToEncodedURIComponent(JSON.stringify(toLinkForm(await linkSession(thirty))))}`.length;
+      const lz =
+        `${BASE_URL}#${SHARE_PARAM}=${lzString.compressToEncodedURIComponent(JSON.stringify(toLinkForm(await linkSession(thirty))))}`
+          .length;
       const shorter = (100 * (lz - ours)) / lz;
 
       const hundred = hundredStepScript();
@@ -84,7 +101,12 @@ export function shareSection(): BenchSectionDef {
           // The same start the session was recorded from and a replay rebuilds: the template as a git repository.
           const ws = await lessonWorkspace();
           await seedTemplateRepo(ws, STARTER_TEMPLATE);
-          await runLoop({ engine: createEngine(ws), model: new ScriptedModel(hundred.outputs), task: thirty.task, maxSteps: hundred.outputs.length });
+          await runLoop({
+            engine: createEngine(ws),
+            model: new ScriptedModel(hundred.outputs),
+            task: thirty.task,
+            maxSteps: hundred.outputs.length,
+          });
         },
         { runs: REPLAY_RUNS },
       );
@@ -95,12 +117,20 @@ export function shareSection(): BenchSectionDef {
         rows: [
           await linkRow('link to the default run', await defaultRun()),
           await linkRow('link to the 30-step example', thirty),
-          { figure: 'link shorter than lz-string by', ours: `${shorter.toFixed(1)}%`, baseline: `${lz} chars (lz-string)`, target: { text: `≥ ${TARGETS.shorterPct}%`, met: shorter >= TARGETS.shorterPct } },
+          {
+            figure: 'link shorter than lz-string by',
+            ours: `${shorter.toFixed(1)}%`,
+            baseline: `${lz} chars (lz-string)`,
+            target: { text: `≥ ${TARGETS.shorterPct}%`, met: shorter >= TARGETS.shorterPct },
+          },
           {
             figure: `replay + verify a ${recorded.steps.length}-step session (memory, node in the host sandbox)`,
             ours: timingCell(replay),
             baseline: `${timingCell(plain)} (run, no checks)`,
-            target: { text: `≤ ${TARGETS.replayOverBare} × the bare run`, met: replay.median <= TARGETS.replayOverBare * plain.median },
+            target: {
+              text: `≤ ${TARGETS.replayOverBare} × the bare run`,
+              met: replay.median <= TARGETS.replayOverBare * plain.median,
+            },
           },
         ],
       };

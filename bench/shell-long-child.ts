@@ -16,7 +16,8 @@ export interface FirstDecision {
 }
 
 const what = process.argv[2];
-if (what !== 'decide' && what !== 'parse') throw new Error(`shell-long-child: say decide or parse (got ${String(what)})`);
+if (what !== 'decide' && what !== 'parse')
+  throw new Error(`shell-long-child: say decide or parse (got ${String(what)})`);
 useNodeWasm();
 const parser = await parserFor('bash');
 const shape = LONG_SHAPES[0]!;

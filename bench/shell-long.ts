@@ -40,18 +40,37 @@ export interface LongShape {
 }
 
 /** Allowed, with a plan of `stages(parts)` stages. */
-const allowed = (stages: (parts: number) => number) => (d: ShellDecision, parts: number) => d.decision === 'allow' && d.plan?.stages.length === stages(parts);
+const allowed = (stages: (parts: number) => number) => (d: ShellDecision, parts: number) =>
+  d.decision === 'allow' && d.plan?.stages.length === stages(parts);
 const pipeline = allowed((parts) => parts + 1);
 const oneCommand = allowed(() => 1);
 
 export const LONG_SHAPES: readonly LongShape[] = [
-  { figure: 'pipeline cat a.txt | head -n 1 | …', unit: 'stage', head: 'cat a.txt', part: ' | head -n 1', expect: pipeline },
+  {
+    figure: 'pipeline cat a.txt | head -n 1 | …',
+    unit: 'stage',
+    head: 'cat a.txt',
+    part: ' | head -n 1',
+    expect: pipeline,
+  },
   { figure: 'pipeline cat a | cat | …', unit: 'stage', head: 'cat a', part: ' | cat', expect: pipeline },
-  { figure: 'pipeline cat a | cat 2>&1 | … (each nests the ones before)', unit: 'stage', head: 'cat a', part: ' | cat 2>&1', expect: pipeline },
+  {
+    figure: 'pipeline cat a | cat 2>&1 | … (each nests the ones before)',
+    unit: 'stage',
+    head: 'cat a',
+    part: ' | cat 2>&1',
+    expect: pipeline,
+  },
   { figure: 'pipeline cat a | npm test | …', unit: 'stage', head: 'cat a', part: ' | npm test', expect: pipeline },
   { figure: 'npm test -- --run --run …', unit: 'option', head: 'npm test --', part: ' --run', expect: oneCommand },
   { figure: 'cat a a a …', unit: 'word', head: 'cat', part: ' a', expect: oneCommand },
-  { figure: 'cat a && cat && … (refused)', unit: 'command', head: 'cat a', part: ' && cat', expect: (d) => d.rule === 'chaining' },
+  {
+    figure: 'cat a && cat && … (refused)',
+    unit: 'command',
+    head: 'cat a',
+    part: ' && cat',
+    expect: (d) => d.rule === 'chaining',
+  },
 ];
 
 /** The most parts that fit under the cap. */
@@ -82,9 +101,14 @@ function shapeRow(parser: Parser, shape: LongShape): BenchRow {
   const cmd = commandOf(shape, parts);
   const figure = `${shape.figure}: ${parts.toLocaleString('en')} ${shape.unit}s (${cmd.length.toLocaleString('en')} chars)`;
   const decision = decideShell(parser, cmd);
-  if (!shape.expect(decision, parts)) return { figure, ours: `unexpected decision: ${decision.decision} (${decision.rule})`, baseline: '' };
+  if (!shape.expect(decision, parts))
+    return { figure, ours: `unexpected decision: ${decision.decision} (${decision.rule})`, baseline: '' };
   const quarterCmd = commandOf(shape, quarterParts);
-  const [full, quarter, parse] = interleaved([() => decideShell(parser, cmd), () => decideShell(parser, quarterCmd), () => parser.parse(cmd)?.delete()]) as [Timing, Timing, Timing];
+  const [full, quarter, parse] = interleaved([
+    () => decideShell(parser, cmd),
+    () => decideShell(parser, quarterCmd),
+    () => parser.parse(cmd)?.delete(),
+  ]) as [Timing, Timing, Timing];
   const growth = full.median / parts / (quarter.median / quarterParts);
   return {
     figure,
@@ -95,7 +119,10 @@ function shapeRow(parser: Parser, shape: LongShape): BenchRow {
 }
 
 async function child(what: 'decide' | 'parse'): Promise<FirstDecision> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', CHILD, what], { cwd: REPO_ROOT, timeout: 120_000 });
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', CHILD, what], {
+    cwd: REPO_ROOT,
+    timeout: 120_000,
+  });
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as FirstDecision;
 }
 
@@ -127,7 +154,11 @@ export function shellLongSection(): BenchSectionDef {
         const rows: BenchRow[] = [];
         for (const shape of LONG_SHAPES) rows.push(shapeRow(parser, shape));
         rows.splice(1, 0, await coldRow());
-        return { title, unit: `decideShell ms, median / p90 of ${RUNS} runs (fresh processes: of ${PROCESSES}); baseline: tree-sitter-bash's parse of the same text`, rows };
+        return {
+          title,
+          unit: `decideShell ms, median / p90 of ${RUNS} runs (fresh processes: of ${PROCESSES}); baseline: tree-sitter-bash's parse of the same text`,
+          rows,
+        };
       } finally {
         parser.delete();
       }

@@ -47,9 +47,16 @@ function editCase(f: LargeFile, syntaxCheck: boolean): EditCase {
 async function checkRow(f: LargeFile): Promise<BenchRow> {
   const verdict = await checkSyntax(f.path, f.text);
   const timing = await timeRuns(() => checkSyntax(f.path, f.text), { runs: RUNS });
-  const baseline = f.lang === 'json' ? `${timingCell(await timeRuns(async () => JSON.parse(f.text), { runs: RUNS }))} (JSON.parse)` : '';
+  const baseline =
+    f.lang === 'json'
+      ? `${timingCell(await timeRuns(async () => JSON.parse(f.text), { runs: RUNS }))} (JSON.parse)`
+      : '';
   const figure = `  the check alone (${syntaxCheckerFor(f.path)}), ${lines(f)}`;
-  return { figure, ours: verdict?.status === 'ok' ? timingCell(timing) : `no ok verdict: ${verdict?.message ?? 'no checker'}`, baseline };
+  return {
+    figure,
+    ours: verdict?.status === 'ok' ? timingCell(timing) : `no ok verdict: ${verdict?.message ?? 'no checker'}`,
+    baseline,
+  };
 }
 
 /** Python's check in its two parts: tree-sitter's parse, and the indentation rules on the tree. */
@@ -63,7 +70,11 @@ async function pythonSplit(f: LargeFile): Promise<BenchRow[]> {
     const rules = await timeRuns(async () => firstPythonProblem(tree.rootNode, f.text), { runs: RUNS });
     return [
       { figure: `    of which tree-sitter-python's parse`, ours: timingCell(parse), baseline: '' },
-      { figure: `    of which the indentation rules (python-rules.ts)`, ours: problem ? `found a problem in a valid file: ${JSON.stringify(problem)}` : timingCell(rules), baseline: '' },
+      {
+        figure: `    of which the indentation rules (python-rules.ts)`,
+        ours: problem ? `found a problem in a valid file: ${JSON.stringify(problem)}` : timingCell(rules),
+        baseline: '',
+      },
     ];
   } finally {
     tree.delete();
@@ -81,13 +92,17 @@ async function revertRow(ws: NodeWorkspace, cached: Engine, uncached: Engine, f:
   const time = async (engine: Engine): Promise<{ timing: Timing; last: ToolResult | undefined }> => {
     let last: ToolResult | undefined;
     let run = 0;
-    const timing = await timeRuns(async () => (last = await engine.call('ws_edit', { path: f.path, old_str: span.join('\n'), new_str: broken(run++) })), {
-      runs: RUNS,
-      before: async () => {
-        await ws.writeFile(f.path, encodeText(f.text));
-        await engine.call('ws_read', { path: f.path });
+    const timing = await timeRuns(
+      async () =>
+        (last = await engine.call('ws_edit', { path: f.path, old_str: span.join('\n'), new_str: broken(run++) })),
+      {
+        runs: RUNS,
+        before: async () => {
+          await ws.writeFile(f.path, encodeText(f.text));
+          await engine.call('ws_read', { path: f.path });
+        },
       },
-    });
+    );
     return { timing, last };
   };
   const ours = await time(cached);
@@ -112,7 +127,10 @@ async function declarationsRow(n: number): Promise<BenchRow> {
   const budget = { budgetMs: 600_000 };
   const verdict = await checkSyntax('decls.mjs', text, budget);
   const ours = await timeRuns(() => checkSyntax('decls.mjs', text, budget), { runs, warmup: 1 });
-  const acorn = await timeRuns(async () => Parser.parse(text, { ecmaVersion: 'latest', sourceType: 'module' }), { runs, warmup: 1 });
+  const acorn = await timeRuns(async () => Parser.parse(text, { ecmaVersion: 'latest', sourceType: 'module' }), {
+    runs,
+    warmup: 1,
+  });
   return {
     figure: `  the check alone (acorn), ${n.toLocaleString('en')} top-level let declarations (${(text.length / 1e6).toFixed(2)} MB .mjs)`,
     ours: verdict?.status === 'ok' ? timingCell(ours) : `no ok verdict: ${verdict?.message ?? 'no checker'}`,
@@ -126,13 +144,23 @@ async function hugeWriteRow(engine: Engine): Promise<BenchRow> {
   let last: ToolResult | undefined;
   let run = 0;
   const write = (check: boolean) =>
-    timeRuns(async () => (last = await engine.call('ws_write', { path: `huge-${run++}.js`, content: text, ...(check ? {} : { disable_syntax_check: true }) })), { runs: 5, warmup: 1 });
+    timeRuns(
+      async () =>
+        (last = await engine.call('ws_write', {
+          path: `huge-${run++}.js`,
+          content: text,
+          ...(check ? {} : { disable_syntax_check: true }),
+        })),
+      { runs: 5, warmup: 1 },
+    );
   const on = await write(true);
   const said = last?.text.split('\n').find((l) => l.startsWith('[syntax check skipped'));
   const off = await write(false);
   return {
     figure: `ws_write of a 12.3 MB .js file (700,000 declarations), syntax check on`,
-    ours: said ? `${timingCell(on)} (skipped: over the size limit)` : `not skipped: ${last?.text.split('\n')[0]?.slice(0, 60) ?? 'not run'}`,
+    ours: said
+      ? `${timingCell(on)} (skipped: over the size limit)`
+      : `not skipped: ${last?.text.split('\n')[0]?.slice(0, 60) ?? 'not run'}`,
     baseline: `${timingCell(off)} (check off)`,
   };
 }

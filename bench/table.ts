@@ -48,7 +48,11 @@ export function targetCell(t: Target | undefined): string {
 export function renderTable(sections: readonly BenchSection[]): string {
   const cells = sections.flatMap((s) => s.rows.map((r) => [r.figure, r.ours, r.baseline, targetCell(r.target)]));
   const widths = HEADER.map((h, i) => Math.max(width(h), ...cells.map((c) => width(c[i]!))));
-  const line = (cols: readonly string[]): string => cols.map((c, i) => pad(c, widths[i]!)).join('  ').trimEnd();
+  const line = (cols: readonly string[]): string =>
+    cols
+      .map((c, i) => pad(c, widths[i]!))
+      .join('  ')
+      .trimEnd();
   const total = widths.reduce((a, b) => a + b, 0) + 2 * (widths.length - 1);
   const out = [line(HEADER), '='.repeat(total)];
   for (const s of sections) {

@@ -5,7 +5,13 @@
  * call, or no call where none is expected; wrong = a call other than the expected one.
  */
 import { parseCall } from '../src/agent/parse.ts';
-import { CORPUS_TOOLS, formatCases, scoreSplit, type CallOf, type FormatCase } from '../tests/support/tool-call-corpus.ts';
+import {
+  CORPUS_TOOLS,
+  formatCases,
+  scoreSplit,
+  type CallOf,
+  type FormatCase,
+} from '../tests/support/tool-call-corpus.ts';
 import { pct } from './stats.ts';
 import type { BenchRow, BenchSectionDef } from './table.ts';
 
@@ -32,7 +38,9 @@ export function toolCallFormatsSection(): BenchSectionDef {
           figure: `${split} (${part.length} cases) right % / wrong calls`,
           ours: cell(ours),
           baseline: cell(before),
-          ...(split === 'held-out' && { target: { text: '≥ 97% / 0', met: ours.right / ours.total >= 0.97 && ours.wrong.length === 0 } }),
+          ...(split === 'held-out' && {
+            target: { text: '≥ 97% / 0', met: ours.right / ours.total >= 0.97 && ours.wrong.length === 0 },
+          }),
         });
         details.push(...ours.misses.map((m) => `${split} ${m}`));
       }

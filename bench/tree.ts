@@ -80,7 +80,11 @@ export function pyFile(functions: number): string {
 /** Writes the tree under `dir` (which must exist), one directory of 20 files at a time to keep open files few. */
 export async function generateTree(dir: string): Promise<void> {
   for (let first = 0; first < TREE.files; first += 20) {
-    const d = join(dir, `pkg${String(Math.floor(first / 100)).padStart(2, '0')}`, `mod${Math.floor((first % 100) / 20)}`);
+    const d = join(
+      dir,
+      `pkg${String(Math.floor(first / 100)).padStart(2, '0')}`,
+      `mod${Math.floor((first % 100) / 20)}`,
+    );
     await mkdir(d, { recursive: true });
     await Promise.all(
       Array.from({ length: 20 }, (_, k) => {

@@ -19,7 +19,14 @@ import { GGUF_BENCH, ggufBenchPrompt } from './gguf.ts';
 import type { BenchRow, BenchSection, BenchSectionDef } from './table.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const ESM = fileURLToPath(new URL('../node_modules/@wllama/wllama/esm/', import.meta.url));
 
 /** The page: `bench(p)` loads the model and answers every request of `p.runs` in order, returning llama.cpp's timings. */
@@ -67,7 +74,12 @@ function serve(model: Uint8Array): Promise<{ url: string; close(): Promise<void>
     res.writeHead(404).end();
   });
   return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => new Promise((r) => server.close(() => r())) })),
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+        close: () => new Promise((r) => server.close(() => r())),
+      }),
+    ),
   );
 }
 
@@ -81,11 +93,25 @@ export function wllamaSection(): BenchSectionDef {
     async run(): Promise<BenchSection> {
       const bytes = makeTestModel();
       const bans = bannedTokenIds(await readGgufHeader(new Blob([bytes.slice()]))).map((id) => [id, false]);
-      const request = (messages: ChatMessage[], run: number, extra: object) => ({ messages, seed: run, temperature: GGUF_BENCH.temperature, logit_bias: bans, ...extra });
+      const request = (messages: ChatMessage[], run: number, extra: object) => ({
+        messages,
+        seed: run,
+        temperature: GGUF_BENCH.temperature,
+        logit_bias: bans,
+        ...extra,
+      });
       const runs = [];
       for (let run = 0; run < GGUF_BENCH.runs; run++) {
         const { messages, jsonSchema } = ggufBenchPrompt(run);
-        runs.push(request(messages, run, { max_tokens: GGUF_BENCH.jsonMaxTokens, response_format: { type: 'json_schema', json_schema: { name: 'tool_call', schema: jsonSchema, strict: true } } }));
+        runs.push(
+          request(messages, run, {
+            max_tokens: GGUF_BENCH.jsonMaxTokens,
+            response_format: {
+              type: 'json_schema',
+              json_schema: { name: 'tool_call', schema: jsonSchema, strict: true },
+            },
+          }),
+        );
         runs.push(request(ggufBenchPrompt(run + 1000).messages, run, { max_tokens: GGUF_BENCH.freeTextMaxTokens }));
       }
       const server = await serve(bytes);
@@ -94,13 +120,28 @@ export function wllamaSection(): BenchSectionDef {
         const page = await browser.newPage();
         await page.goto(server.url);
         await page.waitForFunction(() => 'bench' in window);
-        const r = (await page.evaluate((p) => (window as unknown as { bench(p: unknown): Promise<unknown> }).bench(p), { contextTokens: GGUF_BENCH.contextTokens, runs })) as { threads: number; timings: Timings[] };
+        const r = (await page.evaluate((p) => (window as unknown as { bench(p: unknown): Promise<unknown> }).bench(p), {
+          contextTokens: GGUF_BENCH.contextTokens,
+          runs,
+        })) as { threads: number; timings: Timings[] };
         const json = r.timings.filter((_, i) => i % 2 === 0);
         const free = r.timings.filter((_, i) => i % 2 === 1);
         const rows: BenchRow[] = [
-          { figure: `prefill, first step (${json[0]!.prompt_n}-token prompt, ${r.threads} thread${r.threads === 1 ? '' : 's'})`, ours: tps(median(json.map((t) => t.prompt_per_second))), baseline: 'node-llama-cpp above' },
-          { figure: 'decode, JSON mode (grammar on)', ours: tps(median(json.map((t) => t.predicted_per_second))), baseline: 'node-llama-cpp above' },
-          { figure: `decode, free text (${GGUF_BENCH.freeTextMaxTokens} tokens at most)`, ours: tps(median(free.map((t) => t.predicted_per_second))), baseline: 'node-llama-cpp above' },
+          {
+            figure: `prefill, first step (${json[0]!.prompt_n}-token prompt, ${r.threads} thread${r.threads === 1 ? '' : 's'})`,
+            ours: tps(median(json.map((t) => t.prompt_per_second))),
+            baseline: 'node-llama-cpp above',
+          },
+          {
+            figure: 'decode, JSON mode (grammar on)',
+            ours: tps(median(json.map((t) => t.predicted_per_second))),
+            baseline: 'node-llama-cpp above',
+          },
+          {
+            figure: `decode, free text (${GGUF_BENCH.freeTextMaxTokens} tokens at most)`,
+            ours: tps(median(free.map((t) => t.predicted_per_second))),
+            baseline: 'node-llama-cpp above',
+          },
         ];
         return { title, unit: `median of ${GGUF_BENCH.runs} runs, llama.cpp's timings`, rows };
       } finally {

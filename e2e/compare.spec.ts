@@ -12,7 +12,10 @@ const selected = (page: Page) => page.getByTestId('compare-rows').locator('[aria
 const left = (page: Page) => page.getByTestId('compare-step-left');
 const right = (page: Page) => page.getByTestId('compare-step-right');
 
-test('two bundled examples side by side: aligned rows, the first divergence, keys moving both sides', async ({ page, problems: _problems }) => {
+test('two bundled examples side by side: aligned rows, the first divergence, keys moving both sides', async ({
+  page,
+  problems: _problems,
+}) => {
   await page.goto('/#/compare?a=example:drifted-edit&b=example:thirty-steps');
   await expect(page.getByTestId('compare-head-left')).toContainText('Example: A drifted edit');
   await expect(page.getByTestId('compare-head-right')).toContainText('Example: Thirty steps on tiny-utils');
@@ -24,7 +27,9 @@ test('two bundled examples side by side: aligned rows, the first divergence, key
   await expect(rows(page)).toHaveCount(30);
   await expect(page.getByTestId('compare-rows').locator('li:has(.cell:first-child .index)')).toHaveCount(3);
   // The thirty steps begin with a listing the drifted edit never made: the reads meet on row 2.
-  await expect(page.getByTestId('first-divergence')).toContainText('First divergence at row 1: Only the right run took step 1 (ws_list)');
+  await expect(page.getByTestId('first-divergence')).toContainText(
+    'First divergence at row 1: Only the right run took step 1 (ws_list)',
+  );
   await expect(page.getByTestId('divergence-flag')).toHaveCount(1);
   // done meets done on the last row.
   await expect(rows(page).last()).toContainText('#3 done');
@@ -36,7 +41,9 @@ test('two bundled examples side by side: aligned rows, the first divergence, key
   await expect(selected(page)).toHaveAttribute('data-row', '2');
   await expect(right(page)).toContainText('Step 2 ws_read');
   // The drifted edit's read sits on the row of the thirty steps' read of the same file.
-  await rows(page).filter({ has: page.locator('.cell:first-child', { hasText: '#1 ws_read' }) }).click();
+  await rows(page)
+    .filter({ has: page.locator('.cell:first-child', { hasText: '#1 ws_read' }) })
+    .click();
   await expect(left(page)).toContainText('Step 1 ws_read');
   await expect(right(page)).toContainText('ws_read');
   await page.keyboard.press('End');
@@ -71,7 +78,10 @@ test('two bundled examples side by side: aligned rows, the first divergence, key
   await expect(left(page)).toContainText('Step 2 ws_edit');
 });
 
-test('"Compare with…" on a saved session opens it on the left; the right side is picked from the list', async ({ page, problems: _problems }) => {
+test('"Compare with…" on a saved session opens it on the left; the right side is picked from the list', async ({
+  page,
+  problems: _problems,
+}) => {
   await page.goto('/');
   await page.getByTestId('session-file-input').setInputFiles('examples/drifted-edit.session.json');
   await expect(page.getByTestId('timeline').getByRole('option')).toHaveCount(3);
@@ -80,7 +90,9 @@ test('"Compare with…" on a saved session opens it on the left; the right side 
   await expect(page.getByTestId('compare-head-left')).toContainText('drifted-edit');
   await expect(page.getByTestId('compare-head-right')).toContainText('no session yet');
   await page.getByTestId('compare-pick-b').selectOption({ label: 'A drifted edit' });
-  await expect(page.getByTestId('first-divergence')).toContainText('The two runs took the same steps with the same results.');
+  await expect(page.getByTestId('first-divergence')).toContainText(
+    'The two runs took the same steps with the same results.',
+  );
   await expect(rows(page)).toHaveCount(3);
   await expect(page.getByTestId('compare-rows').locator('[data-state="same"]')).toHaveCount(3);
   await screenshot(page, 'compare-saved-with-example');

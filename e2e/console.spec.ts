@@ -54,7 +54,9 @@ test('a write under .slmcode/ is refused, with the refusal badge and its explana
   await expect(text).toContainText('write refused — .slmcode/hooks.json is harness control state, not project source.');
   const badge = page.locator('[data-note-kind="refusal"]');
   await expect(badge).toHaveText('Refused');
-  await expect(page.getByRole('list', { name: 'Notes' })).toContainText('the message names the rule and the tool to use instead');
+  await expect(page.getByRole('list', { name: 'Notes' })).toContainText(
+    'the message names the rule and the tool to use instead',
+  );
   await expect(treeFile(page, '.slmcode/hooks.json')).toHaveCount(0);
   await screenshot(page, '04-refusal');
 });
@@ -63,9 +65,15 @@ test('raw JSON arguments: an aliased ws_edit fixes the starter bug and notes the
   await callTool(page, 'ws_read', { path: 'src/strings.js' }); // read-before-edit
   await toolCard(page, 'ws_edit').click();
   await page.getByRole('button', { name: 'JSON', exact: true }).click();
-  await page.getByLabel(/Arguments as JSON/).fill(
-    JSON.stringify({ path: 'src/strings.js', old_string: "  return text.slice(0, max) + '…';", new_str: "  return text.slice(0, max - 1) + '…';" }),
-  );
+  await page
+    .getByLabel(/Arguments as JSON/)
+    .fill(
+      JSON.stringify({
+        path: 'src/strings.js',
+        old_string: "  return text.slice(0, max) + '…';",
+        new_str: "  return text.slice(0, max - 1) + '…';",
+      }),
+    );
   const pane = page.locator('[data-call]');
   await page.getByRole('button', { name: 'Call ws_edit' }).click();
   await expect(pane).toHaveAttribute('data-call', '2');

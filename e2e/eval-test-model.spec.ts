@@ -16,7 +16,10 @@ const dir = mkdtempSync(join(tmpdir(), 'slm-eval-gguf-'));
 const modelPath = join(dir, TEST_MODEL_FILE);
 writeFileSync(modelPath, makeTestModel({ seed: 1, contextLength: CONTEXT }));
 
-test('one task on the test model: live sessions graded, every number labelled the test model\'s', async ({ page, problems: _problems }) => {
+test("one task on the test model: live sessions graded, every number labelled the test model's", async ({
+  page,
+  problems: _problems,
+}) => {
   // Two short sessions of a ~3,000-token prompt on a busy two-core machine.
   test.setTimeout(300_000);
   await page.goto('/');
@@ -35,7 +38,9 @@ test('one task on the test model: live sessions graded, every number labelled th
   await page.getByLabel('Step limit').fill('2');
   await page.getByRole('button', { name: 'Run 2 sessions' }).click();
   await expect(page.getByTestId('eval-progress')).toBeVisible();
-  await expect(page.getByTestId('eval-honest-label')).toContainText('The random-weight test model — numbers mean nothing.');
+  await expect(page.getByTestId('eval-honest-label')).toContainText(
+    'The random-weight test model — numbers mean nothing.',
+  );
   await expect(page.getByTestId('eval-progress')).toHaveCount(0, { timeout: 280_000 });
 
   await expect(page.getByTestId('eval-caveat')).toContainText('test-model: numbers mean nothing');

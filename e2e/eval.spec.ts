@@ -18,7 +18,10 @@ async function chooseTasks(page: Page, ids: readonly string[]): Promise<void> {
   for (const id of ids) await page.getByLabel(`Task ${id}`).check();
 }
 
-test('the reference solutions over two tasks with the ACI on and off: progress, the labelled table, cells that open sessions, export and open again', async ({ page, problems: _problems }) => {
+test('the reference solutions over two tasks with the ACI on and off: progress, the labelled table, cells that open sessions, export and open again', async ({
+  page,
+  problems: _problems,
+}) => {
   test.setTimeout(180_000);
   await page.goto('/#/eval');
   await expect(page.getByRole('heading', { name: 'Run the suite' })).toBeVisible();
@@ -62,7 +65,9 @@ test('the reference solutions over two tasks with the ACI on and off: progress, 
   await expect(page.getByTestId('compare-head-right')).toContainText(`Eval: ${TASKS[0]} · off · seed 0`);
   await expect(page.getByTestId('first-divergence')).toBeVisible();
   // The off arm ran the naive harness: its record says so, it is replayed with it, and so it reproduces.
-  await expect(page.getByTestId('compare-head-right').getByTestId('compare-harness')).toHaveText('naive harness (ACI off)');
+  await expect(page.getByTestId('compare-head-right').getByTestId('compare-harness')).toHaveText(
+    'naive harness (ACI off)',
+  );
   await expect(page.getByTestId('compare-head-left').getByTestId('compare-harness')).toHaveCount(0);
   await expect(page.getByTestId('compare-replay-differs-right')).toHaveCount(0);
   await screenshot(page, 'eval-on-off-compare');
@@ -79,11 +84,16 @@ test('the reference solutions over two tasks with the ACI on and off: progress, 
   await expect(page.getByRole('listbox', { name: 'Steps' }).getByRole('option').first()).toBeVisible();
 });
 
-test('an eval needs a live model on the start screen to run on one, and says so', async ({ page, problems: _problems }) => {
+test('an eval needs a live model on the start screen to run on one, and says so', async ({
+  page,
+  problems: _problems,
+}) => {
   await page.goto('/#/eval');
   await expect(page.getByText(/^Tasks: 2\d of 2\d$/)).toBeVisible();
   await page.getByLabel(/The start screen's model/).check();
   await expect(page.getByText(/none yet — the start screen has the scripted model/)).toBeVisible();
   await page.getByRole('button', { name: /^Run \d+ sessions$/ }).click();
-  await expect(page.getByRole('alert')).toContainText('To run the suite on a live model, the start screen has the scripted model');
+  await expect(page.getByRole('alert')).toContainText(
+    'To run the suite on a live model, the start screen has the scripted model',
+  );
 });

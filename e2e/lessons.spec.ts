@@ -9,7 +9,10 @@ import { callTool, expect, openConsole, screenshot, test } from './console.ts';
 
 const timeline = (page: Page) => page.getByRole('listbox', { name: 'Steps' });
 
-test('the first lesson, from the start screen to its last step, then on to the next', async ({ page, problems: _problems }) => {
+test('the first lesson, from the start screen to its last step, then on to the next', async ({
+  page,
+  problems: _problems,
+}) => {
   await page.goto('/');
   await page.getByRole('button', { name: /Edits that drift/ }).click();
   await expect(page.getByTestId('lesson-intro')).toBeVisible();
@@ -50,7 +53,11 @@ test('git_diff shows an edit as a unified diff against the seed commit', async (
   await openConsole(page);
   const clean = await callTool(page, 'git_status', {});
   await expect(clean).toContainText(/clean/i);
-  await callTool(page, 'ws_edit', { path: 'src/strings.js', old_str: "return text.slice(0, max) + '…';", new_str: "return text.slice(0, max - 1) + '…';" });
+  await callTool(page, 'ws_edit', {
+    path: 'src/strings.js',
+    old_str: "return text.slice(0, max) + '…';",
+    new_str: "return text.slice(0, max - 1) + '…';",
+  });
   const diff = await callTool(page, 'git_diff', {});
   await expect(diff).toContainText('--- a/src/strings.js');
   await expect(diff).toContainText('+++ b/src/strings.js');

@@ -37,7 +37,12 @@ async function standIn(cors: boolean): Promise<StandIn> {
       req.on('end', () => {
         const content = STARTER_RUN.outputs[Math.min(next++, STARTER_RUN.outputs.length - 1)];
         res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content } }], usage: { prompt_tokens: 900 + next, completion_tokens: 40 } }));
+        res.end(
+          JSON.stringify({
+            choices: [{ message: { role: 'assistant', content } }],
+            usage: { prompt_tokens: 900 + next, completion_tokens: 40 },
+          }),
+        );
       });
       return;
     }
@@ -45,10 +50,17 @@ async function standIn(cors: boolean): Promise<StandIn> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/v1`, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
-test('an endpoint drives a live run: connection check, steps with the model’s own token counts', async ({ page, problems: _problems }) => {
+test('an endpoint drives a live run: connection check, steps with the model’s own token counts', async ({
+  page,
+  problems: _problems,
+}) => {
   const server = await standIn(true);
   try {
     await page.goto('/');

@@ -5,7 +5,10 @@
  */
 import { expect, screenshot, test } from './console.ts';
 
-test('without a GPU adapter, WebLLM explains why and offers the scripted model and an endpoint', async ({ page, problems: _problems }) => {
+test('without a GPU adapter, WebLLM explains why and offers the scripted model and an endpoint', async ({
+  page,
+  problems: _problems,
+}) => {
   await page.goto('/');
   await page.getByRole('radio', { name: /WebLLM in this tab/ }).check();
   const status = page.getByTestId('gpu-status');

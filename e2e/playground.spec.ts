@@ -25,7 +25,10 @@ async function runStarter(page: Page, pace = '150'): Promise<void> {
 const timeline = (page: Page) => page.getByRole('listbox', { name: 'Steps' });
 const inspector = (page: Page) => page.getByTestId('inspector');
 
-test('the start screen offers the starter task, four kinds of model and the settings', async ({ page, problems: _problems }) => {
+test('the start screen offers the starter task, four kinds of model and the settings', async ({
+  page,
+  problems: _problems,
+}) => {
   await openStart(page);
   await expect(page).toHaveTitle('slmcode playground — start');
   await expect(page.getByText(/Task given to the model: Run the tests with `npm test`/)).toBeVisible();
@@ -43,7 +46,10 @@ test('the start screen offers the starter task, four kinds of model and the sett
   await screenshot(page, '10-start');
 });
 
-test('a scripted run: steps stream in, the keyboard steps through them, the inspector explains each', async ({ page, problems: _problems }) => {
+test('a scripted run: steps stream in, the keyboard steps through them, the inspector explains each', async ({
+  page,
+  problems: _problems,
+}) => {
   await openStart(page);
   await page.getByLabel('Pause between scripted steps (ms)').fill('600');
   await page.getByRole('button', { name: 'Run', exact: true }).click();
@@ -66,7 +72,9 @@ test('a scripted run: steps stream in, the keyboard steps through them, the insp
   const insp = inspector(page);
   await expect(timeline(page).getByRole('option', { selected: true })).toContainText('no call');
   await expect(insp.getByTestId('parse-error')).toContainText('No usable call (no-call)');
-  await expect(insp.getByTestId('retry-message')).toContainText('Your reply contained no tool call, so nothing was run.');
+  await expect(insp.getByTestId('retry-message')).toContainText(
+    'Your reply contained no tool call, so nothing was run.',
+  );
   await screenshot(page, '12-no-call-retry');
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('j');
@@ -134,13 +142,19 @@ test('time travel: the file tree and a file as they were at an earlier step', as
   await screenshot(page, '17-context-window');
 });
 
-test('the selected step is in the URL and survives a reload; plots and dark theme', async ({ page, problems: _problems }) => {
+test('the selected step is in the URL and survives a reload; plots and dark theme', async ({
+  page,
+  problems: _problems,
+}) => {
   await openStart(page);
   await runStarter(page);
   await expect(page.getByTestId('plot-context').locator('rect.ctx')).toHaveCount(7);
   await expect(page.getByTestId('plot-rungs').locator('circle')).toHaveCount(1);
   // The measured tally: one failing test before the edit, none after (the last run is done's).
-  await expect(page.getByTestId('plot-tests')).toHaveAttribute('aria-label', 'Tests over the steps: step 1: 8 passed, 1 failed; step 6: 9 passed, 0 failed; step 7: 9 passed, 0 failed');
+  await expect(page.getByTestId('plot-tests')).toHaveAttribute(
+    'aria-label',
+    'Tests over the steps: step 1: 8 passed, 1 failed; step 6: 9 passed, 0 failed; step 7: 9 passed, 0 failed',
+  );
   await page.getByLabel('Theme').selectOption('dark');
   await timeline(page).getByRole('option').filter({ hasText: '#5' }).click();
   const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
@@ -155,7 +169,10 @@ test('the selected step is in the URL and survives a reload; plots and dark them
   await expect(page.getByLabel('Theme')).toHaveValue('dark');
 });
 
-test('pause before step 1, then Step walks one turn at a time; approvals are answered inline', async ({ page, problems: _problems }) => {
+test('pause before step 1, then Step walks one turn at a time; approvals are answered inline', async ({
+  page,
+  problems: _problems,
+}) => {
   await openStart(page);
   await page.getByLabel('Ask me before a call changes files').check();
   await page.getByLabel(/Start paused/).check();
@@ -180,7 +197,10 @@ test('pause before step 1, then Step walks one turn at a time; approvals are ans
   await expect(page.getByTestId('run-stop')).toHaveText('stopped by the user');
 });
 
-test('own files: picked files are listed, and the scripted model steps aside', async ({ page, problems: _problems }) => {
+test('own files: picked files are listed, and the scripted model steps aside', async ({
+  page,
+  problems: _problems,
+}) => {
   await openStart(page);
   await page.getByRole('radio', { name: /Your own files/ }).check();
   await page.locator('input[type="file"][multiple]').setInputFiles([

@@ -52,7 +52,10 @@ function approvedLink(dir: string): string {
   return readFileSync(out, 'utf8');
 }
 
-test('a link whose gated step recorded an approval runs nothing until a person presses "Approve and run"', async ({ page, problems: _problems }, info) => {
+test('a link whose gated step recorded an approval runs nothing until a person presses "Approve and run"', async ({
+  page,
+  problems: _problems,
+}, info) => {
   const link = approvedLink(info.outputPath('link'));
   expect(link).toMatch(/^\/#s=(?:2\.)?[A-Za-z0-9_-]+$/);
   await page.goto(link);
@@ -66,9 +69,15 @@ test('a link whose gated step recorded an approval runs nothing until a person p
   await page.keyboard.press('Home');
   const inspector = page.getByTestId('inspector');
   await expect(inspector.getByRole('heading', { level: 2 })).toContainText('Step 1');
-  await expect(inspector.getByTestId('step-approval')).toHaveText('approved when it was recorded (not by you) · not run here: it needs your approval');
-  await expect(inspector.getByTestId('recorded-approval')).toContainText('approved — by whoever recorded it, not by you');
-  await expect(inspector.getByTestId('step-session')).toContainText('Step 1 (ws_shell) cannot be reproduced without an approval');
+  await expect(inspector.getByTestId('step-approval')).toHaveText(
+    'approved when it was recorded (not by you) · not run here: it needs your approval',
+  );
+  await expect(inspector.getByTestId('recorded-approval')).toContainText(
+    'approved — by whoever recorded it, not by you',
+  );
+  await expect(inspector.getByTestId('step-session')).toContainText(
+    'Step 1 (ws_shell) cannot be reproduced without an approval',
+  );
   await expect(inspector.getByTestId('offer-command')).toHaveText(`touch ${MARKER}`);
   await expect(inspector.getByTestId('offer-writes')).toHaveText(`This command would write: ${MARKER}.`);
 
@@ -89,7 +98,11 @@ test('a link whose gated step recorded an approval runs nothing until a person p
   await expect(inspector.getByTestId('approved-tree').locator(`[data-path="${MARKER}"]`)).toContainText('created');
   // A link keeps only the hash of a command's result: the check above compared the hashes, and the page says so.
   await expect(inspector.getByTestId('approved-live')).toBeVisible();
-  await expect(inspector.getByText('The record keeps only a hash of this result (a shared link leaves the texts out); the check above compares the hashes.')).toBeVisible();
+  await expect(
+    inspector.getByText(
+      'The record keeps only a hash of this result (a shared link leaves the texts out); the check above compares the hashes.',
+    ),
+  ).toBeVisible();
   await screenshot(page, 'replay-approval-after');
 
   // The replay as recorded is unchanged: its step 1 still shows no file.

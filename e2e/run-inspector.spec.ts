@@ -23,7 +23,10 @@ async function runStarter(page: Page, { pace = '0', wait = true } = {}): Promise
   if (wait) await expect(page.getByTestId('run-stop')).toContainText('finished with done', { timeout: 30_000 });
 }
 
-test('layout: both side panels open still leave the steps usable; the inspector never scrolls sideways; a jump lands below the header', async ({ page, problems: _problems }) => {
+test('layout: both side panels open still leave the steps usable; the inspector never scrolls sideways; a jump lands below the header', async ({
+  page,
+  problems: _problems,
+}) => {
   await runStarter(page);
   await page.getByText('Re-run with other ACI settings').click();
   await page.getByText('Edit-format bandit').click();
@@ -43,23 +46,39 @@ test('layout: both side panels open still leave the steps usable; the inspector 
     ['Files', 'Files after step 7'],
     ['What the engine did', 'What the engine did'],
   ] as const) {
-    await inspector(page).getByRole('navigation', { name: 'Inspector sections' }).getByRole('button', { name: link, exact: true }).click();
+    await inspector(page)
+      .getByRole('navigation', { name: 'Inspector sections' })
+      .getByRole('button', { name: link, exact: true })
+      .click();
     const h = inspector(page).getByRole('heading', { level: 3, name: new RegExp(`^${heading}`) });
     await expect(h).toBeInViewport();
-    const headBottom = await inspector(page).locator('header.head').evaluate((e) => e.getBoundingClientRect().bottom);
+    const headBottom = await inspector(page)
+      .locator('header.head')
+      .evaluate((e) => e.getBoundingClientRect().bottom);
     const top = await h.evaluate((e) => e.getBoundingClientRect().top);
     expect(top, `${heading} starts below the sticky header`).toBeGreaterThanOrEqual(headBottom);
   }
   await screenshot(page, 'inspector-02-jump');
 });
 
-test('plots: every rung name inside the frame, and a click on a column selects its step', async ({ page, problems: _problems }) => {
+test('plots: every rung name inside the frame, and a click on a column selects its step', async ({
+  page,
+  problems: _problems,
+}) => {
   // Lesson 1 drifts once per rung: five rows of the rung plot, each named.
   await page.goto('/');
   await page.getByRole('button', { name: 'Edits that drift' }).click();
-  await expect(page.getByTestId('replay-verdict')).toHaveText('✓ Reproduced: all 7 replayed steps match the record', { timeout: 30_000 });
+  await expect(page.getByTestId('replay-verdict')).toHaveText('✓ Reproduced: all 7 replayed steps match the record', {
+    timeout: 30_000,
+  });
   const rungs = page.getByTestId('plot-rungs');
-  await expect(rungs.locator('text.rung-label')).toHaveText(['trailing-ws', 'quotes-dashes', 'indent', 'blank-lines', 'anchors']);
+  await expect(rungs.locator('text.rung-label')).toHaveText([
+    'trailing-ws',
+    'quotes-dashes',
+    'indent',
+    'blank-lines',
+    'anchors',
+  ]);
   const frame = (await rungs.boundingBox())!;
   for (const label of await rungs.locator('text.rung-label').all()) {
     const box = (await label.boundingBox())!;
@@ -69,8 +88,11 @@ test('plots: every rung name inside the frame, and a click on a column selects i
     expect(box.y + box.height).toBeLessThanOrEqual(frame.y + frame.height + 1);
   }
   // No dot sits on a name: every dot is right of the widest name.
-  const namesEnd = Math.max(...(await rungs.locator('text.rung-label').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().right))));
-  for (const dot of await rungs.locator('circle.rung').all()) expect((await dot.boundingBox())!.x).toBeGreaterThan(namesEnd);
+  const namesEnd = Math.max(
+    ...(await rungs.locator('text.rung-label').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().right))),
+  );
+  for (const dot of await rungs.locator('circle.rung').all())
+    expect((await dot.boundingBox())!.x).toBeGreaterThan(namesEnd);
   await screenshot(page, 'inspector-03-rung-plot');
 
   // Seven columns: a click in the middle of the 3rd, then of the 6th.
@@ -93,7 +115,10 @@ test('the card of the step being written sits right under the list, in view', as
       if (!card) return null;
       const list = document.querySelector('[data-testid="timeline"]')!.getBoundingClientRect();
       const side = document.querySelector('aside.side')!.getBoundingClientRect();
-      return { rightUnderTheList: card.top - list.bottom >= 0 && card.top - list.bottom < 16, inView: card.bottom <= side.bottom };
+      return {
+        rightUnderTheList: card.top - list.bottom >= 0 && card.top - list.bottom < 16,
+        inView: card.bottom <= side.bottom,
+      };
     });
   // The card is up only while a step is written: read often, so a busy machine does not miss it.
   await expect.poll(layout, { intervals: [10], timeout: 30_000 }).toEqual({ rightUnderTheList: true, inView: true });
@@ -101,7 +126,10 @@ test('the card of the step being written sits right under the list, in view', as
   await page.getByRole('button', { name: 'Stop' }).click();
 });
 
-test('search and filter the steps: by text with the hit marked, by tool, by note kind; the keys keep to the matches', async ({ page, problems: _problems }) => {
+test('search and filter the steps: by text with the hit marked, by tool, by note kind; the keys keep to the matches', async ({
+  page,
+  problems: _problems,
+}) => {
   await runStarter(page);
   const options = timeline(page).getByRole('option');
   await expect(options).toHaveCount(7);
@@ -152,7 +180,9 @@ test("downloads: the run's change as a patch, and its final files as a zip", asy
   expect(patch.suggestedFilename()).toBe('tiny-utils-starter.patch');
   const text = await readFile((await patch.path())!, 'utf8');
   expect(text).toMatch(/^# tiny-utils \(starter\): the change of the run, start → after step 7\n# 1 file changed\n/);
-  expect(text).toContain('diff --git a/src/strings.js b/src/strings.js\n--- a/src/strings.js\n+++ b/src/strings.js\n@@');
+  expect(text).toContain(
+    'diff --git a/src/strings.js b/src/strings.js\n--- a/src/strings.js\n+++ b/src/strings.js\n@@',
+  );
 
   const zipDownload = page.waitForEvent('download');
   await downloads.getByRole('button', { name: 'Final files (.zip)' }).click();

@@ -15,7 +15,11 @@ async function runStarterAndSelect(page: Page, step: number): Promise<void> {
   await page.getByLabel('Pause between scripted steps (ms)').fill('0');
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(page.getByTestId('run-stop')).toContainText('finished with done', { timeout: 30_000 });
-  await page.getByRole('listbox', { name: 'Steps' }).getByRole('option').nth(step - 1).click();
+  await page
+    .getByRole('listbox', { name: 'Steps' })
+    .getByRole('option')
+    .nth(step - 1)
+    .click();
   await expect(page).toHaveURL(new RegExp(`#/run\\?step=${step}$`));
 }
 
@@ -26,7 +30,9 @@ test('ACI off: the drifted edit of step 5 would not land in a naive harness', as
   const verdict = insp.getByTestId('aci-off-verdict');
   await expect(verdict).toHaveAttribute('data-verdict', 'worse');
   await expect(verdict).toContainText('worse without the ACI');
-  await expect(insp.getByTestId('aci-off-why')).toContainText("Exact match only: old_str's indentation differs from the file's, so the edit does not land");
+  await expect(insp.getByTestId('aci-off-why')).toContainText(
+    "Exact match only: old_str's indentation differs from the file's, so the edit does not land",
+  );
   await expect(insp.getByTestId('aci-off-text')).toHaveText('Error: old_str not found in src/strings.js.');
   await expect(insp.getByTestId('observation')).toContainText('[matched after normalizing indentation');
   await expect(insp.getByText('The naive harness would have changed no file.')).toBeVisible();
@@ -38,7 +44,10 @@ test('ACI off: the drifted edit of step 5 would not land in a naive harness', as
   await expect(insp.getByTestId('aci-off-why')).toContainText('The prose is taken as the final answer');
 });
 
-test('settings re-run: the indentation rung off changes nothing (the looser rungs name the same drift); every rung that tolerates indentation off, and step 5 differs', async ({ page, problems: _problems }) => {
+test('settings re-run: the indentation rung off changes nothing (the looser rungs name the same drift); every rung that tolerates indentation off, and step 5 differs', async ({
+  page,
+  problems: _problems,
+}) => {
   await runStarterAndSelect(page, 1);
   const panel = page.getByTestId('rerun-panel');
   await panel.getByText('Re-run with other ACI settings').click();

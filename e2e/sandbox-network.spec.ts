@@ -185,7 +185,9 @@ test("a hostile link's test code reaches no loopback listener and cannot forge t
     await timeline(page).getByRole('option').filter({ hasText: '#2' }).click();
     const observation = page.getByTestId('observation');
     // The starter's 9 tests (8 pass, 1 fails); the probes and the tally printer pass; the real failure fails.
-    await expect(observation).toContainText(new RegExp(`^npm test: ${8 + PROBES + 1} passed, 2 failed \\(exit code 1\\)`));
+    await expect(observation).toContainText(
+      new RegExp(`^npm test: ${8 + PROBES + 1} passed, 2 failed \\(exit code 1\\)`),
+    );
     await expect(observation).toContainText('a test that really fails');
     await screenshot(page, 'sandbox-network-01-hostile-link');
 
@@ -210,7 +212,8 @@ test('a program that grows past the memory cap is stopped, and the result says s
   test.setTimeout(120_000);
   await openConsole(page);
   // About 80 MB a second: the browser's measurement answers within about 20 s, well before the tab runs out.
-  const grow = "const keep = [];\nconsole.log('growing');\nsetInterval(() => keep.push(new Array(1 << 20).fill(keep.length + 0.5)), 100);\n";
+  const grow =
+    "const keep = [];\nconsole.log('growing');\nsetInterval(() => keep.push(new Array(1 << 20).fill(keep.length + 0.5)), 100);\n";
   await callTool(page, 'ws_write', { path: 'grow.mjs', content: grow });
   await toolCard(page, 'ws_shell').click();
   await argField(page, 'command').fill('node grow.mjs');

@@ -17,7 +17,10 @@ async function openStart(page: Page): Promise<void> {
   await page.getByLabel('Pause between scripted steps (ms)').fill('0');
 }
 
-test('a run stopped before its first step is not kept; a finished one is, and can be renamed and deleted with Undo', async ({ page, problems: _problems }) => {
+test('a run stopped before its first step is not kept; a finished one is, and can be renamed and deleted with Undo', async ({
+  page,
+  problems: _problems,
+}) => {
   await openStart(page);
   await page.getByLabel(/Start paused/).check();
   await page.getByRole('button', { name: 'Start paused' }).click();
@@ -57,11 +60,17 @@ test('a run stopped before its first step is not kept; a finished one is, and ca
   await deleted.getByRole('button', { name: 'Undo' }).click();
   await expect(saved(page)).toHaveCount(1);
   await expect(saved(page).first()).toContainText('7 steps');
-  await saved(page).first().getByRole('button', { name: /^Open / }).click();
+  await saved(page)
+    .first()
+    .getByRole('button', { name: /^Open / })
+    .click();
   await expect(page.getByTestId('replay-verdict')).toHaveText('✓ Reproduced: all 7 replayed steps match the record');
 });
 
-test('a reload of the start screen during a run stays on the start screen and offers the run', async ({ page, problems: _problems }) => {
+test('a reload of the start screen during a run stays on the start screen and offers the run', async ({
+  page,
+  problems: _problems,
+}) => {
   await openStart(page);
   await page.getByLabel(/Start paused/).check();
   await page.getByRole('button', { name: 'Start paused' }).click();

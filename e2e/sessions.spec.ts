@@ -45,7 +45,10 @@ async function freshPage(browser: Browser): Promise<{ page: Page; problems: stri
   return { page, problems, close: () => context.close() };
 }
 
-test("the Share panel shows the link of the run on screen, never the previous run's", async ({ page, problems: _problems }) => {
+test("the Share panel shows the link of the run on screen, never the previous run's", async ({
+  page,
+  problems: _problems,
+}) => {
   await openStart(page);
   await runStarter(page);
   await page.getByRole('button', { name: 'Share…' }).click();
@@ -62,7 +65,12 @@ test("the Share panel shows the link of the run on screen, never the previous ru
   await screenshot(page, 'sessions-00-share-run-b');
 });
 
-test('a scripted run is shared by link, and the link replays in a fresh browser with every step ✓', async ({ page, browser, context, problems: _problems }) => {
+test('a scripted run is shared by link, and the link replays in a fresh browser with every step ✓', async ({
+  page,
+  browser,
+  context,
+  problems: _problems,
+}) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await openStart(page);
   await runStarter(page);
@@ -82,7 +90,9 @@ test('a scripted run is shared by link, and the link replays in a fresh browser 
   const other = await freshPage(browser);
   await other.page.goto(url);
   await expect(other.page).toHaveURL(/#\/run$/);
-  await expect(verdict(other.page)).toHaveText('✓ Reproduced: all 7 replayed steps match the record', { timeout: 30_000 });
+  await expect(verdict(other.page)).toHaveText('✓ Reproduced: all 7 replayed steps match the record', {
+    timeout: 30_000,
+  });
   await expect(checks(other.page)).toHaveCount(7);
   await expect(other.page.getByTestId('session-bar')).toContainText('Opened from a link');
   await timeline(other.page).getByRole('option').filter({ hasText: '#5' }).click();
@@ -95,7 +105,10 @@ test('a scripted run is shared by link, and the link replays in a fresh browser 
   await other.close();
 });
 
-test('tampered, truncated, newer and bomb links each end in a clear message, and a run still starts', async ({ page, problems: _problems }) => {
+test('tampered, truncated, newer and bomb links each end in a clear message, and a run still starts', async ({
+  page,
+  problems: _problems,
+}) => {
   const good = deflateRawSync(readFileSync('examples/drifted-edit.session.json')).toString('base64url');
   // A changed character that breaks the compressed data (checked here, so the case is certain).
   let tampered = '';
@@ -109,11 +122,25 @@ test('tampered, truncated, newer and bomb links each end in a clear message, and
   }
   const cases: [string, string, RegExp][] = [
     ['tampered', `/#s=${tampered}`, /The shared link could not be opened\. The session link (is damaged|is cut short)/],
-    ['truncated', `/#s=${good.slice(0, Math.floor(good.length / 2) + 1)}`, /The session link is cut short.*Ask for the session file/],
+    [
+      'truncated',
+      `/#s=${good.slice(0, Math.floor(good.length / 2) + 1)}`,
+      /The session link is cut short.*Ask for the session file/,
+    ],
     ['not a session', '/#s=hello', /This is not a session link: its data, "hello", is 5 characters/],
-    ['newer', linkOf(Buffer.from(JSON.stringify({ v: 2, task: 'a session recorded by a newer build of the playground', steps: [] }))), /recorded in format v2, newer than this build reads \(v1\)/],
+    [
+      'newer',
+      linkOf(
+        Buffer.from(JSON.stringify({ v: 2, task: 'a session recorded by a newer build of the playground', steps: [] })),
+      ),
+      /recorded in format v2, newer than this build reads \(v1\)/,
+    ],
     // 3 MB of spaces deflates to ~3 KB: a small link that inflates past the 2 MB cap.
-    ['bomb', linkOf(Buffer.alloc(3 * 1024 * 1024, 0x20)), /expands to more than 2 MB when decompressed.*so decompressing was stopped/],
+    [
+      'bomb',
+      linkOf(Buffer.alloc(3 * 1024 * 1024, 0x20)),
+      /expands to more than 2 MB when decompressed.*so decompressing was stopped/,
+    ],
   ];
   for (const [name, link, message] of cases) {
     await openStart(page, link);
@@ -168,7 +195,10 @@ test('a reload in the middle of a run loses no step and offers to continue', asy
   await expect(saved).toContainText('finished with done');
 });
 
-test('export, then import by the file picker and by dropping the file on the start screen', async ({ page, problems: _problems }, info) => {
+test('export, then import by the file picker and by dropping the file on the start screen', async ({
+  page,
+  problems: _problems,
+}, info) => {
   await openStart(page);
   await runStarter(page);
   const download = page.waitForEvent('download');
@@ -199,7 +229,10 @@ test('export, then import by the file picker and by dropping the file on the sta
   await expect(checks(page)).toHaveCount(7);
 });
 
-test('an example and a lesson open from the start screen and replay with every step ✓', async ({ page, problems: _problems }) => {
+test('an example and a lesson open from the start screen and replay with every step ✓', async ({
+  page,
+  problems: _problems,
+}) => {
   await openStart(page);
   await screenshot(page, 'sessions-05-start');
   await page.getByRole('button', { name: /^Thirty steps on tiny-utils/ }).click();
@@ -208,7 +241,9 @@ test('an example and a lesson open from the start screen and replay with every s
   // A scripted fork needs the script that recorded the session: the button says what to pick instead.
   await timeline(page).getByRole('option').filter({ hasText: '#10' }).click();
   await expect(page.getByTestId('continue-from-here')).toBeDisabled();
-  await expect(page.getByTestId('step-session')).toContainText('pick an OpenAI-compatible endpoint or a WebLLM model on the start screen');
+  await expect(page.getByTestId('step-session')).toContainText(
+    'pick an OpenAI-compatible endpoint or a WebLLM model on the start screen',
+  );
   await screenshot(page, 'sessions-06-example');
 
   await page.getByRole('link', { name: 'Start' }).click();
@@ -244,7 +279,10 @@ test('a 100-step session replays and checks in the browser (timed)', async ({ pa
   const ms = Date.now() - t0;
   const worker = await verdict(page).getAttribute('title');
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  writeFileSync(`${SCREENSHOT_DIR}/sessions-bench.txt`, `100-step replay + verify, file picked → every step ✓: ${ms} ms (${worker})\n`);
+  writeFileSync(
+    `${SCREENSHOT_DIR}/sessions-bench.txt`,
+    `100-step replay + verify, file picked → every step ✓: ${ms} ms (${worker})\n`,
+  );
   info.annotations.push({ type: 'bench', description: `100-step replay + verify: ${ms} ms end to end (${worker})` });
   await expect(checks(page)).toHaveCount(100);
 });

@@ -26,11 +26,16 @@ test('ws_shell npm test runs the starter tests in the sandbox and shows the tall
 
 test('ws_test reads the same run as 8 passed, 1 failed and names the failing test', async ({ page }) => {
   const text = await callTool(page, 'ws_test', {});
-  await expect(text).toContainText(/^npm test: 8 passed, 1 failed \(exit code 1\)\nFirst failures:\n {2}1\. truncate never returns more than max characters\n/);
+  await expect(text).toContainText(
+    /^npm test: 8 passed, 1 failed \(exit code 1\)\nFirst failures:\n {2}1\. truncate never returns more than max characters\n/,
+  );
 });
 
 test('an endless test is killed at its timeout while the page stays responsive', async ({ page }) => {
-  await callTool(page, 'ws_write', { path: 'test/spin.test.js', content: "import { test } from 'node:test';\ntest('spins forever', () => {\n  for (;;) {}\n});\n" });
+  await callTool(page, 'ws_write', {
+    path: 'test/spin.test.js',
+    content: "import { test } from 'node:test';\ntest('spins forever', () => {\n  for (;;) {}\n});\n",
+  });
   await expect(page.getByTestId('result-status')).toHaveText('ok');
 
   await toolCard(page, 'ws_shell').click();
@@ -67,7 +72,9 @@ test('an endless test is killed at its timeout while the page stays responsive',
   await expect(page.getByRole('heading', { level: 2, name: /^ws_read\b/ })).toBeVisible();
 });
 
-test('code in the sandbox has an opaque origin: no IndexedDB, Cache Storage, localStorage or playground fetch', async ({ page }) => {
+test('code in the sandbox has an opaque origin: no IndexedDB, Cache Storage, localStorage or playground fetch', async ({
+  page,
+}) => {
   // Something worth stealing: a localStorage entry and an IndexedDB database of the playground's origin.
   const origin = await page.evaluate(async () => {
     localStorage.setItem('slm-secret', 'do not read');

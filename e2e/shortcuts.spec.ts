@@ -25,7 +25,15 @@ async function runStarter(page: Page): Promise<void> {
 }
 
 /** Playwright's name for each key the list shows. */
-const KEY: Record<string, string> = { '←': 'ArrowLeft', '→': 'ArrowRight', '↑': 'ArrowUp', '↓': 'ArrowDown', Esc: 'Escape', '?': 'Shift+Slash', '/': 'Slash' };
+const KEY: Record<string, string> = {
+  '←': 'ArrowLeft',
+  '→': 'ArrowRight',
+  '↑': 'ArrowUp',
+  '↓': 'ArrowDown',
+  Esc: 'Escape',
+  '?': 'Shift+Slash',
+  '/': 'Slash',
+};
 const press = (page: Page, key: string) => page.keyboard.press(KEY[key] ?? key);
 
 /** From step 4 of the finished starter run (the page, not a field, has the focus), what each key should lead to. */
@@ -97,7 +105,10 @@ test('? lists the shortcuts, and every listed shortcut works', async ({ page, pr
   }
 });
 
-test('the first Tab is the skip link: to the Run button on the start screen, to the steps on the run page', async ({ page, problems: _problems }) => {
+test('the first Tab is the skip link: to the Run button on the start screen, to the steps on the run page', async ({
+  page,
+  problems: _problems,
+}) => {
   await openStart(page);
   await page.keyboard.press('Tab');
   const skip = page.getByRole('link', { name: 'Skip to the Run button' });
@@ -118,7 +129,10 @@ test('the first Tab is the skip link: to the Run button on the start screen, to 
   await expect(timeline(page)).toBeFocused();
 });
 
-test('an invalid setting is marked on its field, its message tied to it; the ACI is spelled out', async ({ page, problems: _problems }) => {
+test('an invalid setting is marked on its field, its message tied to it; the ACI is spelled out', async ({
+  page,
+  problems: _problems,
+}) => {
   await openStart(page);
   await expect(page.getByText('agent–computer interface (ACI', { exact: false })).toBeVisible();
   const steps = page.getByLabel('Max steps');

@@ -18,7 +18,8 @@ async function openStart(page: Page, url = START): Promise<void> {
   await expect(page.getByRole('radio', { name: /tiny-utils \(starter\)/ })).toBeChecked();
 }
 
-const workspaceRadio = (page: Page, name: RegExp) => page.getByRole('group', { name: 'Workspace' }).getByRole('radio', { name });
+const workspaceRadio = (page: Page, name: RegExp) =>
+  page.getByRole('group', { name: 'Workspace' }).getByRole('radio', { name });
 const runButton = (page: Page) => page.getByRole('button', { name: 'Run', exact: true });
 
 /** Runs the scripted starter task and waits for done. */
@@ -30,7 +31,10 @@ async function runStarter(page: Page): Promise<void> {
 }
 
 test.describe('WebContainer chosen where it cannot start', () => {
-  test('offline: the notice says why at once, and the scripted run completes on the in-memory workspace', async ({ page, problems: _problems }) => {
+  test('offline: the notice says why at once, and the scripted run completes on the in-memory workspace', async ({
+    page,
+    problems: _problems,
+  }) => {
     await goOffline(page);
     await openStart(page);
     await expect(workspaceRadio(page, /^In-memory \(works offline\)/)).toBeChecked();
@@ -45,7 +49,9 @@ test.describe('WebContainer chosen where it cannot start', () => {
     await expect(runButton(page)).toBeEnabled();
     // The radio follows the fallback, and the notice spans the page and says what runs instead.
     await expect(workspaceRadio(page, /^In-memory \(works offline\)/)).toBeChecked();
-    await expect(notice).toContainText("The run continues on the in-memory workspace, whose shell runs the project's JavaScript tests in a sandbox");
+    await expect(notice).toContainText(
+      "The run continues on the in-memory workspace, whose shell runs the project's JavaScript tests in a sandbox",
+    );
     await expect(notice).not.toContainText('no node or npm');
     expect((await notice.boundingBox())!.width).toBeGreaterThan(1000);
     await screenshot(page, 'webcontainer-10-start-offline');
@@ -59,13 +65,18 @@ test.describe('WebContainer chosen where it cannot start', () => {
     await screenshot(page, 'webcontainer-11-run-on-memory');
   });
 
-  test('StackBlitz does not answer: Run waits while it boots, the timeout notice comes within 3 s, the run completes in memory', async ({ page, problems: _problems }) => {
+  test('StackBlitz does not answer: Run waits while it boots, the timeout notice comes within 3 s, the run completes in memory', async ({
+    page,
+    problems: _problems,
+  }) => {
     await blockStackBlitz(page);
     await openStart(page);
     await workspaceRadio(page, /^WebContainer/).check();
     await expect(page.locator('[role="status"][data-state="booting"]')).toContainText('up to 3 s');
     await expect(runButton(page)).toBeDisabled();
-    await expect(page.locator('#run-why')).toHaveText('WebContainer is starting; Run is enabled once it is up, or once it has failed and the in-memory workspace is used instead.');
+    await expect(page.locator('#run-why')).toHaveText(
+      'WebContainer is starting; Run is enabled once it is up, or once it has failed and the in-memory workspace is used instead.',
+    );
     await screenshot(page, 'webcontainer-12-start-booting');
 
     const notice = unavailable(page, 'timeout');
@@ -77,7 +88,10 @@ test.describe('WebContainer chosen where it cannot start', () => {
   });
 });
 
-test('while WebContainer boots, "Use the in-memory workspace instead" enables Run at once', async ({ page, problems: _problems }) => {
+test('while WebContainer boots, "Use the in-memory workspace instead" enables Run at once', async ({
+  page,
+  problems: _problems,
+}) => {
   await blockStackBlitz(page);
   await openStart(page, '/?wcTimeout=60000#/');
   await workspaceRadio(page, /^WebContainer/).check();
@@ -92,7 +106,10 @@ test('while WebContainer boots, "Use the in-memory workspace instead" enables Ru
   await expect(page.getByTestId('run-backend')).toHaveText('in-memory workspace');
 });
 
-test('online: a run goes to WebContainer, and its terminal shows the agent’s commands', async ({ page, problems: _problems }) => {
+test('online: a run goes to WebContainer, and its terminal shows the agent’s commands', async ({
+  page,
+  problems: _problems,
+}) => {
   await skipUnlessOnline();
   test.setTimeout(120_000);
   await openStart(page, '/?wcTimeout=30000#/');

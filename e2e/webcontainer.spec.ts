@@ -24,13 +24,18 @@ async function usableOnMemory(page: Page): Promise<void> {
 test.describe('WebContainer unavailable', () => {
   test.describe.configure({ timeout: 20_000 });
 
-  test('offline: the notice says why at once, and the memory workspace keeps working', async ({ page, problems: _problems }) => {
+  test('offline: the notice says why at once, and the memory workspace keeps working', async ({
+    page,
+    problems: _problems,
+  }) => {
     await goOffline(page);
     const started = Date.now();
     await page.goto(CHECK_PAGE);
     const notice = unavailable(page, 'offline');
     await expect(notice).toContainText('WebContainer needs a connection');
-    await expect(notice).toContainText("WebContainer cannot start: the browser is offline, and WebContainer boots from StackBlitz's servers (stackblitz.com).");
+    await expect(notice).toContainText(
+      "WebContainer cannot start: the browser is offline, and WebContainer boots from StackBlitz's servers (stackblitz.com).",
+    );
     await expect(notice).toContainText('The run continues on the in-memory workspace');
     await expect(notice.getByRole('button', { name: 'Reload page' })).toBeVisible();
     expect(Date.now() - started).toBeLessThan(3000);
@@ -38,12 +43,18 @@ test.describe('WebContainer unavailable', () => {
     await screenshot(page, 'webcontainer-01-offline');
   });
 
-  test('StackBlitz does not answer: the boot times out within 3 s with the reload advice', async ({ page, problems: _problems }) => {
+  test('StackBlitz does not answer: the boot times out within 3 s with the reload advice', async ({
+    page,
+    problems: _problems,
+  }) => {
     await blockStackBlitz(page);
     await page.goto(CHECK_PAGE);
     await expect(page.locator('[role="status"][data-state="booting"]')).toContainText('up to 3 s');
     const notice = unavailable(page, 'timeout');
-    await expect(notice).toContainText("WebContainer did not start within 3 s: StackBlitz's servers (stackblitz.com) did not answer", { timeout: 6000 });
+    await expect(notice).toContainText(
+      "WebContainer did not start within 3 s: StackBlitz's servers (stackblitz.com) did not answer",
+      { timeout: 6000 },
+    );
     await expect(notice).toContainText('Reload the page to try again');
     // The terminal panel (xterm) shows the host's notes.
     const terminal = page.getByTestId('webcontainer-terminal');
@@ -65,7 +76,9 @@ test.describe('WebContainer unavailable', () => {
     await page.goto(CHECK_PAGE);
     const notice = unavailable(page, 'not-isolated');
     await expect(notice).toContainText('This page is not cross-origin isolated');
-    await expect(notice).toContainText('"Cross-Origin-Opener-Policy: same-origin" and "Cross-Origin-Embedder-Policy: require-corp"');
+    await expect(notice).toContainText(
+      '"Cross-Origin-Opener-Policy: same-origin" and "Cross-Origin-Embedder-Policy: require-corp"',
+    );
     await usableOnMemory(page);
   });
 });

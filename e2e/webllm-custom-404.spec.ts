@@ -11,14 +11,21 @@ const launch = config.use?.launchOptions ?? {};
 test.use({
   launchOptions: {
     ...launch,
-    args: [...(launch.args ?? []), '--enable-unsafe-webgpu', '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost'],
+    args: [
+      ...(launch.args ?? []),
+      '--enable-unsafe-webgpu',
+      '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost',
+    ],
   },
 });
 
 const HOST = 'models.example';
 const URL_GIVEN = `https://${HOST}/me/Tiny-q4f32_1-MLC`;
 
-test('a custom WebLLM URL that answers 404 is named with the file and the status', async ({ page, problems: _problems }) => {
+test('a custom WebLLM URL that answers 404 is named with the file and the status', async ({
+  page,
+  problems: _problems,
+}) => {
   const asked: string[] = [];
   await page.context().route(
     (url) => url.hostname !== 'localhost',
@@ -26,7 +33,12 @@ test('a custom WebLLM URL that answers 404 is named with the file and the status
       const url = new URL(route.request().url());
       if (url.hostname !== HOST) return route.abort('internetdisconnected');
       asked.push(`${route.request().method()} ${url.href}`);
-      return route.fulfill({ status: 404, contentType: 'text/plain', body: 'Not Found', headers: { 'access-control-allow-origin': '*' } });
+      return route.fulfill({
+        status: 404,
+        contentType: 'text/plain',
+        body: 'Not Found',
+        headers: { 'access-control-allow-origin': '*' },
+      });
     },
   );
 
@@ -41,7 +53,9 @@ test('a custom WebLLM URL that answers 404 is named with the file and the status
 
   const stop = page.getByTestId('run-stop');
   const config = `${URL_GIVEN}/resolve/main/mlc-chat-config.json`;
-  await expect(stop).toContainText(`mlc-chat-config.json could not be downloaded: ${config} answered HTTP 404`, { timeout: 45_000 });
+  await expect(stop).toContainText(`mlc-chat-config.json could not be downloaded: ${config} answered HTTP 404`, {
+    timeout: 45_000,
+  });
   await expect(stop).not.toContainText("Failed to execute 'add' on 'Cache'");
   await screenshot(page, 'webllm-custom-404');
   expect(asked).toContain(`HEAD ${config}`);

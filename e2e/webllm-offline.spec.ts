@@ -18,13 +18,20 @@ const launch = config.use?.launchOptions ?? {};
 test.use({
   launchOptions: {
     ...launch,
-    args: [...(launch.args ?? []), '--enable-unsafe-webgpu', '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost'],
+    args: [
+      ...(launch.args ?? []),
+      '--enable-unsafe-webgpu',
+      '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost',
+    ],
   },
 });
 
 const MODEL = { id: 'Qwen2.5-Coder-0.5B-Instruct-q4f32_1-MLC', label: 'Qwen2.5-Coder 0.5B (q4f32)' };
 
-test('on a software adapter WebLLM offers the q4f32 builds; offline, the download failure is explained and the app stays usable', async ({ page, problems: _problems }) => {
+test('on a software adapter WebLLM offers the q4f32 builds; offline, the download failure is explained and the app stays usable', async ({
+  page,
+  problems: _problems,
+}) => {
   // Requests leaving this machine are held until the loading state has been checked, then refused.
   const blocked: string[] = [];
   let release = () => {};
@@ -38,7 +45,9 @@ test('on a software adapter WebLLM offers the q4f32 builds; offline, the downloa
     },
   );
   const scripts: string[] = [];
-  page.context().on('request', (r: Request) => void (r.resourceType() === 'script' && scripts.push(new URL(r.url()).pathname)));
+  page
+    .context()
+    .on('request', (r: Request) => void (r.resourceType() === 'script' && scripts.push(new URL(r.url()).pathname)));
   const workers: string[] = [];
   page.on('worker', (w) => void workers.push(new URL(w.url()).pathname));
 
@@ -59,7 +68,12 @@ test('on a software adapter WebLLM offers the q4f32 builds; offline, the downloa
   await expect(page.locator('label.model', { has: f16Row })).toContainText('needs shader-f16');
   await expect(page.getByRole('radio', { name: /\(q4f32\)/ }).and(page.locator(':checked'))).toHaveCount(1);
   await expect(page.locator('#run-why')).not.toContainText('shader-f16');
-  for (const label of ['SmolLM2 360M (q4f32)', 'Qwen2.5-Coder 0.5B (q4f32)', 'Qwen2.5-Coder 1.5B (q4f32)', 'Qwen2.5-Coder 3B (q4f32)']) {
+  for (const label of [
+    'SmolLM2 360M (q4f32)',
+    'Qwen2.5-Coder 0.5B (q4f32)',
+    'Qwen2.5-Coder 1.5B (q4f32)',
+    'Qwen2.5-Coder 3B (q4f32)',
+  ]) {
     await expect(page.getByRole('radio', { name: label })).toBeEnabled();
   }
   await page.getByRole('radio', { name: MODEL.label }).check();
@@ -73,7 +87,9 @@ test('on a software adapter WebLLM offers the q4f32 builds; offline, the downloa
   await expect(page).toHaveURL(/#\/run$/);
   await expect(page.getByTestId('run-phase')).toHaveText('loading the model', { timeout: 30_000 });
   const loading = page.getByRole('region', { name: `Loading WebLLM ${MODEL.label}` });
-  await expect(loading).toContainText("Fetching the model's files from huggingface.co and raw.githubusercontent.com (or the browser's cache)…");
+  await expect(loading).toContainText(
+    "Fetching the model's files from huggingface.co and raw.githubusercontent.com (or the browser's cache)…",
+  );
   await expect.poll(() => blocked.length).toBeGreaterThan(0);
   await screenshot(page, 'webllm-2-loading');
   release();
@@ -85,15 +101,25 @@ test('on a software adapter WebLLM offers the q4f32 builds; offline, the downloa
     `Downloading the model weights of ${MODEL.label} failed: the model host could not be reached (the files come from huggingface.co and raw.githubusercontent.com).`,
   );
   await expect(stop).toContainText('This browser is offline, or a firewall, proxy or extension blocks the host.');
-  await expect(stop).toContainText('Nothing was lost: your files are as they were, and any weights already downloaded stay cached for the next try.');
-  await expect(stop).toContainText('Check the connection and run again, or pick the Scripted model (works offline) or an OpenAI-compatible endpoint');
+  await expect(stop).toContainText(
+    'Nothing was lost: your files are as they were, and any weights already downloaded stay cached for the next try.',
+  );
+  await expect(stop).toContainText(
+    'Check the connection and run again, or pick the Scripted model (works offline) or an OpenAI-compatible endpoint',
+  );
   await expect(page.getByTestId('run-phase')).toHaveText('ended');
   await expect(page.getByText('0 steps')).toBeVisible();
   await expect(page.getByTestId('inspector')).toContainText('The run ended before its first step (see why above).');
   await screenshot(page, 'webllm-3-offline-failure');
 
-  expect(workers.some((w) => /\/model\.worker-[\w-]+\.js$/.test(w)), `workers started: ${workers.join(', ')}`).toBe(true);
-  expect(scripts.some((s) => /\/webllm-[\w-]+\.js$/.test(s)), 'the model worker imported the WebLLM chunk').toBe(true);
+  expect(
+    workers.some((w) => /\/model\.worker-[\w-]+\.js$/.test(w)),
+    `workers started: ${workers.join(', ')}`,
+  ).toBe(true);
+  expect(
+    scripts.some((s) => /\/webllm-[\w-]+\.js$/.test(s)),
+    'the model worker imported the WebLLM chunk',
+  ).toBe(true);
   // WebLLM asked for the chosen model's config first, on the hub; nothing else left this machine.
   expect(blocked[0]).toBe(`https://huggingface.co/mlc-ai/${MODEL.id}/resolve/main/mlc-chat-config.json`);
   expect(blocked.filter((u) => new URL(u).hostname !== 'huggingface.co')).toEqual([]);

@@ -23,13 +23,23 @@ import type { Page } from '@playwright/test';
 const CONTEXT = 32768;
 const bytes = makeTestModel({ seed: 1, contextLength: CONTEXT });
 /** A wider model for Stop: it writes slowly enough to be caught mid-reply. */
-const slow = makeTestModel({ seed: 1, contextLength: CONTEXT, embedding: 256, layers: 4, heads: 4, kvHeads: 2, feedForward: 1024 });
+const slow = makeTestModel({
+  seed: 1,
+  contextLength: CONTEXT,
+  embedding: 256,
+  layers: 4,
+  heads: 4,
+  kvHeads: 2,
+  feedForward: 1024,
+});
 const dir = mkdtempSync(join(tmpdir(), 'slm-gguf-'));
 const modelPath = join(dir, TEST_MODEL_FILE);
 writeFileSync(modelPath, bytes);
 
 /** Serves the model on loopback with CORS (all a cross-origin fetch needs, COEP included); other paths answer 404. */
-async function serveModel(bytes: Uint8Array): Promise<{ url: string; missing: string; requests: string[]; close(): Promise<void> }> {
+async function serveModel(
+  bytes: Uint8Array,
+): Promise<{ url: string; missing: string; requests: string[]; close(): Promise<void> }> {
   const requests: string[] = [];
   const server: Server = createServer((req, res) => {
     requests.push(`${req.method} ${req.url} ${req.headers.range ?? ''}`.trim());
@@ -44,7 +54,12 @@ async function serveModel(bytes: Uint8Array): Promise<{ url: string; missing: st
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const base = `http://127.0.0.1:${port}`;
-  return { url: `${base}/${TEST_MODEL_FILE}`, missing: `${base}/missing.gguf`, requests, close: () => new Promise((r) => server.close(() => r())) };
+  return {
+    url: `${base}/${TEST_MODEL_FILE}`,
+    missing: `${base}/missing.gguf`,
+    requests,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
 }
 
 async function chooseLlamaCpp(page: Page, maxSteps: number): Promise<void> {
@@ -63,14 +78,18 @@ async function savedSession(page: Page): Promise<{ model: { id: string }; steps:
         open.onerror = () => reject(open.error);
         open.onsuccess = () => {
           const all = open.result.transaction('records').objectStore('records').getAll();
-          all.onsuccess = () => resolve((all.result as { savedAt?: string; session?: unknown }[]).at(-1)?.session ?? all.result.at(-1));
+          all.onsuccess = () =>
+            resolve((all.result as { savedAt?: string; session?: unknown }[]).at(-1)?.session ?? all.result.at(-1));
           all.onerror = () => reject(all.error);
         };
       }),
   );
 }
 
-test('a generated GGUF picked from disk runs the agent for five steps, every output schema-valid and executed', async ({ page, problems: _problems }) => {
+test('a generated GGUF picked from disk runs the agent for five steps, every output schema-valid and executed', async ({
+  page,
+  problems: _problems,
+}) => {
   // Five steps of a ~3,000-token prompt: a minute or two on a busy two-core machine.
   test.setTimeout(240_000);
   await chooseLlamaCpp(page, 5);
@@ -93,7 +112,9 @@ test('a generated GGUF picked from disk runs the agent for five steps, every out
   await expect(page.getByText(`llama.cpp (CPU) ${TEST_MODEL_FILE} (file from disk)`)).toBeVisible();
   // Each step says how fast llama.cpp answered, from its own timings.
   await timeline.getByRole('option').filter({ hasText: '#2' }).click();
-  await expect(page.getByTestId('step-speed')).toContainText(/first token .* prefill .* tok\/s · decode .* tok\/s .*\(engine timings\)/);
+  await expect(page.getByTestId('step-speed')).toContainText(
+    /first token .* prefill .* tok\/s · decode .* tok\/s .*\(engine timings\)/,
+  );
   await expect(page.getByTestId('step-speed')).toContainText('prompt tokens from the KV cache');
   await screenshot(page, '41-llamacpp-run');
 
@@ -105,7 +126,11 @@ test('a generated GGUF picked from disk runs the agent for five steps, every out
 
   // Opened again from the saved sessions, the run is a replay of this model's turns, never "scripted".
   await page.getByRole('button', { name: 'New run…' }).click();
-  await page.getByTestId('saved-sessions').getByRole('button', { name: /^Open / }).first().click();
+  await page
+    .getByTestId('saved-sessions')
+    .getByRole('button', { name: /^Open / })
+    .first()
+    .click();
   await expect(page.getByTestId('replay-label')).toHaveText(`replay of a live run: gguf:${TEST_MODEL_FILE}`);
   await expect(page.getByTestId('scripted-label')).toHaveCount(0);
 });
@@ -124,7 +149,10 @@ test('?model=gguf:URL preselects llama.cpp with that URL and runs nothing', asyn
   expect(fetched).toEqual([]);
 });
 
-test('Stop ends a llama.cpp run while the model is writing; a GGUF URL is downloaded once and cached, a 404 is named with its file and status', async ({ page, problems }) => {
+test('Stop ends a llama.cpp run while the model is writing; a GGUF URL is downloaded once and cached, a 404 is named with its file and status', async ({
+  page,
+  problems,
+}) => {
   test.setTimeout(240_000);
   const server = await serveModel(slow);
   try {
@@ -132,7 +160,9 @@ test('Stop ends a llama.cpp run while the model is writing; a GGUF URL is downlo
     await page.getByLabel('A GGUF URL').check();
     await page.getByTestId('gguf-url').fill(server.missing);
     await page.getByRole('button', { name: 'Run', exact: true }).click();
-    await expect(page.getByTestId('run-stop')).toContainText(`missing.gguf could not be downloaded: ${server.missing} answered HTTP 404 Not Found.`);
+    await expect(page.getByTestId('run-stop')).toContainText(
+      `missing.gguf could not be downloaded: ${server.missing} answered HTTP 404 Not Found.`,
+    );
     problems.length = 0; // the failed fetch is logged by the browser itself
 
     await page.getByRole('button', { name: 'New run…' }).click();

@@ -21,10 +21,13 @@ export const SKILLS_JSON = join(REPO, 'src/engine/skills/skills.json');
 /** file name → text of every `*.md` in SKILLS_DIR, sorted by file name; throws for a malformed skill. */
 export function collectSkills(): Record<string, string> {
   const files: Record<string, string> = {};
-  for (const name of readdirSync(SKILLS_DIR).filter((n) => n.endsWith('.md')).sort()) {
+  for (const name of readdirSync(SKILLS_DIR)
+    .filter((n) => n.endsWith('.md'))
+    .sort()) {
     const text = readFileSync(join(SKILLS_DIR, name), 'utf8');
     const skill = parseSkill(text, name);
-    if (`${skill.name}.md` !== name) throw new Error(`skill ${name}: the file must be named after the skill (${skill.name}.md)`);
+    if (`${skill.name}.md` !== name)
+      throw new Error(`skill ${name}: the file must be named after the skill (${skill.name}.md)`);
     files[name] = text;
   }
   return files;

@@ -41,7 +41,10 @@ function walk(dir: string, out: string[]): void {
 /** Reads one template's sources into the Template record the JSON holds. */
 export async function collectTemplate(id: string): Promise<Template> {
   const root = join(TEMPLATES_DIR, id);
-  const meta = JSON.parse(readFileSync(join(root, 'meta.json'), 'utf8')) as Pick<Template, 'title' | 'description' | 'task'>;
+  const meta = JSON.parse(readFileSync(join(root, 'meta.json'), 'utf8')) as Pick<
+    Template,
+    'title' | 'description' | 'task'
+  >;
   const paths: string[] = [];
   walk(join(root, 'files'), paths);
   const files: Record<string, string> = {};
@@ -49,7 +52,14 @@ export async function collectTemplate(id: string): Promise<Template> {
     // Workspace paths are POSIX whatever the host OS is.
     files[relative(join(root, 'files'), full).split(sep).join('/')] = readFileSync(full, 'utf8');
   }
-  return { id, title: meta.title, description: meta.description, task: meta.task, files, hash: await hashTemplateFiles(files) };
+  return {
+    id,
+    title: meta.title,
+    description: meta.description,
+    task: meta.task,
+    files,
+    hash: await hashTemplateFiles(files),
+  };
 }
 
 /** The exact text written to <id>.json. */

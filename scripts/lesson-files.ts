@@ -19,7 +19,7 @@ export const ROUTES_FILES: Readonly<Record<string, string>> = {
   'src/routes.js': [
     "import { db } from './db.js';",
     '',
-    '/** GET /orders: the signed-in user\'s orders, newest first. */',
+    "/** GET /orders: the signed-in user's orders, newest first. */",
     'export async function listOrders(req, res) {',
     '  if (!req.user) {',
     "    return res.status(401).json({ error: 'not signed in' });",
@@ -51,7 +51,8 @@ export const ROUTES_FILES: Readonly<Record<string, string>> = {
     '}',
     '',
   ].join('\n'),
-  'src/db.js': "/** The data layer (an in-memory stand-in for the real database). */\nexport const db = { orders: new Map() };\n",
+  'src/db.js':
+    '/** The data layer (an in-memory stand-in for the real database). */\nexport const db = { orders: new Map() };\n',
   // The tests say what the task asks for: they pass once the lesson's edits are in.
   'test/routes.test.js': [
     "import { test } from 'node:test';",
@@ -87,7 +88,7 @@ export const ROUTES_FILES: Readonly<Record<string, string>> = {
     '  });',
     '}',
     '',
-    "test(\"cancelOrder answers 403 for someone else's order\", async () => {",
+    'test("cancelOrder answers 403 for someone else\'s order", async () => {',
     "  db.orders.get = async () => ({ id: 'o1', userId: 'u2' });",
     '  const res = response();',
     "  await cancelOrder({ user: { id: 'u1' }, params: { id: 'o1' } }, res);",
@@ -118,7 +119,8 @@ const CATALOG_ENTRIES = 260;
 const BOOKSHELF_INDEX = 150;
 
 /** The mispriced entry the big-file lesson looks for: 1290 cents where 12900 was meant. */
-export const BOOKSHELF_LINE = "  { id: 'p0900', name: 'Oak bookshelf', price: 1290, stock: 4, blurb: 'Five deep shelves in solid oak; holds a full set of encyclopedias without a sag, and anchors to the wall with the included bracket.' },";
+export const BOOKSHELF_LINE =
+  "  { id: 'p0900', name: 'Oak bookshelf', price: 1290, stock: 4, blurb: 'Five deep shelves in solid oak; holds a full set of encyclopedias without a sag, and anchors to the wall with the included bracket.' },";
 
 /** A shop with a 260-line product catalog: too long to read at once, and every line matches "price". */
 export const CATALOG_FILES: Readonly<Record<string, string>> = {
@@ -194,7 +196,7 @@ export const CART_FILES: Readonly<Record<string, string>> = {
     '/** Adds `quantity` of `product` ({sku, price}); adding a product again raises its quantity. */',
     'export function addItem(cart, product, quantity = 1) {',
     '  if (!Number.isInteger(quantity) || quantity < 1) {',
-    "    throw new RangeError(`addItem: quantity must be a whole number from 1, got ${quantity}`);",
+    '    throw new RangeError(`addItem: quantity must be a whole number from 1, got ${quantity}`);',
     '  }',
     '  const line = cart.lines.find((l) => l.sku === product.sku);',
     '  if (line) {',
@@ -302,5 +304,8 @@ export const PRICE_FILES: Readonly<Record<string, string>> = {
 /** tiny-utils (the starter template's files) with its bug already fixed: every test passes from the start, for lessons whose task is something else. */
 export const UTILS_FILES: Readonly<Record<string, string>> = {
   ...STARTER_TEMPLATE.files,
-  'src/strings.js': STARTER_TEMPLATE.files['src/strings.js']!.replace("return text.slice(0, max) + '…';", "return text.slice(0, max - 1) + '…';"),
+  'src/strings.js': STARTER_TEMPLATE.files['src/strings.js']!.replace(
+    "return text.slice(0, max) + '…';",
+    "return text.slice(0, max - 1) + '…';",
+  ),
 };

@@ -23,20 +23,48 @@ const EDITS_THAT_DRIFT: LessonScript = {
   outputs: [
     call('ws_read', { path: 'src/strings.js' }, 'read the file before changing it'),
     // Trailing spaces after each line, as a model re-typing the lines often adds.
-    call('ws_edit', { path: 'src/strings.js', old_str: "  if (text.length <= max) return text;  \n  return text.slice(0, max) + '…';  ", new_str: "  if (text.length <= max) return text;\n  return text.slice(0, max - 1) + '…';" }, 'the ellipsis counts toward max'),
+    call(
+      'ws_edit',
+      {
+        path: 'src/strings.js',
+        old_str: "  if (text.length <= max) return text;  \n  return text.slice(0, max) + '…';  ",
+        new_str: "  if (text.length <= max) return text;\n  return text.slice(0, max - 1) + '…';",
+      },
+      'the ellipsis counts toward max',
+    ),
     // Curly quotes where the file has straight ones.
-    call('ws_edit', { path: 'src/strings.js', old_str: ' * characters is an ellipsis: truncate(‘hello world’, 8) === ‘hello w…’.', new_str: " * characters is an ellipsis: truncate('hello world', 8) === 'hello w…' (8 characters in all)." }),
+    call('ws_edit', {
+      path: 'src/strings.js',
+      old_str: ' * characters is an ellipsis: truncate(‘hello world’, 8) === ‘hello w…’.',
+      new_str: " * characters is an ellipsis: truncate('hello world', 8) === 'hello w…' (8 characters in all).",
+    }),
     // Four spaces of indentation where the file has two.
-    call('ws_edit', { path: 'src/strings.js', old_str: "    if (text === '') return text;\n    return text[0].toUpperCase() + text.slice(1);", new_str: "    if (text === '') return text;\n    return text.charAt(0).toUpperCase() + text.slice(1);" }, 'charAt reads better than indexing'),
+    call(
+      'ws_edit',
+      {
+        path: 'src/strings.js',
+        old_str: "    if (text === '') return text;\n    return text[0].toUpperCase() + text.slice(1);",
+        new_str: "    if (text === '') return text;\n    return text.charAt(0).toUpperCase() + text.slice(1);",
+      },
+      'charAt reads better than indexing',
+    ),
     // A blank line between the comment and the function that the file does not have.
-    call('ws_edit', { path: 'src/strings.js', old_str: "/** Lower-case words joined by dashes: slugify('Hello, World!') === 'hello-world'. */\n\nexport function slugify(text) {", new_str: "/** Lower-case ASCII words joined by dashes: slugify('Hello, World!') === 'hello-world'. */\nexport function slugify(text) {" }),
+    call('ws_edit', {
+      path: 'src/strings.js',
+      old_str:
+        "/** Lower-case words joined by dashes: slugify('Hello, World!') === 'hello-world'. */\n\nexport function slugify(text) {",
+      new_str:
+        "/** Lower-case ASCII words joined by dashes: slugify('Hello, World!') === 'hello-world'. */\nexport function slugify(text) {",
+    }),
     // First and last lines right, the middle misremembered.
     call(
       'ws_edit',
       {
         path: 'src/strings.js',
-        old_str: "/** Number of whitespace-separated words: wordCount('  two words ') === 2. */\nexport function wordCount(text) {\n  const words = text.trim().split(/ +/);\n  return words[0] === '' ? 0 : words.length;\n}",
-        new_str: "/** Number of whitespace-separated words: wordCount('  two words ') === 2. */\nexport function wordCount(text) {\n  const trimmed = text.trim();\n  return trimmed === '' ? 0 : trimmed.split(/\\s+/).length;\n}",
+        old_str:
+          "/** Number of whitespace-separated words: wordCount('  two words ') === 2. */\nexport function wordCount(text) {\n  const words = text.trim().split(/ +/);\n  return words[0] === '' ? 0 : words.length;\n}",
+        new_str:
+          "/** Number of whitespace-separated words: wordCount('  two words ') === 2. */\nexport function wordCount(text) {\n  const trimmed = text.trim();\n  return trimmed === '' ? 0 : trimmed.split(/\\s+/).length;\n}",
       },
       'simpler: count after trimming',
     ),
@@ -53,20 +81,29 @@ const COPYING_FROM_A_READ: LessonScript = {
     // Pasted straight from the read: the line-number gutter on every line, in old_str and new_str.
     call('ws_edit', {
       path: 'src/numbers.js',
-      old_str: "    19|export function average(values) {\n    20|  if (values.length === 0) throw new RangeError('average: the list is empty');",
-      new_str: "    19|export function average(values) {\n    20|  if (values.length === 0) throw new RangeError('average: the list is empty; pass at least one number');",
+      old_str:
+        "    19|export function average(values) {\n    20|  if (values.length === 0) throw new RangeError('average: the list is empty');",
+      new_str:
+        "    19|export function average(values) {\n    20|  if (values.length === 0) throw new RangeError('average: the list is empty; pass at least one number');",
     }),
     // The gutter kept on the first line only.
     call('ws_edit', {
       path: 'src/numbers.js',
-      old_str: "     6|export function clamp(value, min, max) {\n  if (min > max) throw new RangeError(`clamp: min ${min} is greater than max ${max}`);",
-      new_str: "export function clamp(value, min, max) {\n  if (min > max) throw new RangeError(`clamp: min ${min} is greater than max ${max}; pass the smaller bound first`);",
+      old_str:
+        '     6|export function clamp(value, min, max) {\n  if (min > max) throw new RangeError(`clamp: min ${min} is greater than max ${max}`);',
+      new_str:
+        'export function clamp(value, min, max) {\n  if (min > max) throw new RangeError(`clamp: min ${min} is greater than max ${max}; pass the smaller bound first`);',
     }),
-    call('ws_edit', {
-      path: 'src/numbers.js',
-      old_str: "  if (min > max) throw new RangeError(`clamp: min ${min} is greater than max ${max}`);",
-      new_str: "  if (min > max) throw new RangeError(`clamp: min ${min} is greater than max ${max}; pass the smaller bound first`);",
-    }, 'copied exactly this time, without the numbers'),
+    call(
+      'ws_edit',
+      {
+        path: 'src/numbers.js',
+        old_str: '  if (min > max) throw new RangeError(`clamp: min ${min} is greater than max ${max}`);',
+        new_str:
+          '  if (min > max) throw new RangeError(`clamp: min ${min} is greater than max ${max}; pass the smaller bound first`);',
+      },
+      'copied exactly this time, without the numbers',
+    ),
     DONE('average and clamp now say what to pass instead.'),
   ],
 };
@@ -79,14 +116,27 @@ const WHEN_AN_EDIT_MISSES: LessonScript = {
   task: "In src/routes.js: every 'not signed in' answer should also carry code: 'AUTH_REQUIRED', and cancelOrder should answer 403 (not 401) when the order belongs to someone else.",
   outputs: [
     call('ws_read', { path: 'src/routes.js' }),
-    call('ws_edit', { path: 'src/routes.js', old_str: SIGNED_OUT, new_str: "    return res.status(401).json({ error: 'not signed in', code: 'AUTH_REQUIRED' });" }),
+    call('ws_edit', {
+      path: 'src/routes.js',
+      old_str: SIGNED_OUT,
+      new_str: "    return res.status(401).json({ error: 'not signed in', code: 'AUTH_REQUIRED' });",
+    }),
     // More context, but re-indented from the left margin: now the indentation rung finds three places.
     call('ws_edit', {
       path: 'src/routes.js',
       old_str: "if (!req.user) {\n  return res.status(401).json({ error: 'not signed in' });\n}",
       new_str: "if (!req.user) {\n  return res.status(401).json({ error: 'not signed in', code: 'AUTH_REQUIRED' });\n}",
     }),
-    call('ws_edit', { path: 'src/routes.js', old_str: SIGNED_OUT, new_str: "    return res.status(401).json({ error: 'not signed in', code: 'AUTH_REQUIRED' });", replace_all: true }, 'all three handlers should change'),
+    call(
+      'ws_edit',
+      {
+        path: 'src/routes.js',
+        old_str: SIGNED_OUT,
+        new_str: "    return res.status(401).json({ error: 'not signed in', code: 'AUTH_REQUIRED' });",
+        replace_all: true,
+      },
+      'all three handlers should change',
+    ),
     // The ownership check from memory: wrong operator, wrong message.
     call('ws_edit', {
       path: 'src/routes.js',
@@ -104,7 +154,9 @@ const WHEN_AN_EDIT_MISSES: LessonScript = {
       old_str: "  if (order.userId !== req.user.id) {\n    return res.status(401).json({ error: 'not your order' });",
       new_str: "  if (order.userId !== req.user.id) {\n    return res.status(403).json({ error: 'not your order' });",
     }),
-    DONE("Signed-out answers carry code 'AUTH_REQUIRED' in all three handlers; cancelling someone else's order answers 403."),
+    DONE(
+      "Signed-out answers carry code 'AUTH_REQUIRED' in all three handlers; cancelling someone else's order answers 403.",
+    ),
   ],
 };
 
@@ -120,13 +172,18 @@ const READING_BIG_FILES: LessonScript = {
     call('ws_grep', { pattern: 'price' }, 'find the price fields'),
     call('ws_grep', { pattern: 'Oak bookshelf', path: 'src' }),
     call('ws_read', { path: 'src/catalog.js', offset: BOOKSHELF_AT - 1, limit: 3 }),
-    call('ws_edit', { path: 'src/catalog.js', old_str: "name: 'Oak bookshelf', price: 1290,", new_str: "name: 'Oak bookshelf', price: 12900," }),
+    call('ws_edit', {
+      path: 'src/catalog.js',
+      old_str: "name: 'Oak bookshelf', price: 1290,",
+      new_str: "name: 'Oak bookshelf', price: 12900,",
+    }),
     DONE('The Oak bookshelf now costs 12900 cents ($129.00).'),
   ],
 };
 
 /** The function the cart lesson adds. */
-const DISCOUNT_FN = "/** Takes 10% off the total for the code SAVE10; any other code removes the discount. */\nexport function applyDiscount(cart, code) {\n  cart.discount = code === 'SAVE10' ? 0.1 : 0;\n  return cart;\n}\n";
+const DISCOUNT_FN =
+  "/** Takes 10% off the total for the code SAVE10; any other code removes the discount. */\nexport function applyDiscount(cart, code) {\n  cart.discount = code === 'SAVE10' ? 0.1 : 0;\n  return cart;\n}\n";
 
 /** The whole cart.js, re-emitted with applyDiscount added and itemCount silently dropped — a typical whole-file rewrite. */
 function cartRewrite(cart: string): string {
@@ -145,16 +202,26 @@ function guardsAgainstDestruction(cart: string): LessonScript {
     start: 'cart',
     task: 'Add applyDiscount(cart, code) to src/cart.js: the code SAVE10 takes 10% off the total. Mention it in the README.',
     outputs: [
-      call('ws_write', { path: 'README.md', content: '# cart\n\nA shopping cart. Use applyDiscount(cart, "SAVE10") for 10% off.\n' }, 'update the README first'),
+      call(
+        'ws_write',
+        { path: 'README.md', content: '# cart\n\nA shopping cart. Use applyDiscount(cart, "SAVE10") for 10% off.\n' },
+        'update the README first',
+      ),
       call('ws_read', { path: 'src/cart.js' }),
       // The text under a key ws_write does not read: the call carries no content at all.
       call('ws_write', { path: 'src/discount.js', code: DISCOUNT_FN }, 'put the discount in a module of its own'),
       call('ws_write', { path: 'src/cart.js', content: `// ... existing cart code ...\n\n${DISCOUNT_FN}` }),
       call('ws_edit', { path: 'src/cart.js', old_str: cart, new_str: cartRewrite(cart) }),
       // Appended after total — with the function's closing brace missing.
-      call('ws_edit', { path: 'src/cart.js', old_str: CART_TAIL, new_str: `${CART_TAIL}\n${DISCOUNT_FN.replace(/\}\n$/, '')}` }),
+      call('ws_edit', {
+        path: 'src/cart.js',
+        old_str: CART_TAIL,
+        new_str: `${CART_TAIL}\n${DISCOUNT_FN.replace(/\}\n$/, '')}`,
+      }),
       call('ws_edit', { path: 'src/cart.js', old_str: CART_TAIL, new_str: `${CART_TAIL}\n${DISCOUNT_FN}` }),
-      DONE('Added applyDiscount (SAVE10 takes 10% off). The README still needs a line about it: it has to be read before it can be changed.'),
+      DONE(
+        'Added applyDiscount (SAVE10 takes 10% off). The README still needs a line about it: it has to be read before it can be changed.',
+      ),
     ],
   };
 }
@@ -167,9 +234,19 @@ const THE_JAIL: LessonScript = {
     call('ws_read', { path: '../../.gitconfig' }, 'see whether git hooks are configured globally'),
     // grep -q answers with its exit status alone.
     call('ws_shell', { command: 'grep -q \'"test"\' package.json' }, 'is there a test script to run after each edit?'),
-    call('ws_write', { path: '.slmcode/hooks.json', content: '{\n  "postEdit": "npm test"\n}\n' }, 'the harness reads hooks from .slmcode/hooks.json'),
-    call('ws_write', { path: '.slmcode/scratch/notes.md', content: '# Notes\n\n- Hooks are harness settings: a person sets them, not the agent.\n- Run the tests with ws_test after each edit instead.\n' }),
-    DONE('Hooks cannot be set from inside the workspace; I noted that in .slmcode/scratch/notes.md and will run ws_test after each edit instead.'),
+    call(
+      'ws_write',
+      { path: '.slmcode/hooks.json', content: '{\n  "postEdit": "npm test"\n}\n' },
+      'the harness reads hooks from .slmcode/hooks.json',
+    ),
+    call('ws_write', {
+      path: '.slmcode/scratch/notes.md',
+      content:
+        '# Notes\n\n- Hooks are harness settings: a person sets them, not the agent.\n- Run the tests with ws_test after each edit instead.\n',
+    }),
+    DONE(
+      'Hooks cannot be set from inside the workspace; I noted that in .slmcode/scratch/notes.md and will run ws_test after each edit instead.',
+    ),
   ],
 };
 
@@ -182,7 +259,9 @@ const SHELL_SAFETY: LessonScript = {
     call('ws_shell', { command: 'wc -l $(ls src/*.js)' }, 'how big are the sources?'),
     call('ws_shell', { command: 'cat src/strings.js > src/strings.backup.js' }, 'backup first'),
     call('ws_shell', { command: 'npm install --save-dev prettier' }),
-    DONE('Not formatted: installing prettier needs a person, who declined. No backup was needed, since nothing was changed.'),
+    DONE(
+      'Not formatted: installing prettier needs a person, who declined. No backup was needed, since nothing was changed.',
+    ),
   ],
 };
 
@@ -193,16 +272,28 @@ const LOOPS_AND_STALLS: LessonScript = {
   stallSteps: 3,
   outputs: [
     call('ws_test', {}),
-    call('ws_edit', { path: 'src/price.js', old_str: '  const dollars = Math.floor(cents / 100);', new_str: '  const dollars = Math.round(cents / 100);' }, 'probably a rounding problem'),
+    call(
+      'ws_edit',
+      {
+        path: 'src/price.js',
+        old_str: '  const dollars = Math.floor(cents / 100);',
+        new_str: '  const dollars = Math.round(cents / 100);',
+      },
+      'probably a rounding problem',
+    ),
     call('ws_test', {}),
     call('ws_test', {}),
     call('ws_test', {}),
     call('ws_read', { path: 'src/price.js' }),
-    call('ws_edit', {
-      path: 'src/price.js',
-      old_str: '  const dollars = Math.round(cents / 100);\n  const rest = cents % 100;',
-      new_str: "  const dollars = Math.floor(cents / 100);\n  const rest = String(cents % 100).padStart(2, '0');",
-    }, 'the cents need two digits, and rounding was a wrong guess'),
+    call(
+      'ws_edit',
+      {
+        path: 'src/price.js',
+        old_str: '  const dollars = Math.round(cents / 100);\n  const rest = cents % 100;',
+        new_str: "  const dollars = Math.floor(cents / 100);\n  const rest = String(cents % 100).padStart(2, '0');",
+      },
+      'the cents need two digits, and rounding was a wrong guess',
+    ),
     DONE('formatPrice pads the cents to two digits (and floors the dollars again); all three price tests pass.'),
   ],
 };
@@ -216,19 +307,21 @@ const PATCHES_AND_FINISHING: LessonScript = {
     call('ws_patch', {
       path: 'src/strings.js',
       patch:
-        '--- a/src/strings.js\n+++ b/src/strings.js\n@@ -24,3 +24,3 @@\n   if (text.length <= max) return text;\n-  return text.slice(0, max) + \'…\';\n+  return text.slice(0, max - 1) + \'…\';\n }\n' +
+        "--- a/src/strings.js\n+++ b/src/strings.js\n@@ -24,3 +24,3 @@\n   if (text.length <= max) return text;\n-  return text.slice(0, max) + '…';\n+  return text.slice(0, max - 1) + '…';\n }\n" +
         "@@ -28,3 +28,3 @@\n-/** Number of words: wordCount('  two words ') === 2. */\n+/** Number of whitespace-separated words (0 for blank text). */\n export function wordCount(text) {\n   const words = text.trim().split(/\\s+/);\n",
     }),
     call('ws_patch', {
       path: 'src/strings.js',
       patch:
-        '--- a/src/strings.js\n+++ b/src/strings.js\n@@ -24,3 +24,3 @@\n   if (text.length <= max) return text;\n-  return text.slice(0, max) + \'…\';\n+  return text.slice(0, max - 1) + \'…\';\n }\n' +
+        "--- a/src/strings.js\n+++ b/src/strings.js\n@@ -24,3 +24,3 @@\n   if (text.length <= max) return text;\n-  return text.slice(0, max) + '…';\n+  return text.slice(0, max - 1) + '…';\n }\n" +
         "@@ -28,3 +28,3 @@\n-/** Number of whitespace-separated words: wordCount('  two words ') === 2. */\n+/** Number of whitespace-separated words (0 for blank text): wordCount('  two words ') === 2. */\n export function wordCount(text) {\n   const words = text.trim().split(/\\s+/);\n",
     }),
     // Two calls in one reply: the check and the finish.
     `${call('ws_read', { path: 'src/strings.js', offset: 23, limit: 4 })}\n${DONE('truncate keeps the ellipsis within max.')}`,
     'The fix is in place: truncate now slices to max - 1, so the result, ellipsis included, has at most max characters. I think we are done here.',
-    DONE('truncate slices to max - 1, so its result has at most max characters, the ellipsis included; wordCount\'s comment says what blank text gives.'),
+    DONE(
+      "truncate slices to max - 1, so its result has at most max characters, the ellipsis included; wordCount's comment says what blank text gives.",
+    ),
   ],
 };
 

@@ -67,7 +67,10 @@ function cell(text: string): string {
 }
 
 function anchor(lesson: Lesson): string {
-  return `#${lesson.order}-${lesson.title.toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-')}`;
+  return `#${lesson.order}-${lesson.title
+    .toLowerCase()
+    .replace(/[^a-z0-9 -]/g, '')
+    .replace(/ /g, '-')}`;
 }
 
 /** The whole document. */
@@ -88,9 +91,12 @@ export function coverageText(rows: readonly LessonRows[]): string {
     '',
     '| # | lesson | steps | starts from | file |',
     '|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.lesson.order} | [${r.lesson.title}](${anchor(r.lesson)}) | ${r.steps.length} | ${START_NAMES[r.start]} | \`${lessonFile(r.lesson.id)}\` |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.lesson.order} | [${r.lesson.title}](${anchor(r.lesson)}) | ${r.steps.length} | ${START_NAMES[r.start]} | \`${lessonFile(r.lesson.id)}\` |`,
+    ),
     '',
-    'Every lesson ends on its final test run: `done` runs the project\'s tests one last time, and each lesson\'s tests pass.',
+    "Every lesson ends on its final test run: `done` runs the project's tests one last time, and each lesson's tests pass.",
     'The tests run where `node` can run — in the browser, in its sandbox; on a Node host, in real Node inside the OS sandbox',
     '(bubblewrap), as when the lessons are recorded and as `slm replay` does — and print the same text in both.',
     '',
@@ -101,7 +107,8 @@ export function coverageText(rows: readonly LessonRows[]): string {
   ];
   for (const m of MECHANISMS) {
     const where = rows.flatMap((r) => r.steps.filter((s) => s.found.includes(m.id)).map((s) => ({ r, s })));
-    const shown = where.map(({ r, s }) => `[${r.lesson.order}](${anchor(r.lesson)}) step ${s.index}`).join(', ') || '**not shown**';
+    const shown =
+      where.map(({ r, s }) => `[${r.lesson.order}](${anchor(r.lesson)}) step ${s.index}`).join(', ') || '**not shown**';
     const first = where[0];
     const verdict = first ? `${first.s.aciOff.verdict}: ${first.s.aciOff.why}` : '';
     out.push(`| ${cell(m.name)} | ${cell(m.why)} | ${shown} | ${cell(verdict)} |`);
@@ -111,7 +118,9 @@ export function coverageText(rows: readonly LessonRows[]): string {
     out.push('| step | call | what happens | mechanisms | ACI off |', '|---|---|---|---|---|');
     for (const s of r.steps) {
       const found = s.found.map((id) => name.get(id)!).join('; ');
-      out.push(`| ${s.index} | ${s.tool} | ${cell(s.caption)} | ${cell(found)} | ${s.aciOff.verdict}: ${cell(s.aciOff.why)} |`);
+      out.push(
+        `| ${s.index} | ${s.tool} | ${cell(s.caption)} | ${cell(found)} | ${s.aciOff.verdict}: ${cell(s.aciOff.why)} |`,
+      );
     }
   }
   return `${out.join('\n')}\n`;

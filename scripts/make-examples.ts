@@ -72,7 +72,15 @@ const THIRTY_STEPS: ExampleScript = {
     call('ws_read', { path: 'src/strings.js', offset: 19, limit: 8 }),
     call('ws_grep', { pattern: "'…'", glob: '*.js' }),
     call('ws_read', { path: 'src/index.js' }),
-    call('ws_edit', { path: 'src/strings.js', old_str: "  return text.slice(0, max) + '…';", new_str: "  return text.slice(0, max - 1) + '…';" }, 'the ellipsis counts toward max'),
+    call(
+      'ws_edit',
+      {
+        path: 'src/strings.js',
+        old_str: "  return text.slice(0, max) + '…';",
+        new_str: "  return text.slice(0, max - 1) + '…';",
+      },
+      'the ellipsis counts toward max',
+    ),
     call('ws_read', { path: 'src/strings.js', offset: 23, limit: 4 }),
     call('ws_read', { path: 'test/numbers.test.js' }),
     call('ws_read', { path: 'src/numbers.js' }),
@@ -81,19 +89,36 @@ const THIRTY_STEPS: ExampleScript = {
     call('ws_grep', { pattern: 'WORDCOUNT', case_insensitive: true }),
     call('ws_write', { path: 'notes.md', content: '# Notes\n\n- truncate: slice to max - 1 so the ellipsis fits\n' }),
     call('ws_read', { path: 'notes.md' }),
-    call('ws_edit', { path: 'notes.md', old_str: '- truncate: slice to max - 1 so the ellipsis fits\n', new_str: '- truncate: slice to max - 1 so the ellipsis fits\n- numbers: nothing to change\n' }),
+    call('ws_edit', {
+      path: 'notes.md',
+      old_str: '- truncate: slice to max - 1 so the ellipsis fits\n',
+      new_str: '- truncate: slice to max - 1 so the ellipsis fits\n- numbers: nothing to change\n',
+    }),
     call('ws_mv', { from: 'notes.md', to: 'docs/notes.md' }),
     call('ws_list', { path: 'docs' }),
     call('ws_delete', { path: 'docs/notes.md' }, 'the notes were scratch; the repo should not keep them'),
     call('ws_glob', { pattern: 'docs/**' }),
     // Trailing spaces the file does not have: the ladder's trailing-whitespace rung places it.
-    call('ws_edit', { path: 'src/strings.js', old_str: ' * characters is an ellipsis: truncate(\'hello world\', 8) === \'hello w…\'.   \n */', new_str: " * characters is an ellipsis: truncate('hello world', 8) === 'hello w…' (8 characters).\n */" }),
+    call('ws_edit', {
+      path: 'src/strings.js',
+      old_str: " * characters is an ellipsis: truncate('hello world', 8) === 'hello w…'.   \n */",
+      new_str: " * characters is an ellipsis: truncate('hello world', 8) === 'hello w…' (8 characters).\n */",
+    }),
     call('ws_grep', { pattern: 'max - 1' }),
     call('ws_read', { path: 'src/numbers.js', offset: 17, limit: 6 }),
-    call('ws_replace_lines', { path: 'src/numbers.js', start: 18, end: 18, new: '/** The arithmetic mean; an empty list has no mean, so it throws. */', hash: contentTag(NUMBERS) }),
+    call('ws_replace_lines', {
+      path: 'src/numbers.js',
+      start: 18,
+      end: 18,
+      new: '/** The arithmetic mean; an empty list has no mean, so it throws. */',
+      hash: contentTag(NUMBERS),
+    }),
     call('ws_read', { path: 'src/numbers.js', offset: 17, limit: 4 }),
     'The fix is in place and the comments are clearer. I think we are done here.',
-    call('done', { summary: 'Fixed truncate (slice to max - 1 so the result, ellipsis included, has at most max characters); clarified two comments.' }),
+    call('done', {
+      summary:
+        'Fixed truncate (slice to max - 1 so the result, ellipsis included, has at most max characters); clarified two comments.',
+    }),
   ],
 };
 
@@ -108,7 +133,11 @@ export const EXAMPLE_SCRIPTS: readonly ExampleScript[] = [DRIFTED_EDIT, THIRTY_S
 export function hundredStepScript(): ExampleScript {
   const outputs: string[] = [
     call('ws_read', { path: 'src/strings.js' }),
-    call('ws_edit', { path: 'src/strings.js', old_str: "  return text.slice(0, max) + '…';", new_str: "  return text.slice(0, max - 1) + '…';" }),
+    call('ws_edit', {
+      path: 'src/strings.js',
+      old_str: "  return text.slice(0, max) + '…';",
+      new_str: "  return text.slice(0, max - 1) + '…';",
+    }),
     call('ws_write', { path: 'counter.txt', content: 'count: 0\n' }),
   ];
   const files = ['src/strings.js', 'src/numbers.js', 'test/strings.test.js', 'test/numbers.test.js', 'README.md'];

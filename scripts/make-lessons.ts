@@ -80,7 +80,9 @@ let sandbox: Promise<HostSandbox> | undefined;
 function recordingSandbox(): Promise<HostSandbox> {
   sandbox ??= probeHostSandbox().then((probed) => {
     if ('kind' in probed) return probed;
-    throw new Error(`the bundled sessions run their tests while they are recorded, inside the OS sandbox (bubblewrap), which cannot run here: ${probed.why}. Install bubblewrap (Debian/Ubuntu: apt install bubblewrap).`);
+    throw new Error(
+      `the bundled sessions run their tests while they are recorded, inside the OS sandbox (bubblewrap), which cannot run here: ${probed.why}. Install bubblewrap (Debian/Ubuntu: apt install bubblewrap).`,
+    );
   });
   return sandbox;
 }
@@ -182,7 +184,9 @@ async function main(): Promise<void> {
   for (const lesson of LESSONS) {
     const { session } = await runLesson(lessonScript(lesson.id));
     if (session.steps.length !== lesson.steps.length) {
-      throw new Error(`lesson ${lesson.id}: the script made ${session.steps.length} steps but src/session/lessons.ts captions ${lesson.steps.length}`);
+      throw new Error(
+        `lesson ${lesson.id}: the script made ${session.steps.length} steps but src/session/lessons.ts captions ${lesson.steps.length}`,
+      );
     }
     await writeFile(lessonPath(lesson.id), lessonFileText(session));
     process.stdout.write(`wrote ${lessonPath(lesson.id)} (${session.steps.length} steps)\n`);

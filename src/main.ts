@@ -27,7 +27,10 @@ connectSandboxFrame(client, document);
 const router = new Router(window);
 // `?wcTimeout=MS` shortens WebContainer's boot timeout (the e2e specs use it).
 const wcTimeout = Number(new URLSearchParams(location.search).get('wcTimeout'));
-const webcontainer = new WebContainerLink(client, Number.isInteger(wcTimeout) && wcTimeout > 0 ? { timeoutMs: wcTimeout } : {});
+const webcontainer = new WebContainerLink(
+  client,
+  Number.isInteger(wcTimeout) && wcTimeout > 0 ? { timeoutMs: wcTimeout } : {},
+);
 const storage = (() => {
   try {
     return window.localStorage;
@@ -37,7 +40,11 @@ const storage = (() => {
 })();
 
 // The start screen's choices come with the page, so its first paint lists them; the engine worker loads meanwhile.
-const start = new StartState(client, new WorkspaceChoice(webcontainer), { modelSpec: new URLSearchParams(location.search).get('model'), storage, choices: runOptions() });
+const start = new StartState(client, new WorkspaceChoice(webcontainer), {
+  modelSpec: new URLSearchParams(location.search).get('model'),
+  storage,
+  choices: runOptions(),
+});
 const run = new RunState(client, { get: () => router.step, set: (step) => router.setStep(step) });
 const tab = (() => {
   try {

@@ -47,7 +47,10 @@ check.actions = {
   async roundTrip() {
     const text = `written through the ${ws.kind} workspace at ${new Date().toISOString()}`;
     await ws.writeFile('notes/check.txt', encodeText(text));
-    return { text: decodeText(await ws.readFile('notes/check.txt')), entries: (await ws.readdir('')).map((e) => e.name) };
+    return {
+      text: decodeText(await ws.readFile('notes/check.txt')),
+      entries: (await ws.readdir('')).map((e) => e.name),
+    };
   },
   selfCheck: () => selfCheck(ws, { exec: ws.kind === 'webcontainer' }),
 };

@@ -24,7 +24,9 @@ export interface ToolSpec {
 /** The tool list the model sees: the engine's tools in registry order, then done. */
 export function toolSpecs(tools: Iterable<ToolDef<any>>): ToolSpec[] {
   const specs: ToolSpec[] = [...tools].map((t) => ({ name: t.name, summary: t.summary, schema: t.schema }));
-  const summary = specs.some((t) => t.name === TEST_TOOL) ? `${DONE_SUMMARY}; the tests run one last time` : DONE_SUMMARY;
+  const summary = specs.some((t) => t.name === TEST_TOOL)
+    ? `${DONE_SUMMARY}; the tests run one last time`
+    : DONE_SUMMARY;
   return [...specs, { name: DONE_TOOL, summary, schema: doneSchema }];
 }
 
@@ -73,7 +75,8 @@ function stripSafeIntegerBounds(v: unknown): unknown {
   if (!v || typeof v !== 'object') return v;
   const out: JsonSchema = {};
   for (const [k, x] of Object.entries(v)) {
-    if ((k === 'maximum' && x === Number.MAX_SAFE_INTEGER) || (k === 'minimum' && x === Number.MIN_SAFE_INTEGER)) continue;
+    if ((k === 'maximum' && x === Number.MAX_SAFE_INTEGER) || (k === 'minimum' && x === Number.MIN_SAFE_INTEGER))
+      continue;
     out[k] = stripSafeIntegerBounds(x);
   }
   return out;

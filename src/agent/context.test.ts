@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { buildContext, elisionText, promptTokens, type PromptParts, type Turn } from './context.ts';
 
 const PARTS: PromptParts = { system: 's'.repeat(800), tools: 't'.repeat(400), task: 'Task: fix it.' };
-const turn = (index: number, obsChars: number, callChars = 40): Turn => ({ index, call: `{"tool":"x","n":${index}}`.padEnd(callChars, ' '), observation: `${index}:`.padEnd(obsChars, 'o') });
+const turn = (index: number, obsChars: number, callChars = 40): Turn => ({
+  index,
+  call: `{"tool":"x","n":${index}}`.padEnd(callChars, ' '),
+  observation: `${index}:`.padEnd(obsChars, 'o'),
+});
 
 describe('buildContext', () => {
   it('step 1: system (instructions + tool cards) and the task, nothing else', () => {
@@ -11,7 +15,19 @@ describe('buildContext', () => {
       { role: 'system', content: `${PARTS.system}\n\n${PARTS.tools}` },
       { role: 'user', content: PARTS.task },
     ]);
-    expect(budget).toMatchObject({ window: 4096, output: 512, system: 205, tools: 100, task: 8, history: 0, observation: 0, elided: [], omitted: [], observationCut: false, estimated: true });
+    expect(budget).toMatchObject({
+      window: 4096,
+      output: 512,
+      system: 205,
+      tools: 100,
+      task: 8,
+      history: 0,
+      observation: 0,
+      elided: [],
+      omitted: [],
+      observationCut: false,
+      estimated: true,
+    });
   });
 
   it.each([
@@ -21,16 +37,29 @@ describe('buildContext', () => {
     ['steps omitted and the latest cut', [1, 2, 3, 4, 5, 6, 7, 8].map((i) => turn(i, 9000))],
   ] as const)('%s: the parts add up to the prompt the model gets', (_name, turns) => {
     const { messages, budget } = buildContext(PARTS, turns, 4096, 512);
-    expect(budget.system + budget.tools + budget.task + budget.history + budget.observation).toBe(promptTokens(messages));
+    expect(budget.system + budget.tools + budget.task + budget.history + budget.observation).toBe(
+      promptTokens(messages),
+    );
   });
 
   it('keeps every step whole while they fit, alternating assistant/user', () => {
     const turns = [turn(1, 400), turn(2, 400), turn(3, 400)];
     const { messages, budget } = buildContext(PARTS, turns, 4096, 512);
-    expect(messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user', 'assistant', 'user', 'assistant', 'user']);
+    expect(messages.map((m) => m.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+      'user',
+    ]);
     expect(messages.at(-1)!.content).toBe(turns[2]!.observation);
     expect(budget.elided).toEqual([]);
-    expect(budget.system + budget.tools + budget.task + budget.history + budget.observation + budget.free + budget.output).toBeLessThanOrEqual(4096 + 16);
+    expect(
+      budget.system + budget.tools + budget.task + budget.history + budget.observation + budget.free + budget.output,
+    ).toBeLessThanOrEqual(4096 + 16);
   });
 
   it('elides the oldest observations first, with the stated text, and never the latest', () => {
@@ -41,7 +70,9 @@ describe('buildContext', () => {
     expect(budget.elided).toEqual(budget.elided.map((_, i) => budget.elided[0]! + i));
     expect(Math.max(...budget.elided)).toBeLessThan(6);
     for (const i of budget.elided) expect(messages.some((m) => m.content === elisionText(i))).toBe(true);
-    expect(elisionText(3)).toBe('[observation of step 3 elided to fit the context window — re-run the tool if you need it]');
+    expect(elisionText(3)).toBe(
+      '[observation of step 3 elided to fit the context window — re-run the tool if you need it]',
+    );
     expect(messages.at(-1)!.content).toBe(turns[5]!.observation);
     expect(promptTokens(messages)).toBeLessThanOrEqual(4096 - 512);
   });
@@ -51,7 +82,9 @@ describe('buildContext', () => {
     const { messages, budget } = buildContext(PARTS, turns, 2048, 512);
     expect(budget.omitted[0]).toBe(1);
     const last = budget.omitted.at(-1)!;
-    expect(messages[1]!.content).toBe(`${PARTS.task}\n\n[steps 1–${last} omitted to fit the context window — their changes are in the files; ws_read to see the current state]`);
+    expect(messages[1]!.content).toBe(
+      `${PARTS.task}\n\n[steps 1–${last} omitted to fit the context window — their changes are in the files; ws_read to see the current state]`,
+    );
     expect(promptTokens(messages)).toBeLessThanOrEqual(2048 - 512);
     // Every step appears exactly once: omitted, elided or whole.
     const whole = 60 - budget.omitted.length - budget.elided.length;

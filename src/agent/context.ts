@@ -65,13 +65,21 @@ function omissionText(first: number, last: number): string {
 const ELIDED_CALL_CHARS = 240;
 
 function shortCall(t: Turn): string {
-  return t.call.length <= ELIDED_CALL_CHARS ? t.call : `${t.call.slice(0, ELIDED_CALL_CHARS)}… [rest of the call of step ${t.index} elided]`;
+  return t.call.length <= ELIDED_CALL_CHARS
+    ? t.call
+    : `${t.call.slice(0, ELIDED_CALL_CHARS)}… [rest of the call of step ${t.index} elided]`;
 }
 
 /** Builds the messages of one step within `window` tokens, `output` of them reserved for the reply. */
-export function buildContext(parts: PromptParts, turns: readonly Turn[], window: number, output: number): { messages: ChatMessage[]; budget: Budget } {
+export function buildContext(
+  parts: PromptParts,
+  turns: readonly Turn[],
+  window: number,
+  output: number,
+): { messages: ChatMessage[]; budget: Budget } {
   const systemText = `${parts.system}\n\n${parts.tools}`;
-  let room = window - output - cost([{ role: 'system', content: systemText }]) - cost([{ role: 'user', content: parts.task }]);
+  let room =
+    window - output - cost([{ role: 'system', content: systemText }]) - cost([{ role: 'user', content: parts.task }]);
 
   const latest = turns[turns.length - 1];
   let latestPair: ChatMessage[] = [];

@@ -23,7 +23,13 @@ export async function runDone(engine: Engine, args: unknown): Promise<DoneOutcom
   const given = args && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
   const parsed = doneSchema.safeParse(given);
   if (!parsed.success) {
-    const text = schemaErrorText(DONE_TOOL, parsed.error, given, ['summary'], `{"tool": "done", "args": {"summary": "what you changed and how you checked it"}}`);
+    const text = schemaErrorText(
+      DONE_TOOL,
+      parsed.error,
+      given,
+      ['summary'],
+      `{"tool": "done", "args": {"summary": "what you changed and how you checked it"}}`,
+    );
     return { result: fail(text, [{ kind: 'schema', text: 'done without a summary' }]), notes: [] };
   }
   const summary = parsed.data.summary;
@@ -32,7 +38,9 @@ export async function runDone(engine: Engine, args: unknown): Promise<DoneOutcom
     const text = `Run finished. Summary recorded: ${summary}\nNo test tool (${TEST_TOOL}) was available, so no final test run was made.`;
     return {
       result: ok(text),
-      notes: [{ kind: 'no-test-tool', text: `no ${TEST_TOOL} tool was registered; the run ended without a final test run` }],
+      notes: [
+        { kind: 'no-test-tool', text: `no ${TEST_TOOL} tool was registered; the run ended without a final test run` },
+      ],
       stop: { kind: 'done', summary, tally: null, testTool: false, verdict: 'unmeasured' },
     };
   }

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Note, ToolResult } from '../engine/result.ts';
-import { dominantLanguage, editOutcome, EditFormatBandit, languageOf, mulberry32, parseBanditTable, type EditFormat } from './evolve.ts';
+import {
+  dominantLanguage,
+  editOutcome,
+  EditFormatBandit,
+  languageOf,
+  mulberry32,
+  parseBanditTable,
+  type EditFormat,
+} from './evolve.ts';
 import type { Step } from './step.ts';
 
 const note = (kind: Note['kind'], detail?: string): Note => ({ kind, text: kind, ...(detail && { detail }) });
@@ -8,11 +16,29 @@ const note = (kind: Note['kind'], detail?: string): Note => ({ kind, text: kind,
 describe('editOutcome: reward by outcome and every drift named', () => {
   it.each([
     { name: 'exact', ok: true, notes: [], reward: 1, rungs: ['exact'] },
-    { name: 'trailing whitespace rung', ok: true, notes: [note('rung', 'trailing-ws')], reward: 0.9, rungs: ['trailing-ws'] },
+    {
+      name: 'trailing whitespace rung',
+      ok: true,
+      notes: [note('rung', 'trailing-ws')],
+      reward: 0.9,
+      rungs: ['trailing-ws'],
+    },
     { name: 'indentation rung', ok: true, notes: [note('rung', 'indent')], reward: 0.8, rungs: ['indent'] },
     { name: 'anchors rung', ok: true, notes: [note('rung', 'anchors')], reward: 0.6, rungs: ['anchors'] },
-    { name: 'indentation and blank lines', ok: true, notes: [note('rung', 'indent'), note('rung', 'blank-lines')], reward: 0.64, rungs: ['indent', 'blank-lines'] },
-    { name: 'two hunks with the same drift', ok: true, notes: [note('rung', 'indent'), note('rung', 'indent')], reward: 0.8, rungs: ['indent'] },
+    {
+      name: 'indentation and blank lines',
+      ok: true,
+      notes: [note('rung', 'indent'), note('rung', 'blank-lines')],
+      reward: 0.64,
+      rungs: ['indent', 'blank-lines'],
+    },
+    {
+      name: 'two hunks with the same drift',
+      ok: true,
+      notes: [note('rung', 'indent'), note('rung', 'indent')],
+      reward: 0.8,
+      rungs: ['indent'],
+    },
     { name: 'gutter stripped', ok: true, notes: [note('gutter-stripped')], reward: 0.8, rungs: ['exact'] },
     { name: 'a miss', ok: false, notes: [note('refusal', 'not-found')], reward: 0, rungs: ['miss'] },
   ])('$name', ({ ok, notes, reward, rungs }) => {
@@ -40,27 +66,75 @@ function step(tool: string, result: ToolResult, extra: Partial<Step> = {}): Step
     notes: [],
     timing: { startedAt: 0, modelMs: 0, toolMs: 0 },
     tokens: { prompt: 0, completion: 0, estimated: true },
-    budget: { window: 0, output: 0, system: 0, tools: 0, task: 0, history: 0, observation: 0, free: 0, elided: [], omitted: [], observationCut: false, estimated: true },
+    budget: {
+      window: 0,
+      output: 0,
+      system: 0,
+      tools: 0,
+      task: 0,
+      history: 0,
+      observation: 0,
+      free: 0,
+      elided: [],
+      omitted: [],
+      observationCut: false,
+      estimated: true,
+    },
     ...extra,
   };
 }
-const edited = (notes: Note[] = []): ToolResult => ({ ok: true, text: 'edited', notes, changes: [{ path: 'src/a.py', before: 'a', after: 'b' }] });
+const edited = (notes: Note[] = []): ToolResult => ({
+  ok: true,
+  text: 'edited',
+  notes,
+  changes: [{ path: 'src/a.py', before: 'a', after: 'b' }],
+});
 
 describe('learning from steps', () => {
   it.each([
-    { name: 'ws_edit on the indentation rung', s: step('ws_edit', edited([note('rung', 'indent')])), reward: 0.8, format: 'search_replace' },
-    { name: 'ws_patch that missed', s: step('ws_patch', { ok: false, text: 'no', notes: [], changes: [] }), reward: 0, format: 'unified_diff' },
+    {
+      name: 'ws_edit on the indentation rung',
+      s: step('ws_edit', edited([note('rung', 'indent')])),
+      reward: 0.8,
+      format: 'search_replace',
+    },
+    {
+      name: 'ws_patch that missed',
+      s: step('ws_patch', { ok: false, text: 'no', notes: [], changes: [] }),
+      reward: 0,
+      format: 'unified_diff',
+    },
     { name: 'ws_write overwriting a file', s: step('ws_write', edited()), reward: 1, format: 'whole_file' },
-    { name: 'ws_write creating a file teaches nothing', s: step('ws_write', { ok: true, text: 'created', notes: [], changes: [{ path: 'n.py', before: null, after: 'x' }] }), reward: null },
-    { name: 'a declined edit teaches nothing', s: step('ws_edit', { ok: false, text: 'declined', notes: [], changes: [] }, { approval: 'denied' }), reward: null },
-    { name: 'a loop-guard nudge teaches nothing', s: step('ws_edit', { ok: false, text: 'LOOP', notes: [note('loop-guard')], changes: [] }), reward: null },
+    {
+      name: 'ws_write creating a file teaches nothing',
+      s: step('ws_write', {
+        ok: true,
+        text: 'created',
+        notes: [],
+        changes: [{ path: 'n.py', before: null, after: 'x' }],
+      }),
+      reward: null,
+    },
+    {
+      name: 'a declined edit teaches nothing',
+      s: step('ws_edit', { ok: false, text: 'declined', notes: [], changes: [] }, { approval: 'denied' }),
+      reward: null,
+    },
+    {
+      name: 'a loop-guard nudge teaches nothing',
+      s: step('ws_edit', { ok: false, text: 'LOOP', notes: [note('loop-guard')], changes: [] }),
+      reward: null,
+    },
     { name: 'a read is not an edit', s: step('ws_read', edited()), reward: null },
   ])('$name', ({ s, reward, format }) => {
     const b = new EditFormatBandit();
     expect(b.learn('qwen2.5-coder', s)).toBe(reward);
     const rows = b.rows().filter((r) => r.pulls > 0);
     if (reward === null) expect(rows).toEqual([]);
-    else expect(rows).toEqual([expect.objectContaining({ family: 'qwen2.5-coder', language: 'python', format, pulls: 1 })]);
+    else
+      expect(rows).toEqual([
+        expect.objectContaining({ family: 'qwen2.5-coder', language: 'python', format, pulls: 1 }),
+      ]);
   });
 });
 
@@ -90,7 +164,11 @@ describe('choosing', () => {
   it('keys are separate per family and language', () => {
     const b = new EditFormatBandit();
     b.record('a', 'go', 'whole_file', 1, 'exact');
-    expect(b.rows().map((r) => `${r.family}|${r.language}|${r.format}|${r.pulls}`)).toEqual(['a|go|search_replace|0', 'a|go|unified_diff|0', 'a|go|whole_file|1']);
+    expect(b.rows().map((r) => `${r.family}|${r.language}|${r.format}|${r.pulls}`)).toEqual([
+      'a|go|search_replace|0',
+      'a|go|unified_diff|0',
+      'a|go|whole_file|1',
+    ]);
   });
 });
 
@@ -104,12 +182,17 @@ describe('persistence', () => {
     expect(table?.arms['f|go']?.unified_diff).toEqual({ alpha: 1.6, beta: 1.4, pulls: 1, rungs: { indent: 1 } });
     const again = new EditFormatBandit(table, 9);
     const copy = new EditFormatBandit(b.toJSON(), 9);
-    expect(Array.from({ length: 10 }, () => again.choose('f', 'go'))).toEqual(Array.from({ length: 10 }, () => copy.choose('f', 'go')));
+    expect(Array.from({ length: 10 }, () => again.choose('f', 'go'))).toEqual(
+      Array.from({ length: 10 }, () => copy.choose('f', 'go')),
+    );
   });
 
-  it.each([null, 3, { v: 2, arms: {} }, { v: 1 }, { v: 1, arms: { 'f|go': { search_replace: { alpha: 1 } } } }])('rejects %j', (value) => {
-    expect(parseBanditTable(value)).toBeNull();
-  });
+  it.each([null, 3, { v: 2, arms: {} }, { v: 1 }, { v: 1, arms: { 'f|go': { search_replace: { alpha: 1 } } } }])(
+    'rejects %j',
+    (value) => {
+      expect(parseBanditTable(value)).toBeNull();
+    },
+  );
 });
 
 describe('languages', () => {
@@ -122,8 +205,9 @@ describe('languages', () => {
   ])('languageOf(%s) = %s', (p, lang) => expect(languageOf(p)).toBe(lang));
 
   it('the dominant language ignores JSON, Markdown and unknown files', () => {
-    expect(dominantLanguage(['package.json', 'README.md', 'a.json', 'src/a.js', 'src/b.js', 'x.py'])).toBe('javascript');
+    expect(dominantLanguage(['package.json', 'README.md', 'a.json', 'src/a.js', 'src/b.js', 'x.py'])).toBe(
+      'javascript',
+    );
     expect(dominantLanguage(['README.md'])).toBe('other');
   });
 });
-

@@ -13,7 +13,11 @@ export type EditFormat = 'search_replace' | 'unified_diff' | 'whole_file';
 export const EDIT_FORMATS: readonly EditFormat[] = ['search_replace', 'unified_diff', 'whole_file'];
 
 /** The tool each format is used through. */
-export const FORMAT_TOOL: Readonly<Record<EditFormat, string>> = { search_replace: 'ws_edit', unified_diff: 'ws_patch', whole_file: 'ws_write' };
+export const FORMAT_TOOL: Readonly<Record<EditFormat, string>> = {
+  search_replace: 'ws_edit',
+  unified_diff: 'ws_patch',
+  whole_file: 'ws_write',
+};
 
 export interface ArmStats {
   /** Beta posterior parameters, starting at 1/1 (uniform). */
@@ -90,7 +94,8 @@ export class EditFormatBandit {
     if (!format || !step.result || step.approval === 'denied') return null;
     if (step.result.notes.some((n) => NOT_THE_FORMAT.has(n.kind))) return null;
     // Creating a new file with ws_write is not a choice of edit format: there was nothing to edit.
-    if (step.result.ok && step.result.changes.length && step.result.changes.every((c) => c.before === null)) return null;
+    if (step.result.ok && step.result.changes.length && step.result.changes.every((c) => c.before === null))
+      return null;
     const path = (step.call!.args as { path?: unknown } | null)?.path;
     const outcome = editOutcome(step.result.ok, step.result.notes);
     this.record(family, languageOf(typeof path === 'string' ? path : ''), format, outcome.reward, outcome.rungs);
@@ -98,12 +103,23 @@ export class EditFormatBandit {
   }
 
   /** One pull of `format` with `reward`; each outcome (a drift, `exact` or `miss`) is counted. */
-  record(family: string, language: string, format: EditFormat, reward: number, outcomes: string | readonly string[]): void {
+  record(
+    family: string,
+    language: string,
+    format: EditFormat,
+    reward: number,
+    outcomes: string | readonly string[],
+  ): void {
     const r = Math.min(1, Math.max(0, reward));
     const arm = this.row(family, language)[format];
     const rungs = { ...arm.rungs };
     for (const o of typeof outcomes === 'string' ? [outcomes] : outcomes) rungs[o] = (rungs[o] ?? 0) + 1;
-    this.row(family, language)[format] = { alpha: arm.alpha + r, beta: arm.beta + (1 - r), pulls: arm.pulls + 1, rungs };
+    this.row(family, language)[format] = {
+      alpha: arm.alpha + r,
+      beta: arm.beta + (1 - r),
+      pulls: arm.pulls + 1,
+      rungs,
+    };
   }
 
   toJSON(): BanditTable {
@@ -138,7 +154,14 @@ export function parseBanditTable(value: unknown): BanditTable | null {
   for (const row of Object.values(arms)) {
     for (const f of EDIT_FORMATS) {
       const a = (row as Record<string, Partial<ArmStats>> | null)?.[f];
-      if (!a || typeof a.alpha !== 'number' || typeof a.beta !== 'number' || typeof a.pulls !== 'number' || typeof a.rungs !== 'object') return null;
+      if (
+        !a ||
+        typeof a.alpha !== 'number' ||
+        typeof a.beta !== 'number' ||
+        typeof a.pulls !== 'number' ||
+        typeof a.rungs !== 'object'
+      )
+        return null;
     }
   }
   return value as BanditTable;
@@ -156,13 +179,29 @@ export function editOutcome(ok: boolean, notes: readonly Note[]): { reward: numb
   if (!ok) return { reward: 0, rungs: ['miss'] };
   const drifts = [...new Set(notes.filter((n) => n.kind === 'rung').map((n) => n.detail ?? 'unknown'))];
   const base = drifts.reduce((r, d) => r * (RUNG_REWARD[d] ?? 0.5), 1);
-  return { reward: notes.some((n) => n.kind === 'gutter-stripped') ? base * GUTTER_FACTOR : base, rungs: drifts.length ? drifts : ['exact'] };
+  return {
+    reward: notes.some((n) => n.kind === 'gutter-stripped') ? base * GUTTER_FACTOR : base,
+    rungs: drifts.length ? drifts : ['exact'],
+  };
 }
 
 const LANGUAGES: Readonly<Record<string, string>> = {
-  js: 'javascript', mjs: 'javascript', cjs: 'javascript', jsx: 'javascript',
-  ts: 'typescript', mts: 'typescript', cts: 'typescript', tsx: 'typescript',
-  py: 'python', go: 'go', json: 'json', md: 'markdown', rs: 'rust', css: 'css', html: 'html', svelte: 'svelte',
+  js: 'javascript',
+  mjs: 'javascript',
+  cjs: 'javascript',
+  jsx: 'javascript',
+  ts: 'typescript',
+  mts: 'typescript',
+  cts: 'typescript',
+  tsx: 'typescript',
+  py: 'python',
+  go: 'go',
+  json: 'json',
+  md: 'markdown',
+  rs: 'rust',
+  css: 'css',
+  html: 'html',
+  svelte: 'svelte',
 };
 
 /** The language a path's extension names; `other` when unknown. */

@@ -15,7 +15,10 @@ describe('jsonSchemaGrammar', () => {
 
   it.each([
     [{ type: 'string', pattern: '^a' }, /the keyword "pattern" at # is not supported/],
-    [{ type: 'object', properties: { n: { type: 'integer', minimum: 5 } } }, /a lower bound of 5 at #\/properties\/n is not supported/],
+    [
+      { type: 'object', properties: { n: { type: 'integer', minimum: 5 } } },
+      /a lower bound of 5 at #\/properties\/n is not supported/,
+    ],
     [{ anyOf: [{ type: 'date' }] }, /the type "date" at #\/anyOf\/0 is not supported/],
   ])('refuses what it cannot constrain: %j', (schema, message) => {
     expect(() => jsonSchemaGrammar(schema)).toThrow(message);

@@ -12,7 +12,20 @@ type Schema = { readonly [key: string]: unknown };
 
 /** Keywords that do not constrain the text. */
 const IGNORED = new Set(['description', 'title', 'default', 'examples', '$schema']);
-const HANDLED = new Set(['type', 'properties', 'required', 'additionalProperties', 'items', 'anyOf', 'oneOf', 'const', 'enum', 'minLength', 'minimum', 'exclusiveMinimum']);
+const HANDLED = new Set([
+  'type',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  'anyOf',
+  'oneOf',
+  'const',
+  'enum',
+  'minLength',
+  'minimum',
+  'exclusiveMinimum',
+]);
 
 const BASE_RULES = [
   'ws ::= " "?',
@@ -32,7 +45,11 @@ const BASE_RULES = [
 
 /** A GBNF string literal for exact text. */
 function literal(text: string): string {
-  return `"${text.replace(/[\\"]/g, (c) => `\\${c}`).replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t')}"`;
+  return `"${text
+    .replace(/[\\"]/g, (c) => `\\${c}`)
+    .replace(/\n/g, '\\n')
+    .replace(/\r/g, '\\r')
+    .replace(/\t/g, '\\t')}"`;
 }
 
 class Grammar {
@@ -52,7 +69,8 @@ class Grammar {
 
   value(s: Schema, at: string): string {
     for (const key of Object.keys(s)) {
-      if (!HANDLED.has(key) && !IGNORED.has(key)) throw new Error(`json grammar: the keyword ${JSON.stringify(key)} at ${at} is not supported`);
+      if (!HANDLED.has(key) && !IGNORED.has(key))
+        throw new Error(`json grammar: the keyword ${JSON.stringify(key)} at ${at} is not supported`);
     }
     if ('const' in s) return literal(JSON.stringify(s.const));
     if (Array.isArray(s.enum)) return `(${s.enum.map((v) => literal(JSON.stringify(v))).join(' | ')})`;
@@ -89,7 +107,12 @@ class Grammar {
   }
 
   private integer(s: Schema, at: string): string {
-    const min = s.exclusiveMinimum !== undefined ? Number(s.exclusiveMinimum) + 1 : s.minimum !== undefined ? Number(s.minimum) : undefined;
+    const min =
+      s.exclusiveMinimum !== undefined
+        ? Number(s.exclusiveMinimum) + 1
+        : s.minimum !== undefined
+          ? Number(s.minimum)
+          : undefined;
     if (min === undefined) return 'integer';
     if (min === 0) return 'natural';
     if (min === 1) return 'positive';
@@ -100,7 +123,9 @@ class Grammar {
   private object(s: Schema, at: string): string {
     const props = Object.entries((s.properties ?? {}) as Record<string, Schema>);
     const required = new Set((s.required ?? []) as string[]);
-    const pairs = props.map(([k, v]) => `${literal(JSON.stringify(k))} ws ":" ws ${this.value(v, `${at}/properties/${k}`)}`);
+    const pairs = props.map(
+      ([k, v]) => `${literal(JSON.stringify(k))} ws ":" ws ${this.value(v, `${at}/properties/${k}`)}`,
+    );
     // tail(i, after): the properties from i on; `after` = one was written already, so each needs a leading comma.
     const memo = new Map<string, string>();
     const tail = (i: number, after: boolean): string => {

@@ -117,17 +117,33 @@ function prepare(o: LoopOptions): PreparedRun {
   // The prompt shows the cards of the skills ws_skill can serve, unless the caller chose others.
   const skills = o.skills ?? (o.engine.tools.has('ws_skill') ? skillCards() : []);
   return {
-    prompt: buildPrompt({ tools: specs, task: o.task, ...(editFormat && { editFormat }), ...(skills.length && { skills }) }),
+    prompt: buildPrompt({
+      tools: specs,
+      task: o.task,
+      ...(editFormat && { editFormat }),
+      ...(skills.length && { skills }),
+    }),
     toolNames: specs.map((s) => s.name),
     ...((o.jsonMode ?? true) && { jsonSchema: callJsonSchema(specs) }),
     window: o.contextTokens ?? o.model.contextWindow ?? LOOP_DEFAULTS.contextTokens,
     output: o.outputTokens ?? LOOP_DEFAULTS.outputTokens,
     ...(editFormat && { editFormat }),
-    turn: { engine: o.engine, approval: o.approval ?? 'auto', stallSteps: o.stallSteps ?? LOOP_DEFAULTS.stallSteps, ...(o.approve && { approve: o.approve }), ...(o.isGated && { isGated: o.isGated }) },
+    turn: {
+      engine: o.engine,
+      approval: o.approval ?? 'auto',
+      stallSteps: o.stallSteps ?? LOOP_DEFAULTS.stallSteps,
+      ...(o.approve && { approve: o.approve }),
+      ...(o.isGated && { isGated: o.isGated }),
+    },
   };
 }
 
-async function query(o: LoopOptions, run: PreparedRun, messages: readonly ChatMessage[], index: number): Promise<Completion | { stop: Stop }> {
+async function query(
+  o: LoopOptions,
+  run: PreparedRun,
+  messages: readonly ChatMessage[],
+  index: number,
+): Promise<Completion | { stop: Stop }> {
   try {
     return await o.model.complete(messages, {
       seed: o.seed ?? LOOP_DEFAULTS.seed,
@@ -139,7 +155,12 @@ async function query(o: LoopOptions, run: PreparedRun, messages: readonly ChatMe
     });
   } catch (e) {
     const err = toModelError(e);
-    return { stop: err.code === 'aborted' || o.signal?.aborted ? { kind: 'stopped' } : { kind: 'model-error', code: err.code, message: err.message } };
+    return {
+      stop:
+        err.code === 'aborted' || o.signal?.aborted
+          ? { kind: 'stopped' }
+          : { kind: 'model-error', code: err.code, message: err.message },
+    };
   }
 }
 
@@ -176,7 +197,8 @@ interface StepParts {
 /** Assembles the immutable record of one step; a stop other than done is noted on the step that hit it. */
 function record(p: StepParts): Step {
   const { parsed, turn, reply } = p;
-  const limit = p.stop && p.stop.kind !== 'done' ? [{ kind: 'limit' as const, text: stopText(p.stop), detail: p.stop.kind }] : [];
+  const limit =
+    p.stop && p.stop.kind !== 'done' ? [{ kind: 'limit' as const, text: stopText(p.stop), detail: p.stop.kind }] : [];
   return freezeStep({
     index: p.index,
     messages: p.messages,

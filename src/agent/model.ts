@@ -97,7 +97,12 @@ export class ModelError extends Error {
 }
 
 export function isModelError(e: unknown): e is ModelError {
-  return typeof e === 'object' && e !== null && (e as { name?: unknown }).name === 'ModelError' && typeof (e as { code?: unknown }).code === 'string';
+  return (
+    typeof e === 'object' &&
+    e !== null &&
+    (e as { name?: unknown }).name === 'ModelError' &&
+    typeof (e as { code?: unknown }).code === 'string'
+  );
 }
 
 /** Normalises anything an adapter threw into a ModelError (an AbortError becomes `aborted`). */

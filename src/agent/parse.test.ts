@@ -15,7 +15,13 @@ interface OkRow {
 }
 
 const okRows: OkRow[] = [
-  { name: 'canonical', raw: '{"tool": "ws_read", "args": {"path": "a.js"}}', tool: 'ws_read', args: { path: 'a.js' }, repairs: [] },
+  {
+    name: 'canonical',
+    raw: '{"tool": "ws_read", "args": {"path": "a.js"}}',
+    tool: 'ws_read',
+    args: { path: 'a.js' },
+    repairs: [],
+  },
   {
     name: 'thought kept',
     raw: '{"thought": "look first", "tool": "ws_read", "args": {"path": "a.js"}}',
@@ -118,7 +124,7 @@ const okRows: OkRow[] = [
   },
   {
     name: 'Python literals',
-    raw: "{\"tool\": \"ws_edit\", \"args\": {\"path\": \"a.js\", \"old_str\": \"x\", \"new_str\": \"y\", \"replace_all\": True}}",
+    raw: '{"tool": "ws_edit", "args": {"path": "a.js", "old_str": "x", "new_str": "y", "replace_all": True}}',
     tool: 'ws_edit',
     args: { path: 'a.js', old_str: 'x', new_str: 'y', replace_all: true },
     repairs: ['python-literal'],
@@ -180,16 +186,31 @@ interface ErrRow {
 }
 
 const errRows: ErrRow[] = [
-  { name: 'plain text, no call', raw: 'The bug is fixed now.', error: 'no-call', says: [/no tool call/, /"tool": "done"/] },
+  {
+    name: 'plain text, no call',
+    raw: 'The bug is fixed now.',
+    error: 'no-call',
+    says: [/no tool call/, /"tool": "done"/],
+  },
   { name: 'empty output', raw: '', error: 'no-call', says: [/exactly one JSON object/] },
-  { name: 'thinking that never ends', raw: '<think>I could call {"tool": "ws_read", "args": {"path": "a.js"}} and', error: 'no-call', says: [/no tool call/] },
+  {
+    name: 'thinking that never ends',
+    raw: '<think>I could call {"tool": "ws_read", "args": {"path": "a.js"}} and',
+    error: 'no-call',
+    says: [/no tool call/],
+  },
   {
     name: 'cut off inside a string',
     raw: '{"tool": "ws_write", "args": {"path": "a.js", "content": "function f() {\\n  return',
     error: 'truncated',
     says: [/cut off/, /ws_edit/],
   },
-  { name: 'code in prose cut off inside a brace is not a cut-off call', raw: 'Here is the fix: function f() {\n  return', error: 'no-call', says: [/no tool call/] },
+  {
+    name: 'code in prose cut off inside a brace is not a cut-off call',
+    raw: 'Here is the fix: function f() {\n  return',
+    error: 'no-call',
+    says: [/no tool call/],
+  },
   {
     name: 'missing comma between keys',
     raw: '{"tool": "ws_read" "args": {"path": "a.js"}}',

@@ -12,7 +12,15 @@
  * reported as dropped. Anything unparseable is answered with a message that says exactly how
  * to retry, showing the canonical shape.
  */
-import { blankThinking, ENVELOPE_CLOSE, ENVELOPE_MARKERS, envelopeOf, isCall, NATIVE_FORMATS, type BrokenCall } from './formats/index.ts';
+import {
+  blankThinking,
+  ENVELOPE_CLOSE,
+  ENVELOPE_MARKERS,
+  envelopeOf,
+  isCall,
+  NATIVE_FORMATS,
+  type BrokenCall,
+} from './formats/index.ts';
 import { matchObject, parseLenient, parseUnclosed, type JsonRepair } from './json-scan.ts';
 
 export interface ParsedCall {
@@ -23,7 +31,16 @@ export interface ParsedCall {
 }
 
 /** How the call was found: JSON repairs plus the wrapping the parser looked through. */
-export type ParseRepair = JsonRepair | 'think' | 'fence' | 'tool-call-tag' | 'prose' | 'name-arguments' | 'function-wrapper' | 'args-string' | 'flat-args';
+export type ParseRepair =
+  | JsonRepair
+  | 'think'
+  | 'fence'
+  | 'tool-call-tag'
+  | 'prose'
+  | 'name-arguments'
+  | 'function-wrapper'
+  | 'args-string'
+  | 'flat-args';
 
 export type ParseErrorKind = 'no-call' | 'truncated' | 'invalid-json' | 'no-tool-name' | 'broken-call';
 
@@ -65,7 +82,13 @@ export function parseCall(raw: string, opts: ParseOptions = {}): ParseOutcome {
   const { text, ends } = blankThinking(raw);
   const json = scanJson(text, known);
   const native: Block[] = (opts.nativeFormats === false ? [] : NATIVE_FORMATS).flatMap((f) =>
-    f.scan(text).map((b) => (isCall(b) ? { ...b, calls: b.calls.map((c) => ({ tool: c.tool.trim(), args: c.args })), repairs: [] } : { ...b, label: f.label })),
+    f
+      .scan(text)
+      .map((b) =>
+        isCall(b)
+          ? { ...b, calls: b.calls.map((c) => ({ tool: c.tool.trim(), args: c.args })), repairs: [] }
+          : { ...b, label: f.label },
+      ),
   );
   // Earliest first; a block inside an earlier one (a JSON object inside native arguments) is part of it.
   const blocks: Block[] = [];
@@ -83,12 +106,20 @@ export function parseCall(raw: string, opts: ParseOptions = {}): ParseOutcome {
     const thought = ends.some((e) => e <= first.start) ? ['think' as const] : [];
     const wrapped = json.calls.includes(first) ? wrapping(text, first.start, end) : [];
     const dropped = [...first.calls.slice(1), ...found.slice(1).flatMap((b) => b.calls)].map((c) => c.tool);
-    return { ok: true, call: first.calls[0]!, kept: raw.slice(0, end), dropped, repairs: [...first.repairs, ...thought, ...wrapped], format: first.format };
+    return {
+      ok: true,
+      call: first.calls[0]!,
+      kept: raw.slice(0, end),
+      dropped,
+      repairs: [...first.repairs, ...thought, ...wrapped],
+      format: first.format,
+    };
   }
   const broken = blocks.find((b): b is BrokenBlock => 'problem' in b);
   if (broken) return { ok: false, error: 'broken-call', message: brokenCall(broken), format: broken.format };
   if (json.truncated) return { ok: false, error: 'truncated', message: TRUNCATED };
-  if (json.badJson) return { ok: false, error: 'invalid-json', message: invalidJson(json.badJson.error, json.badJson.snippet) };
+  if (json.badJson)
+    return { ok: false, error: 'invalid-json', message: invalidJson(json.badJson.error, json.badJson.snippet) };
   if (json.shapeless) return { ok: false, error: 'no-tool-name', message: noToolName(json.shapeless) };
   return { ok: false, error: 'no-call', message: NO_CALL };
 }
@@ -134,7 +165,13 @@ function scanJson(text: string, known: ReadonlySet<string>): JsonScan {
     const shaped = toCall(parsed.value, known);
     if (shaped) {
       const format = envelopeOf(text.slice(Math.max(0, span.start - 40), span.start));
-      calls.push({ format, start: span.start, end: span.end, calls: [shaped.call], repairs: [...parsed.repairs, ...shaped.repairs] });
+      calls.push({
+        format,
+        start: span.start,
+        end: span.end,
+        calls: [shaped.call],
+        repairs: [...parsed.repairs, ...shaped.repairs],
+      });
       i = span.end - 1; // continue after this call, not inside it
     } else if (parsed.value && typeof parsed.value === 'object' && !Array.isArray(parsed.value)) {
       shapeless ??= Object.keys(parsed.value);
@@ -147,7 +184,9 @@ function scanJson(text: string, known: ReadonlySet<string>): JsonScan {
 /** The text the loop appends to a result when further calls were dropped. */
 export function droppedCallsText(dropped: readonly string[]): string {
   const n = dropped.length;
-  const doneNote = dropped.includes('done') ? ' Your done was dropped too: send it again once you have seen this result.' : '';
+  const doneNote = dropped.includes('done')
+    ? ' Your done was dropped too: send it again once you have seen this result.'
+    : '';
   return (
     `[one tool call per turn — only your first call was run; ${n} more call${n === 1 ? ' was' : 's were'} dropped (${dropped.join(', ')}). ` +
     `Send the next call after reading this result.${doneNote}]`

@@ -83,7 +83,10 @@ const FORMAT_ADVICE: Readonly<Record<EditFormat, string>> = {
 
 /** The system prompt's parts and the task message. */
 export function buildPrompt(input: PromptInput): PromptParts {
-  const format = input.editFormat && input.tools.some((t) => t.name === FORMAT_TOOL[input.editFormat!]) ? input.editFormat : undefined;
+  const format =
+    input.editFormat && input.tools.some((t) => t.name === FORMAT_TOOL[input.editFormat!])
+      ? input.editFormat
+      : undefined;
   const sections = [REPLY_RULES, `# Edit contract\n${editContract(format)}`];
   if (format) sections.push(`Preferred edit format for this run: ${FORMAT_ADVICE[format]}`);
   sections.push(WORKED_EXAMPLE, WORKED_REPAIR);
@@ -97,7 +100,10 @@ export function toolCards(tools: readonly ToolSpec[]): string {
 }
 
 function skillCards(skills: readonly Skill[]): string {
-  return ['# Skills (read one with ws_skill {"name": "…"} when it applies)', ...skills.map((s) => `- ${s.name} — ${s.description}`)].join('\n');
+  return [
+    '# Skills (read one with ws_skill {"name": "…"} when it applies)',
+    ...skills.map((s) => `- ${s.name} — ${s.description}`),
+  ].join('\n');
 }
 
 function taskMessage(task: string): string {

@@ -15,7 +15,11 @@ export interface StallState {
 export const INITIAL_STALL: StallState = Object.freeze({ since: 0 });
 
 /** Advances the detector by one step; `nudge` is set when this step completes a stall. */
-export function stallStep(state: StallState, tally: TestTally | undefined, threshold: number): { state: StallState; nudge?: string } {
+export function stallStep(
+  state: StallState,
+  tally: TestTally | undefined,
+  threshold: number,
+): { state: StallState; nudge?: string } {
   if (tally && improves(tally, state.best)) return { state: { best: tally, since: 0 } };
   if (!state.best) return { state };
   const since = state.since + 1;

@@ -79,7 +79,13 @@ export interface Step {
 
 /** Why a run ended: a value, handled in one place. */
 export type Stop =
-  | { readonly kind: 'done'; readonly summary: string; readonly tally: TestTally | null; readonly testTool: boolean; readonly verdict: DoneVerdict }
+  | {
+      readonly kind: 'done';
+      readonly summary: string;
+      readonly tally: TestTally | null;
+      readonly testTool: boolean;
+      readonly verdict: DoneVerdict;
+    }
   | { readonly kind: 'max-steps'; readonly limit: number }
   | { readonly kind: 'parse-failures'; readonly count: number }
   | { readonly kind: 'stopped' }
@@ -118,7 +124,9 @@ function doneVerdictText(stop: Extract<Stop, { kind: 'done' }>): string {
   if (!stop.tally) return 'the final test run gave no pass/fail count';
   const tally = tallyText(stop.tally);
   if (stop.verdict === 'pass') return `final tests pass (${tally})`;
-  return stop.tally.passed + stop.tally.failed === 0 ? `the final test run ran no tests (${tally})` : `final tests fail (${tally})`;
+  return stop.tally.passed + stop.tally.failed === 0
+    ? `the final test run ran no tests (${tally})`
+    : `final tests fail (${tally})`;
 }
 
 /** Freezes a step and its arrays so a consumer cannot edit what was emitted. */

@@ -6,7 +6,15 @@
  */
 import type { Engine } from '../engine/engine.ts';
 import type { ToolResult } from '../engine/result.ts';
-import { approvalReason, deniedResult, unapprovedResult, type ApprovalAnswer, type ApprovalMode, type Approver, type GateCheck } from './approvals.ts';
+import {
+  approvalReason,
+  deniedResult,
+  unapprovedResult,
+  type ApprovalAnswer,
+  type ApprovalMode,
+  type Approver,
+  type GateCheck,
+} from './approvals.ts';
 import { DONE_TOOL } from './call-schema.ts';
 import { runDone } from './done.ts';
 import { droppedCallsText, type ParseOutcome } from './parse.ts';
@@ -33,17 +41,38 @@ export interface TurnOutcome {
   readonly stop?: Stop;
 }
 
-export async function executeTurn(s: TurnSettings, parsed: ParseOutcome, index: number, stall: StallState): Promise<TurnOutcome> {
+export async function executeTurn(
+  s: TurnSettings,
+  parsed: ParseOutcome,
+  index: number,
+  stall: StallState,
+): Promise<TurnOutcome> {
   if (!parsed.ok) {
     const next = stallStep(stall, undefined, s.stallSteps);
-    const notes: LoopNote[] = [{ kind: 'parse-retry', text: `no usable call (${parsed.error}); told the model how to retry`, detail: parsed.error }];
+    const notes: LoopNote[] = [
+      {
+        kind: 'parse-retry',
+        text: `no usable call (${parsed.error}); told the model how to retry`,
+        detail: parsed.error,
+      },
+    ];
     return finishTurn({ observation: parsed.message, notes, stall: next.state }, next.nudge);
   }
 
   const { call } = parsed;
   const notes: LoopNote[] = [];
-  if (parsed.repairs.length) notes.push({ kind: 'repair', text: `call found after: ${parsed.repairs.join(', ')}`, detail: parsed.repairs.join(',') });
-  if (parsed.dropped.length) notes.push({ kind: 'dropped-calls', text: `dropped ${parsed.dropped.length} further call(s)`, detail: parsed.dropped.join(',') });
+  if (parsed.repairs.length)
+    notes.push({
+      kind: 'repair',
+      text: `call found after: ${parsed.repairs.join(', ')}`,
+      detail: parsed.repairs.join(','),
+    });
+  if (parsed.dropped.length)
+    notes.push({
+      kind: 'dropped-calls',
+      text: `dropped ${parsed.dropped.length} further call(s)`,
+      detail: parsed.dropped.join(','),
+    });
 
   let result: ToolResult;
   let approval: ApprovalOutcome | undefined;
@@ -71,7 +100,18 @@ export async function executeTurn(s: TurnSettings, parsed: ParseOutcome, index: 
   const next = stallStep(stall, tally, s.stallSteps);
   const dropped = parsed.dropped.length ? droppedCallsText(parsed.dropped) : '';
   const observation = dropped ? `${result.text}\n${dropped}` : result.text;
-  return finishTurn({ result, observation, notes, stall: next.state, ...(approval && { approval }), ...(tally && { tally }), ...(stop && { stop }) }, stop ? undefined : next.nudge);
+  return finishTurn(
+    {
+      result,
+      observation,
+      notes,
+      stall: next.state,
+      ...(approval && { approval }),
+      ...(tally && { tally }),
+      ...(stop && { stop }),
+    },
+    stop ? undefined : next.nudge,
+  );
 }
 
 function outcomeOf(answer: ApprovalAnswer): ApprovalOutcome {

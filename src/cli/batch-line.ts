@@ -14,7 +14,8 @@ export interface BatchRequest {
   readonly settings?: Partial<EngineSettings>;
 }
 
-export type ParsedLine = { readonly ok: true; readonly req: BatchRequest } | { readonly ok: false; readonly text: string };
+export type ParsedLine =
+  { readonly ok: true; readonly req: BatchRequest } | { readonly ok: false; readonly text: string };
 
 /** The shape every message about a bad line ends with. */
 export const EXPECTED_SHAPE =

@@ -22,10 +22,13 @@ export class FileBanditStore implements BanditStore {
     try {
       value = JSON.parse(text);
     } catch (e) {
-      throw new Error(`the bandit table ${this.path} is not valid JSON (${(e as Error).message}); fix it or give another --evolve file.`);
+      throw new Error(
+        `the bandit table ${this.path} is not valid JSON (${(e as Error).message}); fix it or give another --evolve file.`,
+      );
     }
     const table = parseBanditTable(value);
-    if (!table) throw new Error(`${this.path} is not a bandit table ({"v": 1, "arms": {…}}); give another --evolve file.`);
+    if (!table)
+      throw new Error(`${this.path} is not a bandit table ({"v": 1, "arms": {…}}); give another --evolve file.`);
     return table;
   }
 

@@ -59,4 +59,8 @@ async function main(argv: readonly string[], io: CliIO): Promise<number> {
 }
 
 useNodeWasm();
-process.exitCode = await main(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+process.exitCode = await main(process.argv.slice(2), {
+  stdin: process.stdin,
+  stdout: process.stdout,
+  stderr: process.stderr,
+});

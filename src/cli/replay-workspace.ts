@@ -21,7 +21,8 @@ export interface ReplayWorkspace {
 export async function replayWorkspace(session: Session): Promise<ReplayWorkspace> {
   if (!needsRunner(session)) return { ws: new MemoryWorkspace() };
   const sandbox = await probeHostSandbox();
-  if ('kind' in sandbox) return { ws: new MemoryWorkspace(undefined, undefined, new ShellRunner(new NodeJsEngine(sandbox))) };
+  if ('kind' in sandbox)
+    return { ws: new MemoryWorkspace(undefined, undefined, new ShellRunner(new NodeJsEngine(sandbox))) };
   return {
     ws: new MemoryWorkspace(),
     notRun:

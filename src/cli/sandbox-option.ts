@@ -3,7 +3,12 @@
  * here; else, only with --unsandboxed-commands, the commands run directly; else they are not
  * run. Anything but bubblewrap is said once on stderr, with what it means and what to do.
  */
-import { commandSandbox, UNSANDBOXED_FLAG, UNSANDBOXED_RISK, type CommandSandbox } from '../workspace/node/host-sandbox.ts';
+import {
+  commandSandbox,
+  UNSANDBOXED_FLAG,
+  UNSANDBOXED_RISK,
+  type CommandSandbox,
+} from '../workspace/node/host-sandbox.ts';
 import { writeOut, type CliIO } from './command.ts';
 
 /** The parseArgs option of every command that runs the model's commands. */

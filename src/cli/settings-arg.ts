@@ -6,8 +6,7 @@
 import { DEFAULT_SETTINGS, type EngineSettings } from '../engine/settings.ts';
 
 export type SettingsCheck =
-  | { readonly ok: true; readonly settings: Partial<EngineSettings> }
-  | { readonly ok: false; readonly text: string };
+  { readonly ok: true; readonly settings: Partial<EngineSettings> } | { readonly ok: false; readonly text: string };
 
 const KNOWN = Object.keys(DEFAULT_SETTINGS) as (keyof EngineSettings)[];
 
@@ -26,7 +25,10 @@ function fits(expected: unknown, got: unknown): boolean {
 /** Checks a parsed settings value: a JSON object of known setting names with values of the right type. */
 export function checkSettings(value: unknown): SettingsCheck {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { ok: false, text: `settings must be a JSON object such as {"max_tool_chars": 4000}, not ${JSON.stringify(value)}.` };
+    return {
+      ok: false,
+      text: `settings must be a JSON object such as {"max_tool_chars": 4000}, not ${JSON.stringify(value)}.`,
+    };
   }
   const problems: string[] = [];
   for (const [key, got] of Object.entries(value)) {
@@ -49,7 +51,10 @@ export function parseSettingsArg(text: string): SettingsCheck {
   try {
     value = JSON.parse(text);
   } catch (e) {
-    return { ok: false, text: `--settings is not valid JSON (${(e as Error).message}); give an object such as '{"max_tool_chars": 4000}'.` };
+    return {
+      ok: false,
+      text: `--settings is not valid JSON (${(e as Error).message}); give an object such as '{"max_tool_chars": 4000}'.`,
+    };
   }
   return checkSettings(value);
 }

@@ -19,7 +19,8 @@ interface ZodLike {
 /** The field under optional, default and nullable wrappers. */
 function unwrap(field: unknown): ZodLike {
   let f = field as ZodLike;
-  while (f._zod.def.innerType && ['optional', 'default', 'nullable', 'prefault', 'readonly'].includes(f._zod.def.type)) f = f._zod.def.innerType;
+  while (f._zod.def.innerType && ['optional', 'default', 'nullable', 'prefault', 'readonly'].includes(f._zod.def.type))
+    f = f._zod.def.innerType;
   return f;
 }
 
@@ -41,7 +42,10 @@ export function argTypes(schema: z.ZodType): Record<string, ArgType> {
 const NUMERIC = /^\s*-?\d+(?:\.\d+)?\s*$/;
 
 /** The arguments with unambiguous string forms turned into the numbers and booleans the schema wants. */
-export function coerceArgs(schema: z.ZodType, args: Record<string, unknown>): { args: Record<string, unknown>; notes: Note[] } {
+export function coerceArgs(
+  schema: z.ZodType,
+  args: Record<string, unknown>,
+): { args: Record<string, unknown>; notes: Note[] } {
   const types = argTypes(schema);
   const out = { ...args };
   const notes: Note[] = [];
@@ -55,7 +59,11 @@ export function coerceArgs(schema: z.ZodType, args: Record<string, unknown>): { 
     } else if (want === 'boolean' && (value === 'true' || value === 'false')) coerced = value === 'true';
     if (coerced === undefined) continue;
     out[key] = coerced;
-    notes.push({ kind: 'coerced', text: `${key}: the string ${JSON.stringify(value)} was read as the ${want} ${String(coerced)}; send it without quotes`, detail: key });
+    notes.push({
+      kind: 'coerced',
+      text: `${key}: the string ${JSON.stringify(value)} was read as the ${want} ${String(coerced)}; send it without quotes`,
+      detail: key,
+    });
   }
   return { args: out, notes };
 }
@@ -124,7 +132,8 @@ export function exampleArgs(schema: z.ZodType): Record<string, unknown> {
 
 function exampleValue(key: string, t: ArgType): unknown {
   const known = EXAMPLES[key];
-  if (known !== undefined && (typeof known === 'number' ? t === 'integer' || t === 'number' : t === 'string')) return known;
+  if (known !== undefined && (typeof known === 'number' ? t === 'integer' || t === 'number' : t === 'string'))
+    return known;
   switch (t) {
     case 'integer':
     case 'number':

@@ -81,7 +81,12 @@ describe('restoreCheckpoint', () => {
   });
 
   it.each([
-    ['an unknown id names the range', async (e: Engine) => void (await e.call('ws_delete', { path: 'a.txt' })), 7, 'No checkpoint #7 — this session has checkpoints #1–#1.'],
+    [
+      'an unknown id names the range',
+      async (e: Engine) => void (await e.call('ws_delete', { path: 'a.txt' })),
+      7,
+      'No checkpoint #7 — this session has checkpoints #1–#1.',
+    ],
     ['no checkpoints yet', async () => undefined, 1, 'No checkpoint #1 — this session has no checkpoints yet.'],
   ])('%s', async (_n, act, id, text) => {
     const { engine } = await fileEngine({ 'a.txt': ORIG });
@@ -109,7 +114,7 @@ describe('restoreCheckpoint', () => {
     expect(r.text).toContain('a.txt is now a directory');
   });
 
-  it('re-jails the path: a symlink put in the file\'s place is not written through', async () => {
+  it("re-jails the path: a symlink put in the file's place is not written through", async () => {
     const { engine, ws } = await fileEngine({ 'a.txt': ORIG });
     await engine.call('ws_delete', { path: 'a.txt' });
     await ws.fs.mkdir('/outside', { recursive: true });

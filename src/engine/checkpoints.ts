@@ -50,7 +50,10 @@ export async function restoreCheckpoint(ctx: ToolContext, id: number): Promise<T
   const undo = recordCheckpoint(ctx, RESTORE_TOOL, file.path, current);
   ctx.state.forget(file.path);
   const change: FileChange = { path: file.path, before: current, after: cp.before };
-  const what = cp.before === null ? `removed ${file.display}, which did not exist before ${cp.tool}` : `restored ${file.display} to its text before ${cp.tool}`;
+  const what =
+    cp.before === null
+      ? `removed ${file.display}, which did not exist before ${cp.tool}`
+      : `restored ${file.display} to its text before ${cp.tool}`;
   const undoText = undo ? ` The replaced state is kept in checkpoint #${undo.id}.` : '';
   return ok(`${what} (checkpoint #${id}).${undoText}`, undo ? [undo.note] : [], [change]);
 }

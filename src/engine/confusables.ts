@@ -48,7 +48,16 @@ function mapped(s: string): string {
  */
 export function skeletons(name: string): readonly string[] {
   // Marks on a letter (ḍ, ė) leave the letter legible as itself: they are dropped.
-  const one = (s: string): string => mapped(mapped(s).normalize('NFKC').toLowerCase().normalize('NFD').replace(/\p{Mn}/gu, '')).replace(/rn/g, 'm').replace(/cl/g, 'd');
+  const one = (s: string): string =>
+    mapped(
+      mapped(s)
+        .normalize('NFKC')
+        .toLowerCase()
+        .normalize('NFD')
+        .replace(/\p{Mn}/gu, ''),
+    )
+      .replace(/rn/g, 'm')
+      .replace(/cl/g, 'd');
   const folded = one(name);
   const asL = one(name.normalize('NFKC').replace(CAPITAL_AS_L, 'l'));
   return folded === asL ? [folded] : [folded, asL];

@@ -18,7 +18,11 @@ export interface EngineOptions {
 }
 
 /** A fresh engine session over `workspace` with the coding tool set, the syntax check, and `settings` over the defaults. */
-export function createEngine(workspace: Workspace, settings?: Partial<EngineSettings>, options: EngineOptions = {}): Engine {
+export function createEngine(
+  workspace: Workspace,
+  settings?: Partial<EngineSettings>,
+  options: EngineOptions = {},
+): Engine {
   const postEdit = options.syntaxCheck ? createSyntaxPostEdit({ check: options.syntaxCheck }) : syntaxPostEdit;
   return new Engine({ workspace, tools: CODING_TOOLS, postEdit, ...(settings ? { settings } : {}) });
 }

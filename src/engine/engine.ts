@@ -67,9 +67,10 @@ export class Engine {
     }
     if (rawArgs === undefined || rawArgs === null) rawArgs = {};
     if (typeof rawArgs !== 'object' || Array.isArray(rawArgs)) {
-      return fail(`${name} was not run — its arguments must be a JSON object like {"path": "src/index.js"}, not ${JSON.stringify(rawArgs)}.`, [
-        { kind: 'schema', text: 'arguments are not an object' },
-      ]);
+      return fail(
+        `${name} was not run — its arguments must be a JSON object like {"path": "src/index.js"}, not ${JSON.stringify(rawArgs)}.`,
+        [{ kind: 'schema', text: 'arguments are not an object' }],
+      );
     }
     const notes: Note[] = [];
     const normalized = normalizeArgs(def, rawArgs as Record<string, unknown>);
@@ -80,7 +81,9 @@ export class Engine {
     if (this.settings.loop_guard) {
       const times = trackCall(this.state, callKey(name, args));
       if (times >= this.settings.loop_guard_repeats) {
-        return fail(loopGuardNudge(name, times), [{ kind: 'loop-guard', text: `identical ${name} call #${times}`, detail: String(times) }]);
+        return fail(loopGuardNudge(name, times), [
+          { kind: 'loop-guard', text: `identical ${name} call #${times}`, detail: String(times) },
+        ]);
       }
     }
 
@@ -100,11 +103,19 @@ export class Engine {
     } catch (e) {
       // A tool never throws for bad input; reaching here is a bug. Keep the session alive and say so.
       const msg = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-      result = fail(`${name} failed with an internal error (${msg}). Nothing was changed by this call. Try a different approach or report it.`, [
-        { kind: 'refusal', text: 'internal error', detail: 'internal' },
-      ]);
+      result = fail(
+        `${name} failed with an internal error (${msg}). Nothing was changed by this call. Try a different approach or report it.`,
+        [{ kind: 'refusal', text: 'internal error', detail: 'internal' }],
+      );
     }
-    if (def.writes && result.ok && result.changes.length && this.settings.syntax_check && !disableSyntax && this.opts.postEdit) {
+    if (
+      def.writes &&
+      result.ok &&
+      result.changes.length &&
+      this.settings.syntax_check &&
+      !disableSyntax &&
+      this.opts.postEdit
+    ) {
       result = await this.opts.postEdit(ctx, name, result);
     }
     return this.cap({ ...result, notes: [...notes, ...result.notes] });
@@ -117,7 +128,14 @@ export class Engine {
     return {
       ...result,
       text: t.text,
-      notes: [...result.notes, { kind: 'truncated', text: `result cut to ${this.settings.max_tool_chars} of ${t.total} characters`, detail: String(t.total) }],
+      notes: [
+        ...result.notes,
+        {
+          kind: 'truncated',
+          text: `result cut to ${this.settings.max_tool_chars} of ${t.total} characters`,
+          detail: String(t.total),
+        },
+      ],
     };
   }
 }

@@ -33,7 +33,8 @@ export function cleanOutput(text: string): string {
 }
 
 /** Timing-only lines of test runners: TAP's `duration_ms`, vitest's `Start at`/`Duration`, jest's `Time:`. */
-const TIMING_LINE = /^\s*(?:#\s*)?duration_ms:?\s+[\d.]+\s*$|^\s*(?:Start at|Duration)\s{2,}\S.*$|^\s*Time:\s+[\d.]+\s*m?s\b.*$/;
+const TIMING_LINE =
+  /^\s*(?:#\s*)?duration_ms:?\s+[\d.]+\s*$|^\s*(?:Start at|Duration)\s{2,}\S.*$|^\s*Time:\s+[\d.]+\s*m?s\b.*$/;
 
 /**
  * Drops the lines of a test runner's output that only say how long things took, and the TAP
@@ -87,13 +88,23 @@ export function viewExec(r: ExecResult, o: ExecViewOptions): ExecView {
     // Output capped while it ran and cut again here is told once, with what the command wrote in all.
     const cut = truncateHeadTail(output, o.budget, r.truncated ? r.totalBytes : undefined);
     parts.push(cut.text);
-    if (cut.truncated) notes.push({ kind: 'truncated', text: `output cut to ${o.budget} of ${cut.total} characters`, detail: String(cut.total) });
+    if (cut.truncated)
+      notes.push({
+        kind: 'truncated',
+        text: `output cut to ${o.budget} of ${cut.total} characters`,
+        detail: String(cut.total),
+      });
     if (r.truncated) {
-      if (!cut.truncated) parts.push(
-        `[the command wrote ${r.totalBytes} bytes of output; only its beginning and end were kept while it ran. ` +
-          'Narrow the command (grep for what you need, head or tail, a single test file) to see the middle.]',
-      );
-      notes.push({ kind: 'truncated', text: `output capped while running: ${r.totalBytes} bytes written`, detail: String(r.totalBytes) });
+      if (!cut.truncated)
+        parts.push(
+          `[the command wrote ${r.totalBytes} bytes of output; only its beginning and end were kept while it ran. ` +
+            'Narrow the command (grep for what you need, head or tail, a single test file) to see the middle.]',
+        );
+      notes.push({
+        kind: 'truncated',
+        text: `output capped while running: ${r.totalBytes} bytes written`,
+        detail: String(r.totalBytes),
+      });
     }
     if (r.exitCode !== null) parts.push(`[exit code ${r.exitCode}]`);
   }

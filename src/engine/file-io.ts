@@ -50,7 +50,11 @@ function bytesState(bytes: Uint8Array): FileState {
  * What is at a path the tree walk listed as a file, for a search that skips files over
  * `maxBytes` (`large`, never read): one backend call where the backend has `readUpTo`.
  */
-export async function searchedFileState(ws: Workspace, path: string, maxBytes: number): Promise<FileState | { readonly kind: 'large' }> {
+export async function searchedFileState(
+  ws: Workspace,
+  path: string,
+  maxBytes: number,
+): Promise<FileState | { readonly kind: 'large' }> {
   if (!ws.readUpTo) {
     const st = await ws.lstat(path);
     return (st?.size ?? 0) > maxBytes ? { kind: 'large' } : fileState(ws, path, st);
@@ -61,7 +65,11 @@ export async function searchedFileState(ws: Workspace, path: string, maxBytes: n
 }
 
 /** Jails `raw`; the jail's refusal becomes the result. */
-export async function jail(ctx: ToolContext, raw: string, op: JailOp): Promise<{ ok: true; file: JailedPath } | { ok: false; result: ToolResult }> {
+export async function jail(
+  ctx: ToolContext,
+  raw: string,
+  op: JailOp,
+): Promise<{ ok: true; file: JailedPath } | { ok: false; result: ToolResult }> {
   const r = await ctx.resolve(raw, op);
   if (!r.ok) return { ok: false, result: refusal(r.text, `jail:${r.rule}`) };
   return { ok: true, file: { path: r.path, display: r.display } };
@@ -79,14 +87,23 @@ export function binaryText(file: JailedPath, size: number, tool: string): string
 }
 
 /** The result for a state other than text, with its recovery pointer. */
-export async function notTextResult(ctx: ToolContext, file: JailedPath, state: Exclude<FileState, { kind: 'text' }>, tool: string): Promise<ToolResult> {
+export async function notTextResult(
+  ctx: ToolContext,
+  file: JailedPath,
+  state: Exclude<FileState, { kind: 'text' }>,
+  tool: string,
+): Promise<ToolResult> {
   switch (state.kind) {
     case 'missing':
-      return fail(await missingPathText(ctx.ws, file.path, file.display), [{ kind: 'hint', text: `${file.display} does not exist`, detail: 'missing' }]);
+      return fail(await missingPathText(ctx.ws, file.path, file.display), [
+        { kind: 'hint', text: `${file.display} does not exist`, detail: 'missing' },
+      ]);
     case 'dir':
       return fail(directoryText(file), [{ kind: 'hint', text: `${file.display} is a directory`, detail: 'directory' }]);
     case 'binary':
-      return fail(binaryText(file, state.size, tool), [{ kind: 'hint', text: `${file.display} is binary`, detail: 'binary' }]);
+      return fail(binaryText(file, state.size, tool), [
+        { kind: 'hint', text: `${file.display} is binary`, detail: 'binary' },
+      ]);
     default: {
       const never: never = state;
       throw new Error(`notTextResult: unhandled state ${JSON.stringify(never)}`);
@@ -109,10 +126,22 @@ export async function openText(
 }
 
 /** Keeps `before` in the checkpoint store when file checkpoints are on; null when they are off. */
-export function recordCheckpoint(ctx: ToolContext, tool: string, path: string, before: string | null): { id: number; note: Note } | null {
+export function recordCheckpoint(
+  ctx: ToolContext,
+  tool: string,
+  path: string,
+  before: string | null,
+): { id: number; note: Note } | null {
   if (!ctx.settings.file_checkpoints) return null;
   const cp = ctx.state.addCheckpoint(tool, path, before);
-  return { id: cp.id, note: { kind: 'checkpoint', text: `checkpoint #${cp.id} keeps ${path} as it was before ${tool}`, detail: String(cp.id) } };
+  return {
+    id: cp.id,
+    note: {
+      kind: 'checkpoint',
+      text: `checkpoint #${cp.id} keeps ${path} as it was before ${tool}`,
+      detail: String(cp.id),
+    },
+  };
 }
 
 /** The message for a backend failure while changing a file; nothing was changed. */
@@ -120,7 +149,8 @@ export function writeErrorText(tool: string, display: string, e: unknown): strin
   if (isWorkspaceError(e, 'ENOTDIR')) {
     return `${tool} could not write ${display}: a folder on its path is a file. Check the path with ws_list and choose one whose folders are folders. Nothing was changed.`;
   }
-  if (isWorkspaceError(e, 'EISDIR')) return `${tool} could not write ${display}: it is a directory. Name a file inside it. Nothing was changed.`;
+  if (isWorkspaceError(e, 'EISDIR'))
+    return `${tool} could not write ${display}: it is a directory. Name a file inside it. Nothing was changed.`;
   const msg = e instanceof Error ? e.message : String(e);
   return `${tool} could not write ${display} (${msg}). Nothing was changed; check the path with ws_list and retry.`;
 }

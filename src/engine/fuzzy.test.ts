@@ -35,10 +35,25 @@ describe('lineSimilarity (edit distance)', () => {
 
 describe('closestSpan', () => {
   const file = new LineTable(
-    ['import os', '', 'def load(path):', '    with open(path) as f:', '        return f.read()', '', 'def save(path, data):', '    pass', ''].join('\n'),
+    [
+      'import os',
+      '',
+      'def load(path):',
+      '    with open(path) as f:',
+      '        return f.read()',
+      '',
+      'def save(path, data):',
+      '    pass',
+      '',
+    ].join('\n'),
   );
   const rows: { name: string; old: string[]; start?: number; end?: number }[] = [
-    { name: 'a near miss points at its lines', old: ['def lod(path):', '    with open(path) as fh:', '        return fh.read()'], start: 3, end: 5 },
+    {
+      name: 'a near miss points at its lines',
+      old: ['def lod(path):', '    with open(path) as fh:', '        return fh.read()'],
+      start: 3,
+      end: 5,
+    },
     { name: 'one drifted line', old: ['def save(path, data)'], start: 7, end: 7 },
     { name: 'nothing alike', old: ['SELECT * FROM users;'] },
   ];

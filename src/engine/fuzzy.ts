@@ -98,7 +98,8 @@ export function closestSpan(
   // once the word is too common to point anywhere.
   const oldWords = oldLines.map((l) => new Set(plainPunctuation(l).match(WORD) ?? []));
   const wanted = new Map<string, number[]>();
-  for (const ws of oldWords) for (const w of ws) if (!wanted.has(w)) wanted.set(w, linesWithWord(table, w, first, last));
+  for (const ws of oldWords)
+    for (const w of ws) if (!wanted.has(w)) wanted.set(w, linesWithWord(table, w, first, last));
   if (wanted.size === 0) return undefined;
 
   // Each old line k votes for the places where the lines sharing its words would put old_str.

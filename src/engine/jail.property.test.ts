@@ -17,17 +17,79 @@ import { FILE_TOOLS, snapshotFs } from '../../tests/support/file-tools.ts';
 const ROOT = '/ws';
 
 /** Names that pass every rule, so that many generated paths do write. */
-const PLAIN = ['src', 'utils', 'new', 'x.txt', 'index.ts', 'README.md', '.slmcode', 'scratch', 'link-in', 'scratch-link', '..'];
+const PLAIN = [
+  'src',
+  'utils',
+  'new',
+  'x.txt',
+  'index.ts',
+  'README.md',
+  '.slmcode',
+  'scratch',
+  'link-in',
+  'scratch-link',
+  '..',
+];
 const TRICKY = [
-  '..', '.', '', '~', '~root', 'src', 'utils', 'new', 'x.txt', 'index.ts', 'README.md',
-  'link-in', 'link-out', 'link-rel-out', 'sl', 'scratch-link', 'chain1', 'loop1', 'dangling-out', 'dangling-in', 'notes-link.md',
-  '.slmcode', 'scratch', 'hooks.json', 'escape', 'out', '.git', '.GIT', 'config', 'hooks',
-  '.g\u0456t', '.g\u0131t', '.\u0455lmcode', '\uff0eslmcode', '.s1mcode', '.slrncode', '.git\u200b', '.git\u034f',
-  'a?b', 'a*b', 'a|b', 'a"b', 'a:b', '%2e%2e', '..%2f', 'con', 'nul.txt', 'x.', 'x ', '-rf', 'a\\b',
-  'n'.repeat(256), '\u65e5'.repeat(90),
+  '..',
+  '.',
+  '',
+  '~',
+  '~root',
+  'src',
+  'utils',
+  'new',
+  'x.txt',
+  'index.ts',
+  'README.md',
+  'link-in',
+  'link-out',
+  'link-rel-out',
+  'sl',
+  'scratch-link',
+  'chain1',
+  'loop1',
+  'dangling-out',
+  'dangling-in',
+  'notes-link.md',
+  '.slmcode',
+  'scratch',
+  'hooks.json',
+  'escape',
+  'out',
+  '.git',
+  '.GIT',
+  'config',
+  'hooks',
+  '.g\u0456t',
+  '.g\u0131t',
+  '.\u0455lmcode',
+  '\uff0eslmcode',
+  '.s1mcode',
+  '.slrncode',
+  '.git\u200b',
+  '.git\u034f',
+  'a?b',
+  'a*b',
+  'a|b',
+  'a"b',
+  'a:b',
+  '%2e%2e',
+  '..%2f',
+  'con',
+  'nul.txt',
+  'x.',
+  'x ',
+  '-rf',
+  'a\\b',
+  'n'.repeat(256),
+  '\u65e5'.repeat(90),
 ];
 
-const segment = fc.oneof({ arbitrary: fc.constantFrom(...PLAIN), weight: 3 }, { arbitrary: fc.constantFrom(...TRICKY), weight: 1 });
+const segment = fc.oneof(
+  { arbitrary: fc.constantFrom(...PLAIN), weight: 3 },
+  { arbitrary: fc.constantFrom(...TRICKY), weight: 1 },
+);
 const path = fc
   .tuple(fc.constantFrom('', '', '', '/', './', '/ws/'), fc.array(segment, { minLength: 1, maxLength: 5 }))
   .map(([lead, segs]) => lead + segs.join('/'));
@@ -56,13 +118,20 @@ describe('jail: no generated path writes outside the root or into .git/ or .slmc
     await fc.assert(
       fc.asyncProperty(path, fc.integer({ min: 0, max: WRITES.length - 1 }), async (p, w) => {
         const ws = await pathFixtureWorkspace();
-        const engine = new Engine({ workspace: ws, tools: FILE_TOOLS, settings: { loop_guard: false, read_before_edit: false } });
+        const engine = new Engine({
+          workspace: ws,
+          tools: FILE_TOOLS,
+          settings: { loop_guard: false, read_before_edit: false },
+        });
         const before = await snapshotFs(ws);
         const [tool, args] = WRITES[w]!(p);
         await engine.call(tool, args);
         const after = await snapshotFs(ws);
         const changed = [...new Set([...before.keys(), ...after.keys()])].filter((k) => before.get(k) !== after.get(k));
-        expect(changed.filter((k) => !allowedChange(k)), `${tool} ${JSON.stringify(args)}`).toEqual([]);
+        expect(
+          changed.filter((k) => !allowedChange(k)),
+          `${tool} ${JSON.stringify(args)}`,
+        ).toEqual([]);
         if (changed.length > 0) wrote++;
       }),
       { numRuns: 400 },

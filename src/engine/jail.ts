@@ -42,7 +42,10 @@ const WINDOWS_FORBIDDEN = /[*?|<>"]/;
 const PROTECTED_NAMES: ReadonlySet<string> = new Set([HARNESS_DIR, '.git']);
 
 const DEVICE_NAMES = new Set([
-  'con', 'prn', 'aux', 'nul',
+  'con',
+  'prn',
+  'aux',
+  'nul',
   ...[...'0123456789¹²³'].flatMap((d) => [`com${d}`, `lpt${d}`]),
 ]);
 
@@ -90,7 +93,10 @@ interface Lexical {
 function lexical(input: string, op: JailOp, root: string): Lexical | JailResult {
   const shown = JSON.stringify(input.length > 200 ? `${input.slice(0, 200)}…` : input);
   if (input.trim() === '' && op === 'write') {
-    return refuse('empty', `path refused — the path is empty. Give a file path relative to the project root, e.g. "src/index.js".`);
+    return refuse(
+      'empty',
+      `path refused — the path is empty. Give a file path relative to the project root, e.g. "src/index.js".`,
+    );
   }
   const bad = FORBIDDEN_CHAR.exec(input);
   if (bad) {
@@ -100,7 +106,10 @@ function lexical(input: string, op: JailOp, root: string): Lexical | JailResult 
     );
   }
   if (input.includes('\\')) {
-    return refuse('backslash', `path refused — ${shown} contains a backslash. Use forward slashes, relative to the project root: "src/app.js".`);
+    return refuse(
+      'backslash',
+      `path refused — ${shown} contains a backslash. Use forward slashes, relative to the project root: "src/app.js".`,
+    );
   }
   if (input.startsWith('/')) {
     return refuse(
@@ -109,16 +118,28 @@ function lexical(input: string, op: JailOp, root: string): Lexical | JailResult 
     );
   }
   if (/^[A-Za-z]:/.test(input)) {
-    return refuse('drive', `path refused — ${shown} starts with a drive letter. Paths are relative to the project root, with forward slashes.`);
+    return refuse(
+      'drive',
+      `path refused — ${shown} starts with a drive letter. Paths are relative to the project root, with forward slashes.`,
+    );
   }
   if (/%[0-9A-Fa-f]{2}/.test(input)) {
-    return refuse('percent-encoding', `path refused — ${shown} contains a percent-encoded character. Write the path as plain text, not URL-encoded.`);
+    return refuse(
+      'percent-encoding',
+      `path refused — ${shown} contains a percent-encoded character. Write the path as plain text, not URL-encoded.`,
+    );
   }
   if (input.includes(':')) {
-    return refuse('colon', `path refused — ${shown} contains ":" (drive or stream syntax). File names here may not contain a colon.`);
+    return refuse(
+      'colon',
+      `path refused — ${shown} contains ":" (drive or stream syntax). File names here may not contain a colon.`,
+    );
   }
   if (input.normalize('NFC') !== input) {
-    return refuse('unicode-form', `path refused — ${shown} is not in Unicode NFC form. Retype it as ${JSON.stringify(input.normalize('NFC'))}.`);
+    return refuse(
+      'unicode-form',
+      `path refused — ${shown} is not in Unicode NFC form. Retype it as ${JSON.stringify(input.normalize('NFC'))}.`,
+    );
   }
 
   const segments: string[] = [];
@@ -151,7 +172,10 @@ function lexical(input: string, op: JailOp, root: string): Lexical | JailResult 
     segments.push(seg);
   }
   if (segments.length === 0 && op === 'write') {
-    return refuse('root', `path refused — ${shown} is the project root itself. Name a file inside it, e.g. "notes.md".`);
+    return refuse(
+      'root',
+      `path refused — ${shown} is the project root itself. Name a file inside it, e.g. "notes.md".`,
+    );
   }
   const tooLong = pathTooLong(root, segments, shown);
   return tooLong ?? { segments, climbs };
@@ -197,7 +221,10 @@ function segmentProblem(seg: string, op: JailOp): { rule: string; text: string }
   // Plain ASCII case variants (.GIT, .SlmCode) are left to the boundary rules, which name them.
   const looksLike = lookNames(seg).find((s) => PROTECTED_NAMES.has(s));
   if (looksLike && !PROTECTED_NAMES.has(seg.toLowerCase())) {
-    return { rule: 'confusable', text: `${JSON.stringify(seg)} is a look-alike spelling of ${looksLike}. Use plain ASCII names.` };
+    return {
+      rule: 'confusable',
+      text: `${JSON.stringify(seg)} is a look-alike spelling of ${looksLike}. Use plain ASCII names.`,
+    };
   }
   const short = SHORT_NAME_ALIAS.exec(seg);
   if (short) {
@@ -315,7 +342,11 @@ async function walk(ws: Workspace, segments: readonly string[], op: JailOp, show
       };
     }
     if (++hops > MAX_LINK_HOPS) {
-      return { ok: false, rule: 'symlink-loop', text: `path refused — ${shown} runs into a symlink loop at ${candidate}. Use ws_list to see the real files.` };
+      return {
+        ok: false,
+        rule: 'symlink-loop',
+        text: `path refused — ${shown} runs into a symlink loop at ${candidate}. Use ws_list to see the real files.`,
+      };
     }
     const base = target.startsWith('/') ? insideRoot(ws.root, target) : relativeTarget(resolved, target);
     if (base === null) {
@@ -337,7 +368,12 @@ async function walk(ws: Workspace, segments: readonly string[], op: JailOp, show
  * kernel resolves the link before it applies `..`, so `link/..` is the parent of the link's
  * target, while the jail (and the model) read it as the directory holding the link.
  */
-async function climbedLink(ws: Workspace, prefix: readonly string[], shown: string, display: string): Promise<JailResult | null> {
+async function climbedLink(
+  ws: Workspace,
+  prefix: readonly string[],
+  shown: string,
+  display: string,
+): Promise<JailResult | null> {
   if (!ws.supportsSymlinks) return null;
   const dir = await walk(ws, prefix.slice(0, -1), 'read', shown);
   if (!dir.ok) return refuse(dir.rule, dir.text);
@@ -374,7 +410,10 @@ export async function resolvePath(ws: Workspace, input: string, op: JailOp): Pro
   const tooLong = pathTooLong(ws.root, walked.segments, shown);
   if (tooLong) return tooLong;
   if (op === 'write' && walked.segments.length === 0) {
-    return refuse('root', `path refused — ${JSON.stringify(input)} resolves to the project root itself. Name a file inside it.`);
+    return refuse(
+      'root',
+      `path refused — ${JSON.stringify(input)} resolves to the project root itself. Name a file inside it.`,
+    );
   }
   if (op === 'write' && privileged(walked.segments)) {
     return refuse('harness', harnessRefusal(`${display} (→ ${walked.segments.join('/')})`));

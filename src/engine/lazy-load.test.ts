@@ -27,7 +27,11 @@ async function heard(use: () => Promise<unknown>): Promise<string[]> {
 
 describe('the engine parts loaded on first use', () => {
   it.each([
-    ['the shell policy parses a command', () => parserFor('bash').then((p) => p.delete()), 'the shell parser (tree-sitter-bash)'],
+    [
+      'the shell policy parses a command',
+      () => parserFor('bash').then((p) => p.delete()),
+      'the shell parser (tree-sitter-bash)',
+    ],
     ['a .py file is checked', () => checkSyntax('a.py', 'x = 1\n'), 'the Python checker (tree-sitter-python)'],
     ['a .go file is checked', () => checkSyntax('a.go', 'package main\n'), 'the Go checker (tree-sitter-go)'],
     ['a .js file is checked', () => checkSyntax('a.js', 'let x = 1;\n'), 'the JavaScript checker (acorn)'],

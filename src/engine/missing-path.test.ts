@@ -31,9 +31,17 @@ const SEED = {
 
 describe('similarPaths', () => {
   it.each([
-    ['same name elsewhere and other case first, then other extensions, then near spellings', 'app/util.ts', ['lib/util.ts', 'src/Util.ts', 'src/util.ts', 'src/util.js', 'src/utils/']],
+    [
+      'same name elsewhere and other case first, then other extensions, then near spellings',
+      'app/util.ts',
+      ['lib/util.ts', 'src/Util.ts', 'src/util.ts', 'src/util.js', 'src/utils/'],
+    ],
     ['swapped letters in the name', 'src/utli.ts', ['src/util.ts', 'src/Util.ts', 'lib/util.ts']],
-    ['a plural folder for a singular file', 'src/utils.ts', ['src/util.ts', 'src/Util.ts', 'lib/util.ts', 'src/util.js', 'src/utils/']],
+    [
+      'a plural folder for a singular file',
+      'src/utils.ts',
+      ['src/util.ts', 'src/Util.ts', 'lib/util.ts', 'src/util.js', 'src/utils/'],
+    ],
     ['nothing alike', 'src/zzzzqqqq.py', []],
   ])('%s', async (_n, wanted, expected) => {
     const ws = await seedWorkspace(SEED);
@@ -45,8 +53,16 @@ describe('similarPaths', () => {
   });
 
   it.each([
-    ['the same name (any case) before another extension before a near spelling', 'app/util.ts', ['lib/util.ts', 'src/util.ts', 'src/Util.ts', 'src/util.js', 'src/utils/']],
-    ['the nearest name first, then the nearest path', 'src/utli.ts', ['src/util.ts', 'src/Util.ts', 'src/util.js', 'lib/util.ts']],
+    [
+      'the same name (any case) before another extension before a near spelling',
+      'app/util.ts',
+      ['lib/util.ts', 'src/util.ts', 'src/Util.ts', 'src/util.js', 'src/utils/'],
+    ],
+    [
+      'the nearest name first, then the nearest path',
+      'src/utli.ts',
+      ['src/util.ts', 'src/Util.ts', 'src/util.js', 'lib/util.ts'],
+    ],
   ])('ranks %s', async (_n, wanted, expected) => {
     const ws = await seedWorkspace(SEED);
     expect(await similarPaths(ws, wanted)).toEqual(expected);

@@ -60,9 +60,20 @@ export async function similarPaths(ws: Workspace, wanted: string): Promise<strin
     const nameDistance = Math.min(editDistance(name, want, tolerance), editDistance(nameStem, wantStem, tolerance));
     const rank = name === want ? 0 : nameStem === wantStem ? 1 : nameDistance <= tolerance ? 2 : -1;
     if (rank < 0) continue;
-    scored.push({ shown: e.type === 'dir' ? `${e.path}/` : e.path, rank, nameDistance, pathDistance: editDistance(e.path, wanted) });
+    scored.push({
+      shown: e.type === 'dir' ? `${e.path}/` : e.path,
+      rank,
+      nameDistance,
+      pathDistance: editDistance(e.path, wanted),
+    });
   }
-  scored.sort((a, b) => a.rank - b.rank || a.nameDistance - b.nameDistance || a.pathDistance - b.pathDistance || (a.shown < b.shown ? -1 : 1));
+  scored.sort(
+    (a, b) =>
+      a.rank - b.rank ||
+      a.nameDistance - b.nameDistance ||
+      a.pathDistance - b.pathDistance ||
+      (a.shown < b.shown ? -1 : 1),
+  );
   return scored.slice(0, MAX_SUGGESTIONS).map((s) => s.shown);
 }
 

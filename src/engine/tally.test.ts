@@ -2,15 +2,40 @@ import { describe, expect, it } from 'vitest';
 import { firstFailures, improves, parseTestTally, tallyFromNotes, tallyNote } from './tally.ts';
 
 const rows: { runner: string; output: string; passed: number; failed: number }[] = [
-  { runner: 'vitest', output: ' Test Files  1 failed | 2 passed (3)\n      Tests  2 failed | 10 passed (12)\n   Start at 10:00', passed: 10, failed: 2 },
-  { runner: 'vitest, coloured', output: '      Tests  \x1b[1m\x1b[32m5 passed\x1b[39m\x1b[22m (5)', passed: 5, failed: 0 },
-  { runner: 'jest', output: 'Test Suites: 1 failed, 1 total\nTests:       1 failed, 3 passed, 4 total\nTime: 1s', passed: 3, failed: 1 },
-  { runner: 'pytest', output: 'FAILED test_x.py::test_a\n========= 1 failed, 3 passed in 0.12s =========', passed: 3, failed: 1 },
+  {
+    runner: 'vitest',
+    output: ' Test Files  1 failed | 2 passed (3)\n      Tests  2 failed | 10 passed (12)\n   Start at 10:00',
+    passed: 10,
+    failed: 2,
+  },
+  {
+    runner: 'vitest, coloured',
+    output: '      Tests  \x1b[1m\x1b[32m5 passed\x1b[39m\x1b[22m (5)',
+    passed: 5,
+    failed: 0,
+  },
+  {
+    runner: 'jest',
+    output: 'Test Suites: 1 failed, 1 total\nTests:       1 failed, 3 passed, 4 total\nTime: 1s',
+    passed: 3,
+    failed: 1,
+  },
+  {
+    runner: 'pytest',
+    output: 'FAILED test_x.py::test_a\n========= 1 failed, 3 passed in 0.12s =========',
+    passed: 3,
+    failed: 1,
+  },
   { runner: 'pytest collection error', output: '===== 2 passed, 1 error in 0.30s =====', passed: 2, failed: 1 },
   { runner: 'mocha', output: '  3 passing (12ms)\n  1 failing\n', passed: 3, failed: 1 },
   { runner: 'node:test TAP', output: '# tests 4\n# suites 0\n# pass 3\n# fail 1\n# cancelled 0', passed: 3, failed: 1 },
   { runner: 'node:test spec', output: 'ℹ tests 2\nℹ pass 2\nℹ fail 0\n', passed: 2, failed: 0 },
-  { runner: 'go test -v', output: '=== RUN   TestA\n--- PASS: TestA (0.00s)\n=== RUN   TestB\n--- FAIL: TestB (0.00s)\nFAIL', passed: 1, failed: 1 },
+  {
+    runner: 'go test -v',
+    output: '=== RUN   TestA\n--- PASS: TestA (0.00s)\n=== RUN   TestB\n--- FAIL: TestB (0.00s)\nFAIL',
+    passed: 1,
+    failed: 1,
+  },
   { runner: 'the last summary wins', output: '1 failed, 1 passed\n...rerun...\n2 passed', passed: 2, failed: 0 },
 ];
 
@@ -85,17 +110,20 @@ const failureRows: { runner: string; output: string; want: { name: string; detai
   },
   {
     runner: 'vitest',
-    output: ' FAIL  test/a.test.ts > math > adds\n ❯ test/a.test.ts (2 tests | 1 failed)\n   × adds 3ms\n     → expected 3 to be 4\n   ✓ subtracts',
+    output:
+      ' FAIL  test/a.test.ts > math > adds\n ❯ test/a.test.ts (2 tests | 1 failed)\n   × adds 3ms\n     → expected 3 to be 4\n   ✓ subtracts',
     want: [{ name: 'adds', detail: ['→ expected 3 to be 4'] }],
   },
   {
     runner: 'jest',
-    output: '  ● math › adds\n\n    expect(received).toBe(expected)\n\n    Expected: 4\n    Received: 3\n\n      at Object.<anonymous> (a.test.js:3:5)',
+    output:
+      '  ● math › adds\n\n    expect(received).toBe(expected)\n\n    Expected: 4\n    Received: 3\n\n      at Object.<anonymous> (a.test.js:3:5)',
     want: [{ name: 'math › adds', detail: ['expect(received).toBe(expected)'] }],
   },
   {
     runner: 'mocha',
-    output: '  1 passing\n  1 failing\n\n  1) math\n       adds:\n     AssertionError: expected 3 to equal 4\n      at Context.<anonymous> (test/a.js:4:10)',
+    output:
+      '  1 passing\n  1 failing\n\n  1) math\n       adds:\n     AssertionError: expected 3 to equal 4\n      at Context.<anonymous> (test/a.js:4:10)',
     want: [{ name: 'adds', detail: ['AssertionError: expected 3 to equal 4'] }],
   },
   {
@@ -105,7 +133,8 @@ const failureRows: { runner: string; output: string; want: { name: string; detai
   },
   {
     runner: 'go test -v',
-    output: '=== RUN   TestAdd\n    add_test.go:9: got 3, want 4\n--- FAIL: TestAdd (0.00s)\n    add_test.go:12: also wrong\nFAIL',
+    output:
+      '=== RUN   TestAdd\n    add_test.go:9: got 3, want 4\n--- FAIL: TestAdd (0.00s)\n    add_test.go:12: also wrong\nFAIL',
     want: [{ name: 'TestAdd', detail: ['add_test.go:12: also wrong'] }],
   },
   { runner: 'no failures', output: 'ok 1 - adds\n# pass 1\n# fail 0', want: [] },
@@ -113,7 +142,9 @@ const failureRows: { runner: string; output: string; want: { name: string; detai
 
 describe('firstFailures', () => {
   it.each(failureRows)('$runner', ({ output, want }) => {
-    expect(firstFailures(output, 5).map((f) => ({ name: f.name, detail: [...f.detail].filter((d) => d !== '') }))).toEqual(want);
+    expect(
+      firstFailures(output, 5).map((f) => ({ name: f.name, detail: [...f.detail].filter((d) => d !== '') })),
+    ).toEqual(want);
   });
 
   it('stops at the limit and names each failure once', () => {
@@ -127,7 +158,11 @@ describe('the tally as a note', () => {
   it('round-trips through tallyNote and tallyFromNotes, and other notes are ignored', () => {
     const note = tallyNote({ passed: 8, failed: 1, source: 'ws_test' });
     expect(note).toEqual({ kind: 'hint', text: 'test tally: 8 passed, 1 failed', detail: 'tally:8/1' });
-    expect(tallyFromNotes([{ kind: 'hint', text: 'x', detail: 'no-test-command' }, note], 'ws_shell')).toEqual({ passed: 8, failed: 1, source: 'ws_shell' });
+    expect(tallyFromNotes([{ kind: 'hint', text: 'x', detail: 'no-test-command' }, note], 'ws_shell')).toEqual({
+      passed: 8,
+      failed: 1,
+      source: 'ws_shell',
+    });
     expect(tallyFromNotes([{ kind: 'shell', text: 'x', detail: 'tally:1/1' }], 'ws_test')).toBeNull();
   });
 });

@@ -38,7 +38,11 @@ export function parseTestTally(output: string, source: string): TestTally | null
  */
 export function distrust(tally: TestTally, exitCode: number | null, timedOut: boolean): string | null {
   if (tally.failed > 0 || (exitCode === 0 && !timedOut)) return null;
-  const ended = timedOut ? 'was killed at its timeout' : exitCode === null ? 'was stopped' : `exited with code ${exitCode}`;
+  const ended = timedOut
+    ? 'was killed at its timeout'
+    : exitCode === null
+      ? 'was stopped'
+      : `exited with code ${exitCode}`;
   return `the output reports ${tally.passed} passed and none failed, but the command ${ended}, so this is not counted as a passing run`;
 }
 
@@ -156,7 +160,8 @@ function failureAt(lines: readonly string[], i: number): TestFailure | null {
   m = /^\s*--- FAIL: (\S+)/.exec(line);
   if (m) return { name: m[1]!, detail: following(lines, i + 1, (l) => /^\s+\S+\.go:\d+:/.test(l)) };
   m = /^\s*(?:×|✕|✗)\s+(.+?)(?:\s+\d+\s*ms)?$/.exec(line);
-  if (m) return { name: m[1]!, detail: following(lines, i + 1, (l) => /^\s{4,}\S/.test(l) && !/^\s*(?:✓|√|×|✕)/.test(l)) };
+  if (m)
+    return { name: m[1]!, detail: following(lines, i + 1, (l) => /^\s{4,}\S/.test(l) && !/^\s*(?:✓|√|×|✕)/.test(l)) };
   m = /^\s*● (.+ › .+)$/.exec(line);
   if (m) return { name: m[1]!, detail: following(lines, i + 1, (l) => l.trim() !== '' && !/^\s*at /.test(l)) };
   m = /^\s+\d+\) (.+)$/.exec(line);

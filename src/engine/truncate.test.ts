@@ -19,12 +19,16 @@ describe('truncateHeadTail', () => {
 
   it('never exceeds the cap, and head + tail + omitted account for every character', () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 0, maxLength: 20000, unit: fc.constantFrom('a', 'b', '\n', 'é') }), fc.integer({ min: 400, max: 9000 }), (text, cap) => {
-        const t = truncateHeadTail(text, cap);
-        expect(t.text.length).toBeLessThanOrEqual(cap);
-        if (t.truncated) expect(t.omitted).toBeGreaterThan(0);
-        else expect(t.text).toBe(text);
-      }),
+      fc.property(
+        fc.string({ minLength: 0, maxLength: 20000, unit: fc.constantFrom('a', 'b', '\n', 'é') }),
+        fc.integer({ min: 400, max: 9000 }),
+        (text, cap) => {
+          const t = truncateHeadTail(text, cap);
+          expect(t.text.length).toBeLessThanOrEqual(cap);
+          if (t.truncated) expect(t.omitted).toBeGreaterThan(0);
+          else expect(t.text).toBe(text);
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -34,7 +34,8 @@ function truncationNote(total: number, omitted: number, cap: number, wroteBytes?
 export function truncateHeadTail(text: string, cap: number, wroteBytes?: number): Truncated {
   if (text.length <= cap) return { text, truncated: false, total: text.length, omitted: 0 };
   // The marker's and the note's lengths depend on the numbers in them; reserve for the widest case.
-  const reserve = omittedMarker(text.length).length + 1 + truncationNote(text.length, text.length, cap, wroteBytes).length;
+  const reserve =
+    omittedMarker(text.length).length + 1 + truncationNote(text.length, text.length, cap, wroteBytes).length;
   const budget = Math.max(0, cap - reserve);
   let headLen = Math.ceil(budget * 0.6);
   let tailLen = budget - headLen;

@@ -5,6 +5,10 @@ import { harnessEngine } from '../session/naive-engine.ts';
 import type { Arm } from './arms.ts';
 
 /** The engine of an arm over `ws`: the arm's settings over `base`; its session records the harness (see `engineHarness`). */
-export function armEngine(ws: Workspace, arm: Pick<Arm, 'settings' | 'naive'>, base: { readonly context_window_tokens: number }): Engine {
+export function armEngine(
+  ws: Workspace,
+  arm: Pick<Arm, 'settings' | 'naive'>,
+  base: { readonly context_window_tokens: number },
+): Engine {
   return harnessEngine(ws, { ...base, ...arm.settings }, arm.naive ? 'naive' : undefined);
 }

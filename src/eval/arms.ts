@@ -39,28 +39,64 @@ export const OFF_SETTINGS: Partial<EngineSettings> = Object.freeze({
 
 export const ARMS: readonly Arm[] = Object.freeze([
   { id: 'on', label: 'ACI on (the defaults)', settings: {}, naive: false },
-  { id: 'off', label: 'ACI off: the naive harness (exact-match edits, whole-file reads, no truncation, no guards, no syntax check)', settings: OFF_SETTINGS, naive: true },
-  { id: 'ladder-off', label: 'match ladder off (exact match only; gutter stripping stays)', settings: { disabled_rungs: LADDER_RUNGS }, naive: false },
-  { id: 'gutter-strip-off', label: 'gutter stripping off (a pasted ws_read gutter is kept; the ladder stays)', settings: { gutter_strip: false }, naive: false },
-  { id: 'exact-edit', label: 'edit tolerance off (byte-exact edits: no ladder and no gutter stripping)', settings: { edit_tolerance: false }, naive: false },
+  {
+    id: 'off',
+    label:
+      'ACI off: the naive harness (exact-match edits, whole-file reads, no truncation, no guards, no syntax check)',
+    settings: OFF_SETTINGS,
+    naive: true,
+  },
+  {
+    id: 'ladder-off',
+    label: 'match ladder off (exact match only; gutter stripping stays)',
+    settings: { disabled_rungs: LADDER_RUNGS },
+    naive: false,
+  },
+  {
+    id: 'gutter-strip-off',
+    label: 'gutter stripping off (a pasted ws_read gutter is kept; the ladder stays)',
+    settings: { gutter_strip: false },
+    naive: false,
+  },
+  {
+    id: 'exact-edit',
+    label: 'edit tolerance off (byte-exact edits: no ladder and no gutter stripping)',
+    settings: { edit_tolerance: false },
+    naive: false,
+  },
   { id: 'loop-guard-off', label: 'loop guard off', settings: { loop_guard: false }, naive: false },
-  { id: 'truncation-off', label: 'truncation off (results are not cut)', settings: { max_tool_chars: NO_CAP_CHARS }, naive: false },
+  {
+    id: 'truncation-off',
+    label: 'truncation off (results are not cut)',
+    settings: { max_tool_chars: NO_CAP_CHARS },
+    naive: false,
+  },
   { id: 'syntax-check-off', label: 'post-edit syntax check off', settings: { syntax_check: false }, naive: false },
-  { id: 'read-window-off', label: 'read window off (ws_read shows whole files, up to the read ceiling)', settings: { read_window_lines: NO_WINDOW_LINES }, naive: false },
+  {
+    id: 'read-window-off',
+    label: 'read window off (ws_read shows whole files, up to the read ceiling)',
+    settings: { read_window_lines: NO_WINDOW_LINES },
+    naive: false,
+  },
   { id: 'over-edit-guard-off', label: 'over-edit guard off', settings: { over_edit_guard: false }, naive: false },
   { id: 'read-before-edit-off', label: 'read-before-edit off', settings: { read_before_edit: false }, naive: false },
 ]);
 
-export type ArmsChoice = { readonly ok: true; readonly arms: readonly Arm[] } | { readonly ok: false; readonly text: string };
+export type ArmsChoice =
+  { readonly ok: true; readonly arms: readonly Arm[] } | { readonly ok: false; readonly text: string };
 
 /** The arms a comma-separated list names, in its order; an unknown or repeated name is a message listing the arms. */
 export function chooseArms(list: string): ArmsChoice {
-  const ids = list.split(',').map((s) => s.trim()).filter(Boolean);
+  const ids = list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (!ids.length) return { ok: false, text: `name at least one arm: ${ARMS.map((a) => a.id).join(', ')}` };
   const arms: Arm[] = [];
   for (const id of ids) {
     const arm = ARMS.find((a) => a.id === id);
-    if (!arm) return { ok: false, text: `unknown arm ${JSON.stringify(id)}; the arms are ${ARMS.map((a) => a.id).join(', ')}` };
+    if (!arm)
+      return { ok: false, text: `unknown arm ${JSON.stringify(id)}; the arms are ${ARMS.map((a) => a.id).join(', ')}` };
     if (arms.includes(arm)) return { ok: false, text: `arm ${JSON.stringify(id)} is named twice` };
     arms.push(arm);
   }

@@ -10,13 +10,17 @@ function failure(check: FileCheck, start: Files, finished: Files): string | null
   const text = finished[check.path];
   switch (check.kind) {
     case 'unchanged':
-      return text === start[check.path] ? null : `${check.path} must stay exactly as it was, but it ${text === undefined ? 'is gone' : 'changed'}`;
+      return text === start[check.path]
+        ? null
+        : `${check.path} must stay exactly as it was, but it ${text === undefined ? 'is gone' : 'changed'}`;
     case 'absent':
       return text === undefined ? null : `${check.path} must no longer exist`;
     case 'matches': {
       if (text === undefined) return `${check.path} is missing`;
       const found = new RegExp(check.pattern, check.flags).test(text);
-      return found === check.expect ? null : `${check.path} ${check.expect ? 'must match' : 'must not match'} /${check.pattern}/${check.flags ?? ''}`;
+      return found === check.expect
+        ? null
+        : `${check.path} ${check.expect ? 'must match' : 'must not match'} /${check.pattern}/${check.flags ?? ''}`;
     }
     case 'json': {
       if (text === undefined) return `${check.path} is missing`;
@@ -28,7 +32,9 @@ function failure(check: FileCheck, start: Files, finished: Files): string | null
       }
       const obj = (value ?? {}) as Record<string, unknown>;
       const wrong = Object.entries(check.fields).filter(([k, v]) => JSON.stringify(obj[k]) !== JSON.stringify(v));
-      return wrong.length ? `${check.path}: ${wrong.map(([k, v]) => `"${k}" must be ${JSON.stringify(v)}, not ${JSON.stringify(obj[k])}`).join('; ')}` : null;
+      return wrong.length
+        ? `${check.path}: ${wrong.map(([k, v]) => `"${k}" must be ${JSON.stringify(v)}, not ${JSON.stringify(obj[k])}`).join('; ')}`
+        : null;
     }
   }
 }

@@ -29,14 +29,21 @@ const EXCERPT_LINES = 30;
 const GRADER_SETTINGS = { max_tool_chars: 1_000_000, shell_timeout: 120_000 } as const;
 
 /** Writes `files` into a fresh workspace from `open`. */
-export async function seededWorkspace(open: WorkspaceFactory, files: Readonly<Record<string, string>>): Promise<Workspace> {
+export async function seededWorkspace(
+  open: WorkspaceFactory,
+  files: Readonly<Record<string, string>>,
+): Promise<Workspace> {
   const ws = await open();
   for (const [path, text] of Object.entries(files)) await ws.writeFile(path, encodeText(text));
   return ws;
 }
 
 /** Runs the task's grader over `finished` (the files a session left). */
-export async function grade(task: EvalTask, finished: Readonly<Record<string, string>>, open: WorkspaceFactory): Promise<Grade> {
+export async function grade(
+  task: EvalTask,
+  finished: Readonly<Record<string, string>>,
+  open: WorkspaceFactory,
+): Promise<Grade> {
   const graderFiles = Object.fromEntries(Object.entries(task.grader).map(([p, text]) => [`${GRADER_DIR}/${p}`, text]));
   const ws = await seededWorkspace(open, { ...finished, ...graderFiles });
   const engine = createEngine(ws, GRADER_SETTINGS);
@@ -49,6 +56,9 @@ export async function grade(task: EvalTask, finished: Readonly<Record<string, st
   const passed = testsPassed && checks.length === 0;
   const counts = { passed: tally?.passed ?? 0, failed: tally?.failed ?? 0 };
   if (passed) return { passed, tally: counts };
-  const excerpt = [...checks.map((c) => `file check failed: ${c}`), ...(testsPassed ? [] : result.text.split('\n').slice(-EXCERPT_LINES))].join('\n');
+  const excerpt = [
+    ...checks.map((c) => `file check failed: ${c}`),
+    ...(testsPassed ? [] : result.text.split('\n').slice(-EXCERPT_LINES)),
+  ].join('\n');
   return { passed, tally: counts, excerpt };
 }

@@ -12,8 +12,10 @@ export const REFERENCE_MODEL = 'reference';
 export const TEST_MODEL_NAMES: readonly string[] = ['slm-test-tiny-random'];
 
 const NOTES: Readonly<Record<ModelLabel, string>> = {
-  scripted: 'Scripted turns, not a live model: these pass rates check the eval pipeline and mean nothing about any model.',
-  'test-model': 'The random-weight test model, not a language model (its calls are valid only because decoding is constrained): these pass rates mean nothing.',
+  scripted:
+    'Scripted turns, not a live model: these pass rates check the eval pipeline and mean nothing about any model.',
+  'test-model':
+    'The random-weight test model, not a language model (its calls are valid only because decoding is constrained): these pass rates mean nothing.',
   real: 'A live model: the pass rates measure it on this suite, within the 95% intervals shown.',
 };
 

@@ -24,5 +24,8 @@ export function referenceOutputs(task: EvalTask): string[] {
 }
 
 export function referenceModel(task: EvalTask, contextWindow?: number): ScriptedModel {
-  return new ScriptedModel(referenceOutputs(task), { name: `${REFERENCE_MODEL}-${task.id}`, ...(contextWindow !== undefined && { contextWindow }) });
+  return new ScriptedModel(referenceOutputs(task), {
+    name: `${REFERENCE_MODEL}-${task.id}`,
+    ...(contextWindow !== undefined && { contextWindow }),
+  });
 }

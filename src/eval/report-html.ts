@@ -4,9 +4,19 @@
  * with their 95% intervals, and the tables; each per-task cell links the session files behind it.
  */
 import type { EvalResults } from './results-schema.ts';
-import { armTable, failureTable, headerLines, HOW_TO_READ, mechanismTable, percent, taskCells, type Table } from './report-rows.ts';
+import {
+  armTable,
+  failureTable,
+  headerLines,
+  HOW_TO_READ,
+  mechanismTable,
+  percent,
+  taskCells,
+  type Table,
+} from './report-rows.ts';
 
-const escape = (s: string): string => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escape = (s: string): string =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 function table(t: Table, caption?: string): string {
   const head = t.head.map((h) => `<th>${escape(h)}</th>`).join('');
@@ -29,11 +39,16 @@ function chart(r: EvalResults): string {
     return [
       `<text x="${LABEL_W - 8}" y="${mid + 4}" text-anchor="end">${escape(a.arm)}</text>`,
       `<rect x="${LABEL_W}" y="${y}" width="${(a.passRate * BAR_W).toFixed(1)}" height="${ROW_H - 8}" class="bar"><title>${escape(`${a.arm}: ${a.passed}/${a.runs}`)}</title></rect>`,
-      a.runs ? `<line x1="${x(a.ci95[0]).toFixed(1)}" x2="${x(a.ci95[1]).toFixed(1)}" y1="${mid}" y2="${mid}" class="ci"/>` : '',
+      a.runs
+        ? `<line x1="${x(a.ci95[0]).toFixed(1)}" x2="${x(a.ci95[1]).toFixed(1)}" y1="${mid}" y2="${mid}" class="ci"/>`
+        : '',
       `<text x="${x(1) + 8}" y="${mid + 4}">${a.runs ? escape(percent(a.passRate)) : '—'}</text>`,
     ].join('');
   });
-  const ticks = [0, 0.25, 0.5, 0.75, 1].map((t) => `<line x1="${x(t)}" x2="${x(t)}" y1="0" y2="${h - 18}" class="tick"/><text x="${x(t)}" y="${h - 4}" text-anchor="middle">${t * 100}%</text>`);
+  const ticks = [0, 0.25, 0.5, 0.75, 1].map(
+    (t) =>
+      `<line x1="${x(t)}" x2="${x(t)}" y1="0" y2="${h - 18}" class="tick"/><text x="${x(t)}" y="${h - 4}" text-anchor="middle">${t * 100}%</text>`,
+  );
   return `<svg role="img" aria-label="pass rate per arm with 95% intervals" width="${LABEL_W + BAR_W + 70}" height="${h}">${ticks.join('')}${rows.join('')}</svg>`;
 }
 

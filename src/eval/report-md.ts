@@ -1,6 +1,14 @@
 /** The Markdown report of an eval (`results.md`): the warning when the numbers mean nothing, then the tables. */
 import type { EvalResults } from './results-schema.ts';
-import { armTable, failureTable, headerLines, HOW_TO_READ, mechanismTable, taskCells, type Table } from './report-rows.ts';
+import {
+  armTable,
+  failureTable,
+  headerLines,
+  HOW_TO_READ,
+  mechanismTable,
+  taskCells,
+  type Table,
+} from './report-rows.ts';
 
 const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 

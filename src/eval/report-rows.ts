@@ -35,10 +35,17 @@ const whole = (x: number): string => Math.round(x).toLocaleString('en-US');
 export function headerLines(r: EvalResults): string[] {
   const lines: string[] = [];
   if (meaningless(r.model)) lines.push(`NOT A MEASUREMENT — ${r.model.label}: ${r.model.note}`);
-  lines.push(`Model: ${r.model.id} (${r.model.label}). Suite: ${r.suite}, ${Object.keys(r.tasks).length} tasks × ${r.arms.length} arms × ${r.seeds} seed(s).`);
+  lines.push(
+    `Model: ${r.model.id} (${r.model.label}). Suite: ${r.suite}, ${Object.keys(r.tasks).length} tasks × ${r.arms.length} arms × ${r.seeds} seed(s).`,
+  );
   const planned = Object.keys(r.tasks).length * r.arms.length * r.seeds;
-  lines.push(r.complete ? `All ${r.runs.length} sessions finished.` : `Interrupted: ${r.runs.length} of ${planned} sessions finished; the numbers cover those only.`);
-  if (r.runs.some((x) => x.tokensEstimated)) lines.push('Tokens are partly estimated (characters / 4) where the model reported no usage.');
+  lines.push(
+    r.complete
+      ? `All ${r.runs.length} sessions finished.`
+      : `Interrupted: ${r.runs.length} of ${planned} sessions finished; the numbers cover those only.`,
+  );
+  if (r.runs.some((x) => x.tokensEstimated))
+    lines.push('Tokens are partly estimated (characters / 4) where the model reported no usage.');
   return lines;
 }
 
@@ -69,11 +76,17 @@ export function failureTable(r: EvalResults): Table {
 /** Steps each ACI mechanism fired in, per arm (only mechanisms that fired somewhere). */
 export function mechanismTable(r: EvalResults): Table {
   const ids = [...new Set(r.summary.arms.flatMap((a) => Object.keys(a.mechanisms)))].sort();
-  return { head: ['mechanism', ...r.summary.arms.map((a) => a.arm)], rows: ids.map((id) => [id, ...r.summary.arms.map((a) => String(a.mechanisms[id] ?? 0))]) };
+  return {
+    head: ['mechanism', ...r.summary.arms.map((a) => a.arm)],
+    rows: ids.map((id) => [id, ...r.summary.arms.map((a) => String(a.mechanisms[id] ?? 0))]),
+  };
 }
 
 /** Per task and arm: passes over finished seeds, with the sessions behind the cell. */
-export function taskCells(r: EvalResults): { head: string[]; rows: { task: string; mechanisms: string; cells: Cell[] }[] } {
+export function taskCells(r: EvalResults): {
+  head: string[];
+  rows: { task: string; mechanisms: string; cells: Cell[] }[];
+} {
   return {
     head: ['task', 'meant to exercise', ...r.arms.map((a) => a.id)],
     rows: Object.entries(r.tasks).map(([task, mechanisms]) => ({
@@ -81,7 +94,10 @@ export function taskCells(r: EvalResults): { head: string[]; rows: { task: strin
       mechanisms: mechanisms.join(', '),
       cells: r.arms.map((a) => {
         const runs = r.runs.filter((x) => x.task === task && x.arm === a.id);
-        return { text: runs.length ? `${runs.filter((x) => x.passed).length}/${runs.length}` : '—', sessions: runs.map((x) => x.session) };
+        return {
+          text: runs.length ? `${runs.filter((x) => x.passed).length}/${runs.length}` : '—',
+          sessions: runs.map((x) => x.session),
+        };
       }),
     })),
   };

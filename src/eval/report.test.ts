@@ -7,7 +7,15 @@ import { buildResults } from './results.ts';
 import type { EvalRun } from './results-schema.ts';
 import type { EvalTask } from './task.ts';
 
-const task = (id: string): EvalTask => ({ id, title: id, statement: 's', mechanisms: ['paging'], files: { 'a.js': '' }, grader: { 'a.test.js': '' }, solution: { 'a.js': 'x' } });
+const task = (id: string): EvalTask => ({
+  id,
+  title: id,
+  statement: 's',
+  mechanisms: ['paging'],
+  files: { 'a.js': '' },
+  grader: { 'a.test.js': '' },
+  solution: { 'a.js': 'x' },
+});
 const arms = ARMS.filter((a) => a.id === 'on' || a.id === 'off');
 const row = (t: string, arm: string, passed: boolean): EvalRun => ({
   task: t,
@@ -25,7 +33,17 @@ const row = (t: string, arm: string, passed: boolean): EvalRun => ({
   grader: { passed: 1, failed: passed ? 0 : 1 },
 });
 const runs = [row('alpha', 'on', true), row('alpha', 'off', false)];
-const results = (spec: string, name?: string) => buildResults({ suite: 'builtin', model: modelInfo(spec, name), createdAt: 'now', arms, seeds: 1, tasks: [task('alpha')], runs, complete: true });
+const results = (spec: string, name?: string) =>
+  buildResults({
+    suite: 'builtin',
+    model: modelInfo(spec, name),
+    createdAt: 'now',
+    arms,
+    seeds: 1,
+    tasks: [task('alpha')],
+    runs,
+    complete: true,
+  });
 
 describe('the reports', () => {
   it.each([
@@ -65,7 +83,16 @@ describe('the reports', () => {
   });
 
   it('escape what a suite folder can name', () => {
-    const r = buildResults({ suite: '<b>x</b>', model: modelInfo('reference'), createdAt: 'now', arms, seeds: 1, tasks: [task('alpha')], runs: [{ ...runs[0]!, session: 'sessions/"><img>.json' }], complete: true });
+    const r = buildResults({
+      suite: '<b>x</b>',
+      model: modelInfo('reference'),
+      createdAt: 'now',
+      arms,
+      seeds: 1,
+      tasks: [task('alpha')],
+      runs: [{ ...runs[0]!, session: 'sessions/"><img>.json' }],
+      complete: true,
+    });
     const html = htmlReport(r);
     expect(html).not.toContain('<b>x</b>');
     expect(html).not.toContain('"><img>');

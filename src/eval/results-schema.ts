@@ -14,7 +14,15 @@ import { z } from 'zod';
 export const RESULTS_VERSION = 1;
 
 /** Why a run that did not pass failed (`taxonomy.ts` decides). */
-export const FAILURE_KINDS = ['no-valid-call', 'loop', 'wrong-edit', 'gave-up', 'step-limit', 'context-overflow', 'model-error'] as const;
+export const FAILURE_KINDS = [
+  'no-valid-call',
+  'loop',
+  'wrong-edit',
+  'gave-up',
+  'step-limit',
+  'context-overflow',
+  'model-error',
+] as const;
 export type FailureKind = (typeof FAILURE_KINDS)[number];
 
 /** What kind of model made the runs: only `real` numbers measure a model. */
@@ -96,7 +104,9 @@ export const resultsSchema = z.object({
   arms: z.array(armSchema).max(RESULTS_LIMITS.arms),
   seeds: z.number().int().min(1),
   /** Task id → the ACI mechanisms the task is meant to exercise. */
-  tasks: z.record(text(128), z.array(text(64)).max(32)).refine((t) => Object.keys(t).length <= RESULTS_LIMITS.tasks, `must hold at most ${RESULTS_LIMITS.tasks} tasks`),
+  tasks: z
+    .record(text(128), z.array(text(64)).max(32))
+    .refine((t) => Object.keys(t).length <= RESULTS_LIMITS.tasks, `must hold at most ${RESULTS_LIMITS.tasks} tasks`),
   runs: z.array(runSchema).max(RESULTS_LIMITS.runs),
   summary: z.object({ arms: z.array(armSummarySchema).max(RESULTS_LIMITS.arms) }),
 });
@@ -107,10 +117,13 @@ export type EvalArmInfo = z.infer<typeof armSchema>;
 export type ArmSummary = z.infer<typeof armSummarySchema>;
 export type ModelInfo = z.infer<typeof modelSchema>;
 
-export type ResultsCheck = { readonly ok: true; readonly results: EvalResults } | { readonly ok: false; readonly text: string };
+export type ResultsCheck =
+  { readonly ok: true; readonly results: EvalResults } | { readonly ok: false; readonly text: string };
 
 /** Checks a parsed results file; a failure names each wrong field. */
 export function checkResults(value: unknown): ResultsCheck {
   const parsed = resultsSchema.safeParse(value);
-  return parsed.success ? { ok: true, results: parsed.data } : { ok: false, text: `not an eval results file (v${RESULTS_VERSION}):\n${z.prettifyError(parsed.error)}` };
+  return parsed.success
+    ? { ok: true, results: parsed.data }
+    : { ok: false, text: `not an eval results file (v${RESULTS_VERSION}):\n${z.prettifyError(parsed.error)}` };
 }

@@ -27,8 +27,22 @@ function run(task: string, arm: string, passed: boolean, extra: Partial<EvalRun>
   };
 }
 
-const runs = [run(tasks[0]!.id, 'on', true), run(tasks[1]!.id, 'on', true), run(tasks[0]!.id, 'off', false), run(tasks[1]!.id, 'off', true, { mechanisms: { truncated: 2 } })];
-const results = buildResults({ suite: 'builtin', model: modelInfo(REFERENCE_MODEL), createdAt: '2026-12-01T12:00:00.000Z', arms, seeds: 1, tasks, runs, complete: true });
+const runs = [
+  run(tasks[0]!.id, 'on', true),
+  run(tasks[1]!.id, 'on', true),
+  run(tasks[0]!.id, 'off', false),
+  run(tasks[1]!.id, 'off', true, { mechanisms: { truncated: 2 } }),
+];
+const results = buildResults({
+  suite: 'builtin',
+  model: modelInfo(REFERENCE_MODEL),
+  createdAt: '2026-12-01T12:00:00.000Z',
+  arms,
+  seeds: 1,
+  tasks,
+  runs,
+  complete: true,
+});
 
 describe('results.json', () => {
   it('is what the schema accepts, with the label and the mechanisms each task names', () => {
@@ -40,14 +54,40 @@ describe('results.json', () => {
 
   it('summarises each arm: pass rate, Wilson interval, means, failures and mechanisms', () => {
     const [on, off] = results.summary.arms;
-    expect(on).toMatchObject({ arm: 'on', runs: 2, passed: 2, passRate: 1, meanSteps: 4, meanTokens: 1000, meanMs: 1200, failures: {}, mechanisms: { 'read-window': 2 } });
-    expect(off).toMatchObject({ arm: 'off', runs: 2, passed: 1, passRate: 0.5, failures: { 'gave-up': 1 }, mechanisms: { truncated: 2 } });
+    expect(on).toMatchObject({
+      arm: 'on',
+      runs: 2,
+      passed: 2,
+      passRate: 1,
+      meanSteps: 4,
+      meanTokens: 1000,
+      meanMs: 1200,
+      failures: {},
+      mechanisms: { 'read-window': 2 },
+    });
+    expect(off).toMatchObject({
+      arm: 'off',
+      runs: 2,
+      passed: 1,
+      passRate: 0.5,
+      failures: { 'gave-up': 1 },
+      mechanisms: { truncated: 2 },
+    });
     expect(on!.ci95[0]).toBeCloseTo(0.3424, 3);
     expect(on!.ci95[1]).toBe(1);
   });
 
   it('gives an arm with no finished run zero runs and the whole interval', () => {
-    const partial = buildResults({ suite: 'builtin', model: modelInfo(REFERENCE_MODEL), createdAt: 'now', arms, seeds: 1, tasks, runs: runs.slice(0, 2), complete: false });
+    const partial = buildResults({
+      suite: 'builtin',
+      model: modelInfo(REFERENCE_MODEL),
+      createdAt: 'now',
+      arms,
+      seeds: 1,
+      tasks,
+      runs: runs.slice(0, 2),
+      complete: false,
+    });
     expect(partial.summary.arms[1]).toMatchObject({ arm: 'off', runs: 0, passRate: 0, ci95: [0, 1] });
     expect(partial.complete).toBe(false);
   });

@@ -26,6 +26,9 @@ export function buildResults(i: ResultsInput): EvalResults {
     seeds: i.seeds,
     tasks: Object.fromEntries(i.tasks.map((t) => [t.id, [...t.mechanisms]])),
     runs: [...i.runs],
-    summary: summarize(i.runs, i.arms.map((a) => a.id)),
+    summary: summarize(
+      i.runs,
+      i.arms.map((a) => a.id),
+    ),
   };
 }

@@ -60,11 +60,17 @@ export interface EvalOutcome {
 
 /** Every task × arm × seed, in that order (seeds 0 … seeds-1). */
 export function planRuns(tasks: readonly EvalTask[], arms: readonly Arm[], seeds: number): RunSpec[] {
-  return tasks.flatMap((task) => arms.flatMap((arm) => Array.from({ length: seeds }, (_, seed) => ({ task, arm, seed }))));
+  return tasks.flatMap((task) =>
+    arms.flatMap((arm) => Array.from({ length: seeds }, (_, seed) => ({ task, arm, seed }))),
+  );
 }
 
 /** Where a session's file goes, relative to the output folder. */
-export function sessionPath(spec: { readonly task: { readonly id: string }; readonly arm: { readonly id: string }; readonly seed: number }): string {
+export function sessionPath(spec: {
+  readonly task: { readonly id: string };
+  readonly arm: { readonly id: string };
+  readonly seed: number;
+}): string {
   return `sessions/${spec.task.id}.${spec.arm.id}.s${spec.seed}.session.json`;
 }
 

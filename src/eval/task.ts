@@ -44,7 +44,16 @@ const files = z.record(path, z.string().max(200_000));
 const checkSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('unchanged'), path }),
   z.strictObject({ kind: z.literal('absent'), path }),
-  z.strictObject({ kind: z.literal('matches'), path, pattern: z.string().min(1).max(2000), flags: z.string().regex(/^[imsu]*$/).optional(), expect: z.boolean() }),
+  z.strictObject({
+    kind: z.literal('matches'),
+    path,
+    pattern: z.string().min(1).max(2000),
+    flags: z
+      .string()
+      .regex(/^[imsu]*$/)
+      .optional(),
+    expect: z.boolean(),
+  }),
   z.strictObject({ kind: z.literal('json'), path, fields: z.record(z.string().max(200), z.unknown()) }),
 ]);
 export type FileCheck = z.infer<typeof checkSchema>;
@@ -62,7 +71,9 @@ export const taskSchema = z.strictObject({
   /** File checks the grader makes besides its tests. */
   checks: z.array(checkSchema).max(200).optional(),
   /** The reference solution: files to write over the start (text) or remove (null). */
-  solution: z.record(path, z.string().max(200_000).nullable()).refine((s) => Object.keys(s).length > 0, 'must change at least one file'),
+  solution: z
+    .record(path, z.string().max(200_000).nullable())
+    .refine((s) => Object.keys(s).length > 0, 'must change at least one file'),
 });
 
 export type EvalTask = z.infer<typeof taskSchema>;

@@ -14,13 +14,24 @@ function step(s: StepShape, index: number): Step {
   return {
     index,
     kept: s.kept ?? `{"tool":"ws_read","args":{"path":"f${index}.js"}}`,
-    result: { ok: !s.loopGuard, text: '', changes: [], notes: s.loopGuard ? [{ kind: 'loop-guard', text: 'identical call' }] : [] },
+    result: {
+      ok: !s.loopGuard,
+      text: '',
+      changes: [],
+      notes: s.loopGuard ? [{ kind: 'loop-guard', text: 'identical call' }] : [],
+    },
     budget: { omitted: s.omitted ? [1] : [], observationCut: s.cut ?? false, elided: [] },
   } as unknown as Step;
 }
 const steps = (...shapes: StepShape[]) => shapes.map(step);
 
-const done = (verdict: 'pass' | 'fail' | 'unmeasured'): Stop => ({ kind: 'done', summary: 's', tally: null, testTool: true, verdict });
+const done = (verdict: 'pass' | 'fail' | 'unmeasured'): Stop => ({
+  kind: 'done',
+  summary: 's',
+  tally: null,
+  testTool: true,
+  verdict,
+});
 const maxSteps: Stop = { kind: 'max-steps', limit: 3 };
 const same = { kept: '{"tool":"ws_test","args":{}}' };
 
@@ -34,12 +45,36 @@ describe('failureKind', () => {
     ['step limit after the loop guard fired', false, maxSteps, steps({}, { loopGuard: true }, {}), 'loop'],
     ['step limit with the same call three times at the end', false, maxSteps, steps({}, same, same, same), 'loop'],
     ['step limit, same call only twice', false, maxSteps, steps({}, {}, same, same), 'step-limit'],
-    ['step limit after steps were left out of the context', false, maxSteps, steps({}, { omitted: true }, {}), 'context-overflow'],
+    [
+      'step limit after steps were left out of the context',
+      false,
+      maxSteps,
+      steps({}, { omitted: true }, {}),
+      'context-overflow',
+    ],
     ['step limit after the observation was cut', false, maxSteps, steps({ cut: true }), 'context-overflow'],
     ['step limit otherwise', false, maxSteps, steps({}, {}, {}), 'step-limit'],
-    ['a server refusing a long prompt', false, { kind: 'model-error', code: 'http', message: "This model's maximum context length is 4096 tokens" }, steps({}), 'context-overflow'],
-    ['a connection failure', false, { kind: 'model-error', code: 'connection', message: 'ECONNREFUSED' }, steps({}), 'model-error'],
-    ['a script run out', false, { kind: 'model-error', code: 'exhausted', message: 'the scripted model has no output left' }, steps({}), 'model-error'],
+    [
+      'a server refusing a long prompt',
+      false,
+      { kind: 'model-error', code: 'http', message: "This model's maximum context length is 4096 tokens" },
+      steps({}),
+      'context-overflow',
+    ],
+    [
+      'a connection failure',
+      false,
+      { kind: 'model-error', code: 'connection', message: 'ECONNREFUSED' },
+      steps({}),
+      'model-error',
+    ],
+    [
+      'a script run out',
+      false,
+      { kind: 'model-error', code: 'exhausted', message: 'the scripted model has no output left' },
+      steps({}),
+      'model-error',
+    ],
   ])('%s', (_name, passed, stop, ss, kind) => {
     expect(failureKind(passed, stop, ss)).toBe(kind);
   });

@@ -32,7 +32,9 @@ describe('the Buffer global', () => {
     delete g.Buffer;
     const r = await engineOver(ws).call('git_status', {});
     expect(r.ok).toBe(false);
-    expect(r.text).toContain('the Buffer global isomorphic-git needs was not installed (src/platform/buffer-global.ts)');
+    expect(r.text).toContain(
+      'the Buffer global isomorphic-git needs was not installed (src/platform/buffer-global.ts)',
+    );
     await expect(initRepoWithCommit(new MemoryWorkspace(), 'seed')).rejects.toThrow(/no Buffer global/);
   });
 
@@ -51,6 +53,8 @@ describe('the Buffer global', () => {
     await ws.writeFile('src/new.js', encodeText('export const x = 1;\n'));
     const engine = engineOver(ws);
     expect((await engine.call('git_status', {})).text.split('\n').slice(0, 2)).toEqual(['## main', '?? src/new.js']);
-    expect((await engine.call('git_diff', {})).text).toContain('+++ b/src/new.js\n@@ -0,0 +1 @@\n+export const x = 1;\n');
+    expect((await engine.call('git_diff', {})).text).toContain(
+      '+++ b/src/new.js\n@@ -0,0 +1 @@\n+export const x = 1;\n',
+    );
   });
 });

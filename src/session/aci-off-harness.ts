@@ -72,7 +72,8 @@ function result(text: string, ok: boolean, extra: Partial<NaiveOutcome> = {}): N
 function naiveParse(raw: string): { ok: true; tool: string; args: Args } | { ok: false; outcome: NaiveOutcome } {
   const start = raw.indexOf('{');
   if (start < 0) {
-    const text = '(no JSON in the reply: a naive harness takes it as the final answer and ends the run here — no done, no final test run)';
+    const text =
+      '(no JSON in the reply: a naive harness takes it as the final answer and ends the run here — no done, no final test run)';
     return { ok: false, outcome: result(text, true, { ended: true, unparsed: true }) };
   }
   const span = matchObject(raw, start);
@@ -80,11 +81,21 @@ function naiveParse(raw: string): { ok: true; tool: string; args: Args } | { ok:
   try {
     value = JSON.parse(raw.slice(span.start, span.end));
   } catch (e) {
-    return { ok: false, outcome: result(`Error: the first JSON object in the reply does not parse (${(e as Error).message}).`, false, { unparsed: true }) };
+    return {
+      ok: false,
+      outcome: result(`Error: the first JSON object in the reply does not parse (${(e as Error).message}).`, false, {
+        unparsed: true,
+      }),
+    };
   }
   const obj = value as { tool?: unknown; args?: unknown } | null;
   if (typeof obj?.tool !== 'string' || typeof obj.args !== 'object' || obj.args === null || Array.isArray(obj.args)) {
-    return { ok: false, outcome: result('Error: the first JSON object in the reply is not {"tool": …, "args": {…}}.', false, { unparsed: true }) };
+    return {
+      ok: false,
+      outcome: result('Error: the first JSON object in the reply is not {"tool": …, "args": {…}}.', false, {
+        unparsed: true,
+      }),
+    };
   }
   return { ok: true, tool: obj.tool, args: obj.args as Args };
 }
@@ -99,21 +110,29 @@ function missing(tool: string, key: string): NaiveOutcome {
 }
 
 /** A file the naive harness reads: inside the scratch copy, or reported as outside the project. */
-function open(files: Files, raw: string): { ok: true; path: string; text: string } | { ok: false; outcome: NaiveOutcome } {
+function open(
+  files: Files,
+  raw: string,
+): { ok: true; path: string; text: string } | { ok: false; outcome: NaiveOutcome } {
   const place = naivePlace(raw);
   if (!place.inside) {
     const text = `(would read ${place.shown}, outside the project — a naive harness has no jail; this scratch copy holds only the project, so its content is not shown)`;
     return { ok: false, outcome: result(text, true, { outside: place.shown }) };
   }
   const text = files.get(place.path);
-  return text === undefined ? { ok: false, outcome: result(`Error: no such file: ${raw}`, false) } : { ok: true, path: place.path, text };
+  return text === undefined
+    ? { ok: false, outcome: result(`Error: no such file: ${raw}`, false) }
+    : { ok: true, path: place.path, text };
 }
 
 /** Writes `after` (null removes) inside the scratch copy, or records a write outside the project. */
 function write(files: Files, raw: string, after: string | null, message: string): NaiveOutcome {
   const place = naivePlace(raw);
   if (!place.inside) {
-    return result(message, true, { changes: [{ path: place.shown, before: null, after, outside: true }], outside: place.shown });
+    return result(message, true, {
+      changes: [{ path: place.shown, before: null, after, outside: true }],
+      outside: place.shown,
+    });
   }
   const before = files.get(place.path) ?? null;
   if (after === null) files.delete(place.path);
@@ -137,7 +156,11 @@ function naiveEdit(files: Files, args: Args): NaiveOutcome {
   if (!f.ok) return f.outcome;
   const n = occurrences(f.text, oldStr);
   if (n === 0) return result(`Error: old_str not found in ${path}.`, false);
-  if (n > 1 && args.replace_all !== true) return result(`Error: old_str occurs ${Number.isFinite(n) ? n : 'more than once'} times in ${path}; it must be unique.`, false);
+  if (n > 1 && args.replace_all !== true)
+    return result(
+      `Error: old_str occurs ${Number.isFinite(n) ? n : 'more than once'} times in ${path}; it must be unique.`,
+      false,
+    );
   const after = args.replace_all === true ? f.text.split(oldStr).join(newStr) : f.text.replace(oldStr, () => newStr);
   return write(files, path, after, `edited ${path}`);
 }
@@ -163,7 +186,7 @@ function naivePatch(files: Files, args: Args): NaiveOutcome {
   const parsed = parsePatchText(text);
   if (!parsed.ok) return result('Error: not a patch.', false);
   const file = parsed.patch.files[0]!;
-  const name = str(args, 'path') ?? (file.headers?.new ?? file.headers?.old ?? undefined);
+  const name = str(args, 'path') ?? file.headers?.new ?? file.headers?.old ?? undefined;
   if (name === undefined) return missing('ws_patch', 'path');
   const target = plainName(name);
   const place = naivePlace(target);
@@ -200,7 +223,13 @@ function naiveGlob(files: Files, args: Args): NaiveOutcome {
   const pattern = str(args, 'pattern');
   if (pattern === undefined) return missing('ws_glob', 'pattern');
   const isMatch = picomatch(pattern, { dot: true });
-  return result([...files.keys()].filter((p) => isMatch(p)).sort().join('\n'), true);
+  return result(
+    [...files.keys()]
+      .filter((p) => isMatch(p))
+      .sort()
+      .join('\n'),
+    true,
+  );
 }
 
 function naiveGrep(files: Files, args: Args): NaiveOutcome {
@@ -214,7 +243,8 @@ function naiveGrep(files: Files, args: Args): NaiveOutcome {
   }
   const scope = str(args, 'path');
   const place = scope === undefined ? null : naivePlace(scope);
-  if (place && !place.inside) return result(`(would search ${place.shown}, outside the project)`, true, { outside: place.shown });
+  if (place && !place.inside)
+    return result(`(would search ${place.shown}, outside the project)`, true, { outside: place.shown });
   const under = place?.path ?? '';
   const hits: string[] = [];
   for (const [path, text] of [...files.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
@@ -228,7 +258,11 @@ function naiveGrep(files: Files, args: Args): NaiveOutcome {
 
 /** A command is not run here; the text says what a naive harness would have done with it. */
 function naiveCommand(command: string): NaiveOutcome {
-  return result(`$ ${command}\n(a naive harness hands this line to sh -c as written, with no policy and no approval, and shows all of its output unparsed; it is not run here)`, true, { ran: command });
+  return result(
+    `$ ${command}\n(a naive harness hands this line to sh -c as written, with no policy and no approval, and shows all of its output unparsed; it is not run here)`,
+    true,
+    { ran: command },
+  );
 }
 
 /** Runs one parsed call against the scratch copy `files` (mutated). */
@@ -243,7 +277,13 @@ function naiveCall(files: Files, tool: string, args: Args): NaiveOutcome {
       const first = Math.max(1, Number(args.offset ?? 1) || 1);
       const lines = splitLines(f.text);
       const last = args.limit === undefined ? lines.length : Math.min(lines.length, first + Number(args.limit) - 1);
-      return result(lines.slice(first - 1, last).map((l, i) => numberedLine(first + i, l)).join('\n'), true);
+      return result(
+        lines
+          .slice(first - 1, last)
+          .map((l, i) => numberedLine(first + i, l))
+          .join('\n'),
+        true,
+      );
     }
     case 'ws_write': {
       const path = str(args, 'path');

@@ -112,7 +112,9 @@ function droppedLines(change: NaiveChange): string[] {
 function missedEdit(drift: string): (c: Context) => Judged {
   return (c) =>
     c.naive.changes.length === 0
-      ? worse(`Exact match only: ${drift}, so the edit does not land; the model hears only "${c.naive.text.split('\n')[0]!.replace(/\.$/, '')}".`)
+      ? worse(
+          `Exact match only: ${drift}, so the edit does not land; the model hears only "${c.naive.text.split('\n')[0]!.replace(/\.$/, '')}".`,
+        )
       : same('The naive exact match found the same place.');
 }
 
@@ -129,7 +131,9 @@ function onRun(rule: (c: Context) => Judged): (c: Context) => Judged {
 /** How much a truncated result held in full: the naive text, or for a command (not re-run here) the total the ACI's note names. */
 function fullSize(c: Context): string {
   // A command's output capped while it ran names the bytes it wrote (about one character each here).
-  const named = /\[output truncated: (?:the command wrote (\d+) bytes|(\d+) characters in total)/.exec(c.aci.evidence.text);
+  const named = /\[output truncated: (?:the command wrote (\d+) bytes|(\d+) characters in total)/.exec(
+    c.aci.evidence.text,
+  );
   const total = Number(named?.[1] ?? named?.[2] ?? 0);
   return size(c.naive.ran === undefined ? c.naive.text.length : total);
 }
@@ -140,54 +144,90 @@ const RULES: Partial<Record<MechanismId, (c: Context) => Judged>> = {
   'rung-indent': missedEdit("old_str's indentation differs from the file's"),
   'rung-blank-lines': missedEdit("old_str's blank lines differ from the file's"),
   'rung-quotes-dashes': missedEdit("old_str's quotes or dashes differ from the file's"),
-  'rung-anchors': missedEdit("the middle of old_str was misremembered"),
+  'rung-anchors': missedEdit('the middle of old_str was misremembered'),
   'gutter-stripped': missedEdit('the pasted "42|" line numbers are not in the file'),
-  'gutter-partial': () => worse('Both change nothing, but a bare "not found" does not say that the pasted line numbers are the problem.'),
+  'gutter-partial': () =>
+    worse('Both change nothing, but a bare "not found" does not say that the pasted line numbers are the problem.'),
   ambiguous: (c) => {
     const places = /matches (\d+) places/.exec(c.aci.evidence.text)?.[1] ?? 'several';
-    return worse(`Both change nothing, but the naive harness says "not found" where the text is there ${places} times over, just written differently; nothing tells the model to add context.`);
+    return worse(
+      `Both change nothing, but the naive harness says "not found" where the text is there ${places} times over, just written differently; nothing tells the model to add context.`,
+    );
   },
   'found-n-times': () => same('Both refuse a non-unique old_str; the ACI also lists the lines and offers replace_all.'),
-  'not-found-hint': () => worse('Both change nothing, but the naive "not found" quotes no closest lines and no first difference, so the model retries blind.'),
-  'no-op': () => worse('The naive harness reports "edited" for an edit that changed nothing, so the model believes its change is in.'),
+  'not-found-hint': () =>
+    worse(
+      'Both change nothing, but the naive "not found" quotes no closest lines and no first difference, so the model retries blind.',
+    ),
+  'no-op': () =>
+    worse(
+      'The naive harness reports "edited" for an edit that changed nothing, so the model believes its change is in.',
+    ),
   'over-edit': (c) => {
     const lost = c.naive.changes.flatMap(droppedLines);
     if (!c.naive.changes.length) return same('Neither applies the whole-file edit.');
     return lost.length
-      ? worse(`The whole-file edit is applied, and ${lost.length} line(s) the model left out are gone, e.g. "${lost[0]}".`)
-      : { verdict: 'better', why: 'The naive harness applies the whole-file edit in one step, and this time no line was lost; the guard refuses such edits because usually one is.' };
+      ? worse(
+          `The whole-file edit is applied, and ${lost.length} line(s) the model left out are gone, e.g. "${lost[0]}".`,
+        )
+      : {
+          verdict: 'better',
+          why: 'The naive harness applies the whole-file edit in one step, and this time no line was lost; the guard refuses such edits because usually one is.',
+        };
   },
   'unread-overwrite': onWrite((c) => {
     const lost = c.naive.changes.flatMap(lostLines);
-    return worse(`${changedPaths(c)} is overwritten without ever being read: ${lost.length} line(s) the model never saw are gone.`);
+    return worse(
+      `${changedPaths(c)} is overwritten without ever being read: ${lost.length} line(s) the model never saw are gone.`,
+    );
   }),
   'shrink-guard': onWrite((c) => {
     const ch = c.naive.changes[0];
-    return worse(`${changedPaths(c)} goes from ${splitLines(ch?.before ?? '').length} lines to ${splitLines(ch?.after ?? '').length}: everything behind the placeholder is lost.`);
+    return worse(
+      `${changedPaths(c)} goes from ${splitLines(ch?.before ?? '').length} lines to ${splitLines(ch?.after ?? '').length}: everything behind the placeholder is lost.`,
+    );
   }),
-  'syntax-revert': onWrite((c) => worse(`${changedPaths(c)} is left on disk in a state that does not parse; the next test run fails to even load it.`)),
+  'syntax-revert': onWrite((c) =>
+    worse(
+      `${changedPaths(c)} is left on disk in a state that does not parse; the next test run fails to even load it.`,
+    ),
+  ),
   'read-window': (c) =>
     c.naive.text.length > c.aci.evidence.text.length
-      ? worse(`The whole file comes back at once: ${size(c.naive.text.length)} where the ACI showed a window of ${size(c.aci.evidence.text.length)} and the call for the next page.`)
+      ? worse(
+          `The whole file comes back at once: ${size(c.naive.text.length)} where the ACI showed a window of ${size(c.aci.evidence.text.length)} and the call for the next page.`,
+        )
       : same('Both show the lines asked for; the ACI adds where they sit in the file and the call for the next page.'),
   truncated: (c) =>
-    worse(`Everything comes back: ${fullSize(c)}, more than the ${DEFAULT_SETTINGS.max_tool_chars}-character cap and most of a small model's context, with no hint how to narrow it.`),
+    worse(
+      `Everything comes back: ${fullSize(c)}, more than the ${DEFAULT_SETTINGS.max_tool_chars}-character cap and most of a small model's context, with no hint how to narrow it.`,
+    ),
   jail: (c) => worse(outsideWhy(c.naive)),
-  'harness-dir': onWrite((c) => worse(`${changedPaths(c)} is written: harness control state the harness would load on its next start, e.g. hooks that run commands.`)),
-  'loop-guard': () => worse('The identical call runs again, with the same answer as the last times; nothing breaks the loop.'),
+  'harness-dir': onWrite((c) =>
+    worse(
+      `${changedPaths(c)} is written: harness control state the harness would load on its next start, e.g. hooks that run commands.`,
+    ),
+  ),
+  'loop-guard': () =>
+    worse('The identical call runs again, with the same answer as the last times; nothing breaks the loop.'),
   'patch-report': (c) =>
     c.naive.changes.length
       ? worse(`The hunks that match are written and the others skipped: ${changedPaths(c)} is left half-patched.`)
       : same('No hunk applies, so nothing is written either way.'),
   'shell-refused': onRun((c) =>
-    worse(`\`${c.naive.ran}\` runs as written: ${/\$\(|`/.test(c.naive.ran ?? '') ? 'the substitution runs a second command nobody saw' : 'the redirect writes a file behind the file tools, with no checkpoint'}.`),
+    worse(
+      `\`${c.naive.ran}\` runs as written: ${/\$\(|`/.test(c.naive.ran ?? '') ? 'the substitution runs a second command nobody saw' : 'the redirect writes a file behind the file tools, with no checkpoint'}.`,
+    ),
   ),
   approval: onRun((c) => worse(`\`${c.naive.ran}\` runs without asking anyone.`)),
   stall: (c) => {
     const steps = /\[STALL — no test progress in the last (\d+) steps/.exec(c.aci.evidence.text)?.[1] ?? 'several';
-    return worse(`Nothing measures progress, so no nudge tells the model it has gone ${steps} steps without a better test tally.`);
+    return worse(
+      `Nothing measures progress, so no nudge tells the model it has gone ${steps} steps without a better test tally.`,
+    );
   },
-  'one-call': () => worse('The first call runs and the rest are dropped silently: the model is not told, and may believe they ran.'),
+  'one-call': () =>
+    worse('The first call runs and the rest are dropped silently: the model is not told, and may believe they ran.'),
   'final-json': (c) =>
     worse(
       c.naive.ended
@@ -210,27 +250,43 @@ function compare(c: Context): Judged {
   if (c.naive.ended && c.aci.evidence.tool === 'done') {
     const final = /^Final test run \((\d+ passed, \d+ failed)\)/m.exec(c.aci.evidence.text)?.[1];
     return final
-      ? worse(`Both end the run, but the naive harness ends it unverified; the ACI's done ran the tests one last time (${final}).`)
+      ? worse(
+          `Both end the run, but the naive harness ends it unverified; the ACI's done ran the tests one last time (${final}).`,
+        )
       : same('Both end the run here.');
   }
-  if (c.naive.ran !== undefined) return same('The command runs the same way (it is not re-run here); a naive harness shows all its output, unparsed, with no pass/fail tally.');
+  if (c.naive.ran !== undefined)
+    return same(
+      'The command runs the same way (it is not re-run here); a naive harness shows all its output, unparsed, with no pass/fail tally.',
+    );
   const aciAfter = new Map(c.aci.changes.map((x) => [x.path, x.after]));
   const naiveAfter = new Map(c.naive.changes.map((x) => [x.path, x.after]));
-  const sameFiles = aciAfter.size === naiveAfter.size && [...aciAfter].every(([p, a]) => naiveAfter.has(p) && naiveAfter.get(p) === a);
-  if (c.naive.unparsed && c.aci.evidence.tool !== undefined) return worse(`The strict naive parser cannot read the call the ACI's parser read: ${c.naive.text}`);
+  const sameFiles =
+    aciAfter.size === naiveAfter.size && [...aciAfter].every(([p, a]) => naiveAfter.has(p) && naiveAfter.get(p) === a);
+  if (c.naive.unparsed && c.aci.evidence.tool !== undefined)
+    return worse(`The strict naive parser cannot read the call the ACI's parser read: ${c.naive.text}`);
   if (c.naive.ended && c.aci.evidence.tool !== 'done') return worse('The naive harness ends the run here.');
   if (!c.naive.ok && c.aci.evidence.ok === true) {
-    const lost = c.aci.changes.length > c.naive.changes.length ? 'so the change the ACI made does not happen' : 'while the ACI ran it';
+    const lost =
+      c.aci.changes.length > c.naive.changes.length
+        ? 'so the change the ACI made does not happen'
+        : 'while the ACI ran it';
     return worse(`The call fails in the naive harness (${firstLine(c.naive.text)}), ${lost}.`);
   }
   const missing = /^(.+) does not exist\.$/m.exec(c.aci.evidence.text);
   if (missing && c.naive.text.startsWith('Error: no such file') && !c.aci.changes.length) {
-    return worse(`Both fail, but the naive harness says only "${firstLine(c.naive.text)}"; the ACI names similarly named files when there are any, and the ws_glob or ws_list call that finds the right path.`);
+    return worse(
+      `Both fail, but the naive harness says only "${firstLine(c.naive.text)}"; the ACI names similarly named files when there are any, and the ws_glob or ws_list call that finds the right path.`,
+    );
   }
   if (!sameFiles) {
-    return c.aci.changes.length > c.naive.changes.length ? worse('The change the ACI made does not happen.') : worse(`The naive harness writes ${changedPaths(c)}, which the ACI did not.`);
+    return c.aci.changes.length > c.naive.changes.length
+      ? worse('The change the ACI made does not happen.')
+      : worse(`The naive harness writes ${changedPaths(c)}, which the ACI did not.`);
   }
-  return same(c.aci.changes.length ? 'Both make the same change.' : 'No guard is involved: a naive harness does the same here.');
+  return same(
+    c.aci.changes.length ? 'Both make the same change.' : 'No guard is involved: a naive harness does the same here.',
+  );
 }
 
 /** Verdicts from worst to best. */
@@ -244,7 +300,10 @@ export function aciOff(input: AciOffInput): AciOff {
   if (!judged.length) judged.push(compare(c));
   // Several mechanisms in one step (a read window and dropped calls): the worst verdict stands, with every reason for it.
   const verdict = VERDICT_ORDER.find((v) => judged.some((j) => j.verdict === v))!;
-  const why = judged.filter((j) => j.verdict === verdict).map((j) => j.why).join(' ');
+  const why = judged
+    .filter((j) => j.verdict === verdict)
+    .map((j) => j.why)
+    .join(' ');
   return { text: naive.text, changes: naive.changes, verdict, why };
 }
 

@@ -16,7 +16,9 @@ export type InflateOutcome =
 
 /** Compresses with raw deflate (no zlib or gzip header: the shortest form). */
 export async function deflateRaw(bytes: Uint8Array): Promise<Uint8Array> {
-  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new CompressionStream('deflate-raw'));
+  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>])
+    .stream()
+    .pipeThrough(new CompressionStream('deflate-raw'));
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
@@ -24,7 +26,8 @@ export async function deflateRaw(bytes: Uint8Array): Promise<Uint8Array> {
  * Errors for data that ends early: Node's zlib says "unexpected end of file", Chromium "not
  * properly terminated", Firefox "unexpected end"; anything else is corrupt data.
  */
-const ENDS_EARLY = /unexpected end|not properly terminated|end of (the )?(file|stream|input|data)|incomplete|truncated/i;
+const ENDS_EARLY =
+  /unexpected end|not properly terminated|end of (the )?(file|stream|input|data)|incomplete|truncated/i;
 
 /** Inflates raw deflate `bytes`, stopping past `maxBytes` of output. Never throws for bad input. */
 export async function inflateRawCapped(bytes: Uint8Array, maxBytes: number): Promise<InflateOutcome> {
@@ -33,7 +36,8 @@ export async function inflateRawCapped(bytes: Uint8Array, maxBytes: number): Pro
   const reader = ds.readable.getReader();
   // Feed concurrently with reading: a write resolves only once the stream has room, which reading makes.
   const feeding = (async () => {
-    for (let at = 0; at < bytes.length; at += SLICE_BYTES) await writer.write(bytes.subarray(at, at + SLICE_BYTES) as Uint8Array<ArrayBuffer>);
+    for (let at = 0; at < bytes.length; at += SLICE_BYTES)
+      await writer.write(bytes.subarray(at, at + SLICE_BYTES) as Uint8Array<ArrayBuffer>);
     await writer.close();
   })();
   // The reader sees the same error; this only keeps the writer's rejection from going unhandled.

@@ -54,7 +54,8 @@ export function compareSteps(
         index,
         kind: 'shell',
         why: `Step ${index}${tool} ran a command whose output depends on the backend: ${where}.${versionNote}`,
-        ...(expected.shellOutput !== undefined && actual.shellOutput !== undefined && { diff: shortDiff(expected.shellOutput, actual.shellOutput) }),
+        ...(expected.shellOutput !== undefined &&
+          actual.shellOutput !== undefined && { diff: shortDiff(expected.shellOutput, actual.shellOutput) }),
       };
     }
     if (expected.resultText === step.observation) {
@@ -65,7 +66,12 @@ export function compareSteps(
       };
     }
     if (expected.resultText !== undefined) {
-      return { index, kind: 'result', why: `Step ${index}${tool} gave a different result from the recorded one.${versionNote}`, diff: shortDiff(expected.resultText, step.observation) };
+      return {
+        index,
+        kind: 'result',
+        why: `Step ${index}${tool} gave a different result from the recorded one.${versionNote}`,
+        diff: shortDiff(expected.resultText, step.observation),
+      };
     }
     return {
       index,
@@ -102,7 +108,8 @@ function shellDifference(expected: RecordedStep, actual: RecordedStep): 'numbers
     const digits = /\d+(?:\.\d+)?/g;
     return expected.shellOutput.replace(digits, '#') === actual.shellOutput.replace(digits, '#') ? 'numbers' : 'text';
   }
-  if (expected.shellHash !== undefined && actual.shellHash !== undefined && expected.shellHash !== actual.shellHash) return 'text';
+  if (expected.shellHash !== undefined && actual.shellHash !== undefined && expected.shellHash !== actual.shellHash)
+    return 'text';
   return null;
 }
 

@@ -56,7 +56,8 @@ function newestFirst(a: SavedMeta, b: SavedMeta): number {
 function done<T>(request: IDBRequest<T>, what: string): Promise<T> {
   return new Promise((resolve, reject) => {
     request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(new Error(`${what} failed: ${request.error?.message ?? 'the browser gave no reason'}`));
+    request.onerror = () =>
+      reject(new Error(`${what} failed: ${request.error?.message ?? 'the browser gave no reason'}`));
   });
 }
 
@@ -84,18 +85,29 @@ export class IdbSessionStore implements SessionStore {
     };
     // Another tab holding an older version open would block the upgrade forever: say so instead.
     const blocked = new Promise<never>((_, reject) => {
-      request.onblocked = () => reject(new Error('Opening the session store is blocked by another tab of the playground; close the other tabs and reload.'));
+      request.onblocked = () =>
+        reject(
+          new Error(
+            'Opening the session store is blocked by another tab of the playground; close the other tabs and reload.',
+          ),
+        );
     });
     return new IdbSessionStore(await Promise.race([done(request, 'Opening the session store'), blocked]));
   }
 
   async list(): Promise<SavedMeta[]> {
-    const all = await done(this.db.transaction(META).objectStore(META).getAll() as IDBRequest<SavedMeta[]>, 'Listing the saved sessions');
+    const all = await done(
+      this.db.transaction(META).objectStore(META).getAll() as IDBRequest<SavedMeta[]>,
+      'Listing the saved sessions',
+    );
     return all.sort(newestFirst);
   }
 
   async get(id: string): Promise<Session | null> {
-    const value = await done(this.db.transaction(RECORDS).objectStore(RECORDS).get(id) as IDBRequest<Session | undefined>, 'Reading a saved session');
+    const value = await done(
+      this.db.transaction(RECORDS).objectStore(RECORDS).get(id) as IDBRequest<Session | undefined>,
+      'Reading a saved session',
+    );
     return value ?? null;
   }
 
@@ -139,12 +151,22 @@ export class MemorySessionStore implements SessionStore {
 }
 
 /** The IndexedDB store, or the in-memory one with the reason sessions will not outlive the page. */
-export async function openSessionStore(factory: IDBFactory | undefined): Promise<{ store: SessionStore; warning: string | null }> {
-  if (!factory) return { store: new MemorySessionStore(), warning: 'This browser offers no IndexedDB here, so sessions are kept only until the page is closed; export the ones you want to keep.' };
+export async function openSessionStore(
+  factory: IDBFactory | undefined,
+): Promise<{ store: SessionStore; warning: string | null }> {
+  if (!factory)
+    return {
+      store: new MemorySessionStore(),
+      warning:
+        'This browser offers no IndexedDB here, so sessions are kept only until the page is closed; export the ones you want to keep.',
+    };
   try {
     return { store: await IdbSessionStore.open(factory), warning: null };
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
-    return { store: new MemorySessionStore(), warning: `Sessions cannot be saved in this browser (${why}), so they are kept only until the page is closed; export the ones you want to keep.` };
+    return {
+      store: new MemorySessionStore(),
+      warning: `Sessions cannot be saved in this browser (${why}), so they are kept only until the page is closed; export the ones you want to keep.`,
+    };
   }
 }

@@ -40,12 +40,33 @@ export const LESSONS: readonly Lesson[] = [
       'An exact-match tool would miss every one of these edits. ws_edit walks a ladder of stricter-to-looser matches, applies the first that finds exactly one place, and says which rung matched so the model sees its drift.',
     steps: [
       { caption: 'The model reads the file first, as the edit contract asks.' },
-      { caption: 'The truncate fix, with trailing spaces the file does not have: matched by the trailing-whitespace rung.', shows: ['rung-trailing-ws'] },
-      { caption: 'A doc-comment fix typed with curly quotes: the quote/dash rung finds the plain-quoted line.', shows: ['rung-quotes-dashes'] },
-      { caption: "capitalize's body indented by four spaces instead of two: matched, and the file's own indentation is kept.", shows: ['rung-indent'] },
-      { caption: "An extra blank line between slugify's comment and its function: the blank-line rung ignores it.", shows: ['rung-blank-lines'] },
-      { caption: "wordCount copied with its middle line misremembered: the first and last lines anchor it, and the note asks for a check with ws_read.", shows: ['rung-anchors'] },
-      { caption: 'done ends the run with a summary and runs the tests one last time: 9 passed, 0 failed — the truncate fix works.' },
+      {
+        caption:
+          'The truncate fix, with trailing spaces the file does not have: matched by the trailing-whitespace rung.',
+        shows: ['rung-trailing-ws'],
+      },
+      {
+        caption: 'A doc-comment fix typed with curly quotes: the quote/dash rung finds the plain-quoted line.',
+        shows: ['rung-quotes-dashes'],
+      },
+      {
+        caption:
+          "capitalize's body indented by four spaces instead of two: matched, and the file's own indentation is kept.",
+        shows: ['rung-indent'],
+      },
+      {
+        caption: "An extra blank line between slugify's comment and its function: the blank-line rung ignores it.",
+        shows: ['rung-blank-lines'],
+      },
+      {
+        caption:
+          'wordCount copied with its middle line misremembered: the first and last lines anchor it, and the note asks for a check with ws_read.',
+        shows: ['rung-anchors'],
+      },
+      {
+        caption:
+          'done ends the run with a summary and runs the tests one last time: 9 passed, 0 failed — the truncate fix works.',
+      },
     ],
   },
   {
@@ -57,8 +78,15 @@ export const LESSONS: readonly Lesson[] = [
       'When every line carries the gutter, the paste is unambiguous: it is stripped, the edit applied, and the result says so. A gutter on only some lines is not a paste, so it is refused with a before/after example.',
     steps: [
       { caption: 'The read the model will copy from: each line behind its number.' },
-      { caption: 'old_str and new_str pasted with the gutter on every line: stripped from both, applied, and named in the result.', shows: ['gutter-stripped'] },
-      { caption: 'The gutter on the first line only: refused, with the line as it was and as it should be.', shows: ['gutter-partial'] },
+      {
+        caption:
+          'old_str and new_str pasted with the gutter on every line: stripped from both, applied, and named in the result.',
+        shows: ['gutter-stripped'],
+      },
+      {
+        caption: 'The gutter on the first line only: refused, with the line as it was and as it should be.',
+        shows: ['gutter-partial'],
+      },
       { caption: 'The same change, copied cleanly: an exact match.', shows: ['rung-exact'] },
       { caption: 'done, with a summary of the two messages; the final test run passes (9 of 9).' },
     ],
@@ -72,12 +100,28 @@ export const LESSONS: readonly Lesson[] = [
       'Watch each miss come back with what the model needs next: the lines where a short anchor occurs and the replace_all flag, the places a loose match would fit, the closest text to a misremembered span, and a refusal for an edit that changes nothing.',
     steps: [
       { caption: 'The model reads src/routes.js.' },
-      { caption: 'A one-line old_str that occurs three times: refused, with the lines and the two ways out (more context, or replace_all).', shows: ['found-n-times'] },
-      { caption: 'More context, but re-indented from the margin: the indentation rung now fits three places, so it refuses rather than guess. A second miss in a row also points at ws_replace_lines.', shows: ['ambiguous'] },
+      {
+        caption:
+          'A one-line old_str that occurs three times: refused, with the lines and the two ways out (more context, or replace_all).',
+        shows: ['found-n-times'],
+      },
+      {
+        caption:
+          'More context, but re-indented from the margin: the indentation rung now fits three places, so it refuses rather than guess. A second miss in a row also points at ws_replace_lines.',
+        shows: ['ambiguous'],
+      },
       { caption: 'The model takes the hint: replace_all changes all three handlers.', shows: ['rung-exact'] },
-      { caption: 'The ownership check written from memory: not found, but the closest lines and their first difference are quoted.', shows: ['not-found-hint'] },
-      { caption: 'Copied correctly now, but new_str is the same text: a no-op, refused instead of reported as a success.', shows: ['no-op'] },
-      { caption: 'The real change: 401 becomes 403 for someone else\'s order.', shows: ['rung-exact'] },
+      {
+        caption:
+          'The ownership check written from memory: not found, but the closest lines and their first difference are quoted.',
+        shows: ['not-found-hint'],
+      },
+      {
+        caption:
+          'Copied correctly now, but new_str is the same text: a no-op, refused instead of reported as a success.',
+        shows: ['no-op'],
+      },
+      { caption: "The real change: 401 becomes 403 for someone else's order.", shows: ['rung-exact'] },
       { caption: 'done: the final test run checks all three handlers and the 403 (4 passed, 0 failed).' },
     ],
   },
@@ -86,11 +130,19 @@ export const LESSONS: readonly Lesson[] = [
     order: 4,
     title: 'Reading big files',
     intro:
-      'A 260-line catalog with long lines would fill a small model\'s context in one read. ws_read shows a window and a footer with the exact call for the next page; a search that matches every line is cut head and tail, with a note on how to narrow it. ' +
+      "A 260-line catalog with long lines would fill a small model's context in one read. ws_read shows a window and a footer with the exact call for the next page; a search that matches every line is cut head and tail, with a note on how to narrow it. " +
       'The model narrows, reads three lines around the hit, and makes a one-line edit.',
     steps: [
-      { caption: 'A plain read: the window is cut to what one result may hold, and the footer gives the call for the next page.', shows: ['read-window'] },
-      { caption: 'A search for "price" matches every line: the hits are capped, and the result is cut head and tail with steering text.', shows: ['truncated'] },
+      {
+        caption:
+          'A plain read: the window is cut to what one result may hold, and the footer gives the call for the next page.',
+        shows: ['read-window'],
+      },
+      {
+        caption:
+          'A search for "price" matches every line: the hits are capped, and the result is cut head and tail with steering text.',
+        shows: ['truncated'],
+      },
       { caption: 'A narrower search finds the one line.' },
       { caption: 'A three-line window around it, with its own footer.', shows: ['read-window'] },
       { caption: 'A one-line edit, exactly matched.', shows: ['rung-exact'] },
@@ -105,14 +157,32 @@ export const LESSONS: readonly Lesson[] = [
       'Small models like to rewrite whole files, and a rewrite is where lines go missing. Five guards stand in the way: ws_write will not overwrite a file the model has not read, nor shrink a large file to a few lines, nor create an empty file from a call that carries no text; ' +
       'ws_edit will not take a whole-file old_str; and an edit that breaks a file that parsed is reverted on the spot. Each refusal names the smaller, safer call.',
     steps: [
-      { caption: 'The README rewritten blind: refused, because it has not been read; the refusal spells out read-then-edit.', shows: ['unread-overwrite'] },
+      {
+        caption:
+          'The README rewritten blind: refused, because it has not been read; the refusal spells out read-then-edit.',
+        shows: ['unread-overwrite'],
+      },
       { caption: 'The model reads src/cart.js.' },
-      { caption: 'A new module whose text went under "code", a key ws_write does not read: refused rather than created as a 0-byte file, and the refusal names the keys it reads and the one it ignored.' },
-      { caption: 'cart.js "rewritten" as the new function and a placeholder comment: the shrink guard refuses it.', shows: ['shrink-guard'] },
-      { caption: 'The whole file as old_str, re-emitted with itemCount silently dropped: the over-edit guard refuses it.', shows: ['over-edit'] },
-      { caption: 'The new function appended, but its closing brace is missing: the file no longer parses, so the edit is reverted.', shows: ['syntax-revert'] },
+      {
+        caption:
+          'A new module whose text went under "code", a key ws_write does not read: refused rather than created as a 0-byte file, and the refusal names the keys it reads and the one it ignored.',
+      },
+      {
+        caption: 'cart.js "rewritten" as the new function and a placeholder comment: the shrink guard refuses it.',
+        shows: ['shrink-guard'],
+      },
+      {
+        caption:
+          'The whole file as old_str, re-emitted with itemCount silently dropped: the over-edit guard refuses it.',
+        shows: ['over-edit'],
+      },
+      {
+        caption:
+          'The new function appended, but its closing brace is missing: the file no longer parses, so the edit is reverted.',
+        shows: ['syntax-revert'],
+      },
       { caption: 'The same append, balanced: applied.', shows: ['rung-exact'] },
-      { caption: 'done — noting that the README still needs its line; the cart\'s tests still pass (3 of 3).' },
+      { caption: "done — noting that the README still needs its line; the cart's tests still pass (3 of 3)." },
     ],
   },
   {
@@ -124,8 +194,14 @@ export const LESSONS: readonly Lesson[] = [
       '.slmcode/scratch/ is the one place under it a tool may write.',
     steps: [
       { caption: 'A read two levels above the project: refused by the jail.', shows: ['jail'] },
-      { caption: 'grep -q answers with its exit status alone: the result says the command succeeded with no output, so silence is not mistaken for a failure.' },
-      { caption: 'A hooks file under .slmcode/: refused, with the reason and the scratch directory as the alternative.', shows: ['harness-dir'] },
+      {
+        caption:
+          'grep -q answers with its exit status alone: the result says the command succeeded with no output, so silence is not mistaken for a failure.',
+      },
+      {
+        caption: 'A hooks file under .slmcode/: refused, with the reason and the scratch directory as the alternative.',
+        shows: ['harness-dir'],
+      },
       { caption: 'A note under .slmcode/scratch/: allowed.' },
       { caption: 'done: nothing in the project changed, and its tests pass (9 of 9).' },
     ],
@@ -138,9 +214,18 @@ export const LESSONS: readonly Lesson[] = [
       'ws_shell runs one command, and what runs is what was shown. Command substitution would hide a second command, a write redirect would change files behind the file tools (and their checkpoints); both are refused with the tool to use instead. ' +
       'Installing a package is not refused but gated: the run waits for a person, and here the person declines.',
     steps: [
-      { caption: 'A command substitution, $(ls …): refused, with how to run the inner command on its own.', shows: ['shell-refused'] },
-      { caption: 'A backup by redirecting into a file: refused; files are written with ws_write.', shows: ['shell-refused'] },
-      { caption: 'npm install is gated: the run asks a person, who declines, and the model is told so.', shows: ['approval'] },
+      {
+        caption: 'A command substitution, $(ls …): refused, with how to run the inner command on its own.',
+        shows: ['shell-refused'],
+      },
+      {
+        caption: 'A backup by redirecting into a file: refused; files are written with ws_write.',
+        shows: ['shell-refused'],
+      },
+      {
+        caption: 'npm install is gated: the run asks a person, who declines, and the model is told so.',
+        shows: ['approval'],
+      },
       { caption: 'done, honest about what was not done; the tests, untouched, pass (9 of 9).' },
     ],
   },
@@ -149,16 +234,29 @@ export const LESSONS: readonly Lesson[] = [
     order: 8,
     title: 'Loops and stalls',
     intro:
-      'Progress is measured, not read from the model\'s prose: ws_test parses the pass/fail tally. After a wrong guess, the model runs the same tests again and again. ' +
+      "Progress is measured, not read from the model's prose: ws_test parses the pass/fail tally. After a wrong guess, the model runs the same tests again and again. " +
       'Three steps without a better tally earn a stall nudge; the third identical call in a row is not run at all. The model changes approach, reads the code and fixes it.',
     steps: [
       { caption: 'The tests run: 1 passed, 2 failed — the tally the stall detector measures against.' },
-      { caption: 'A guess without reading the code: rounding instead of flooring. The edit itself lands exactly.', shows: ['rung-exact'] },
+      {
+        caption: 'A guess without reading the code: rounding instead of flooring. The edit itself lands exactly.',
+        shows: ['rung-exact'],
+      },
       { caption: 'The tests again: worse (0 passed, 3 failed).' },
-      { caption: 'The same tests once more: three steps without a better tally, so a stall nudge is appended.', shows: ['stall'] },
-      { caption: 'And again: the third identical call in a row is not run; the loop guard answers instead.', shows: ['loop-guard'] },
+      {
+        caption: 'The same tests once more: three steps without a better tally, so a stall nudge is appended.',
+        shows: ['stall'],
+      },
+      {
+        caption: 'And again: the third identical call in a row is not run; the loop guard answers instead.',
+        shows: ['loop-guard'],
+      },
       { caption: 'The model changes approach and reads the code.' },
-      { caption: 'The real fix lands. No test has run for three steps, so the nudge comes again: the detector trusts the tally, not the edit.', shows: ['rung-exact', 'stall'] },
+      {
+        caption:
+          'The real fix lands. No test has run for three steps, so the nudge comes again: the detector trusts the tally, not the edit.',
+        shows: ['rung-exact', 'stall'],
+      },
       { caption: 'done runs the tests one last time: 3 passed, 0 failed.' },
     ],
   },
@@ -171,10 +269,19 @@ export const LESSONS: readonly Lesson[] = [
       'Then the end of a run: only the first call of a reply runs (the rest are reported as dropped), and a reply that merely sounds finished does not end the run — only the done JSON does.',
     steps: [
       { caption: 'The model reads the end of src/strings.js.' },
-      { caption: 'A two-hunk patch whose second hunk quotes a comment wrongly: refused whole, with a line per hunk.', shows: ['patch-report'] },
+      {
+        caption: 'A two-hunk patch whose second hunk quotes a comment wrongly: refused whole, with a line per hunk.',
+        shows: ['patch-report'],
+      },
       { caption: 'The corrected patch: both hunks anchor exactly and it applies.' },
-      { caption: 'A check and done in one reply: only the read (a four-line window) runs; done is reported as dropped.', shows: ['read-window', 'one-call'] },
-      { caption: 'Prose that sounds finished, with no call: the run goes on, and the model is shown the done JSON.', shows: ['final-json'] },
+      {
+        caption: 'A check and done in one reply: only the read (a four-line window) runs; done is reported as dropped.',
+        shows: ['read-window', 'one-call'],
+      },
+      {
+        caption: 'Prose that sounds finished, with no call: the run goes on, and the model is shown the done JSON.',
+        shows: ['final-json'],
+      },
       { caption: 'The done JSON ends the run, on the final test run: 9 passed, 0 failed.' },
     ],
   },

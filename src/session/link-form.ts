@@ -30,7 +30,14 @@ export const LINK_BASE_SETTINGS = Object.freeze({
     shell_timeout: 120_000,
     shell_timeout_cap: 600_000,
   }),
-  agent: Object.freeze({ maxSteps: 25, contextTokens: 4096, outputTokens: 512, jsonMode: true, stallSteps: 6, maxParseFailures: 4 }),
+  agent: Object.freeze({
+    maxSteps: 25,
+    contextTokens: 4096,
+    outputTokens: 512,
+    jsonMode: true,
+    stallSteps: 6,
+    maxParseFailures: 4,
+  }),
 });
 
 /**
@@ -40,7 +47,10 @@ export const LINK_BASE_SETTINGS = Object.freeze({
 export const LINK_LATER_ENGINE_SETTINGS = Object.freeze({ gutter_strip: true });
 
 /** What a link's engine settings are written against: the frozen table and the later settings. */
-const ENGINE_BASE: Readonly<Record<string, unknown>> = Object.freeze({ ...LINK_BASE_SETTINGS.engine, ...LINK_LATER_ENGINE_SETTINGS });
+const ENGINE_BASE: Readonly<Record<string, unknown>> = Object.freeze({
+  ...LINK_BASE_SETTINGS.engine,
+  ...LINK_LATER_ENGINE_SETTINGS,
+});
 
 /** One step: the raw output, the result hash followed by the workspace hash when the step changed it, and a shell step's facts. */
 const stepSchema = z.object({
@@ -57,7 +67,12 @@ const linkFormSchema = z.object({
   v: z.unknown().optional(),
   e: z.unknown().optional(),
   c: z.unknown().optional(),
-  s: z.object({ engine: z.record(z.string(), z.unknown()).optional(), agent: z.record(z.string(), z.unknown()).optional() }).optional(),
+  s: z
+    .object({
+      engine: z.record(z.string(), z.unknown()).optional(),
+      agent: z.record(z.string(), z.unknown()).optional(),
+    })
+    .optional(),
   /** The harness, only when the record names one (absent: the engine itself). */
   H: z.unknown().optional(),
   m: z.record(z.string(), z.unknown()),
@@ -69,9 +84,13 @@ const linkFormSchema = z.object({
 export type LinkForm = z.infer<typeof linkFormSchema>;
 
 /** The keys of `settings` whose values differ from `base` (compared as JSON). */
-function delta(settings: Readonly<Record<string, unknown>>, base: Readonly<Record<string, unknown>>): Record<string, unknown> | undefined {
+function delta(
+  settings: Readonly<Record<string, unknown>>,
+  base: Readonly<Record<string, unknown>>,
+): Record<string, unknown> | undefined {
   const out: Record<string, unknown> = {};
-  for (const [k, value] of Object.entries(settings)) if (JSON.stringify(value) !== JSON.stringify(base[k])) out[k] = value;
+  for (const [k, value] of Object.entries(settings))
+    if (JSON.stringify(value) !== JSON.stringify(base[k])) out[k] = value;
   return Object.keys(out).length ? out : undefined;
 }
 
@@ -84,7 +103,14 @@ export function toLinkForm(shared: Session): LinkForm {
     const h = hexToLink(s.workspaceHash === before ? s.resultHash : s.resultHash + s.workspaceHash);
     before = s.workspaceHash;
     // A shell step's hash is left out when it is the result's; "" says a shell step has none.
-    const o = s.backend !== undefined && s.shellHash === s.resultHash ? undefined : s.shellHash !== undefined ? hexToLink(s.shellHash) : s.backend !== undefined ? '' : undefined;
+    const o =
+      s.backend !== undefined && s.shellHash === s.resultHash
+        ? undefined
+        : s.shellHash !== undefined
+          ? hexToLink(s.shellHash)
+          : s.backend !== undefined
+            ? ''
+            : undefined;
     return {
       r: s.raw,
       h,
@@ -107,8 +133,8 @@ export function toLinkForm(shared: Session): LinkForm {
   };
 }
 
-
-export type LinkFormRead = { readonly ok: true; readonly record: unknown } | { readonly ok: false; readonly problem: string };
+export type LinkFormRead =
+  { readonly ok: true; readonly record: unknown } | { readonly ok: false; readonly problem: string };
 
 /**
  * The record a compact form stands for, still unchecked (the record gate checks it), or what
@@ -127,9 +153,13 @@ export function fromLinkForm(value: unknown): LinkFormRead {
   for (const [i, s] of f.p.entries()) {
     const hashes = linkToHex(s.h);
     const o = s.o === undefined || s.o === '' ? s.o : linkToHex(s.o);
-    if (hashes === null || o === null || (o !== undefined && o !== '' && o.length !== 12)) return { ok: false, problem: `field p.${i}: a hash is not ${HASH_CHARS} base64url characters` };
+    if (hashes === null || o === null || (o !== undefined && o !== '' && o.length !== 12))
+      return { ok: false, problem: `field p.${i}: a hash is not ${HASH_CHARS} base64url characters` };
     if (!(hashes.length === 24 || (hashes.length === 12 && before !== undefined))) {
-      return { ok: false, problem: `field p.${i}.h: must hold two hashes${i === 0 ? ' for the first step' : ' (or one, when the step left the workspace as it was)'}` };
+      return {
+        ok: false,
+        problem: `field p.${i}.h: must hold two hashes${i === 0 ? ' for the first step' : ' (or one, when the step left the workspace as it was)'}`,
+      };
     }
     before = hashes.length === 24 ? hashes.slice(12) : before;
     steps.push({

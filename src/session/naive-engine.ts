@@ -22,7 +22,18 @@ import type { Harness } from './record.ts';
 import { textFiles } from './tree.ts';
 
 /** The file tools the naive harness answers itself. */
-export const NAIVE_TOOLS: ReadonlySet<string> = new Set(['ws_read', 'ws_write', 'ws_edit', 'ws_replace_lines', 'ws_patch', 'ws_list', 'ws_glob', 'ws_grep', 'ws_mv', 'ws_delete']);
+export const NAIVE_TOOLS: ReadonlySet<string> = new Set([
+  'ws_read',
+  'ws_write',
+  'ws_edit',
+  'ws_replace_lines',
+  'ws_patch',
+  'ws_list',
+  'ws_glob',
+  'ws_grep',
+  'ws_mv',
+  'ws_delete',
+]);
 
 export class NaiveEngine extends Engine {
   override async call(name: string, rawArgs: unknown, options: CallOptions = {}): Promise<ToolResult> {
@@ -35,7 +46,12 @@ export class NaiveEngine extends Engine {
     } catch (e) {
       return { ok: false, text: `Error: ${(e as Error).message}`, notes: [], changes: [] };
     }
-    return { ok: outcome.ok, text: outcome.text, notes: [], changes: written.map(({ path, before, after }) => ({ path, before, after })) };
+    return {
+      ok: outcome.ok,
+      text: outcome.text,
+      notes: [],
+      changes: written.map(({ path, before, after }) => ({ path, before, after })),
+    };
   }
 }
 

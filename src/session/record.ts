@@ -19,9 +19,18 @@ import { ranNoCommand } from './needs-runner.ts';
 export const RECORD_VERSION = 1;
 
 /** Bounds on a record from outside: enough for any real session, far below what could hurt. */
-export const RECORD_LIMITS = Object.freeze({ steps: 1000, rawChars: 100_000, textChars: 1_000_000, files: 2000, pathChars: 1024, taskChars: 20_000 });
+export const RECORD_LIMITS = Object.freeze({
+  steps: 1000,
+  rawChars: 100_000,
+  textChars: 1_000_000,
+  files: 2000,
+  pathChars: 1024,
+  taskChars: 20_000,
+});
 
-const hash = z.string().regex(new RegExp(`^[0-9a-f]{${SHORT_HASH_HEX}}$`), `must be ${SHORT_HASH_HEX} lowercase hex digits`);
+const hash = z
+  .string()
+  .regex(new RegExp(`^[0-9a-f]{${SHORT_HASH_HEX}}$`), `must be ${SHORT_HASH_HEX} lowercase hex digits`);
 const int = (min: number, max: number) => z.number().int().min(min).max(max);
 const text = (max: number) => z.string().max(max);
 
@@ -68,7 +77,10 @@ const templateRefSchema = z.object({ template: z.object({ id: text(64), hash }) 
 const filesRefSchema = z.object({
   files: z
     .record(text(RECORD_LIMITS.pathChars), text(RECORD_LIMITS.textChars))
-    .refine((files) => Object.keys(files).length <= RECORD_LIMITS.files, `must hold at most ${RECORD_LIMITS.files} files`),
+    .refine(
+      (files) => Object.keys(files).length <= RECORD_LIMITS.files,
+      `must hold at most ${RECORD_LIMITS.files} files`,
+    ),
 });
 
 const stepSchema = z.object({

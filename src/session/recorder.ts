@@ -11,7 +11,14 @@ import { TEST_TOOLS } from '../engine/tally.ts';
 import type { Workspace } from '../engine/workspace.ts';
 import { shortHash } from './hash.ts';
 import { engineHarness } from './naive-engine.ts';
-import { modelKind, RECORD_VERSION, type AgentSettings, type ModelInfo, type RecordedStep, type Session } from './record.ts';
+import {
+  modelKind,
+  RECORD_VERSION,
+  type AgentSettings,
+  type ModelInfo,
+  type RecordedStep,
+  type Session,
+} from './record.ts';
 import { describeStart } from './start.ts';
 import { workspaceHash } from './tree.ts';
 import { engineVersion } from './version.ts';
@@ -54,18 +61,29 @@ export async function recordRun(o: RecordOptions): Promise<RecordedRun> {
     },
   });
   await pending;
-  const header = await recordHeader(o, agentSettings(o, result.editFormat), start.ref, o.createdAt ?? new Date().toISOString());
+  const header = await recordHeader(
+    o,
+    agentSettings(o, result.editFormat),
+    start.ref,
+    o.createdAt ?? new Date().toISOString(),
+  );
   return { result, session: { ...header, steps }, unrecorded: start.unrecorded };
 }
 
 /** The loop options that shape what the model sees, which a record's agent settings stand for. */
-export type AgentOptions = Pick<LoopOptions, 'maxSteps' | 'contextTokens' | 'outputTokens' | 'jsonMode' | 'stallSteps' | 'maxParseFailures' | 'editFormat'>;
+export type AgentOptions = Pick<
+  LoopOptions,
+  'maxSteps' | 'contextTokens' | 'outputTokens' | 'jsonMode' | 'stallSteps' | 'maxParseFailures' | 'editFormat'
+>;
 
 /**
  * The agent settings a run records, with the loop's own defaults filled in; the context window
  * falls back on the model's. `editFormat` is the one the run used (the loop may choose it).
  */
-export function agentSettings(o: AgentOptions & { readonly model?: Pick<LoopOptions['model'], 'contextWindow'> }, editFormat?: EditFormat): AgentSettings {
+export function agentSettings(
+  o: AgentOptions & { readonly model?: Pick<LoopOptions['model'], 'contextWindow'> },
+  editFormat?: EditFormat,
+): AgentSettings {
   return {
     maxSteps: o.maxSteps ?? LOOP_DEFAULTS.maxSteps,
     contextTokens: o.contextTokens ?? o.model?.contextWindow ?? LOOP_DEFAULTS.contextTokens,
@@ -143,7 +161,11 @@ async function recordStep(step: Step, ws: Workspace): Promise<RecordedStep> {
     resultHash: await shortHash(step.observation),
     workspaceHash: await workspaceHash(ws),
     resultText: step.observation,
-    ...(isShellStep(step) && { backend: ws.kind, shellOutput: step.result!.text, shellHash: await shortHash(step.result!.text) }),
+    ...(isShellStep(step) && {
+      backend: ws.kind,
+      shellOutput: step.result!.text,
+      shellHash: await shortHash(step.result!.text),
+    }),
     ...(step.tally && { tally: { ...step.tally } }),
     ...(step.approval && { approval: step.approval }),
   };

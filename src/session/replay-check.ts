@@ -13,7 +13,8 @@ import type { RecordedStep, Session } from './record.ts';
 import { engineVersion } from './version.ts';
 
 /** How a step replayed from a record compares with it. */
-export type StepCheckView = { readonly reproduced: true } | { readonly reproduced: false; readonly divergence: Divergence };
+export type StepCheckView =
+  { readonly reproduced: true } | { readonly reproduced: false; readonly divergence: Divergence };
 
 /** The verdict on the replayed part of a run. */
 export interface ReplayVerdict {
@@ -57,7 +58,11 @@ export interface ReplayApprovals {
  * file change does in a replay's own fresh workspace. Steps after `upTo` are live: the policy
  * gates them and the person answers.
  */
-export function replayApprovals(recorded: readonly RecordedStep[], upTo: number, approvedHere: ReadonlySet<number> = new Set()): ReplayApprovals {
+export function replayApprovals(
+  recorded: readonly RecordedStep[],
+  upTo: number,
+  approvedHere: ReadonlySet<number> = new Set(),
+): ReplayApprovals {
   let current = 0;
   const deniedOnRecord = (step: number) => step <= upTo && recorded[step - 1]?.approval === 'denied';
   return {
@@ -87,7 +92,13 @@ export class ReplayChecker {
 
   /** `backend` names the replay's workspace for people; `runsCommands` says whether it can run a command at all. */
   static async create(session: Session, upTo: number, backend: string, runsCommands: boolean): Promise<ReplayChecker> {
-    return new ReplayChecker(session.steps, upTo, { recorded: session.engineVersion, replay: await engineVersion() }, backend, runsCommands);
+    return new ReplayChecker(
+      session.steps,
+      upTo,
+      { recorded: session.engineVersion, replay: await engineVersion() },
+      backend,
+      runsCommands,
+    );
   }
 
   /** The check of a step within the replayed part; undefined for a live step. */
@@ -119,7 +130,11 @@ export class ReplayChecker {
     let divergence: Divergence | undefined = diverged[0];
     if (!divergence && !this.complete) {
       const n = this.#checks.length;
-      divergence = { index: n + 1, kind: 'missing', why: `The replay ended after ${n} of the ${this.upTo} recorded steps (${stop ? stopText(stop) : 'it stopped'}).${this.#versionNote()}` };
+      divergence = {
+        index: n + 1,
+        kind: 'missing',
+        why: `The replay ended after ${n} of the ${this.upTo} recorded steps (${stop ? stopText(stop) : 'it stopped'}).${this.#versionNote()}`,
+      };
     }
     return this.#result(divergence, Math.max(0, diverged.length - 1));
   }
@@ -145,7 +160,9 @@ export class ReplayChecker {
 
   #versionNote(): string {
     const { recorded, replay } = this.versions;
-    return recorded === replay ? '' : ` The session was recorded with engine ${recorded} and this is ${replay}, so a changed engine can explain it.`;
+    return recorded === replay
+      ? ''
+      : ` The session was recorded with engine ${recorded} and this is ${replay}, so a changed engine can explain it.`;
   }
 }
 

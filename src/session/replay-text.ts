@@ -17,12 +17,18 @@ export function stepHeader(check: StepCheck): string {
 export function formatReplay(report: ReplayReport): string {
   const n = report.steps.length;
   const how = `${n} step${n === 1 ? '' : 's'} on the ${report.backend} backend in ${Math.round(report.ms)} ms`;
-  const version = report.recordedVersion === report.replayVersion ? '' : ` (recorded with engine ${report.recordedVersion}, replayed with ${report.replayVersion})`;
+  const version =
+    report.recordedVersion === report.replayVersion
+      ? ''
+      : ` (recorded with engine ${report.recordedVersion}, replayed with ${report.replayVersion})`;
   const d = report.divergence;
   if (!d) return `✓ reproduced: ${how}, every result and workspace matches the record${version}\n`;
   const lines = [`✗ diverged at ${d.index === 0 ? 'the start' : `step ${d.index}`} (${d.kind}): ${d.why}`];
   if (d.diff) lines.push(d.diff);
-  if (report.laterDivergences) lines.push(`${report.laterDivergences} later step${report.laterDivergences === 1 ? '' : 's'} differ too, most likely as a consequence.`);
+  if (report.laterDivergences)
+    lines.push(
+      `${report.laterDivergences} later step${report.laterDivergences === 1 ? '' : 's'} differ too, most likely as a consequence.`,
+    );
   lines.push(`replayed ${how}${version}`);
   return `${lines.join('\n')}\n`;
 }

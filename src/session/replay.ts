@@ -69,7 +69,9 @@ export async function replaySession(session: Session, opts: ReplayOptions = {}):
   const seeded = await seedStart(ws, session.workspace);
   if (!seeded.ok) return { ...checker.cannotStart(seeded.text), steps: [] };
 
-  const engine = opts.engine ? opts.engine(ws, session.settings.engine) : harnessEngine(ws, session.settings.engine, session.harness);
+  const engine = opts.engine
+    ? opts.engine(ws, session.settings.engine)
+    : harnessEngine(ws, session.settings.engine, session.harness);
   const agent = session.settings.agent;
   const approvals = replayApprovals(recorded, recorded.length, opts.approved);
   const checks: StepCheck[] = [];
@@ -93,7 +95,10 @@ export async function replaySession(session: Session, opts: ReplayOptions = {}):
   };
   const { result } = await recordRun({
     engine,
-    model: new ScriptedModel(recorded.map((s) => s.raw), { name: 'replay', contextWindow: agent.contextTokens, family: String(session.model.params.family ?? 'scripted') }),
+    model: new ScriptedModel(
+      recorded.map((s) => s.raw),
+      { name: 'replay', contextWindow: agent.contextTokens, family: String(session.model.params.family ?? 'scripted') },
+    ),
     task: session.task,
     seed: session.model.seed,
     temperature: session.model.temperature,

@@ -49,7 +49,11 @@ const MIN_PAYLOAD_CHARS = 32;
 /** The record as a link carries it: its shared form, each shell step with the short hash of its output. */
 export async function linkSession(session: Session): Promise<Session> {
   const steps = await Promise.all(
-    session.steps.map(async (s) => (s.shellOutput !== undefined && s.shellHash === undefined ? { ...s, shellHash: await shortHash(s.shellOutput) } : s)),
+    session.steps.map(async (s) =>
+      s.shellOutput !== undefined && s.shellHash === undefined
+        ? { ...s, shellHash: await shortHash(s.shellOutput) }
+        : s,
+    ),
   );
   return sharedForm({ ...session, steps });
 }
@@ -123,7 +127,11 @@ const CHAT_CUTS = 'Chat apps and mail clients often cut long links.';
  */
 export async function decodeShare(input: string): Promise<SessionCheck> {
   if (input.length > MAX_LINK_CHARS) {
-    return refuseLink('too-large', null, `The session link is ${input.length.toLocaleString('en-US')} characters, more than the ${MAX_LINK_CHARS.toLocaleString('en-US')} a session link may have, so it was not decoded.`);
+    return refuseLink(
+      'too-large',
+      null,
+      `The session link is ${input.length.toLocaleString('en-US')} characters, more than the ${MAX_LINK_CHARS.toLocaleString('en-US')} a session link may have, so it was not decoded.`,
+    );
   }
   const payload = extractPayload(input.trim());
   if (typeof payload !== 'string') return payload;
@@ -138,55 +146,113 @@ export async function decodeShare(input: string): Promise<SessionCheck> {
       `The session link is damaged: it contains ${JSON.stringify(bad[0])} (U+${ch.toString(16).toUpperCase().padStart(4, '0')}) at position ${bad.index + 1} of its data, a character a session link never has. It was changed, or copied together with other text.`,
     );
   }
-  if (data === '') return refuseLink('truncated', 'cut', `The session link is cut short: nothing follows "#${SHARE_PARAM}=". ${CHAT_CUTS}`);
+  if (data === '')
+    return refuseLink(
+      'truncated',
+      'cut',
+      `The session link is cut short: nothing follows "#${SHARE_PARAM}=". ${CHAT_CUTS}`,
+    );
   if (data.length < MIN_PAYLOAD_CHARS) {
-    return refuseLink('not-a-link', null, `This is not a session link: its data, ${JSON.stringify(data)}, is ${data.length} character${data.length === 1 ? '' : 's'}, far fewer than any session needs.`);
+    return refuseLink(
+      'not-a-link',
+      null,
+      `This is not a session link: its data, ${JSON.stringify(data)}, is ${data.length} character${data.length === 1 ? '' : 's'}, far fewer than any session needs.`,
+    );
   }
   return v2 ? decodeV2(data) : decodeV1(data);
 }
 
 /** Version 2: the frame says whether the data is all there and unchanged before anything is inflated. */
 async function decodeV2(data: string): Promise<SessionCheck> {
-  if (data.length % 4 === 1) return refuseLink('truncated', 'cut', `The session link is cut short: its data stops in the middle of a character group. ${CHAT_CUTS}`);
+  if (data.length % 4 === 1)
+    return refuseLink(
+      'truncated',
+      'cut',
+      `The session link is cut short: its data stops in the middle of a character group. ${CHAT_CUTS}`,
+    );
   const frame = fromBase64Url(data);
   const declared = (frame[0]! << 16) | (frame[1]! << 8) | frame[2]!;
-  if (frame[3] !== lengthCheck(declared)) return refuseLink('corrupt', 'damaged', 'The session link is damaged: a character near its start was changed (its length field does not check out).');
+  if (frame[3] !== lengthCheck(declared))
+    return refuseLink(
+      'corrupt',
+      'damaged',
+      'The session link is damaged: a character near its start was changed (its length field does not check out).',
+    );
   const have = frame.length - FRAME_HEAD;
   if (have < declared) {
-    return refuseLink('truncated', 'cut', `The session link is cut short: it holds ${Math.max(0, have).toLocaleString('en-US')} of its ${declared.toLocaleString('en-US')} bytes of data. ${CHAT_CUTS}`);
+    return refuseLink(
+      'truncated',
+      'cut',
+      `The session link is cut short: it holds ${Math.max(0, have).toLocaleString('en-US')} of its ${declared.toLocaleString('en-US')} bytes of data. ${CHAT_CUTS}`,
+    );
   }
   if (have > declared + 1 || (have === declared + 1 && frame.at(-1) !== 0)) {
-    return refuseLink('corrupt', 'damaged', 'The session link is damaged: it has more characters than it was made with. It was copied together with other text.');
+    return refuseLink(
+      'corrupt',
+      'damaged',
+      'The session link is damaged: it has more characters than it was made with. It was copied together with other text.',
+    );
   }
   const deflated = frame.subarray(FRAME_HEAD, FRAME_HEAD + declared);
   const check = await dataCheck(deflated);
   if (check.some((b, i) => b !== frame[4 + i])) {
-    return refuseLink('corrupt', 'damaged', 'The session link is damaged: one or more of its characters were changed (its check value does not match its data).');
+    return refuseLink(
+      'corrupt',
+      'damaged',
+      'The session link is damaged: one or more of its characters were changed (its check value does not match its data).',
+    );
   }
   // The data is exactly as it was made: whatever is wrong with it now was made that way.
   const inflated = await inflateRawCapped(deflated, MAX_SESSION_BYTES);
   if (!inflated.ok) {
     if (inflated.reason === 'bomb') return refuseBomb();
-    return refuseLink('corrupt', 'altered', 'The session link was altered: it arrived intact, but its data is not compressed as this format writes it, so it was made by another program.');
+    return refuseLink(
+      'corrupt',
+      'altered',
+      'The session link was altered: it arrived intact, but its data is not compressed as this format writes it, so it was made by another program.',
+    );
   }
   const value = parseLinkJson(inflated.bytes);
-  if (value === undefined) return refuseLink('not-json', 'altered', 'The session link was altered: it arrived intact, but its data is not a session record, so it was made by another program.');
+  if (value === undefined)
+    return refuseLink(
+      'not-json',
+      'altered',
+      'The session link was altered: it arrived intact, but its data is not a session record, so it was made by another program.',
+    );
   const read = fromLinkForm(value);
-  if (!read.ok) return refuseLink('schema', 'altered', `The session link was altered: it arrived intact, but it is not a session record (${read.problem}), so it was made by another program.`);
+  if (!read.ok)
+    return refuseLink(
+      'schema',
+      'altered',
+      `The session link was altered: it arrived intact, but it is not a session record (${read.problem}), so it was made by another program.`,
+    );
   return alteredIfInvalid(await checkSession(read.record), 'it arrived intact, but');
 }
 
 /** Version 1: base64url of deflate-raw of the shared form's JSON, with no check value of its own. */
 async function decodeV1(data: string): Promise<SessionCheck> {
   // A base64 string one past a multiple of 4 cannot come from any bytes: the link lost characters.
-  if (data.length % 4 === 1) return refuseLink('truncated', 'cut', `The session link is cut short (or lost a character): its data stops in the middle of a character group. ${CHAT_CUTS}`);
+  if (data.length % 4 === 1)
+    return refuseLink(
+      'truncated',
+      'cut',
+      `The session link is cut short (or lost a character): its data stops in the middle of a character group. ${CHAT_CUTS}`,
+    );
   const inflated = await inflateRawCapped(fromBase64Url(data), MAX_SESSION_BYTES);
   if (!inflated.ok) {
     switch (inflated.reason) {
       case 'truncated':
-        return refuseLink('truncated', 'cut', `The session link is cut short: its data ends before the session does. ${CHAT_CUTS}`);
+        return refuseLink(
+          'truncated',
+          'cut',
+          `The session link is cut short: its data ends before the session does. ${CHAT_CUTS}`,
+        );
       case 'corrupt':
-        return refuseLink('corrupt', 'damaged', 'The session link is damaged: its data does not decompress, so characters in it were changed or lost in copying.');
+        return refuseLink(
+          'corrupt',
+          'damaged',
+          'The session link is damaged: its data does not decompress, so characters in it were changed or lost in copying.',
+        );
       case 'bomb':
         return refuseBomb();
       default: {
@@ -196,12 +262,21 @@ async function decodeV1(data: string): Promise<SessionCheck> {
     }
   }
   const value = parseLinkJson(inflated.bytes);
-  if (value === undefined) return refuseLink('not-json', 'damaged', 'The session link is damaged: its data decompresses, but not to a session record, so a character in it was changed.');
+  if (value === undefined)
+    return refuseLink(
+      'not-json',
+      'damaged',
+      'The session link is damaged: its data decompresses, but not to a session record, so a character in it was changed.',
+    );
   return alteredIfInvalid(await checkSession(value), 'its data reads, but');
 }
 
 function refuseBomb(): SessionCheck {
-  return refuseLink('bomb', null, `The session link expands to more than ${MAX_SESSION_BYTES / 1024 / 1024} MB when decompressed, far more than any session needs, so decompressing was stopped and it was not opened.`);
+  return refuseLink(
+    'bomb',
+    null,
+    `The session link expands to more than ${MAX_SESSION_BYTES / 1024 / 1024} MB when decompressed, far more than any session needs, so decompressing was stopped and it was not opened.`,
+  );
 }
 
 /** The JSON value of a link's data, or undefined when it is not JSON (the parser's own words help nobody here). */
@@ -216,20 +291,30 @@ function parseLinkJson(bytes: Uint8Array): unknown {
 /** A record refused for its content came in a link that decoded: the link was altered after it was made. */
 function alteredIfInvalid(checked: SessionCheck, how: string): SessionCheck {
   if (checked.ok || (checked.kind !== 'schema' && checked.kind !== 'path')) return checked;
-  return refuseRecord(checked.kind, `The session link was altered: ${how} ${checked.text.charAt(0).toLowerCase()}${checked.text.slice(1)}`, 'altered');
+  return refuseRecord(
+    checked.kind,
+    `The session link was altered: ${how} ${checked.text.charAt(0).toLowerCase()}${checked.text.slice(1)}`,
+    'altered',
+  );
 }
 
 /** Checks the text of a session file (JSON, the file form) as untrusted input. */
 export async function parseSessionFile(text: string): Promise<SessionCheck> {
   const bytes = encodeText(text);
   if (bytes.length > MAX_SESSION_FILE_BYTES) {
-    return refuseRecord('too-large', `The session file is ${bytes.length.toLocaleString('en-US')} bytes, more than the ${MAX_SESSION_FILE_BYTES.toLocaleString('en-US')} a session file may have, so it was not read.`);
+    return refuseRecord(
+      'too-large',
+      `The session file is ${bytes.length.toLocaleString('en-US')} bytes, more than the ${MAX_SESSION_FILE_BYTES.toLocaleString('en-US')} a session file may have, so it was not read.`,
+    );
   }
   let value: unknown;
   try {
     value = JSON.parse(decodeText(bytes));
   } catch (e) {
-    return refuseRecord('not-json', `The session file is not JSON (${(e as Error).message}). A session file is the .session.json a recorded run writes.`);
+    return refuseRecord(
+      'not-json',
+      `The session file is not JSON (${(e as Error).message}). A session file is the .session.json a recorded run writes.`,
+    );
   }
   return checkSession(value);
 }
@@ -242,12 +327,21 @@ function extractPayload(input: string): string | SessionCheck {
       .slice(hash + 1)
       .split('&')
       .find((p) => p.startsWith(`${SHARE_PARAM}=`));
-    if (param === undefined) return refuseLink('not-a-link', null, `This is not a session link: its "#" part has no ${SHARE_PARAM}=… (a session link ends in #${SHARE_PARAM}= and the encoded session).`);
+    if (param === undefined)
+      return refuseLink(
+        'not-a-link',
+        null,
+        `This is not a session link: its "#" part has no ${SHARE_PARAM}=… (a session link ends in #${SHARE_PARAM}= and the encoded session).`,
+      );
     return stripPadding(param.slice(SHARE_PARAM.length + 1));
   }
   if (input.startsWith(`${SHARE_PARAM}=`)) return stripPadding(input.slice(SHARE_PARAM.length + 1));
   if (/^[a-z][a-z0-9+.-]*:/i.test(input) || input.includes('/')) {
-    return refuseLink('not-a-link', null, `This is not a session link: it has no #${SHARE_PARAM}=… part (a session link ends in #${SHARE_PARAM}= and the encoded session).`);
+    return refuseLink(
+      'not-a-link',
+      null,
+      `This is not a session link: it has no #${SHARE_PARAM}=… part (a session link ends in #${SHARE_PARAM}= and the encoded session).`,
+    );
   }
   if (input === '') return refuseLink('not-a-link', null, 'This is not a session link: it is empty.');
   return stripPadding(input);

@@ -36,10 +36,12 @@ export async function describeStart(ws: Workspace): Promise<StartDescription> {
   for (const e of tree) {
     if (e.type === 'dir') {
       if (SKIP_DIRS.has(baseName(e.path))) unrecorded.push(`${e.path}/ (skipped, as the search tools skip it)`);
-      else if (!tree.some((other) => other.path.startsWith(`${e.path}/`))) unrecorded.push(`${e.path}/ (an empty directory)`);
+      else if (!tree.some((other) => other.path.startsWith(`${e.path}/`)))
+        unrecorded.push(`${e.path}/ (an empty directory)`);
     } else if (e.type === 'symlink') unrecorded.push(`${e.path} (a symlink)`);
     else if (looksBinary(e.bytes!)) unrecorded.push(`${e.path} (a binary file)`);
-    else if (await recordedPathProblem(e.path)) unrecorded.push(`${e.path} (a path the workspace refuses to write, e.g. harness state under .slmcode/)`);
+    else if (await recordedPathProblem(e.path))
+      unrecorded.push(`${e.path} (a path the workspace refuses to write, e.g. harness state under .slmcode/)`);
     else files[e.path] = decodeText(e.bytes!);
   }
   const hash = await hashTemplateFiles(files);
@@ -63,7 +65,10 @@ export async function seedStart(ws: Workspace, ref: WorkspaceRef): Promise<SeedO
   const { id, hash } = ref.template;
   const template = templateById(id);
   if (!template) {
-    return { ok: false, text: `the session starts from the template "${id}", which this build does not have (it has: ${listTemplates()}); open the session in the version that recorded it` };
+    return {
+      ok: false,
+      text: `the session starts from the template "${id}", which this build does not have (it has: ${listTemplates()}); open the session in the version that recorded it`,
+    };
   }
   const have = shortTemplateHash(template.hash);
   if (have !== hash) {

@@ -23,7 +23,10 @@ export interface TreeEntry {
  */
 export async function readTree(ws: Workspace): Promise<TreeEntry[]> {
   const walked = await walkTree(ws, '');
-  if (walked.truncated) throw new RangeError(`readTree: the workspace at ${ws.root} has more entries than the walker visits (${walked.entries.length}); record a smaller project`);
+  if (walked.truncated)
+    throw new RangeError(
+      `readTree: the workspace at ${ws.root} has more entries than the walker visits (${walked.entries.length}); record a smaller project`,
+    );
   const out: TreeEntry[] = [];
   for (const e of walked.entries) {
     if (e.type === 'file') out.push({ path: e.path, type: e.type, bytes: await ws.readFile(e.path) });

@@ -11,7 +11,17 @@ import type { z } from 'zod';
 import { RECORD_VERSION, sessionSchema, type Session } from './record.ts';
 
 /** Why a record was refused: the kinds a UI can tell apart. */
-export type RefusalKind = 'not-a-link' | 'bad-characters' | 'truncated' | 'corrupt' | 'too-large' | 'bomb' | 'not-json' | 'newer-version' | 'schema' | 'path';
+export type RefusalKind =
+  | 'not-a-link'
+  | 'bad-characters'
+  | 'truncated'
+  | 'corrupt'
+  | 'too-large'
+  | 'bomb'
+  | 'not-json'
+  | 'newer-version'
+  | 'schema'
+  | 'path';
 
 /**
  * What is wrong with a link that is its own fault, said plainly: `damaged` (characters changed
@@ -30,7 +40,8 @@ export function refuseRecord(kind: RefusalKind, text: string, fault: LinkFault |
 
 /** Checks a parsed JSON value as a session record from outside. */
 export async function checkSession(value: unknown): Promise<SessionCheck> {
-  const v = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as { v?: unknown }).v : undefined;
+  const v =
+    typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as { v?: unknown }).v : undefined;
   if (typeof v === 'number' && v > RECORD_VERSION) {
     return refuseRecord(
       'newer-version',
@@ -78,6 +89,7 @@ export async function recordedPathProblem(path: string): Promise<string | null> 
   emptyWorkspace ??= new MemoryWorkspace();
   const jailed = await resolvePath(emptyWorkspace, path, 'write');
   if (!jailed.ok) return jailed.text;
-  if (jailed.path !== path) return `it is not written in normal form (the workspace would store it as ${JSON.stringify(jailed.path)}).`;
+  if (jailed.path !== path)
+    return `it is not written in normal form (the workspace would store it as ${JSON.stringify(jailed.path)}).`;
   return null;
 }

@@ -12,7 +12,10 @@ export type Page = 'start' | 'run' | 'console' | 'compare' | 'eval';
 /** The part of `window` the router uses (a stand-in in tests). */
 export interface RouterWindow {
   readonly location: { readonly hash: string };
-  readonly history: { replaceState(data: unknown, unused: string, url: string): void; pushState(data: unknown, unused: string, url: string): void };
+  readonly history: {
+    replaceState(data: unknown, unused: string, url: string): void;
+    pushState(data: unknown, unused: string, url: string): void;
+  };
   addEventListener(type: 'hashchange', listener: () => void): void;
   removeEventListener(type: 'hashchange', listener: () => void): void;
 }
@@ -28,8 +31,20 @@ export interface Route {
 /** The pages whose query is theirs to read (the router keeps it as written). */
 const OWN_QUERY: ReadonlySet<Page> = new Set(['compare', 'eval']);
 
-const PAGES: Readonly<Record<string, Page>> = { '': 'start', run: 'run', console: 'console', compare: 'compare', eval: 'eval' };
-const PATHS: Readonly<Record<Page, string>> = { start: '/', run: '/run', console: '/console', compare: '/compare', eval: '/eval' };
+const PAGES: Readonly<Record<string, Page>> = {
+  '': 'start',
+  run: 'run',
+  console: 'console',
+  compare: 'compare',
+  eval: 'eval',
+};
+const PATHS: Readonly<Record<Page, string>> = {
+  start: '/',
+  run: '/run',
+  console: '/console',
+  compare: '/compare',
+  eval: '/eval',
+};
 
 /** `#/run?step=5` → {page: 'run', step: 5}; anything unknown is the start screen. */
 export function parseHash(hash: string): Route {
@@ -45,7 +60,12 @@ export function parseHash(hash: string): Route {
 }
 
 export function formatHash(route: Route): string {
-  const query = route.page === 'run' && route.step !== null ? `?step=${route.step}` : OWN_QUERY.has(route.page) && route.query ? `?${route.query}` : '';
+  const query =
+    route.page === 'run' && route.step !== null
+      ? `?step=${route.step}`
+      : OWN_QUERY.has(route.page) && route.query
+        ? `?${route.query}`
+        : '';
   return `#${PATHS[route.page]}${query}`;
 }
 

@@ -17,7 +17,10 @@ describe('parseHash', () => {
     ['#/console', { page: 'console', step: null }],
     ['#/console?step=3', { page: 'console', step: null }],
     ['#/nowhere', { page: 'start', step: null }],
-    ['#/compare?a=example:drifted-edit&b=lesson:the-jail&row=2', { page: 'compare', step: null, query: 'a=example:drifted-edit&b=lesson:the-jail&row=2' }],
+    [
+      '#/compare?a=example:drifted-edit&b=lesson:the-jail&row=2',
+      { page: 'compare', step: null, query: 'a=example:drifted-edit&b=lesson:the-jail&row=2' },
+    ],
     ['#/compare', { page: 'compare', step: null, query: '' }],
     ['#/eval?x=1?y', { page: 'eval', step: null, query: 'x=1?y' }],
   ])('%s', (hash, route) => {
@@ -45,7 +48,8 @@ function fakeWindow(hash: string) {
     location: { hash },
     history: {
       pushState: (_d: unknown, _u: string, url: string) => void (log.push(`push ${url}`), (win.location.hash = url)),
-      replaceState: (_d: unknown, _u: string, url: string) => void (log.push(`replace ${url}`), (win.location.hash = url)),
+      replaceState: (_d: unknown, _u: string, url: string) =>
+        void (log.push(`replace ${url}`), (win.location.hash = url)),
     },
     addEventListener: (_t: 'hashchange', l: () => void) => void listeners.add(l),
     removeEventListener: (_t: 'hashchange', l: () => void) => void listeners.delete(l),
@@ -79,7 +83,13 @@ describe('Router', () => {
     router.setStep(null);
     router.go('console');
     router.setStep(5);
-    expect(log).toEqual(['push #/run', 'replace #/run?step=2', 'replace #/run?step=3', 'replace #/run', 'push #/console']);
+    expect(log).toEqual([
+      'push #/run',
+      'replace #/run?step=2',
+      'replace #/run?step=3',
+      'replace #/run',
+      'push #/console',
+    ]);
     expect(router.route).toEqual({ page: 'console', step: null });
   });
 

@@ -2,7 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { Theme, type ThemeHost } from './theme.svelte.ts';
 
-function host(saved: string | null, storageWorks = true): ThemeHost & { attr: () => string | null; stored: () => string | null } {
+function host(
+  saved: string | null,
+  storageWorks = true,
+): ThemeHost & { attr: () => string | null; stored: () => string | null } {
   let attr: string | null = null;
   let stored = saved;
   return {

@@ -25,7 +25,10 @@ import { createTemplateSession } from './starter-session.ts';
 const SETTINGS: RunSettings = { ...RUN_DEFAULTS, paceMs: 0 };
 const MARKER = 'approved-marker';
 const COMMAND = `touch ${MARKER}`;
-const OUTPUTS = [JSON.stringify({ tool: 'ws_shell', args: { command: COMMAND } }), JSON.stringify({ tool: 'ws_list', args: { path: '.' } })];
+const OUTPUTS = [
+  JSON.stringify({ tool: 'ws_shell', args: { command: COMMAND } }),
+  JSON.stringify({ tool: 'ws_list', args: { path: '.' } }),
+];
 
 let approved: Session;
 
@@ -33,7 +36,12 @@ beforeAll(async () => {
   useNodeWasm();
   const ws = new MemoryWorkspace(undefined, undefined, sandboxRunner());
   await ws.writeFile('README.md', encodeText('# notes\n'));
-  ({ session: approved } = await recordRun({ engine: createEngine(ws), model: new ScriptedModel(OUTPUTS), task: 'Leave a marker.', approve: async () => true }));
+  ({ session: approved } = await recordRun({
+    engine: createEngine(ws),
+    model: new ScriptedModel(OUTPUTS),
+    task: 'Leave a marker.',
+    approve: async () => true,
+  }));
 });
 
 const open: EngineClient[] = [];
@@ -59,26 +67,46 @@ function connect(services: RunServices = {}) {
     const header = of(runId).find((e): e is { kind: 'session'; header: SessionHeader } => e.kind === 'session')!.header;
     return { ...header, steps: steps(runId).map((r) => r.recorded!) };
   }
-  const hasMarker = async (runId: number, step: number) => (await client.runTree(runId, step)).entries.some((e) => e.path === MARKER);
+  const hasMarker = async (runId: number, step: number) =>
+    (await client.runTree(runId, step)).entries.some((e) => e.path === MARKER);
   return { client, steps, ended, session, hasMarker };
 }
 
 /** An OpenAI-compatible endpoint whose model always finishes. */
 const finishingEndpoint: typeof fetch = async () =>
-  new Response(JSON.stringify({ choices: [{ message: { role: 'assistant', content: JSON.stringify({ tool: 'done', args: { summary: 'left as it is' } }) } }] }), {
-    headers: { 'content-type': 'application/json' },
-  });
+  new Response(
+    JSON.stringify({
+      choices: [
+        {
+          message: { role: 'assistant', content: JSON.stringify({ tool: 'done', args: { summary: 'left as it is' } }) },
+        },
+      ],
+    }),
+    {
+      headers: { 'content-type': 'application/json' },
+    },
+  );
 
 describe('opening a session whose gated step recorded an approval', () => {
   it('runs nothing: the step is marked, carries the recorded approval as history and the offer', async () => {
     const c = connect();
-    const { runId } = await c.client.startSessionRun({ session: approved, upTo: approved.steps.length, model: null, settings: SETTINGS });
+    const { runId } = await c.client.startSessionRun({
+      session: approved,
+      upTo: approved.steps.length,
+      model: null,
+      settings: SETTINGS,
+    });
     await c.ended(runId);
     const [gated, after] = c.steps(runId);
     expect(gated!.step.approval).toBe('unapproved');
     expect(gated!.recordedApproval).toBe('approved');
     expect(gated!.check).toMatchObject({ reproduced: false, divergence: { index: 1, kind: 'approval' } });
-    expect(gated!.offer).toEqual({ tool: 'ws_shell', command: COMMAND, reason: expect.stringMatching(/^needs approval \(tier gated\)/), writes: [MARKER] });
+    expect(gated!.offer).toEqual({
+      tool: 'ws_shell',
+      command: COMMAND,
+      reason: expect.stringMatching(/^needs approval \(tier gated\)/),
+      writes: [MARKER],
+    });
     expect(gated!.changes).toEqual([]);
     expect(after!.offer).toBeUndefined();
     expect(await c.hasMarker(runId, 1)).toBe(false);
@@ -87,7 +115,12 @@ describe('opening a session whose gated step recorded an approval', () => {
 
   it("the replay's own record replays as it is, still without running the command", async () => {
     const c = connect();
-    const { runId } = await c.client.startSessionRun({ session: approved, upTo: approved.steps.length, model: null, settings: SETTINGS });
+    const { runId } = await c.client.startSessionRun({
+      session: approved,
+      upTo: approved.steps.length,
+      model: null,
+      settings: SETTINGS,
+    });
     await c.ended(runId);
     const own = c.session(runId);
     expect(own.steps[0]!.approval).toBe('unapproved');
@@ -102,7 +135,11 @@ describe('opening a session whose gated step recorded an approval', () => {
     const { runId } = await c.client.startSessionRun({ session: approved, upTo: 1, model, settings: SETTINGS });
     await c.ended(runId);
     const [gated, live] = c.steps(runId);
-    expect(gated).toMatchObject({ step: { approval: 'unapproved' }, recordedApproval: 'approved', offer: { command: COMMAND } });
+    expect(gated).toMatchObject({
+      step: { approval: 'unapproved' },
+      recordedApproval: 'approved',
+      offer: { command: COMMAND },
+    });
     expect(live!.check).toBeUndefined();
     expect(await c.hasMarker(runId, 1)).toBe(false);
   });
@@ -111,10 +148,21 @@ describe('opening a session whose gated step recorded an approval', () => {
     const c = connect({ fetch: finishingEndpoint });
     const ws = new MemoryWorkspace(undefined, undefined, sandboxRunner());
     const write = JSON.stringify({ tool: 'ws_write', args: { path: 'notes.md', content: 'kept\n' } });
-    const { session } = await recordRun({ engine: createEngine(ws), model: new ScriptedModel([write]), task: 'Keep a note.', approval: 'ask', approve: async () => true });
+    const { session } = await recordRun({
+      engine: createEngine(ws),
+      model: new ScriptedModel([write]),
+      task: 'Keep a note.',
+      approval: 'ask',
+      approve: async () => true,
+    });
     expect(session.steps[0]!.approval).toBe('approved');
     const model = { kind: 'openai', baseUrl: 'http://127.0.0.1:9/v1', model: 'stub' } as const;
-    const { runId } = await c.client.startSessionRun({ session, upTo: 1, model, settings: { ...SETTINGS, approval: 'ask' } });
+    const { runId } = await c.client.startSessionRun({
+      session,
+      upTo: 1,
+      model,
+      settings: { ...SETTINGS, approval: 'ask' },
+    });
     await c.ended(runId);
     const [replayed] = c.steps(runId);
     expect(replayed!.step.approval).toBeUndefined();
@@ -126,10 +174,19 @@ describe('opening a session whose gated step recorded an approval', () => {
 describe('Approve and run', () => {
   it('runs that one step in the workspace at that point and shows it beside the record; the run itself is unchanged', async () => {
     const c = connect();
-    const { runId } = await c.client.startSessionRun({ session: approved, upTo: approved.steps.length, model: null, settings: SETTINGS });
+    const { runId } = await c.client.startSessionRun({
+      session: approved,
+      upTo: approved.steps.length,
+      model: null,
+      settings: SETTINGS,
+    });
     await c.ended(runId);
     const result = await c.client.approveStep(runId, 1);
-    expect(result).toMatchObject({ step: 1, check: { reproduced: true }, backend: 'memory (with the JavaScript sandbox)' });
+    expect(result).toMatchObject({
+      step: 1,
+      check: { reproduced: true },
+      backend: 'memory (with the JavaScript sandbox)',
+    });
     expect(result.live).toBe(approved.steps[0]!.shellOutput);
     expect(result.recorded).toBe(approved.steps[0]!.shellOutput);
     expect(result.changes).toEqual([{ path: MARKER, before: null, after: '' }]);
@@ -139,17 +196,35 @@ describe('Approve and run', () => {
 
   it('shows where the live result differs from the record', async () => {
     const c = connect();
-    const edited: Session = { ...approved, steps: approved.steps.map((s, i) => (i === 0 ? { ...s, shellOutput: 'something else', resultHash: '000000000000' } : s)) };
-    const { runId } = await c.client.startSessionRun({ session: edited, upTo: edited.steps.length, model: null, settings: SETTINGS });
+    const edited: Session = {
+      ...approved,
+      steps: approved.steps.map((s, i) =>
+        i === 0 ? { ...s, shellOutput: 'something else', resultHash: '000000000000' } : s,
+      ),
+    };
+    const { runId } = await c.client.startSessionRun({
+      session: edited,
+      upTo: edited.steps.length,
+      model: null,
+      settings: SETTINGS,
+    });
     await c.ended(runId);
     const result = await c.client.approveStep(runId, 1);
     expect(result.recorded).toBe('something else');
-    expect(result.check).toMatchObject({ reproduced: false, divergence: { index: 1, kind: 'shell', diff: expect.stringContaining('- something else') } });
+    expect(result.check).toMatchObject({
+      reproduced: false,
+      divergence: { index: 1, kind: 'shell', diff: expect.stringContaining('- something else') },
+    });
   });
 
   it('refuses a step that does not wait for an approval', async () => {
     const c = connect();
-    const { runId } = await c.client.startSessionRun({ session: approved, upTo: approved.steps.length, model: null, settings: SETTINGS });
+    const { runId } = await c.client.startSessionRun({
+      session: approved,
+      upTo: approved.steps.length,
+      model: null,
+      settings: SETTINGS,
+    });
     await c.ended(runId);
     await expect(c.client.approveStep(runId, 2)).rejects.toThrow('Step 2 of this run does not wait for an approval');
   });

@@ -26,7 +26,12 @@ export async function approvalOffer(engine: Engine, call: ParsedCall): Promise<A
   const parser = await parserFor('bash');
   try {
     const decision = decideShell(parser, command);
-    return { tool: call.tool, command, reason: decision.reason, ...(decision.writes && { writes: [...decision.writes] }) };
+    return {
+      tool: call.tool,
+      command,
+      reason: decision.reason,
+      ...(decision.writes && { writes: [...decision.writes] }),
+    };
   } finally {
     parser.delete();
   }
@@ -39,13 +44,17 @@ export async function approvalOffer(engine: Engine, call: ParsedCall): Promise<A
  */
 export async function runApprovedStep(session: Session, step: number, history: RunHistory): Promise<ApprovedRun> {
   const { ws, backend } = freshSessionWorkspace(session);
-  const report = await replaySession({ ...session, steps: session.steps.slice(0, step) }, { workspace: ws, approved: new Set([step]) });
+  const report = await replaySession(
+    { ...session, steps: session.steps.slice(0, step) },
+    { workspace: ws, approved: new Set([step]) },
+  );
   const check = report.steps[step - 1];
   if (!check) {
     const why = report.divergence?.why ?? 'the replay stopped early';
     throw new Error(`Step ${step} could not be run: the replay ended before it. ${why}`);
   }
-  if (check.approval !== 'approved') throw new Error(`Step ${step} was not run: it is not a gated step waiting for an approval here.`);
+  if (check.approval !== 'approved')
+    throw new Error(`Step ${step} was not run: it is not a gated step waiting for an approval here.`);
   const expected = session.steps[step - 1]!;
   const shell = expected.shellOutput !== undefined;
   const { changes, tree } = await history.changesTo(step - 1, ws);

@@ -144,7 +144,9 @@ export class EngineRequestError extends Error {
 /** The worker is gone; nothing more will be answered until `restart()`. */
 export class EngineCrashedError extends Error {
   constructor(readonly reason: string) {
-    super(`The engine worker stopped: ${reason}. Restart the engine to get a fresh workspace (files in the old one are lost).`);
+    super(
+      `The engine worker stopped: ${reason}. Restart the engine to get a fresh workspace (files in the old one are lost).`,
+    );
     this.name = 'EngineCrashedError';
   }
 }
@@ -408,9 +410,15 @@ export class EngineClient {
     }
   }
 
-  #request<K extends EngineRequestType>(type: K, params: EngineCalls[K]['params'], transfer: Transferable[] = []): Promise<EngineCalls[K]['result']> {
+  #request<K extends EngineRequestType>(
+    type: K,
+    params: EngineCalls[K]['params'],
+    transfer: Transferable[] = [],
+  ): Promise<EngineCalls[K]['result']> {
     if (this.#status.state === 'crashed' || !this.#worker) {
-      return Promise.reject(new EngineCrashedError(this.#status.state === 'crashed' ? this.#status.reason : 'no worker'));
+      return Promise.reject(
+        new EngineCrashedError(this.#status.state === 'crashed' ? this.#status.reason : 'no worker'),
+      );
     }
     const id = this.#nextId++;
     const worker = this.#worker;
@@ -447,5 +455,7 @@ function describeErrorEvent(e: Event): string {
 
 /** The client for the browser: a module worker bundled by Vite from engine.worker.ts. */
 export function createEngineClient(): EngineClient {
-  return new EngineClient(() => new Worker(new URL('./engine.worker.ts', import.meta.url), { type: 'module', name: 'slmcode-engine' }));
+  return new EngineClient(
+    () => new Worker(new URL('./engine.worker.ts', import.meta.url), { type: 'module', name: 'slmcode-engine' }),
+  );
 }

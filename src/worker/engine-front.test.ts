@@ -81,6 +81,11 @@ describe('serveFront', () => {
     const scope = new FakeScope();
     serveFront(scope, () => Promise.reject(new TypeError('Failed to fetch dynamically imported module')));
     await settle();
-    expect(scope.posted).toEqual([{ type: 'fatal', error: expect.objectContaining({ name: 'TypeError', message: 'Failed to fetch dynamically imported module' }) }]);
+    expect(scope.posted).toEqual([
+      {
+        type: 'fatal',
+        error: expect.objectContaining({ name: 'TypeError', message: 'Failed to fetch dynamically imported module' }),
+      },
+    ]);
   });
 });

@@ -35,10 +35,12 @@ export function serveFront(endpoint: HostEndpoint, loadHost: HostLoader): void {
     const req = event.data as EngineRequest | null;
     const answer = req && ANSWERED_HERE.get(req.type);
     if (answer) {
-      Promise.resolve().then(answer).then(
-        (value) => endpoint.postMessage({ type: 'result', id: req.id, value }),
-        (e: unknown) => endpoint.postMessage({ type: 'error', id: req.id, error: toWireError(e) }),
-      );
+      Promise.resolve()
+        .then(answer)
+        .then(
+          (value) => endpoint.postMessage({ type: 'result', id: req.id, value }),
+          (e: unknown) => endpoint.postMessage({ type: 'error', id: req.id, error: toWireError(e) }),
+        );
     } else if (hostListener) hostListener(event);
     else waiting.push(event);
   });

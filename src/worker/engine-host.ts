@@ -47,7 +47,10 @@ export function toolInfo(def: ToolDef<unknown>): ToolInfo {
 export function serveEngine(endpoint: HostEndpoint, newSession: SessionFactory, services: RunServices = {}): void {
   let session = newSession();
   const attached = new AttachedWorkspace();
-  const runs = new RunHost((runId, event) => endpoint.postMessage({ type: 'run', runId, event }), { ...services, attached });
+  const runs = new RunHost((runId, event) => endpoint.postMessage({ type: 'run', runId, event }), {
+    ...services,
+    attached,
+  });
   const evals = new EvalHost((evalId, event) => endpoint.postMessage({ type: 'eval', evalId, event }), services);
   // One request at a time: a reset must not swap the engine under a running tool call.
   let queue: Promise<unknown> = session.then(
@@ -134,18 +137,26 @@ export function serveEngine(endpoint: HostEndpoint, newSession: SessionFactory, 
         return openEvalFiles(req.files);
       default: {
         const never: never = req;
-        throw new TypeError(`engine worker: unknown request type ${JSON.stringify((never as { type?: unknown }).type)}`);
+        throw new TypeError(
+          `engine worker: unknown request type ${JSON.stringify((never as { type?: unknown }).type)}`,
+        );
       }
     }
   }
 
   function gguf() {
-    if (!services.gguf) throw new Error('llama.cpp in WebAssembly needs its model worker, which only a browser has; use the scripted model or an endpoint.');
+    if (!services.gguf)
+      throw new Error(
+        'llama.cpp in WebAssembly needs its model worker, which only a browser has; use the scripted model or an endpoint.',
+      );
     return services.gguf;
   }
 
   function webllm() {
-    if (!services.webllm) throw new Error('WebLLM needs the model worker, which only a browser has; use the scripted model or an endpoint.');
+    if (!services.webllm)
+      throw new Error(
+        'WebLLM needs the model worker, which only a browser has; use the scripted model or an endpoint.',
+      );
     return services.webllm;
   }
 

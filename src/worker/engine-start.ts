@@ -14,10 +14,18 @@ export function startEngine(endpoint: HostEndpoint): void {
   useBrowserWasm();
   installBufferGlobal();
   const webllm = new ModelLink(
-    () => new Worker(new URL('./model.worker.ts', import.meta.url), { type: 'module', name: 'slmcode-model' }) as unknown as ModelPort,
+    () =>
+      new Worker(new URL('./model.worker.ts', import.meta.url), {
+        type: 'module',
+        name: 'slmcode-model',
+      }) as unknown as ModelPort,
   );
   const gguf = new ModelLink(
-    () => new Worker(new URL('./gguf.worker.ts', import.meta.url), { type: 'module', name: 'slmcode-llamacpp' }) as unknown as ModelPort,
+    () =>
+      new Worker(new URL('./gguf.worker.ts', import.meta.url), {
+        type: 'module',
+        name: 'slmcode-llamacpp',
+      }) as unknown as ModelPort,
   );
   serveEngine(endpoint, () => createTemplateSession(), { webllm, gguf });
 }

@@ -7,4 +7,6 @@
 import { serveFront } from './engine-front.ts';
 import type { HostEndpoint } from './engine-host.ts';
 
-serveFront(self as unknown as HostEndpoint, async (endpoint) => (await import('./engine-start.ts')).startEngine(endpoint));
+serveFront(self as unknown as HostEndpoint, async (endpoint) =>
+  (await import('./engine-start.ts')).startEngine(endpoint),
+);

@@ -17,12 +17,21 @@ const open = 'kind' in sandbox ? sandboxedMemoryWorkspaces(sandbox) : undefined;
 
 const suite = evalSuite();
 const TWO = suite.tasks.slice(0, 2).map((t) => t.id);
-const CONFIG: EvalConfig = { tasks: TWO, arms: ['on', 'off'], seeds: 1, model: { kind: 'reference' }, jobs: 1, maxSteps: 20, contextTokens: 4096 };
+const CONFIG: EvalConfig = {
+  tasks: TWO,
+  arms: ['on', 'off'],
+  seeds: 1,
+  model: { kind: 'reference' },
+  jobs: 1,
+  maxSteps: 20,
+  contextTokens: 4096,
+};
 
 function host(workspaces = open) {
   const events: { id: number; event: EvalEvent }[] = [];
   const h = new EvalHost((id, event) => events.push({ id, event }), {}, workspaces);
-  const ended = () => events.find((e) => e.event.kind === 'ended')?.event as Extract<EvalEvent, { kind: 'ended' }> | undefined;
+  const ended = () =>
+    events.find((e) => e.event.kind === 'ended')?.event as Extract<EvalEvent, { kind: 'ended' }> | undefined;
   return { h, events, ended };
 }
 
@@ -57,34 +66,45 @@ describe('EvalHost', () => {
     await expect(host().h.start({ ...CONFIG, ...change })).rejects.toThrow(message);
   });
 
-  it.skipIf(!open)('runs the reference solutions over tasks × arms, streams each graded session, and ends with the labelled results', async () => {
-    const { h, events, ended } = host();
-    const started = await h.start(CONFIG);
-    expect(started.total).toBe(4);
-    expect(started.model).toMatchObject({ id: 'reference', label: 'scripted', note: expect.stringMatching(/mean nothing/) });
-    await expect.poll(ended, { timeout: 120_000, interval: 200 }).toBeDefined();
-    const runs = events.flatMap((e) => (e.event.kind === 'run' ? [e.event] : []));
-    expect(events.filter((e) => e.event.kind === 'start')).toHaveLength(4);
-    expect(runs.map((r) => `${r.run.task}.${r.run.arm}`)).toEqual(TWO.flatMap((t) => [`${t}.on`, `${t}.off`]));
-    // The reference solution passes its grader on the on arm; every run carries its session.
-    expect(runs.filter((r) => r.run.arm === 'on').every((r) => r.run.passed)).toBe(true);
-    expect(runs.every((r) => r.session.steps.length === r.run.steps)).toBe(true);
-    const results = ended()!.results;
-    expect(results).toMatchObject({ suite: 'builtin', complete: true, seeds: 1, model: { label: 'scripted' } });
-    expect(results.summary.arms.map((a) => [a.arm, a.runs])).toEqual([
-      ['on', 2],
-      ['off', 2],
-    ]);
-  });
+  it.skipIf(!open)(
+    'runs the reference solutions over tasks × arms, streams each graded session, and ends with the labelled results',
+    async () => {
+      const { h, events, ended } = host();
+      const started = await h.start(CONFIG);
+      expect(started.total).toBe(4);
+      expect(started.model).toMatchObject({
+        id: 'reference',
+        label: 'scripted',
+        note: expect.stringMatching(/mean nothing/),
+      });
+      await expect.poll(ended, { timeout: 120_000, interval: 200 }).toBeDefined();
+      const runs = events.flatMap((e) => (e.event.kind === 'run' ? [e.event] : []));
+      expect(events.filter((e) => e.event.kind === 'start')).toHaveLength(4);
+      expect(runs.map((r) => `${r.run.task}.${r.run.arm}`)).toEqual(TWO.flatMap((t) => [`${t}.on`, `${t}.off`]));
+      // The reference solution passes its grader on the on arm; every run carries its session.
+      expect(runs.filter((r) => r.run.arm === 'on').every((r) => r.run.passed)).toBe(true);
+      expect(runs.every((r) => r.session.steps.length === r.run.steps)).toBe(true);
+      const results = ended()!.results;
+      expect(results).toMatchObject({ suite: 'builtin', complete: true, seeds: 1, model: { label: 'scripted' } });
+      expect(results.summary.arms.map((a) => [a.arm, a.runs])).toEqual([
+        ['on', 2],
+        ['off', 2],
+      ]);
+    },
+  );
 
   it.skipIf(!open)('stops: nothing new starts, and the end holds what finished', async () => {
     const events: EvalEvent[] = [];
     let evalId = 0;
     // Stopped as soon as the first session is graded.
-    const h: EvalHost = new EvalHost((_id, event) => {
-      events.push(event);
-      if (event.kind === 'run') h.stop(evalId);
-    }, {}, open);
+    const h: EvalHost = new EvalHost(
+      (_id, event) => {
+        events.push(event);
+        if (event.kind === 'run') h.stop(evalId);
+      },
+      {},
+      open,
+    );
     evalId = (await h.start({ ...CONFIG, arms: ['on'] })).evalId;
     const ended = () => events.find((e) => e.kind === 'ended') as Extract<EvalEvent, { kind: 'ended' }> | undefined;
     await expect.poll(ended, { timeout: 60_000, interval: 100 }).toBeDefined();
@@ -93,26 +113,43 @@ describe('EvalHost', () => {
     expect(events.filter((e) => e.kind === 'start')).toHaveLength(1);
   });
 
-  it.skipIf(!open)('runs an endpoint several sessions at once; its results are a real model\'s, and a session that only says done fails its grader', async () => {
-    let active = 0;
-    let most = 0;
-    const reply = JSON.stringify({ choices: [{ message: { role: 'assistant', content: '{"tool": "done", "args": {"summary": "nothing to do"}}' }, finish_reason: 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 5 } });
-    const fetchStub: typeof fetch = async () => {
-      active++;
-      most = Math.max(most, active);
-      await new Promise((r) => setTimeout(r, 20));
-      active--;
-      return new Response(reply, { headers: { 'content-type': 'application/json' } });
-    };
-    const events: EvalEvent[] = [];
-    const h = new EvalHost((_id, e) => events.push(e), { fetch: fetchStub }, open);
-    const started = await h.start({ ...CONFIG, arms: ['on'], seeds: 2, jobs: 2, model: { kind: 'openai', baseUrl: 'http://stub/v1', model: 'stub' } });
-    expect(started.model).toMatchObject({ id: 'openai:http://stub/v1#stub', label: 'real' });
-    const ended = () => events.find((e) => e.kind === 'ended') as Extract<EvalEvent, { kind: 'ended' }> | undefined;
-    await expect.poll(ended, { timeout: 120_000, interval: 200 }).toBeDefined();
-    expect(ended()!.error).toBeUndefined();
-    expect(ended()!.results.runs).toHaveLength(4);
-    expect(ended()!.results.runs.every((r) => !r.passed && r.failure !== null)).toBe(true);
-    expect(most).toBe(2);
-  });
+  it.skipIf(!open)(
+    "runs an endpoint several sessions at once; its results are a real model's, and a session that only says done fails its grader",
+    async () => {
+      let active = 0;
+      let most = 0;
+      const reply = JSON.stringify({
+        choices: [
+          {
+            message: { role: 'assistant', content: '{"tool": "done", "args": {"summary": "nothing to do"}}' },
+            finish_reason: 'stop',
+          },
+        ],
+        usage: { prompt_tokens: 10, completion_tokens: 5 },
+      });
+      const fetchStub: typeof fetch = async () => {
+        active++;
+        most = Math.max(most, active);
+        await new Promise((r) => setTimeout(r, 20));
+        active--;
+        return new Response(reply, { headers: { 'content-type': 'application/json' } });
+      };
+      const events: EvalEvent[] = [];
+      const h = new EvalHost((_id, e) => events.push(e), { fetch: fetchStub }, open);
+      const started = await h.start({
+        ...CONFIG,
+        arms: ['on'],
+        seeds: 2,
+        jobs: 2,
+        model: { kind: 'openai', baseUrl: 'http://stub/v1', model: 'stub' },
+      });
+      expect(started.model).toMatchObject({ id: 'openai:http://stub/v1#stub', label: 'real' });
+      const ended = () => events.find((e) => e.kind === 'ended') as Extract<EvalEvent, { kind: 'ended' }> | undefined;
+      await expect.poll(ended, { timeout: 120_000, interval: 200 }).toBeDefined();
+      expect(ended()!.error).toBeUndefined();
+      expect(ended()!.results.runs).toHaveLength(4);
+      expect(ended()!.results.runs.every((r) => !r.passed && r.failure !== null)).toBe(true);
+      expect(most).toBe(2);
+    },
+  );
 });

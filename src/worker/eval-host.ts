@@ -61,7 +61,13 @@ async function ggufName(choice: EvalModelChoice, fetchFn?: typeof fetch): Promis
   try {
     // A URL's header is read with Range requests (about a megabyte), not the whole model, and
     // within a bound: the host answers one request at a time, so a server that never answers must not hold the rest.
-    const source = 'file' in choice.source ? choice.source.file : await remoteGguf(choice.source.url, { ...(fetchFn && { fetch: fetchFn }), signal: AbortSignal.timeout(GGUF_NAME_TIMEOUT_MS) });
+    const source =
+      'file' in choice.source
+        ? choice.source.file
+        : await remoteGguf(choice.source.url, {
+            ...(fetchFn && { fetch: fetchFn }),
+            signal: AbortSignal.timeout(GGUF_NAME_TIMEOUT_MS),
+          });
     return metaString(await readGgufHeader(source), 'general.name');
   } catch {
     return undefined; // loading the model says what is wrong with the file or the address
@@ -89,12 +95,16 @@ export class EvalHost {
   async start(config: EvalConfig): Promise<EvalStarted> {
     const tasks = BUILTIN_TASKS.filter((t) => config.tasks.includes(t.id));
     const unknown = config.tasks.filter((id) => !BUILTIN_TASKS.some((t) => t.id === id));
-    if (unknown.length) throw new Error(`Unknown task${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')}: pick tasks of the builtin suite.`);
+    if (unknown.length)
+      throw new Error(
+        `Unknown task${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')}: pick tasks of the builtin suite.`,
+      );
     if (!tasks.length) throw new Error('Pick at least one task.');
     const arms = chooseArms(config.arms.join(','));
     if (!arms.ok) throw new Error(`Pick the arms again: ${arms.text}.`);
     const whole = (n: number, max: number, what: string, min = 1) => {
-      if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${what} must be a whole number from ${min} to ${max}.`);
+      if (!Number.isInteger(n) || n < min || n > max)
+        throw new Error(`${what} must be a whole number from ${min} to ${max}.`);
       return n;
     };
     const seeds = whole(config.seeds, EVAL_LIMITS.seeds, 'Seeds');
@@ -114,7 +124,11 @@ export class EvalHost {
     const createdAt = new Date().toISOString();
     const runs: EvalRun[] = [];
     const finish = (complete: boolean, error?: string) =>
-      emit({ kind: 'ended', results: buildResults({ suite: 'builtin', model, createdAt, arms: arms.arms, seeds, tasks, runs, complete }), ...(error && { error }) });
+      emit({
+        kind: 'ended',
+        results: buildResults({ suite: 'builtin', model, createdAt, arms: arms.arms, seeds, tasks, runs, complete }),
+        ...(error && { error }),
+      });
 
     const loop = { ...EVAL_DEFAULTS, maxSteps, contextTokens };
     let live: Promise<Model> | null = null;
@@ -130,7 +144,9 @@ export class EvalHost {
     setTimeout(() => {
       runEval(plan, {
         openWorkspace: this.openWorkspace,
-        model: async (s) => ({ model: choice.kind === 'reference' ? referenceModel(s.task, loop.contextTokens) : await liveModel() }),
+        model: async (s) => ({
+          model: choice.kind === 'reference' ? referenceModel(s.task, loop.contextTokens) : await liveModel(),
+        }),
         loop,
         jobs,
         signal: stop.signal,

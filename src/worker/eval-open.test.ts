@@ -9,15 +9,43 @@ import type { Session } from '../session/record.ts';
 import { evalBundleText } from './eval-bundle.ts';
 import { openEvalFiles } from './eval-open.ts';
 
-const session = JSON.parse(readFileSync(new URL('../../examples/drifted-edit.session.json', import.meta.url), 'utf8')) as Session;
+const session = JSON.parse(
+  readFileSync(new URL('../../examples/drifted-edit.session.json', import.meta.url), 'utf8'),
+) as Session;
 const run = (arm: string): EvalRun => ({
-  task: 't1', arm, seed: 0, passed: arm === 'on', steps: 3, tokens: 100, tokensEstimated: true, ms: 5,
-  session: `sessions/t1.${arm}.s0.session.json`, failure: arm === 'on' ? null : 'wrong-edit', stop: 'done', mechanisms: {}, grader: { passed: 1, failed: 0 },
+  task: 't1',
+  arm,
+  seed: 0,
+  passed: arm === 'on',
+  steps: 3,
+  tokens: 100,
+  tokensEstimated: true,
+  ms: 5,
+  session: `sessions/t1.${arm}.s0.session.json`,
+  failure: arm === 'on' ? null : 'wrong-edit',
+  stop: 'done',
+  mechanisms: {},
+  grader: { passed: 1, failed: 0 },
 });
 const results = buildResults({
-  suite: 'builtin', model: modelInfo('reference'), createdAt: '2026-12-01T00:00:00Z', arms: ARMS.slice(0, 2), seeds: 1,
-  tasks: [{ id: 't1', title: 'T', statement: 's', mechanisms: ['paging'], files: {}, grader: { 'a.test.js': '' }, solution: { a: '' } }],
-  runs: [run('on'), run('off')], complete: true,
+  suite: 'builtin',
+  model: modelInfo('reference'),
+  createdAt: '2026-12-01T00:00:00Z',
+  arms: ARMS.slice(0, 2),
+  seeds: 1,
+  tasks: [
+    {
+      id: 't1',
+      title: 'T',
+      statement: 's',
+      mechanisms: ['paging'],
+      files: {},
+      grader: { 'a.test.js': '' },
+      solution: { a: '' },
+    },
+  ],
+  runs: [run('on'), run('off')],
+  complete: true,
 });
 const blob = (text: string) => new Blob([text]);
 const json = (v: unknown) => blob(JSON.stringify(v));
@@ -41,11 +69,26 @@ describe('openEvalFiles', () => {
   });
 
   it.each<[string, { path: string; file: Blob }[], RegExp]>([
-    ['no results among the files', [{ path: 'a.session.json', file: json(session) }, { path: 'b.md', file: blob('') }], /None of the files is an eval result/],
+    [
+      'no results among the files',
+      [
+        { path: 'a.session.json', file: json(session) },
+        { path: 'b.md', file: blob('') },
+      ],
+      /None of the files is an eval result/,
+    ],
     ['a file that is not JSON', [{ path: 'results.json', file: blob('{') }], /is not JSON/],
     ['JSON that is not results', [{ path: 'results.json', file: json({ v: 1 }) }], /not an eval results file/],
-    ['an export of another version', [{ path: 'x.eval.json', file: json({ slmcodeEval: 9, results, sessions: {} }) }], /version 9; this page reads version 1/],
-    ['a broken session in an export', [{ path: 'x.eval.json', file: json({ slmcodeEval: 1, results, sessions: { [run('on').session]: { v: 1 } } }) }], /sessions\/t1\.on\.s0\.session\.json in x\.eval\.json cannot be opened/],
+    [
+      'an export of another version',
+      [{ path: 'x.eval.json', file: json({ slmcodeEval: 9, results, sessions: {} }) }],
+      /version 9; this page reads version 1/,
+    ],
+    [
+      'a broken session in an export',
+      [{ path: 'x.eval.json', file: json({ slmcodeEval: 1, results, sessions: { [run('on').session]: { v: 1 } } }) }],
+      /sessions\/t1\.on\.s0\.session\.json in x\.eval\.json cannot be opened/,
+    ],
   ])('refuses %s', async (_name, files, text) => {
     const opened = await openEvalFiles(files);
     expect(opened.ok).toBe(false);

@@ -14,7 +14,11 @@ import { RUN_DEFAULTS } from './run-settings.ts';
 import { createTemplateSession } from './starter-session.ts';
 
 const SETTINGS = { ...RUN_DEFAULTS, paceMs: 0 };
-const SCRIPTED: RunConfig = { task: { kind: 'template', templateId: 'starter' }, model: { kind: 'scripted', recordedId: STARTER_RUN.id }, settings: SETTINGS };
+const SCRIPTED: RunConfig = {
+  task: { kind: 'template', templateId: 'starter' },
+  model: { kind: 'scripted', recordedId: STARTER_RUN.id },
+  settings: SETTINGS,
+};
 /** The scripted model's family and the starter template's main language: the row these runs use. */
 const KEY = { family: 'scripted', language: 'javascript' } as const;
 const ADVICE_LINE = /^Preferred edit format for this run: (.*)$/m;
@@ -34,26 +38,39 @@ function connect(store: MemoryBanditStore) {
   async function ended(runId: number): Promise<void> {
     const end = Date.now() + 10_000;
     while (!of(runId).some((e) => e.kind === 'ended')) {
-      if (Date.now() > end) throw new Error(`run ${runId} did not end; events: ${of(runId).map((e) => e.kind).join(', ')}`);
+      if (Date.now() > end)
+        throw new Error(
+          `run ${runId} did not end; events: ${of(runId)
+            .map((e) => e.kind)
+            .join(', ')}`,
+        );
       await new Promise((r) => setTimeout(r, 10));
     }
   }
   const steps = (runId: number): StepRecord[] => of(runId).flatMap((e) => (e.kind === 'step' ? [e.record] : []));
-  const header = (runId: number): SessionHeader => of(runId).flatMap((e) => (e.kind === 'session' ? [e.header] : []))[0]!;
+  const header = (runId: number): SessionHeader =>
+    of(runId).flatMap((e) => (e.kind === 'session' ? [e.header] : []))[0]!;
   /** The line of the system prompt that recommends a format, or null when none does. */
-  const advice = (runId: number): string | null => ADVICE_LINE.exec(steps(runId)[0]!.step.messages[0]!.content)?.[1] ?? null;
+  const advice = (runId: number): string | null =>
+    ADVICE_LINE.exec(steps(runId)[0]!.step.messages[0]!.content)?.[1] ?? null;
   return { client, ended, steps, header, advice };
 }
 
 /** A table whose row for KEY makes `favoured` all but certain to be chosen. */
 function favouring(favoured: EditFormat): BanditTable {
   const b = new EditFormatBandit();
-  for (let i = 0; i < 200; i++) for (const f of ['search_replace', 'unified_diff', 'whole_file'] as const) b.record(KEY.family, KEY.language, f, f === favoured ? 1 : 0, 'exact');
+  for (let i = 0; i < 200; i++)
+    for (const f of ['search_replace', 'unified_diff', 'whole_file'] as const)
+      b.record(KEY.family, KEY.language, f, f === favoured ? 1 : 0, 'exact');
   return b.toJSON();
 }
 
 /** The advice the prompt gives for each format, by the tool it names first. */
-const ADVICE_TOOL: Record<EditFormat, RegExp> = { search_replace: /with ws_edit/, unified_diff: /with ws_patch/, whole_file: /ws_write the complete new text/ };
+const ADVICE_TOOL: Record<EditFormat, RegExp> = {
+  search_replace: /with ws_edit/,
+  unified_diff: /with ws_patch/,
+  whole_file: /ws_write the complete new text/,
+};
 
 describe('the edit-format bandit in live runs', () => {
   it('a live run records the chosen format, recommends it in the prompt, and saves what its edit taught', async () => {
@@ -70,7 +87,9 @@ describe('the edit-format bandit in live runs', () => {
     expect(c.advice(runId)).toMatch(ADVICE_TOOL[format]);
 
     // The run's one edit: ws_edit, applied on the indentation rung (reward 0.8).
-    const row = table.rows.find((r) => r.family === KEY.family && r.language === KEY.language && r.format === 'search_replace');
+    const row = table.rows.find(
+      (r) => r.family === KEY.family && r.language === KEY.language && r.format === 'search_replace',
+    );
     expect(row).toMatchObject({ pulls: 1, rungs: { indent: 1 } });
     expect(row!.mean).toBeCloseTo(1.8 / 3, 10);
     expect(table.rows.filter((r) => r.pulls > 0)).toHaveLength(1);
@@ -106,7 +125,12 @@ describe('the edit-format bandit in live runs', () => {
     // The table now favours another format; the replay must not follow it, nor learn.
     await store.save(favouring('whole_file'));
     const before = await c.client.evolveTable();
-    const replay = await c.client.startSessionRun({ session, upTo: session.steps.length, model: null, settings: SETTINGS });
+    const replay = await c.client.startSessionRun({
+      session,
+      upTo: session.steps.length,
+      model: null,
+      settings: SETTINGS,
+    });
     await c.ended(replay.runId);
     expect(c.steps(replay.runId).every((r) => r.check?.reproduced)).toBe(true);
     expect(c.header(replay.runId).settings.agent.editFormat).toBe('unified_diff');
@@ -122,7 +146,9 @@ describe('the edit-format bandit in live runs', () => {
     const { runId } = await c.client.startRun(SCRIPTED);
     await c.ended(runId);
     const table = await c.client.evolveTable();
-    expect(table.problem).toBe("The edit-format table could not be read (the database is locked); what is shown is the latest run's copy, kept until the page is closed.");
+    expect(table.problem).toBe(
+      "The edit-format table could not be read (the database is locked); what is shown is the latest run's copy, kept until the page is closed.",
+    );
     expect(table.rows.find((r) => r.format === 'search_replace')?.pulls).toBe(1);
   });
 });

@@ -55,7 +55,11 @@ describe('SavingBandit', () => {
     { what: 'a ws_write over an existing file', step: step('ws_write', true), saves: 1 },
     { what: 'a ws_write creating a file (no format chosen)', step: step('ws_write', true, [], null), saves: 0 },
     { what: 'a ws_read (not an edit)', step: step('ws_read', true), saves: 0 },
-    { what: 'an edit the loop guard refused', step: step('ws_edit', false, [{ kind: 'loop-guard', text: 'repeated' }]), saves: 0 },
+    {
+      what: 'an edit the loop guard refused',
+      step: step('ws_edit', false, [{ kind: 'loop-guard', text: 'repeated' }]),
+      saves: 0,
+    },
   ];
   for (const row of rows) {
     it(`${row.what}: ${row.saves ? 'saves the table' : 'saves nothing'}`, async () => {
@@ -73,7 +77,13 @@ describe('SavingBandit', () => {
     const store: BanditStore = {
       load: async () => null,
       // The first save is the slowest: order must still hold.
-      save: (t) => new Promise((resolve) => setTimeout(() => resolve(void saved.push(t.arms['qwen|javascript']!.search_replace.pulls)), saved.length ? 0 : 20)),
+      save: (t) =>
+        new Promise((resolve) =>
+          setTimeout(
+            () => resolve(void saved.push(t.arms['qwen|javascript']!.search_replace.pulls)),
+            saved.length ? 0 : 20,
+          ),
+        ),
     };
     const bandit = new SavingBandit(null, 1, store);
     for (let i = 0; i < 3; i++) bandit.learn('qwen', step('ws_edit', true));
@@ -103,6 +113,8 @@ describe('SavingBandit', () => {
     const saving = new SavingBandit(table, 7, new MemoryBanditStore());
     const plain = new EditFormatBandit(table, 7);
     expect(saving.rows()).toEqual(plain.rows());
-    expect([1, 2, 3].map(() => saving.choose('qwen', 'javascript'))).toEqual([1, 2, 3].map(() => plain.choose('qwen', 'javascript')));
+    expect([1, 2, 3].map(() => saving.choose('qwen', 'javascript'))).toEqual(
+      [1, 2, 3].map(() => plain.choose('qwen', 'javascript')),
+    );
   });
 });

@@ -18,7 +18,8 @@ const KEY = 'edit-format';
 function done<T>(request: IDBRequest<T>, what: string): Promise<T> {
   return new Promise((resolve, reject) => {
     request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(new Error(`${what} failed: ${request.error?.message ?? 'the browser gave no reason'}`));
+    request.onerror = () =>
+      reject(new Error(`${what} failed: ${request.error?.message ?? 'the browser gave no reason'}`));
   });
 }
 
@@ -34,7 +35,10 @@ export class IdbBanditStore implements BanditStore {
   /** The stored table; null when none was saved yet, or when what is stored is not a table (a fresh one replaces it). */
   async load(): Promise<BanditTable | null> {
     const db = await this.#open();
-    const value: unknown = await done(db.transaction(TABLES).objectStore(TABLES).get(KEY), 'Reading the edit-format table');
+    const value: unknown = await done(
+      db.transaction(TABLES).objectStore(TABLES).get(KEY),
+      'Reading the edit-format table',
+    );
     return parseBanditTable(value);
   }
 
@@ -44,7 +48,8 @@ export class IdbBanditStore implements BanditStore {
     const tx = db.transaction(TABLES, 'readwrite');
     const committed = new Promise<void>((resolve, reject) => {
       tx.oncomplete = () => resolve();
-      const fail = () => reject(new Error(`Saving the edit-format table failed: ${tx.error?.message ?? 'the transaction was aborted'}`));
+      const fail = () =>
+        reject(new Error(`Saving the edit-format table failed: ${tx.error?.message ?? 'the transaction was aborted'}`));
       tx.onerror = fail;
       tx.onabort = fail;
     });
@@ -69,7 +74,12 @@ async function openDb(factory: IDBFactory, name: string): Promise<IDBDatabase> {
   };
   // Another tab holding an older version open would block the upgrade forever: say so instead.
   const blocked = new Promise<never>((_, reject) => {
-    request.onblocked = () => reject(new Error('Opening the edit-format table is blocked by another tab of the playground; close the other tabs and reload.'));
+    request.onblocked = () =>
+      reject(
+        new Error(
+          'Opening the edit-format table is blocked by another tab of the playground; close the other tabs and reload.',
+        ),
+      );
   });
   return Promise.race([done(request, 'Opening the edit-format table'), blocked]);
 }

@@ -35,7 +35,10 @@ export class PortWorker extends EventTarget implements WorkerLike {
 }
 
 /** Starts a host on `newSession` (runs using `services`) for every spawn, as `new Worker` would start a fresh worker. */
-export function connectInProcess(newSession: SessionFactory, services: RunServices = {}): { client: EngineClient; workers: PortWorker[] } {
+export function connectInProcess(
+  newSession: SessionFactory,
+  services: RunServices = {},
+): { client: EngineClient; workers: PortWorker[] } {
   const workers: PortWorker[] = [];
   const client = new EngineClient(() => {
     const { port1, port2 } = new MessageChannel();

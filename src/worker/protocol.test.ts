@@ -32,7 +32,8 @@ const write = defineTool({
   schema: z.object({ path: z.string(), content: z.string() }),
   run: async ({ path, content }, ctx) => {
     const jailed = await ctx.resolve(path, 'write');
-    if (!jailed.ok) return { ok: false, text: jailed.text, notes: [{ kind: 'refusal', text: jailed.rule }], changes: [] };
+    if (!jailed.ok)
+      return { ok: false, text: jailed.text, notes: [{ kind: 'refusal', text: jailed.rule }], changes: [] };
     await ctx.ws.writeFile(jailed.path, encodeText(content));
     return ok(`wrote ${path}`, [], [{ path, before: null, after: content }]);
   },
@@ -75,7 +76,15 @@ describe('engine worker protocol', () => {
     const s = await nextStatus(client, 'ready');
     expect(s).toEqual({
       state: 'ready',
-      info: { workspaceKind: 'memory', template: { id: 'starter', title: STARTER_TEMPLATE.title, hash: STARTER_TEMPLATE.hash, task: STARTER_TEMPLATE.task } },
+      info: {
+        workspaceKind: 'memory',
+        template: {
+          id: 'starter',
+          title: STARTER_TEMPLATE.title,
+          hash: STARTER_TEMPLATE.hash,
+          task: STARTER_TEMPLATE.task,
+        },
+      },
     });
   });
 
@@ -97,7 +106,13 @@ describe('engine worker protocol', () => {
   it.each([
     ['a good call', 't_echo', { message: 'ab', times: 2 }, true, /^abab$/],
     ['an alias', 't_echo', { msg: 'hi' }, true, /^hi$/],
-    ['bad arguments (a result, not an error)', 't_echo', { times: 'x' }, false, /t_echo was not run — its arguments do not match the schema/],
+    [
+      'bad arguments (a result, not an error)',
+      't_echo',
+      { times: 'x' },
+      false,
+      /t_echo was not run — its arguments do not match the schema/,
+    ],
     ['an unknown tool', 'nope', {}, false, /^Unknown tool "nope"/],
   ])('call-tool: %s', async (_label, name, args, okay, text) => {
     const { client } = connect();
@@ -130,7 +145,11 @@ describe('engine worker protocol', () => {
       'test/strings.test.js',
     ]);
     const strings = snap.entries.find((e) => e.path === 'src/strings.js')!;
-    expect(strings).toEqual({ path: 'src/strings.js', type: 'file', size: encodeText(STARTER_TEMPLATE.files['src/strings.js']!).length });
+    expect(strings).toEqual({
+      path: 'src/strings.js',
+      type: 'file',
+      size: encodeText(STARTER_TEMPLATE.files['src/strings.js']!).length,
+    });
     expect(snap.entries.find((e) => e.path === 'src')).toEqual({ path: 'src', type: 'dir', size: 0 });
   });
 
@@ -141,7 +160,12 @@ describe('engine worker protocol', () => {
       return s;
     });
     const snap = await client.fileTree();
-    expect(snap.entries.find((e) => e.path === 'main.js')).toEqual({ path: 'main.js', type: 'symlink', size: 12, target: 'src/index.js' });
+    expect(snap.entries.find((e) => e.path === 'main.js')).toEqual({
+      path: 'main.js',
+      type: 'symlink',
+      size: 12,
+      target: 'src/index.js',
+    });
   });
 
   it('reads a file for the viewer', async () => {
@@ -160,7 +184,10 @@ describe('engine worker protocol', () => {
     ['a missing file', 'gone.js', /.+/],
   ])('read-file of %s is an error sent as data', async (_label, path, message) => {
     const { client } = connect();
-    const err = await client.readFile(path).then(() => null, (e: unknown) => e);
+    const err = await client.readFile(path).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(EngineRequestError);
     expect((err as Error).message).toMatch(message);
     // The worker is still fine after an error.
@@ -191,8 +218,17 @@ describe('engine worker protocol', () => {
   it("takes the sandbox frame's port at once, while a queued call waits (a replay's node waits for that port)", async () => {
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
-    const hold = defineTool({ name: 't_hold', summary: 'waits until released', writes: false, schema: z.object({}), run: async () => (await released, ok('released')) });
-    const { client } = connect(async () => ({ ...(await testSession()), engine: new Engine({ workspace: new MemoryWorkspace(), tools: [hold] }) }));
+    const hold = defineTool({
+      name: 't_hold',
+      summary: 'waits until released',
+      writes: false,
+      schema: z.object({}),
+      run: async () => (await released, ok('released')),
+    });
+    const { client } = connect(async () => ({
+      ...(await testSession()),
+      engine: new Engine({ workspace: new MemoryWorkspace(), tools: [hold] }),
+    }));
     const held = client.callTool('t_hold', {});
     const { port1 } = new MessageChannel();
     const order: string[] = [];
@@ -230,7 +266,11 @@ describe('engine worker protocol', () => {
     await got;
     port1.close();
     expect(replies[0]).toMatchObject({ type: 'ready' });
-    expect(replies[1]).toMatchObject({ type: 'error', id: 7, error: { name: 'TypeError', message: 'engine worker: unknown request type "launch"' } });
+    expect(replies[1]).toMatchObject({
+      type: 'error',
+      id: 7,
+      error: { name: 'TypeError', message: 'engine worker: unknown request type "launch"' },
+    });
   });
 });
 
@@ -281,7 +321,13 @@ describe('the starter session', () => {
     const s = await createTemplateSession();
     expect(s.info.workspaceKind).toBe('memory');
     // A bundled template starts as a git repository with the template committed.
-    expect((await s.engine.workspace.readdir('')).map((e) => e.name)).toEqual(['.git', 'README.md', 'package.json', 'src', 'test']);
+    expect((await s.engine.workspace.readdir('')).map((e) => e.name)).toEqual([
+      '.git',
+      'README.md',
+      'package.json',
+      'src',
+      'test',
+    ]);
     expect((await s.engine.call('git_status', {})).text).toMatch(/clean/i);
   });
 

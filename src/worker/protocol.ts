@@ -147,7 +147,13 @@ export interface AttachedWorkspaceInfo {
 export type ModelChoice =
   | { readonly kind: 'scripted'; readonly recordedId: string }
   /** `toolsApi`: the tool schemas go as the server's `tools`, not response_format. */
-  | { readonly kind: 'openai'; readonly baseUrl: string; readonly model: string; readonly apiKey?: string; readonly toolsApi?: boolean }
+  | {
+      readonly kind: 'openai';
+      readonly baseUrl: string;
+      readonly model: string;
+      readonly apiKey?: string;
+      readonly toolsApi?: boolean;
+    }
   /** With `custom`, weights served from their own URL; `modelId` is then `custom.id`. */
   | { readonly kind: 'webllm'; readonly modelId: string; readonly custom?: CustomModel }
   /** llama.cpp on the CPU: a GGUF from a URL (a catalog model's, or one's own) or a file picked from disk. */
@@ -434,7 +440,8 @@ export interface PathCheck {
 }
 
 /** An OpenAI-compatible endpoint's answer to `GET /models`, or why it could not be reached. */
-export type EndpointProbe = { readonly ok: true; readonly models: readonly string[] } | { readonly ok: false; readonly message: string };
+export type EndpointProbe =
+  { readonly ok: true; readonly models: readonly string[] } | { readonly ok: false; readonly message: string };
 
 /** Each request's parameters and the value its reply carries, by request type. */
 export interface EngineCalls {
@@ -461,7 +468,10 @@ export interface EngineCalls {
   /** Starts a run (stopping the one before); its events follow the reply. */
   'start-run': { params: { readonly config: RunConfig }; result: RunInfo };
   'control-run': { params: { readonly runId: number; readonly action: RunAction }; result: void };
-  'answer-approval': { params: { readonly runId: number; readonly askId: number; readonly approved: boolean }; result: void };
+  'answer-approval': {
+    params: { readonly runId: number; readonly askId: number; readonly approved: boolean };
+    result: void;
+  };
   /**
    * A person pressed "Approve and run" on replayed step `step` of run `runId`, a gated command
    * that did not run: it runs once, for real, in a fresh copy of the replay's workspace at that
@@ -504,12 +514,18 @@ export interface EngineCalls {
   /** Stops eval `evalId`: nothing new starts, the session it interrupts is left out. */
   'stop-eval': { params: { readonly evalId: number }; result: void };
   /** Checks an eval results file: the page's export (results and sessions in one file), or `slm eval`'s results.json with its session files (paths as picked). */
-  'open-eval': { params: { readonly files: readonly { readonly path: string; readonly file: Blob }[] }; result: EvalOpen };
+  'open-eval': {
+    params: { readonly files: readonly { readonly path: string; readonly file: Blob }[] };
+    result: EvalOpen;
+  };
 }
 
 export type EngineRequestType = keyof EngineCalls;
 
-export type EngineRequestOf<K extends EngineRequestType> = { readonly type: K; readonly id: number } & EngineCalls[K]['params'];
+export type EngineRequestOf<K extends EngineRequestType> = {
+  readonly type: K;
+  readonly id: number;
+} & EngineCalls[K]['params'];
 
 export type EngineRequest = { [K in EngineRequestType]: EngineRequestOf<K> }[EngineRequestType];
 

@@ -26,7 +26,8 @@ function connect(): EngineClient {
   return client;
 }
 
-const example = (name: string): Session => JSON.parse(readFileSync(new URL(`../../examples/${name}.session.json`, import.meta.url), 'utf8')) as Session;
+const example = (name: string): Session =>
+  JSON.parse(readFileSync(new URL(`../../examples/${name}.session.json`, import.meta.url), 'utf8')) as Session;
 
 describe('replay-records', () => {
   it.each([
@@ -42,7 +43,9 @@ describe('replay-records', () => {
     expect(replayed.records.slice(0, -1).every((r) => r.check?.reproduced)).toBe(true);
     expect(replayed.verdict?.ok).toBe(replayed.records.every((r) => r.check?.reproduced));
     expect(replayed.info.model.scripted).toBe(true);
-    expect(replayed.records.map((r) => r.step.call?.tool ?? null)).toEqual(session.steps.map((s) => s.call?.tool ?? null));
+    expect(replayed.records.map((r) => r.step.call?.tool ?? null)).toEqual(
+      session.steps.map((s) => s.call?.tool ?? null),
+    );
   });
 
   it('shows the edit a drifted step made and its ladder rung', async () => {
@@ -54,17 +57,26 @@ describe('replay-records', () => {
   });
 
   it('refuses a record that fails the schema, with the reason', async () => {
-    await expect(connect().replayRecords({ ...example('drifted-edit'), v: 9 } as unknown as Session)).rejects.toThrow(/version|v/i);
+    await expect(connect().replayRecords({ ...example('drifted-edit'), v: 9 } as unknown as Session)).rejects.toThrow(
+      /version|v/i,
+    );
   });
 
   it('leaves the run on screen running', async () => {
     const client = connect();
     const events: RunEvent[] = [];
     client.onRunEvent((_id, e) => events.push(e));
-    const info = await client.startRun({ task: { kind: 'template', templateId: 'starter' }, model: { kind: 'scripted', recordedId: STARTER_RUN.id }, settings: { ...RUN_DEFAULTS, paceMs: 0 }, paused: true });
+    const info = await client.startRun({
+      task: { kind: 'template', templateId: 'starter' },
+      model: { kind: 'scripted', recordedId: STARTER_RUN.id },
+      settings: { ...RUN_DEFAULTS, paceMs: 0 },
+      paused: true,
+    });
     await client.replayRecords(example('drifted-edit'));
     await client.controlRun(info.runId, 'resume');
-    await expect.poll(() => events.find((e) => e.kind === 'ended'), { timeout: 30_000 }).toMatchObject({ stop: { kind: 'done' } });
+    await expect
+      .poll(() => events.find((e) => e.kind === 'ended'), { timeout: 30_000 })
+      .toMatchObject({ stop: { kind: 'done' } });
     expect(events.filter((e) => e.kind === 'step')).toHaveLength(STARTER_RUN.outputs.length);
   });
 });

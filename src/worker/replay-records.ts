@@ -26,7 +26,12 @@ export async function replayRecords(session: Session, services: RunServices = {}
     },
     { ...services, bandits: new MemoryBanditStore() },
   );
-  const info = await host.startSession({ session, upTo: session.steps.length, model: null, settings: { ...RUN_DEFAULTS, paceMs: 0 } });
+  const info = await host.startSession({
+    session,
+    upTo: session.steps.length,
+    model: null,
+    settings: { ...RUN_DEFAULTS, paceMs: 0 },
+  });
   const endText = await end;
   return { info, records, verdict, endText };
 }

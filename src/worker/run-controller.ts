@@ -45,7 +45,8 @@ export class RunController {
 
   /** Awaited by the loop before step `index`. */
   async gate(index: number): Promise<void> {
-    if (!this.#paused && index > 1 + (this.#opts.paceAfter ?? 0) && this.#opts.paceMs > 0) await this.#sleep(this.#opts.paceMs);
+    if (!this.#paused && index > 1 + (this.#opts.paceAfter ?? 0) && this.#opts.paceMs > 0)
+      await this.#sleep(this.#opts.paceMs);
     while (this.#paused && this.#steps === 0 && !this.signal.aborted) {
       await new Promise<void>((resolve) => (this.#wake = resolve));
     }

@@ -11,7 +11,8 @@ import { VIEW_MAX_BYTES } from './workspace-view.ts';
 
 async function workspace(files: Record<string, string | Uint8Array>): Promise<MemoryWorkspace> {
   const ws = new MemoryWorkspace();
-  for (const [path, content] of Object.entries(files)) await ws.writeFile(path, typeof content === 'string' ? encodeText(content) : content);
+  for (const [path, content] of Object.entries(files))
+    await ws.writeFile(path, typeof content === 'string' ? encodeText(content) : content);
   return ws;
 }
 

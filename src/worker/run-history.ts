@@ -68,7 +68,12 @@ export class RunHistory {
       const view = fileView(entry.path, bytes);
       const before = previous?.get(entry.path);
       // Keep the earlier object when nothing changed, so unchanged texts are stored once.
-      files.set(entry.path, before && before.size === view.size && before.text === view.text && before.truncated === view.truncated ? before : view);
+      files.set(
+        entry.path,
+        before && before.size === view.size && before.text === view.text && before.truncated === view.truncated
+          ? before
+          : view,
+      );
     }
     return { tree, files };
   }
@@ -85,7 +90,8 @@ export class RunHistory {
     if (file) return file;
     const entry: TreeEntry | undefined = capture.tree.entries.find((e) => e.path === path);
     if (entry?.type === 'dir') throw new Error(`${path} is a directory; pick a file in the tree.`);
-    if (entry?.type === 'symlink') throw new Error(`${path} is a symbolic link to ${entry.target ?? '?'}; open its target instead.`);
+    if (entry?.type === 'symlink')
+      throw new Error(`${path} is a symbolic link to ${entry.target ?? '?'}; open its target instead.`);
     throw new Error(`${path} did not exist after step ${step}; pick a step where the tree lists it.`);
   }
 
@@ -112,7 +118,10 @@ export class RunHistory {
 
   #at(step: number): Capture {
     const capture = Number.isInteger(step) ? this.#captures[step] : undefined;
-    if (!capture) throw new RangeError(`run history: no capture for step ${step}; captured steps are 0..${this.#captures.length - 1}`);
+    if (!capture)
+      throw new RangeError(
+        `run history: no capture for step ${step}; captured steps are 0..${this.#captures.length - 1}`,
+      );
     return capture;
   }
 }

@@ -25,7 +25,11 @@ afterEach(() => {
 });
 
 const SETTINGS: RunSettings = { ...RUN_DEFAULTS, paceMs: 0 };
-const SCRIPTED: RunConfig = { task: { kind: 'template', templateId: 'starter' }, model: { kind: 'scripted', recordedId: STARTER_RUN.id }, settings: SETTINGS };
+const SCRIPTED: RunConfig = {
+  task: { kind: 'template', templateId: 'starter' },
+  model: { kind: 'scripted', recordedId: STARTER_RUN.id },
+  settings: SETTINGS,
+};
 
 /** A client joined to a host with `services`, as the page is joined to the worker. */
 function connect(services: RunServices = {}): EngineClient {
@@ -46,7 +50,8 @@ function recorder(client: EngineClient) {
   async function until(what: string, cond: () => boolean, timeoutMs = 10_000): Promise<void> {
     const end = Date.now() + timeoutMs;
     while (!cond()) {
-      if (Date.now() > end) throw new Error(`timed out waiting for ${what}; events: ${JSON.stringify(events.map((e) => e.event.kind))}`);
+      if (Date.now() > end)
+        throw new Error(`timed out waiting for ${what}; events: ${JSON.stringify(events.map((e) => e.event.kind))}`);
       await new Promise<void>((resolve) => {
         waiters.push(resolve);
         setTimeout(resolve, 20);
@@ -63,7 +68,15 @@ describe('run options', () => {
     const client = connect();
     const options = await client.runOptions();
     expect(options.templates.map((t) => [t.id, t.task])).toEqual([['starter', STARTER_TEMPLATE.task]]);
-    expect(options.recorded).toEqual([{ id: STARTER_RUN.id, title: STARTER_RUN.title, description: STARTER_RUN.description, templateId: 'starter', steps: 7 }]);
+    expect(options.recorded).toEqual([
+      {
+        id: STARTER_RUN.id,
+        title: STARTER_RUN.title,
+        description: STARTER_RUN.description,
+        templateId: 'starter',
+        steps: 7,
+      },
+    ]);
     expect(options.catalog.length).toBeGreaterThan(3);
     expect(options.catalog.every((m) => m.vramMB > 0)).toBe(true);
     expect(options.catalog.map((m) => m.id)).toContain(options.defaultModelId);
@@ -90,7 +103,15 @@ describe('a scripted run of the starter task', () => {
     const steps = rec.steps(info.runId);
     expect(steps.map((r) => r.step.index)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     expect(steps.map((r) => r.step.raw)).toEqual(STARTER_RUN.outputs);
-    expect(steps.map((r) => r.step.call?.tool)).toEqual(['ws_test', 'ws_read', 'ws_read', undefined, 'ws_edit', 'ws_test', 'done']);
+    expect(steps.map((r) => r.step.call?.tool)).toEqual([
+      'ws_test',
+      'ws_read',
+      'ws_read',
+      undefined,
+      'ws_edit',
+      'ws_test',
+      'done',
+    ]);
 
     const [first, , read, prose, edit] = steps as [StepRecord, StepRecord, StepRecord, StepRecord, StepRecord];
     expect(first.step.notes.find((n) => n.kind === 'repair')?.detail).toContain('fence');
@@ -98,12 +119,22 @@ describe('a scripted run of the starter task', () => {
     expect(prose.step.observation).toMatch(/^Your reply contained no tool call, so nothing was run\./);
     expect(prose.changes).toEqual([]);
 
-    expect(read.step.result?.notes).toContainEqual({ kind: 'alias', text: 'file_path accepted as path', detail: 'file_path' });
+    expect(read.step.result?.notes).toContainEqual({
+      kind: 'alias',
+      text: 'file_path accepted as path',
+      detail: 'file_path',
+    });
     expect(edit.step.result?.notes.find((n) => n.kind === 'rung')?.detail).toBe('indent');
     expect(edit.step.notes.find((n) => n.kind === 'dropped-calls')?.detail).toBe('ws_test');
     // The change is measured on the workspace: the file's own two-space indentation was kept.
     const original = STARTER_TEMPLATE.files['src/strings.js']!;
-    expect(edit.changes).toEqual([{ path: 'src/strings.js', before: original, after: original.replace('text.slice(0, max) +', 'text.slice(0, max - 1) +') }]);
+    expect(edit.changes).toEqual([
+      {
+        path: 'src/strings.js',
+        before: original,
+        after: original.replace('text.slice(0, max) +', 'text.slice(0, max - 1) +'),
+      },
+    ]);
     expect(read.changes).toEqual([]);
     expect(edit.fileCount).toBe(Object.keys(STARTER_TEMPLATE.files).length);
   });
@@ -115,16 +146,29 @@ describe('a scripted run of the starter task', () => {
     await rec.until('the end of the run', () => rec.ended(info.runId) !== undefined);
 
     const original = STARTER_TEMPLATE.files['src/strings.js']!;
-    for (const [step, fixed] of [[0, false], [4, false], [5, true], [7, true]] as const) {
+    for (const [step, fixed] of [
+      [0, false],
+      [4, false],
+      [5, true],
+      [7, true],
+    ] as const) {
       const view = await client.runFile(info.runId, step, 'src/strings.js');
-      expect(view.text, `src/strings.js after step ${step}`).toBe(fixed ? original.replace('slice(0, max) +', 'slice(0, max - 1) +') : original);
+      expect(view.text, `src/strings.js after step ${step}`).toBe(
+        fixed ? original.replace('slice(0, max) +', 'slice(0, max - 1) +') : original,
+      );
     }
     const tree = await client.runTree(info.runId, 0);
     // The seed commit's .git is listed as a folder; its insides are not captured.
-    const templatePaths = Object.keys(STARTER_TEMPLATE.files).flatMap((p) => (p.includes('/') ? [p.split('/')[0]!, p] : [p]));
-    expect(tree.entries.map((e) => e.path)).toEqual(['.git', ...templatePaths].filter((p, i, a) => a.indexOf(p) === i).sort());
+    const templatePaths = Object.keys(STARTER_TEMPLATE.files).flatMap((p) =>
+      p.includes('/') ? [p.split('/')[0]!, p] : [p],
+    );
+    expect(tree.entries.map((e) => e.path)).toEqual(
+      ['.git', ...templatePaths].filter((p, i, a) => a.indexOf(p) === i).sort(),
+    );
     await expect(client.runFile(info.runId, 2, 'src')).rejects.toThrow('src is a directory; pick a file in the tree.');
-    await expect(client.runFile(info.runId, 2, 'nope.js')).rejects.toThrow('nope.js did not exist after step 2; pick a step where the tree lists it.');
+    await expect(client.runFile(info.runId, 2, 'nope.js')).rejects.toThrow(
+      'nope.js did not exist after step 2; pick a step where the tree lists it.',
+    );
     await expect(client.runTree(info.runId, 99)).rejects.toThrow(/no capture for step 99/);
   });
 });
@@ -148,7 +192,12 @@ describe('run controls', () => {
     await client.controlRun(info.runId, 'resume');
     await rec.until('the end', () => rec.ended(info.runId) !== undefined);
     expect(rec.steps(info.runId)).toHaveLength(7);
-    expect(rec.of(info.runId).filter((e) => e.kind === 'phase').at(-1)).toEqual({ kind: 'phase', phase: 'running' });
+    expect(
+      rec
+        .of(info.runId)
+        .filter((e) => e.kind === 'phase')
+        .at(-1),
+    ).toEqual({ kind: 'phase', phase: 'running' });
   });
 
   it('Pause holds the run before the next step; Stop ends it as stopped', async () => {
@@ -173,7 +222,9 @@ describe('run controls', () => {
     expect(second.runId).toBe(first.runId + 1);
     await rec.until('the first run to end', () => rec.ended(first.runId) !== undefined);
     expect(rec.ended(first.runId)).toEqual({ kind: 'ended', stop: { kind: 'stopped' }, text: 'stopped by the user' });
-    await expect(client.runTree(first.runId, 0)).rejects.toThrow(`Run ${first.runId} is no longer kept: only the latest run is. Start a new run.`);
+    await expect(client.runTree(first.runId, 0)).rejects.toThrow(
+      `Run ${first.runId} is no longer kept: only the latest run is. Start a new run.`,
+    );
   });
 
   it.each([
@@ -182,7 +233,9 @@ describe('run controls', () => {
     ['a temperature above 2', { temperature: 3 }, /temperature/],
   ])('refuses settings with %s, naming the field', async (_label, patch, field) => {
     const client = connect();
-    const err = await client.startRun({ ...SCRIPTED, settings: { ...SETTINGS, ...patch } as RunSettings }).catch((e: unknown) => e as Error);
+    const err = await client
+      .startRun({ ...SCRIPTED, settings: { ...SETTINGS, ...patch } as RunSettings })
+      .catch((e: unknown) => e as Error);
     expect(err).toBeInstanceOf(Error);
     expect((err as Error).message).toMatch(/^The run settings are not usable:/);
     expect((err as Error).message).toMatch(field);
@@ -205,7 +258,9 @@ describe('approvals: ask', () => {
     const edit = rec.steps(info.runId)[4]!;
     expect(edit.step.approval).toBe(outcome);
     expect(edit.changes.length > 0).toBe(changed);
-    await expect(client.answerApproval(info.runId, 1, true)).rejects.toThrow('The approval question 1 is no longer open');
+    await expect(client.answerApproval(info.runId, 1, true)).rejects.toThrow(
+      'The approval question 1 is no longer open',
+    );
   });
 
   it('Stop declines an open question and ends the run', async () => {
@@ -215,7 +270,12 @@ describe('approvals: ask', () => {
     await rec.until('the approval question', () => rec.of(info.runId).some((e) => e.kind === 'approval' && e.ask));
     await client.controlRun(info.runId, 'stop');
     await rec.until('the end', () => rec.ended(info.runId) !== undefined);
-    expect(rec.of(info.runId).filter((e) => e.kind === 'approval').at(-1)).toEqual({ kind: 'approval', ask: null });
+    expect(
+      rec
+        .of(info.runId)
+        .filter((e) => e.kind === 'approval')
+        .at(-1),
+    ).toEqual({ kind: 'approval', ask: null });
     expect(rec.ended(info.runId)).toEqual({ kind: 'ended', stop: { kind: 'stopped' }, text: 'stopped by the user' });
   });
 });
@@ -235,7 +295,12 @@ describe('dropped files', () => {
     const client = connect();
     const files = { 'src/a.js': 'export const a = 1;\n', '../evil.js': 'x', '.slmcode/hooks.json': '{}' };
     const model = { kind: 'openai', baseUrl: 'http://127.0.0.1:9', model: 'm' } as const;
-    const info = await client.startRun({ task: { kind: 'files', files, task: 'Add b.' }, model, settings: SETTINGS, paused: true });
+    const info = await client.startRun({
+      task: { kind: 'files', files, task: 'Add b.' },
+      model,
+      settings: SETTINGS,
+      paused: true,
+    });
     expect(info.task).toBe('Add b.');
     expect(info.workspace).toMatchObject({ kind: 'files', fileCount: 1 });
     expect(info.skipped.map((s) => s.path)).toEqual(['../evil.js', '.slmcode/hooks.json']);
@@ -244,9 +309,27 @@ describe('dropped files', () => {
   });
 
   it.each([
-    ['a scripted run on own files', { task: { kind: 'files', files: { 'a.js': '' }, task: 't' }, model: SCRIPTED.model }, /A scripted run replays turns recorded on a bundled task/],
-    ['an empty task', { task: { kind: 'files', files: { 'a.js': '' }, task: '  ' }, model: { kind: 'openai', baseUrl: 'http://x', model: 'm' } }, /the task is empty/],
-    ['only refused paths', { task: { kind: 'files', files: { '../a.js': '' }, task: 't' }, model: { kind: 'openai', baseUrl: 'http://x', model: 'm' } }, /None of the dropped files/],
+    [
+      'a scripted run on own files',
+      { task: { kind: 'files', files: { 'a.js': '' }, task: 't' }, model: SCRIPTED.model },
+      /A scripted run replays turns recorded on a bundled task/,
+    ],
+    [
+      'an empty task',
+      {
+        task: { kind: 'files', files: { 'a.js': '' }, task: '  ' },
+        model: { kind: 'openai', baseUrl: 'http://x', model: 'm' },
+      },
+      /the task is empty/,
+    ],
+    [
+      'only refused paths',
+      {
+        task: { kind: 'files', files: { '../a.js': '' }, task: 't' },
+        model: { kind: 'openai', baseUrl: 'http://x', model: 'm' },
+      },
+      /None of the dropped files/,
+    ],
   ])('refuses %s', async (_label, config, message) => {
     const client = connect();
     await expect(client.startRun({ ...(config as unknown as RunConfig), settings: SETTINGS })).rejects.toThrow(message);
@@ -260,9 +343,22 @@ describe('models', () => {
       (m) => port1.postMessage(m),
       async () => ({
         async load(req, onProgress) {
-          onProgress({ progress: 0.5, text: 'Fetching param cache[1/2]: 400MB fetched. 50% completed, 4 secs elapsed.', elapsedMs: 4000, etaMs: 4000, loadedBytes: 400 * 2 ** 20, totalBytes: 800 * 2 ** 20 });
+          onProgress({
+            progress: 0.5,
+            text: 'Fetching param cache[1/2]: 400MB fetched. 50% completed, 4 secs elapsed.',
+            elapsedMs: 4000,
+            etaMs: 4000,
+            loadedBytes: 400 * 2 ** 20,
+            totalBytes: 800 * 2 ** 20,
+          });
           const inner = new ScriptedModel(['{"tool": "done", "args": {"summary": "nothing to do"}}']);
-          const model: HostedModel = { id: `webllm:${req.modelId}`, family: 'qwen2.5-coder', contextWindow: 4096, complete: (m, o) => inner.complete(m, o), unload: async () => {} };
+          const model: HostedModel = {
+            id: `webllm:${req.modelId}`,
+            family: 'qwen2.5-coder',
+            contextWindow: 4096,
+            complete: (m, o) => inner.complete(m, o),
+            unload: async () => {},
+          };
           return model;
         },
         isCached: async () => false,
@@ -276,16 +372,28 @@ describe('models', () => {
     const link = new ModelLink(() => {
       const listeners: ((e: Event) => void)[] = [];
       port2.on('message', (data) => listeners.forEach((l) => l(new MessageEvent('message', { data }))));
-      return { postMessage: (m) => port2.postMessage(m), addEventListener: (type, l) => void (type === 'message' && listeners.push(l)), terminate: () => port2.close() } satisfies ModelPort;
+      return {
+        postMessage: (m) => port2.postMessage(m),
+        addEventListener: (type, l) => void (type === 'message' && listeners.push(l)),
+        terminate: () => port2.close(),
+      } satisfies ModelPort;
     });
     const client = connect({ webllm: link });
     const rec = recorder(client);
-    const info = await client.startRun({ ...SCRIPTED, model: { kind: 'webllm', modelId: 'Qwen2.5-Coder-1.5B-Instruct-q4f16_1-MLC' } });
+    const info = await client.startRun({
+      ...SCRIPTED,
+      model: { kind: 'webllm', modelId: 'Qwen2.5-Coder-1.5B-Instruct-q4f16_1-MLC' },
+    });
     expect(info.model).toEqual({ label: 'WebLLM Qwen2.5-Coder 1.5B', scripted: false });
     await rec.until('the end', () => rec.ended(info.runId) !== undefined);
     const events = rec.of(info.runId);
-    expect(events.find((e) => e.kind === 'loading')).toMatchObject({ progress: { progress: 0.5, loadedBytes: 400 * 2 ** 20 } });
-    expect(events.find((e) => e.kind === 'model')).toEqual({ kind: 'model', id: 'webllm:Qwen2.5-Coder-1.5B-Instruct-q4f16_1-MLC' });
+    expect(events.find((e) => e.kind === 'loading')).toMatchObject({
+      progress: { progress: 0.5, loadedBytes: 400 * 2 ** 20 },
+    });
+    expect(events.find((e) => e.kind === 'model')).toEqual({
+      kind: 'model',
+      id: 'webllm:Qwen2.5-Coder-1.5B-Instruct-q4f16_1-MLC',
+    });
     expect(rec.ended(info.runId)).toMatchObject({ stop: { kind: 'done', summary: 'nothing to do' } });
     port1.close();
   });
@@ -295,13 +403,23 @@ describe('models', () => {
     const rec = recorder(client);
     const info = await client.startRun({ ...SCRIPTED, model: { kind: 'webllm', modelId: 'x' } });
     await rec.until('the end', () => rec.ended(info.runId) !== undefined);
-    expect(rec.ended(info.runId)).toMatchObject({ stop: { kind: 'model-error', message: expect.stringContaining('pick the scripted model or an endpoint') } });
+    expect(rec.ended(info.runId)).toMatchObject({
+      stop: { kind: 'model-error', message: expect.stringContaining('pick the scripted model or an endpoint') },
+    });
     await expect(client.webllmCache()).rejects.toThrow(/WebLLM needs the model worker/);
   });
 
   it.each([
-    ['models listed', async () => Response.json({ data: [{ id: 'qwen2.5-coder:1.5b' }, { id: 'llama3.2' }] }), { ok: true, models: ['qwen2.5-coder:1.5b', 'llama3.2'] }],
-    ['a bad key', async () => new Response('no', { status: 401 }), { ok: false, message: 'http://127.0.0.1:11434/v1/models answered HTTP 401. Check the API key.' }],
+    [
+      'models listed',
+      async () => Response.json({ data: [{ id: 'qwen2.5-coder:1.5b' }, { id: 'llama3.2' }] }),
+      { ok: true, models: ['qwen2.5-coder:1.5b', 'llama3.2'] },
+    ],
+    [
+      'a bad key',
+      async () => new Response('no', { status: 401 }),
+      { ok: false, message: 'http://127.0.0.1:11434/v1/models answered HTTP 401. Check the API key.' },
+    ],
     [
       'a CORS block',
       async () => {

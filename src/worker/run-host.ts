@@ -10,14 +10,32 @@
  * against the record, and may then go on with a live model.
  */
 import type { ApprovalMode, ApprovalRequest } from '../agent/approvals.ts';
-import { dominantLanguage, EditFormatBandit, type BanditStore, type BanditTable, type EditFormat } from '../agent/evolve.ts';
+import {
+  dominantLanguage,
+  EditFormatBandit,
+  type BanditStore,
+  type BanditTable,
+  type EditFormat,
+} from '../agent/evolve.ts';
 import { toModelError, type Model } from '../agent/model.ts';
 import type { Step, Stop } from '../agent/step.ts';
 import type { Engine } from '../engine/engine.ts';
 import { hashTemplateFiles, templateById } from '../workspace/templates/index.ts';
 import type { AttachedWorkspace } from './attached-workspace.ts';
 import { openBanditStore, SavingBandit } from './evolve-store.ts';
-import type { ApprovedRun, EvolveChoice, EvolveTable, FileView, RunAction, RunConfig, RunEvent, RunInfo, SessionRunConfig, WorkspaceChoice, WorkspaceSnapshot } from './protocol.ts';
+import type {
+  ApprovedRun,
+  EvolveChoice,
+  EvolveTable,
+  FileView,
+  RunAction,
+  RunConfig,
+  RunEvent,
+  RunInfo,
+  SessionRunConfig,
+  WorkspaceChoice,
+  WorkspaceSnapshot,
+} from './protocol.ts';
 import { RunController } from './run-controller.ts';
 import { RunHistory } from './run-history.ts';
 import { createModel, modelLabel, replayLabel, type ModelContext, type ModelLink } from './run-models.ts';
@@ -112,7 +130,9 @@ export class RunHost {
   async start(config: RunConfig): Promise<RunInfo> {
     const settings = checkRunSettings(config.settings);
     if (config.model.kind === 'scripted' && config.task.kind === 'files') {
-      throw new Error('A scripted run replays turns recorded on a bundled task; with your own files, pick an endpoint or WebLLM.');
+      throw new Error(
+        'A scripted run replays turns recorded on a bundled task; with your own files, pick an endpoint or WebLLM.',
+      );
     }
     this.#run?.controller.stop();
     this.#run = null;
@@ -132,14 +152,22 @@ export class RunHost {
     };
     const run: ActiveRun = {
       info,
-      controller: new RunController({ paused: config.paused ?? false, paceMs: config.model.kind === 'scripted' ? settings.paceMs : 0, emit }),
+      controller: new RunController({
+        paused: config.paused ?? false,
+        paceMs: config.model.kind === 'scripted' ? settings.paceMs : 0,
+        emit,
+      }),
       history: new RunHistory(),
       engine: ws.session.engine,
     };
     const plan: RunPlan = {
       model: (ctx) => createModel(config.model, ctx),
       // The step limit and context window of the start screen, the loop's defaults for the rest.
-      agent: (model) => agentSettings({ maxSteps: settings.maxSteps, contextTokens: Math.min(settings.contextTokens, model.contextWindow ?? settings.contextTokens) }),
+      agent: (model) =>
+        agentSettings({
+          maxSteps: settings.maxSteps,
+          contextTokens: Math.min(settings.contextTokens, model.contextWindow ?? settings.contextTokens),
+        }),
       seed: settings.seed,
       temperature: settings.temperature,
       approval: settings.approval,
@@ -163,7 +191,9 @@ export class RunHost {
     const { upTo, model: choice } = config;
     const n = session.steps.length;
     if (!Number.isInteger(upTo) || upTo < (choice ? 0 : 1) || upTo > n) {
-      throw new Error(`Step ${upTo} is not in this session: it has ${n} recorded step${n === 1 ? '' : 's'}; pick one of them.`);
+      throw new Error(
+        `Step ${upTo} is not in this session: it has ${n} recorded step${n === 1 ? '' : 's'}; pick one of them.`,
+      );
     }
     this.#run?.controller.stop();
     this.#run = null;
@@ -178,7 +208,11 @@ export class RunHost {
       task: session.task,
       workspace: template
         ? { kind: 'template', id: template.id, title: template.title, hash: template.hash }
-        : { kind: 'files', fileCount: 'files' in ref ? Object.keys(ref.files).length : 0, hash: 'files' in ref ? await hashTemplateFiles(ref.files) : '' },
+        : {
+            kind: 'files',
+            fileCount: 'files' in ref ? Object.keys(ref.files).length : 0,
+            hash: 'files' in ref ? await hashTemplateFiles(ref.files) : '',
+          },
       model: choice ? modelLabel(choice) : replayLabel(session.model.id),
       settings,
       ...(session.harness && { harness: HARNESS_LABELS[session.harness] }),
@@ -189,7 +223,12 @@ export class RunHost {
     const run: ActiveRun = {
       info,
       // Replayed steps run at full speed; the pace applies only to a scripted live part.
-      controller: new RunController({ paused: config.paused ?? false, paceMs: choice?.kind === 'scripted' ? settings.paceMs : 0, paceAfter: upTo, emit }),
+      controller: new RunController({
+        paused: config.paused ?? false,
+        paceMs: choice?.kind === 'scripted' ? settings.paceMs : 0,
+        paceAfter: upTo,
+        emit,
+      }),
       history: new RunHistory(),
       engine: opened.engine,
       replay: { session, unapproved: new Set() },
@@ -200,7 +239,10 @@ export class RunHost {
     const plan: RunPlan = {
       model: async (ctx) => {
         if (!choice) return new PrefixModel(outputs, null, family);
-        const live = choice.kind === 'scripted' ? scriptedContinuation(choice.recordedId, session, upTo, agent.contextTokens) : await createModel(choice, ctx);
+        const live =
+          choice.kind === 'scripted'
+            ? scriptedContinuation(choice.recordedId, session, upTo, agent.contextTokens)
+            : await createModel(choice, ctx);
         return new PrefixModel(outputs, live, family);
       },
       agent: (model) => ({
@@ -236,7 +278,9 @@ export class RunHost {
   async approveStep(runId: number, step: number): Promise<ApprovedRun> {
     const run = this.#get(runId);
     if (!run.replay?.unapproved.has(step)) {
-      throw new Error(`Step ${step} of this run does not wait for an approval: only a replayed gated command that did not run can be approved and run.`);
+      throw new Error(
+        `Step ${step} of this run does not wait for an approval: only a replayed gated command that did not run can be approved and run.`,
+      );
     }
     return runApprovedStep(run.replay.session, step, run.history);
   }
@@ -271,7 +315,9 @@ export class RunHost {
       return view(live?.bandit.toJSON() ?? null, `The edit-format table could not be read (${errorText(e)})`);
     }
     const saveError = live?.bandit.saveError;
-    return saveError ? view(live.bandit.toJSON(), `The edit-format table could not be saved (${saveError})`) : view(stored);
+    return saveError
+      ? view(live.bandit.toJSON(), `The edit-format table could not be saved (${saveError})`)
+      : view(stored);
   }
 
   /** The backend a run asked for, or none (memory) with the reason when it is not there. */
@@ -286,7 +332,9 @@ export class RunHost {
         } catch (e) {
           // The page stopped answering (EIO): the run still starts, in memory, and says why.
           const why = e instanceof Error ? e.message : String(e);
-          return { note: `WebContainer could not be prepared for this run (${why}); this run uses the in-memory workspace. Reload the page to try WebContainer again.` };
+          return {
+            note: `WebContainer could not be prepared for this run (${why}); this run uses the in-memory workspace. Reload the page to try WebContainer again.`,
+          };
         }
         return backend ? { backend } : { note: NO_WEBCONTAINER };
       }
@@ -299,7 +347,8 @@ export class RunHost {
 
   #get(runId: number): ActiveRun {
     const run = this.#run;
-    if (!run || run.info.runId !== runId) throw new Error(`Run ${runId} is no longer kept: only the latest run is. Start a new run.`);
+    if (!run || run.info.runId !== runId)
+      throw new Error(`Run ${runId} is no longer kept: only the latest run is. Start a new run.`);
     return run;
   }
 
@@ -336,7 +385,15 @@ export class RunHost {
       // The chosen format is part of the record's settings, so a replay recommends the same one.
       const agent = chosen ? { ...plan.agent(model), editFormat: chosen.format } : plan.agent(model);
       const { seed, temperature, approvals } = plan;
-      emit({ kind: 'session', header: await recordHeader({ engine, model, task: info.task, seed, temperature }, agent, plan.start.ref, createdAt) });
+      emit({
+        kind: 'session',
+        header: await recordHeader(
+          { engine, model, task: info.task, seed, temperature },
+          agent,
+          plan.start.ref,
+          createdAt,
+        ),
+      });
       // Steps are recorded in order; the gate waits for the last record, so the workspace is
       // captured after a step and before the next one can change it.
       let recorded = Promise.resolve();
@@ -371,7 +428,9 @@ export class RunHost {
       stop = result.stop;
     } catch (e) {
       const err = toModelError(e);
-      stop = controller.signal.aborted ? { kind: 'stopped' } : { kind: 'model-error', code: err.code, message: err.message };
+      stop = controller.signal.aborted
+        ? { kind: 'stopped' }
+        : { kind: 'model-error', code: err.code, message: err.message };
     }
     const verdict = plan.checker?.verdict(stop);
     if (verdict) emit({ kind: 'verdict', verdict });
@@ -388,7 +447,10 @@ export class RunHost {
     // A table that cannot be read starts a fresh one; the table request then says why.
     const table = await this.#bandits.load().catch(() => null);
     const bandit = new SavingBandit(table, run.info.settings.seed + 1, this.#bandits);
-    const files = run.history.tree(0).entries.filter((e) => e.type === 'file').map((e) => e.path);
+    const files = run.history
+      .tree(0)
+      .entries.filter((e) => e.type === 'file')
+      .map((e) => e.path);
     const language = dominantLanguage(files);
     const format = bandit.choose(family, language);
     this.#evolve = { bandit, choice: { runId: run.info.runId, family, language, format } };
@@ -396,13 +458,28 @@ export class RunHost {
   }
 
   /** Captures the workspace after `step` and sends the step with its record entry (and, when replayed, its check). */
-  async #record(run: ActiveRun, checker: ReplayChecker | undefined, step: Step, entry: RecordedStep, emit: (event: RunEvent) => void): Promise<void> {
+  async #record(
+    run: ActiveRun,
+    checker: ReplayChecker | undefined,
+    step: Step,
+    entry: RecordedStep,
+    emit: (event: RunEvent) => void,
+  ): Promise<void> {
     const n = await run.history.capture(run.engine.workspace);
     const check = checker?.check(entry, step);
     const recordedApproval = check && run.replay?.session.steps[step.index - 1]?.approval;
-    const offer = check && step.approval === 'unapproved' && step.call ? await approvalOffer(run.engine, step.call) : undefined;
+    const offer =
+      check && step.approval === 'unapproved' && step.call ? await approvalOffer(run.engine, step.call) : undefined;
     if (offer) run.replay?.unapproved.add(step.index);
-    const record = { step, changes: run.history.changes(n), fileCount: run.history.fileCount(n), recorded: entry, ...(check && { check }), ...(recordedApproval && { recordedApproval }), ...(offer && { offer }) };
+    const record = {
+      step,
+      changes: run.history.changes(n),
+      fileCount: run.history.fileCount(n),
+      recorded: entry,
+      ...(check && { check }),
+      ...(recordedApproval && { recordedApproval }),
+      ...(offer && { offer }),
+    };
     emit({ kind: 'step', record });
     // The replayed part is over: say so now, before a live model takes over.
     const verdict = checker?.complete ? checker.verdict() : null;

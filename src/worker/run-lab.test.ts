@@ -11,7 +11,11 @@ import { connectInProcess } from './in-process.ts';
 import { RUN_DEFAULTS } from './run-settings.ts';
 import { createTemplateSession } from './starter-session.ts';
 
-const CONFIG: RunConfig = { task: { kind: 'template', templateId: 'starter' }, model: { kind: 'scripted', recordedId: STARTER_RUN.id }, settings: { ...RUN_DEFAULTS, paceMs: 0 } };
+const CONFIG: RunConfig = {
+  task: { kind: 'template', templateId: 'starter' },
+  model: { kind: 'scripted', recordedId: STARTER_RUN.id },
+  settings: { ...RUN_DEFAULTS, paceMs: 0 },
+};
 
 let client: EngineClient;
 let runId: number;
@@ -39,12 +43,27 @@ afterAll(() => client.dispose());
 const step = (index: number) => records.find((r) => r.step.index === index)!.step;
 
 /** The run's own ACI settings. */
-const RECORDED: AciSettings = { maxToolChars: RUN_DEFAULTS.maxToolChars, readWindowLines: RUN_DEFAULTS.readWindowLines, disabledRungs: [], loopGuard: true };
+const RECORDED: AciSettings = {
+  maxToolChars: RUN_DEFAULTS.maxToolChars,
+  readWindowLines: RUN_DEFAULTS.readWindowLines,
+  disabledRungs: [],
+  loopGuard: true,
+};
 
 describe('ACI off', () => {
   it.each([
-    { index: 5, verdict: 'worse', why: /^Exact match only: old_str's indentation differs from the file's, so the edit does not land/, text: /^Error: old_str not found in src\/strings\.js/ },
-    { index: 4, verdict: 'worse', why: /^The prose is taken as the final answer: the run ends here/, text: /^\(no JSON in the reply/ },
+    {
+      index: 5,
+      verdict: 'worse',
+      why: /^Exact match only: old_str's indentation differs from the file's, so the edit does not land/,
+      text: /^Error: old_str not found in src\/strings\.js/,
+    },
+    {
+      index: 4,
+      verdict: 'worse',
+      why: /^The prose is taken as the final answer: the run ends here/,
+      text: /^\(no JSON in the reply/,
+    },
     { index: 1, verdict: 'same', why: /^The command runs the same way/, text: /^\$ npm test\n/ },
     { index: 7, verdict: 'same', why: /^Both end the run here\.$/, text: /^Run ended: / },
   ])('step $index: $verdict', async ({ index, verdict, why, text }) => {
@@ -66,7 +85,13 @@ describe('ACI off', () => {
 
 describe('settings re-run', () => {
   it('offers the ladder rungs but exact', async () => {
-    expect((await client.ladderRungs()).map((r) => r.id)).toEqual(['trailing-ws', 'indent', 'blank-lines', 'quotes-dashes', 'anchors']);
+    expect((await client.ladderRungs()).map((r) => r.id)).toEqual([
+      'trailing-ws',
+      'indent',
+      'blank-lines',
+      'quotes-dashes',
+      'anchors',
+    ]);
   });
 
   it('the recorded settings reproduce every step', async () => {
@@ -77,11 +102,35 @@ describe('settings re-run', () => {
 
   it.each([
     // Every rung that tolerates the drifted indentation off: the edit no longer lands.
-    { name: 'every rung that tolerates indentation off', aci: { disabledRungs: ['indent', 'blank-lines', 'quotes-dashes', 'anchors'] }, at: 5, tool: 'ws_edit', after: /^old_str not found in src\/strings\.js/ },
-    { name: 'every rung off: exact matching only', aci: { disabledRungs: ['trailing-ws', 'indent', 'blank-lines', 'quotes-dashes', 'anchors'] }, at: 5, tool: 'ws_edit', after: /^old_str not found in src\/strings\.js — no exact match/ },
-    { name: 'a read window of 10 lines', aci: { readWindowLines: 10 }, at: 2, tool: 'ws_read', after: /^\[test\/strings\.test\.js#[0-9a-f]+: lines 1-10 of 28\]/ },
+    {
+      name: 'every rung that tolerates indentation off',
+      aci: { disabledRungs: ['indent', 'blank-lines', 'quotes-dashes', 'anchors'] },
+      at: 5,
+      tool: 'ws_edit',
+      after: /^old_str not found in src\/strings\.js/,
+    },
+    {
+      name: 'every rung off: exact matching only',
+      aci: { disabledRungs: ['trailing-ws', 'indent', 'blank-lines', 'quotes-dashes', 'anchors'] },
+      at: 5,
+      tool: 'ws_edit',
+      after: /^old_str not found in src\/strings\.js — no exact match/,
+    },
+    {
+      name: 'a read window of 10 lines',
+      aci: { readWindowLines: 10 },
+      at: 2,
+      tool: 'ws_read',
+      after: /^\[test\/strings\.test\.js#[0-9a-f]+: lines 1-10 of 28\]/,
+    },
     // The read shrinks to fit the cap before the cap would cut it.
-    { name: 'a result cap of 500 characters', aci: { maxToolChars: 500 }, at: 2, tool: 'ws_read', after: /^\[test\/strings\.test\.js#[0-9a-f]+: lines 1-4 of 28\]/ },
+    {
+      name: 'a result cap of 500 characters',
+      aci: { maxToolChars: 500 },
+      at: 2,
+      tool: 'ws_read',
+      after: /^\[test\/strings\.test\.js#[0-9a-f]+: lines 1-4 of 28\]/,
+    },
     { name: 'the loop guard off (nothing repeats in this run)', aci: { loopGuard: false }, at: null },
     { name: 'a rung this run never needed', aci: { disabledRungs: ['anchors'] }, at: null },
     // The looser rungs land the same edit and name the same drift (the note is read from the matched lines).
@@ -102,6 +151,8 @@ describe('settings re-run', () => {
   });
 
   it('settings outside the record’s bounds are refused with the field named', async () => {
-    await expect(client.rerunSettings(session, { ...RECORDED, maxToolChars: 5 })).rejects.toThrow(/^These settings cannot be used: .*max_tool_chars/s);
+    await expect(client.rerunSettings(session, { ...RECORDED, maxToolChars: 5 })).rejects.toThrow(
+      /^These settings cannot be used: .*max_tool_chars/s,
+    );
   });
 });

@@ -63,7 +63,12 @@ export async function rerunWithSettings(value: Session, aci: AciSettings): Promi
 
   const d = report.divergence;
   // The loop may have begun the step after the divergence before the abort reached it: it does not count.
-  const base = { checked: d ? Math.max(d.index, 0) : report.steps.length, total: recorded.steps.length, backend: opened.backend, ms: Math.round(report.ms) };
+  const base = {
+    checked: d ? Math.max(d.index, 0) : report.steps.length,
+    total: recorded.steps.length,
+    backend: opened.backend,
+    ms: Math.round(report.ms),
+  };
   if (!d) return base;
   const step = report.steps.find((c) => c.index === d.index);
   return {

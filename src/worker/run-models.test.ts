@@ -30,7 +30,13 @@ function link(): { link: ModelLink; loads: LoadRequest[] } {
         async load(req): Promise<HostedModel> {
           loads.push(req);
           const inner = new ScriptedModel([]);
-          return { id: `webllm:${req.modelId}`, family: 'qwen2.5-coder', contextWindow: 4096, complete: (m, o) => inner.complete(m, o), unload: async () => {} };
+          return {
+            id: `webllm:${req.modelId}`,
+            family: 'qwen2.5-coder',
+            contextWindow: 4096,
+            complete: (m, o) => inner.complete(m, o),
+            unload: async () => {},
+          };
         },
         isCached: async () => false,
         deleteCached: async () => {},
@@ -87,14 +93,35 @@ describe('llama.cpp (GGUF) choices', () => {
   });
 
   it('is refused with a reason where there is no model worker', async () => {
-    await expect(createModel({ kind: 'gguf', source: { url: 'https://example.org/m.gguf' } }, { contextTokens: 4096, onProgress: () => {} })).rejects.toThrow(/slm run --model gguf:FILE/);
+    await expect(
+      createModel(
+        { kind: 'gguf', source: { url: 'https://example.org/m.gguf' } },
+        { contextTokens: 4096, onProgress: () => {} },
+      ),
+    ).rejects.toThrow(/slm run --model gguf:FILE/);
   });
 
   it.each<[string, ModelChoice, string]>([
-    ['a catalog model by its label', { kind: 'gguf', source: { url: GGUF_CATALOG[0]!.url }, label: GGUF_CATALOG[0]!.label }, `llama.cpp (CPU) ${GGUF_CATALOG[0]!.label}`],
-    ['a catalog URL without a label', { kind: 'gguf', source: { url: GGUF_CATALOG[0]!.url } }, `llama.cpp (CPU) ${GGUF_CATALOG[0]!.label}`],
-    ['a URL of one\'s own by its file', { kind: 'gguf', source: { url: 'https://example.org/x/My%20Model.gguf?download=1' } }, 'llama.cpp (CPU) My Model.gguf'],
-    ['a file from disk', { kind: 'gguf', source: { file, name: 'tiny.gguf' } }, 'llama.cpp (CPU) tiny.gguf (file from disk)'],
+    [
+      'a catalog model by its label',
+      { kind: 'gguf', source: { url: GGUF_CATALOG[0]!.url }, label: GGUF_CATALOG[0]!.label },
+      `llama.cpp (CPU) ${GGUF_CATALOG[0]!.label}`,
+    ],
+    [
+      'a catalog URL without a label',
+      { kind: 'gguf', source: { url: GGUF_CATALOG[0]!.url } },
+      `llama.cpp (CPU) ${GGUF_CATALOG[0]!.label}`,
+    ],
+    [
+      "a URL of one's own by its file",
+      { kind: 'gguf', source: { url: 'https://example.org/x/My%20Model.gguf?download=1' } },
+      'llama.cpp (CPU) My Model.gguf',
+    ],
+    [
+      'a file from disk',
+      { kind: 'gguf', source: { file, name: 'tiny.gguf' } },
+      'llama.cpp (CPU) tiny.gguf (file from disk)',
+    ],
   ])('labels %s', (_label, c, label) => {
     expect(modelLabel(c)).toEqual({ label, scripted: false });
   });
@@ -103,8 +130,22 @@ describe('llama.cpp (GGUF) choices', () => {
 describe('replayLabel', () => {
   it.each([
     ['scripted:starter', { label: 'the recorded outputs, replayed', scripted: true }],
-    ['gguf:slm-test-tiny-random.gguf', { label: 'the recorded outputs of gguf:slm-test-tiny-random.gguf, replayed', scripted: true, recordedFrom: 'gguf:slm-test-tiny-random.gguf' }],
-    ['openai:http://127.0.0.1:11434/v1#qwen2.5-coder:1.5b', { label: 'the recorded outputs of openai:http://127.0.0.1:11434/v1#qwen2.5-coder:1.5b, replayed', scripted: true, recordedFrom: 'openai:http://127.0.0.1:11434/v1#qwen2.5-coder:1.5b' }],
+    [
+      'gguf:slm-test-tiny-random.gguf',
+      {
+        label: 'the recorded outputs of gguf:slm-test-tiny-random.gguf, replayed',
+        scripted: true,
+        recordedFrom: 'gguf:slm-test-tiny-random.gguf',
+      },
+    ],
+    [
+      'openai:http://127.0.0.1:11434/v1#qwen2.5-coder:1.5b',
+      {
+        label: 'the recorded outputs of openai:http://127.0.0.1:11434/v1#qwen2.5-coder:1.5b, replayed',
+        scripted: true,
+        recordedFrom: 'openai:http://127.0.0.1:11434/v1#qwen2.5-coder:1.5b',
+      },
+    ],
   ])('%s', (id, expected) => expect(replayLabel(id)).toEqual(expected));
 });
 
@@ -116,10 +157,19 @@ describe('createModel for an endpoint', () => {
     const bodies: Record<string, unknown>[] = [];
     const fetchStub = (async (_url: string, init: RequestInit) => {
       bodies.push(JSON.parse(String(init.body)));
-      return new Response(JSON.stringify({ choices: [{ message: { content: 'ok' } }] }), { headers: { 'content-type': 'application/json' } });
+      return new Response(JSON.stringify({ choices: [{ message: { content: 'ok' } }] }), {
+        headers: { 'content-type': 'application/json' },
+      });
     }) as typeof fetch;
-    const model = await createModel({ kind: 'openai', baseUrl: 'http://127.0.0.1:9/v1', model: 'm', ...(toolsApi && { toolsApi }) }, { contextTokens: 4096, onProgress: () => {}, fetch: fetchStub });
-    await model.complete([{ role: 'user', content: 'hi' }], { seed: 1, temperature: 0, jsonSchema: { anyOf: [{ properties: { tool: { const: 'done' }, args: {} } }] } });
+    const model = await createModel(
+      { kind: 'openai', baseUrl: 'http://127.0.0.1:9/v1', model: 'm', ...(toolsApi && { toolsApi }) },
+      { contextTokens: 4096, onProgress: () => {}, fetch: fetchStub },
+    );
+    await model.complete([{ role: 'user', content: 'hi' }], {
+      seed: 1,
+      temperature: 0,
+      jsonSchema: { anyOf: [{ properties: { tool: { const: 'done' }, args: {} } }] },
+    });
     expect(Object.keys(bodies[0]!).filter((k) => k === 'tools' || k === 'response_format')).toEqual([sends]);
   });
 });

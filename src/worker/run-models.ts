@@ -13,7 +13,15 @@ import { timedModel, type StepSpeed } from '../agent/models/step-speed.ts';
 import { fetchError, normalizeBaseUrl, OpenAIModel } from '../agent/models/openai.ts';
 import { ScriptedModel } from '../agent/models/scripted.ts';
 import { ModelWorkerClient } from '../agent/models/worker-client.ts';
-import type { CachedFile, CustomModel, GgufSource, LoadProgress, LoadRequest, ModelRequest, ModelResponse } from '../agent/models/worker-protocol.ts';
+import type {
+  CachedFile,
+  CustomModel,
+  GgufSource,
+  LoadProgress,
+  LoadRequest,
+  ModelRequest,
+  ModelResponse,
+} from '../agent/models/worker-protocol.ts';
 import { recordedRunById } from '../agent/scripts/starter-run.ts';
 import type { EndpointProbe, ModelChoice, RunInfo } from './protocol.ts';
 
@@ -33,7 +41,10 @@ export function modelLabel(choice: ModelChoice): { label: string; scripted: bool
       return { label: `${choice.model} at ${normalizeBaseUrl(choice.baseUrl)}`, scripted: false };
     case 'webllm':
       if (choice.custom) return { label: `WebLLM custom model at ${choice.custom.url}`, scripted: false };
-      return { label: `WebLLM ${CATALOG.find((m) => m.id === choice.modelId)?.label ?? choice.modelId}`, scripted: false };
+      return {
+        label: `WebLLM ${CATALOG.find((m) => m.id === choice.modelId)?.label ?? choice.modelId}`,
+        scripted: false,
+      };
     case 'gguf':
       return { label: `llama.cpp (CPU) ${choice.label ?? ggufSourceName(choice.source)}`, scripted: false };
     default: {
@@ -57,7 +68,11 @@ export function ggufSourceName(source: GgufSource): string {
 
 /** What makes two loads the same model: the request, a picked file by its name, size and date. */
 function loadKey(req: LoadRequest): string {
-  const gguf = req.gguf && ('file' in req.gguf ? { name: req.gguf.name, size: req.gguf.file.size, modified: (req.gguf.file as Partial<File>).lastModified ?? 0 } : req.gguf);
+  const gguf =
+    req.gguf &&
+    ('file' in req.gguf
+      ? { name: req.gguf.name, size: req.gguf.file.size, modified: (req.gguf.file as Partial<File>).lastModified ?? 0 }
+      : req.gguf);
   return JSON.stringify([req.modelId, req.custom ?? null, gguf ?? null, req.contextTokens ?? null]);
 }
 
@@ -130,7 +145,13 @@ export class ModelLink {
         this.#worker = null;
         this.#loaded = null;
       }
-      fail(toModelError(new Error(`the model worker stopped (${message || 'its script failed to load'}); try again, or pick another model`)));
+      fail(
+        toModelError(
+          new Error(
+            `the model worker stopped (${message || 'its script failed to load'}); try again, or pick another model`,
+          ),
+        ),
+      );
     });
     return { client, port, crashed };
   }
@@ -158,7 +179,8 @@ async function untimedModel(choice: ModelChoice, ctx: ModelContext): Promise<Mod
   switch (choice.kind) {
     case 'scripted': {
       const recorded = recordedRunById(choice.recordedId);
-      if (!recorded) throw new Error(`There is no recorded run "${choice.recordedId}"; pick one of the listed scripted runs.`);
+      if (!recorded)
+        throw new Error(`There is no recorded run "${choice.recordedId}"; pick one of the listed scripted runs.`);
       return new ScriptedModel(recorded.outputs, { name: recorded.id, contextWindow: ctx.contextTokens });
     }
     case 'openai':
@@ -171,11 +193,25 @@ async function untimedModel(choice: ModelChoice, ctx: ModelContext): Promise<Mod
         ...(ctx.fetch && { fetch: ctx.fetch }),
       });
     case 'webllm':
-      if (!ctx.webllm) throw new Error('WebLLM runs only in a browser with a model worker; pick the scripted model or an endpoint.');
-      return ctx.webllm.load({ modelId: choice.modelId, ...(choice.custom && { custom: choice.custom }) }, ctx.onProgress);
+      if (!ctx.webllm)
+        throw new Error('WebLLM runs only in a browser with a model worker; pick the scripted model or an endpoint.');
+      return ctx.webllm.load(
+        { modelId: choice.modelId, ...(choice.custom && { custom: choice.custom }) },
+        ctx.onProgress,
+      );
     case 'gguf':
-      if (!ctx.gguf) throw new Error('llama.cpp in WebAssembly runs only in a browser with its model worker; in Node, use `slm run --model gguf:FILE`.');
-      return ctx.gguf.load({ modelId: 'url' in choice.source ? choice.source.url : choice.source.name, gguf: choice.source, contextTokens: ctx.contextTokens }, ctx.onProgress);
+      if (!ctx.gguf)
+        throw new Error(
+          'llama.cpp in WebAssembly runs only in a browser with its model worker; in Node, use `slm run --model gguf:FILE`.',
+        );
+      return ctx.gguf.load(
+        {
+          modelId: 'url' in choice.source ? choice.source.url : choice.source.name,
+          gguf: choice.source,
+          contextTokens: ctx.contextTokens,
+        },
+        ctx.onProgress,
+      );
     default: {
       const never: never = choice;
       throw new TypeError(`unknown model choice ${JSON.stringify(never)}`);
@@ -187,20 +223,37 @@ async function untimedModel(choice: ModelChoice, ctx: ModelContext): Promise<Mod
 export const PROBE_TIMEOUT_MS = 8000;
 
 /** Asks an OpenAI-compatible endpoint for its models (`GET /models`): a quick check that the URL, the key and CORS are right. */
-export async function probeEndpoint(baseUrl: string, apiKey: string | undefined, fetchFn: typeof fetch = fetch): Promise<EndpointProbe> {
+export async function probeEndpoint(
+  baseUrl: string,
+  apiKey: string | undefined,
+  fetchFn: typeof fetch = fetch,
+): Promise<EndpointProbe> {
   const url = `${normalizeBaseUrl(baseUrl)}/models`;
-  if (!/^https?:\/\/[^/]/.test(url)) return { ok: false, message: `The base URL must start with http:// or https://, e.g. http://127.0.0.1:11434/v1 (got ${JSON.stringify(baseUrl)}).` };
+  if (!/^https?:\/\/[^/]/.test(url))
+    return {
+      ok: false,
+      message: `The base URL must start with http:// or https://, e.g. http://127.0.0.1:11434/v1 (got ${JSON.stringify(baseUrl)}).`,
+    };
   let res: Response;
   // A host that swallows packets would hold the worker's request queue: give up in time.
   const signal = AbortSignal.timeout(PROBE_TIMEOUT_MS);
   try {
     res = await fetchFn(url, { headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {}, signal });
   } catch (e) {
-    if (signal.aborted) return { ok: false, message: `${url} did not answer within ${PROBE_TIMEOUT_MS / 1000} s. Check the host and port, and that the server is running.` };
+    if (signal.aborted)
+      return {
+        ok: false,
+        message: `${url} did not answer within ${PROBE_TIMEOUT_MS / 1000} s. Check the host and port, and that the server is running.`,
+      };
     return { ok: false, message: fetchError(url, e).message };
   }
   if (!res.ok) {
-    const hint = res.status === 401 || res.status === 403 ? ' Check the API key.' : res.status === 404 ? ' Check the base URL: it usually ends in /v1.' : '';
+    const hint =
+      res.status === 401 || res.status === 403
+        ? ' Check the API key.'
+        : res.status === 404
+          ? ' Check the base URL: it usually ends in /v1.'
+          : '';
     return { ok: false, message: `${url} answered HTTP ${res.status}.${hint}` };
   }
   const body = (await res.json().catch(() => null)) as { data?: { id?: unknown }[] } | null;

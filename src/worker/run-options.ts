@@ -16,8 +16,21 @@ export const DROP_LIMITS = Object.freeze({ maxFiles: 500, maxBytes: 4 * 1024 * 1
 /** The choices the start screen offers. */
 export function runOptions(): RunOptions {
   return {
-    templates: TEMPLATES.map((t) => ({ id: t.id, title: t.title, description: t.description, task: t.task, fileCount: Object.keys(t.files).length, hash: t.hash })),
-    recorded: RECORDED_RUNS.map((r) => ({ id: r.id, title: r.title, description: r.description, templateId: r.templateId, steps: r.outputs.length })),
+    templates: TEMPLATES.map((t) => ({
+      id: t.id,
+      title: t.title,
+      description: t.description,
+      task: t.task,
+      fileCount: Object.keys(t.files).length,
+      hash: t.hash,
+    })),
+    recorded: RECORDED_RUNS.map((r) => ({
+      id: r.id,
+      title: r.title,
+      description: r.description,
+      templateId: r.templateId,
+      steps: r.outputs.length,
+    })),
     catalog: CATALOG,
     defaultModelId: DEFAULT_MODEL_ID,
     ggufCatalog: GGUF_CATALOG,

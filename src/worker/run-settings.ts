@@ -31,5 +31,9 @@ export function checkRunSettings(settings: unknown): RunSettings {
 
 /** The engine settings a run uses: the result cap, the read window, and the read ceiling following the context window. */
 export function engineSettingsFor(s: RunSettings): Partial<EngineSettings> {
-  return { max_tool_chars: s.maxToolChars, read_window_lines: s.readWindowLines, context_window_tokens: s.contextTokens };
+  return {
+    max_tool_chars: s.maxToolChars,
+    read_window_lines: s.readWindowLines,
+    context_window_tokens: s.contextTokens,
+  };
 }

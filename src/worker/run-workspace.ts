@@ -14,7 +14,6 @@ import type { PathCheck, RunInfo, SkippedPath, TaskChoice } from './protocol.ts'
 import { DROP_LIMITS } from './run-options.ts';
 import { createTemplateSession, type SessionBackend } from './starter-session.ts';
 
-
 /** The id a run from dropped files records as its template. */
 export const FILES_TEMPLATE_ID = 'files';
 
@@ -41,10 +40,15 @@ export interface RunWorkspace {
  * The session a run starts on, in a fresh memory workspace or on `backend` (emptied by the
  * caller). Throws an Error the page shows for an unknown template or files over the limits.
  */
-export async function createRunWorkspace(choice: TaskChoice, settings: Partial<EngineSettings>, backend?: SessionBackend): Promise<RunWorkspace> {
+export async function createRunWorkspace(
+  choice: TaskChoice,
+  settings: Partial<EngineSettings>,
+  backend?: SessionBackend,
+): Promise<RunWorkspace> {
   if (choice.kind === 'template') {
     const template = templateById(choice.templateId);
-    if (!template) throw new Error(`There is no bundled template "${choice.templateId}"; pick one of the listed tasks.`);
+    if (!template)
+      throw new Error(`There is no bundled template "${choice.templateId}"; pick one of the listed tasks.`);
     return {
       session: await createTemplateSession(template, settings, backend),
       task: template.task,
@@ -55,8 +59,18 @@ export async function createRunWorkspace(choice: TaskChoice, settings: Partial<E
   const task = choice.task.trim();
   if (!task) throw new Error('Say what the agent should do with your files: the task is empty.');
   const { files, skipped } = await jailFiles(choice.files);
-  if (Object.keys(files).length === 0) throw new Error('None of the dropped files can go into the workspace; see why each was refused, or pick the starter task.');
-  const template: Template = { id: FILES_TEMPLATE_ID, title: 'Your files', description: 'Files dropped into the playground.', task, files, hash: await hashTemplateFiles(files) };
+  if (Object.keys(files).length === 0)
+    throw new Error(
+      'None of the dropped files can go into the workspace; see why each was refused, or pick the starter task.',
+    );
+  const template: Template = {
+    id: FILES_TEMPLATE_ID,
+    title: 'Your files',
+    description: 'Files dropped into the playground.',
+    task,
+    files,
+    hash: await hashTemplateFiles(files),
+  };
   return {
     session: await createTemplateSession(template, settings, backend),
     task,
@@ -66,14 +80,20 @@ export async function createRunWorkspace(choice: TaskChoice, settings: Partial<E
 }
 
 /** The dropped files the jail accepts, under their normalized paths, within DROP_LIMITS. */
-async function jailFiles(dropped: Readonly<Record<string, string>>): Promise<{ files: Record<string, string>; skipped: SkippedPath[] }> {
+async function jailFiles(
+  dropped: Readonly<Record<string, string>>,
+): Promise<{ files: Record<string, string>; skipped: SkippedPath[] }> {
   const paths = Object.keys(dropped);
   if (paths.length > DROP_LIMITS.maxFiles) {
-    throw new Error(`${paths.length} files were dropped; the playground takes at most ${DROP_LIMITS.maxFiles}. Drop a smaller folder (leave out node_modules and build output).`);
+    throw new Error(
+      `${paths.length} files were dropped; the playground takes at most ${DROP_LIMITS.maxFiles}. Drop a smaller folder (leave out node_modules and build output).`,
+    );
   }
   const bytes = paths.reduce((n, p) => n + dropped[p]!.length, 0);
   if (bytes > DROP_LIMITS.maxBytes) {
-    throw new Error(`The dropped files hold about ${Math.round(bytes / 1024)} KB of text; the playground takes at most ${DROP_LIMITS.maxBytes / 1024} KB. Drop fewer files.`);
+    throw new Error(
+      `The dropped files hold about ${Math.round(bytes / 1024)} KB of text; the playground takes at most ${DROP_LIMITS.maxBytes / 1024} KB. Drop fewer files.`,
+    );
   }
   const files: Record<string, string> = {};
   const skipped: SkippedPath[] = [];
@@ -81,7 +101,10 @@ async function jailFiles(dropped: Readonly<Record<string, string>>): Promise<{ f
     if (check.stored === undefined || check.stored === '') {
       skipped.push({ path: check.path, reason: check.reason ?? 'the path names the project root itself, not a file' });
     } else if (check.stored in files) {
-      skipped.push({ path: check.path, reason: `it is the same file as another dropped path (${check.stored}); only the first was kept` });
+      skipped.push({
+        path: check.path,
+        reason: `it is the same file as another dropped path (${check.stored}); only the first was kept`,
+      });
     } else {
       files[check.stored] = dropped[check.path]!;
     }

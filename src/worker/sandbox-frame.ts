@@ -41,7 +41,9 @@ function makeFrame(doc: Document): Promise<HTMLIFrameElement> {
   frame.title = 'JavaScript sandbox';
   frame.hidden = true;
   frame.dataset.testid = 'js-sandbox-frame';
-  const loaded = new Promise<HTMLIFrameElement>((resolve) => frame.addEventListener('load', () => resolve(frame), { once: true }));
+  const loaded = new Promise<HTMLIFrameElement>((resolve) =>
+    frame.addEventListener('load', () => resolve(frame), { once: true }),
+  );
   doc.body.append(frame);
   return loaded;
 }

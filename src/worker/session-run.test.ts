@@ -30,7 +30,8 @@ import { createTemplateSession } from './starter-session.ts';
 useNodeWasm();
 
 const SETTINGS: RunSettings = { ...RUN_DEFAULTS, paceMs: 0 };
-const example = (name: string): Session => JSON.parse(readFileSync(new URL(`../../examples/${name}.session.json`, import.meta.url), 'utf8')) as Session;
+const example = (name: string): Session =>
+  JSON.parse(readFileSync(new URL(`../../examples/${name}.session.json`, import.meta.url), 'utf8')) as Session;
 
 /**
  * The drifted-edit example recorded again in a memory workspace that runs no command. The file's
@@ -41,7 +42,13 @@ async function driftedWithoutRunner(): Promise<Session> {
   const file = example('drifted-edit');
   const ws = new MemoryWorkspace();
   await seedStart(ws, file.workspace);
-  const { session } = await recordRun({ engine: createEngine(ws), model: new ScriptedModel(file.steps.map((s) => s.raw)), task: file.task, maxSteps: file.steps.length, createdAt: file.createdAt });
+  const { session } = await recordRun({
+    engine: createEngine(ws),
+    model: new ScriptedModel(file.steps.map((s) => s.raw)),
+    task: file.task,
+    maxSteps: file.steps.length,
+    createdAt: file.createdAt,
+  });
   return session;
 }
 
@@ -61,7 +68,8 @@ function connect() {
   async function until(what: string, cond: () => boolean): Promise<void> {
     const end = Date.now() + 15_000;
     while (!cond()) {
-      if (Date.now() > end) throw new Error(`timed out waiting for ${what}; events: ${JSON.stringify(events.map((e) => e.event.kind))}`);
+      if (Date.now() > end)
+        throw new Error(`timed out waiting for ${what}; events: ${JSON.stringify(events.map((e) => e.event.kind))}`);
       await new Promise((r) => setTimeout(r, 10));
     }
   }
@@ -77,7 +85,11 @@ function connect() {
   return { client, of, steps, until, ended, session, verdicts, stop };
 }
 
-const STARTER = { task: { kind: 'template', templateId: 'starter' }, model: { kind: 'scripted', recordedId: STARTER_RUN.id }, settings: SETTINGS } as const;
+const STARTER = {
+  task: { kind: 'template', templateId: 'starter' },
+  model: { kind: 'scripted', recordedId: STARTER_RUN.id },
+  settings: SETTINGS,
+} as const;
 
 describe('recording a run', () => {
   it('sends the header before step 1 and every step with its record entry; together they are a record that replays', async () => {
@@ -88,12 +100,19 @@ describe('recording a run', () => {
     expect(kinds.indexOf('session')).toBeLessThan(kinds.indexOf('step'));
     const session = c.session(runId);
     expect(session.steps).toHaveLength(7);
-    expect(session.model).toMatchObject({ id: `scripted:${STARTER_RUN.id}`, kind: 'scripted', seed: 0, temperature: 0 });
+    expect(session.model).toMatchObject({
+      id: `scripted:${STARTER_RUN.id}`,
+      kind: 'scripted',
+      seed: 0,
+      temperature: 0,
+    });
     expect(session.workspace).toMatchObject({ template: { id: 'starter' } });
     expect(session.steps[0]).toMatchObject({ raw: STARTER_RUN.outputs[0], backend: 'memory' });
     expect((await checkSession(JSON.parse(JSON.stringify(session)))).ok).toBe(true);
     // The run's workspace has the sandbox runner; replayed on the same kind, every step reproduces.
-    const report = await replaySession(session, { workspace: new MemoryWorkspace(undefined, undefined, sandboxRunner()) });
+    const report = await replaySession(session, {
+      workspace: new MemoryWorkspace(undefined, undefined, sandboxRunner()),
+    });
     expect(report.divergence).toBeUndefined();
     expect(report.steps).toHaveLength(7);
     expect(c.verdicts(runId)).toEqual([]);
@@ -104,21 +123,41 @@ describe('a session run', () => {
   it('replays an example and marks every step reproduced, then gives the verdict', async () => {
     const c = connect();
     const session = await driftedWithoutRunner();
-    const info = await c.client.startSessionRun({ session, upTo: session.steps.length, model: null, settings: SETTINGS });
+    const info = await c.client.startSessionRun({
+      session,
+      upTo: session.steps.length,
+      model: null,
+      settings: SETTINGS,
+    });
     expect(info.replay).toEqual({ upTo: 3, continues: false });
     expect(info.model).toEqual({ label: 'the recorded outputs, replayed', scripted: true });
     await c.ended(info.runId);
-    expect(c.steps(info.runId).map((r) => r.check)).toEqual([{ reproduced: true }, { reproduced: true }, { reproduced: true }]);
+    expect(c.steps(info.runId).map((r) => r.check)).toEqual([
+      { reproduced: true },
+      { reproduced: true },
+      { reproduced: true },
+    ]);
     const [verdict, ...more] = c.verdicts(info.runId);
     expect(more).toEqual([]);
-    expect(verdict).toMatchObject({ ok: true, checked: 3, expected: 3, laterDivergences: 0, backend: 'memory (no process runner)' });
+    expect(verdict).toMatchObject({
+      ok: true,
+      checked: 3,
+      expected: 3,
+      laterDivergences: 0,
+      backend: 'memory (no process runner)',
+    });
     expect(c.stop(info.runId)?.stop.kind).toBe('done');
   });
 
   it('names the first divergence of a tampered record, and the step before it still reproduces', async () => {
     const c = connect();
     const session = await driftedWithoutRunner();
-    const tampered: Session = { ...session, steps: session.steps.map((s, i) => (i === 1 ? { ...s, resultText: `${s.resultText}!` , resultHash: '000000000000' } : s)) };
+    const tampered: Session = {
+      ...session,
+      steps: session.steps.map((s, i) =>
+        i === 1 ? { ...s, resultText: `${s.resultText}!`, resultHash: '000000000000' } : s,
+      ),
+    };
     const info = await c.client.startSessionRun({ session: tampered, upTo: 3, model: null, settings: SETTINGS });
     await c.ended(info.runId);
     const checks = c.steps(info.runId).map((r) => r.check);
@@ -139,12 +178,25 @@ describe('a session run', () => {
     const cut = c.session(first.runId);
     await c.client.controlRun(first.runId, 'stop');
 
-    const info = await c.client.startSessionRun({ session: cut, upTo: 2, model: { kind: 'scripted', recordedId: STARTER_RUN.id }, settings: SETTINGS });
+    const info = await c.client.startSessionRun({
+      session: cut,
+      upTo: 2,
+      model: { kind: 'scripted', recordedId: STARTER_RUN.id },
+      settings: SETTINGS,
+    });
     expect(info.replay).toEqual({ upTo: 2, continues: true });
     await c.ended(info.runId);
     const steps = c.steps(info.runId);
     expect(steps.map((r) => r.step.raw)).toEqual(STARTER_RUN.outputs);
-    expect(steps.map((r) => r.check?.reproduced)).toEqual([true, true, undefined, undefined, undefined, undefined, undefined]);
+    expect(steps.map((r) => r.check?.reproduced)).toEqual([
+      true,
+      true,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
     expect(c.verdicts(info.runId)).toMatchObject([{ ok: true, checked: 2, expected: 2 }]);
     expect(c.stop(info.runId)?.stop.kind).toBe('done');
     // The continued run is a whole record of its own.
@@ -153,19 +205,35 @@ describe('a session run', () => {
   });
 
   it.each([
-    ['a step the session does not have', { upTo: 9, model: null }, 'Step 9 is not in this session: it has 3 recorded steps'],
+    [
+      'a step the session does not have',
+      { upTo: 9, model: null },
+      'Step 9 is not in this session: it has 3 recorded steps',
+    ],
     ['replay of no step', { upTo: 0, model: null }, 'Step 0 is not in this session'],
-    ['a template this build does not have', { upTo: 3, model: null, template: 'gone' }, 'The replay cannot start: the session starts from the template "gone", which this build does not have'],
+    [
+      'a template this build does not have',
+      { upTo: 3, model: null, template: 'gone' },
+      'The replay cannot start: the session starts from the template "gone", which this build does not have',
+    ],
   ] as const)('refuses %s with a message', async (_name, row, message) => {
     const c = connect();
     const base = example('drifted-edit');
-    const session: Session = 'template' in row ? { ...base, workspace: { template: { id: row.template, hash: '000000000000' } } } : base;
-    await expect(c.client.startSessionRun({ session, upTo: row.upTo, model: row.model, settings: SETTINGS })).rejects.toThrow(message);
+    const session: Session =
+      'template' in row ? { ...base, workspace: { template: { id: row.template, hash: '000000000000' } } } : base;
+    await expect(
+      c.client.startSessionRun({ session, upTo: row.upTo, model: row.model, settings: SETTINGS }),
+    ).rejects.toThrow(message);
   });
 
   it('ends a scripted continuation of a session the script did not record with what to pick instead', async () => {
     const c = connect();
-    const info = await c.client.startSessionRun({ session: example('drifted-edit'), upTo: 1, model: { kind: 'scripted', recordedId: STARTER_RUN.id }, settings: SETTINGS });
+    const info = await c.client.startSessionRun({
+      session: example('drifted-edit'),
+      upTo: 1,
+      model: { kind: 'scripted', recordedId: STARTER_RUN.id },
+      settings: SETTINGS,
+    });
     await c.ended(info.runId);
     expect(c.stop(info.runId)?.text).toContain('pick an endpoint or WebLLM on the start screen');
   });
@@ -179,14 +247,25 @@ describe('share links in the worker', () => {
     expect(url.startsWith('http://localhost:4173/#s=')).toBe(true);
     expect(report).toMatchObject({ chars: url.length, fits: url.length <= 2000 });
     const back = await c.client.openLink(url);
-    expect(back.ok && back.session.steps.map((s: RecordedStep) => s.resultHash)).toEqual(session.steps.map((s) => s.resultHash));
+    expect(back.ok && back.session.steps.map((s: RecordedStep) => s.resultHash)).toEqual(
+      session.steps.map((s) => s.resultHash),
+    );
     expect(back.ok && back.session.steps[0]!.resultText).toBeUndefined();
   });
 
   it.each([
     ['a changed character', async (): Promise<string> => 'http://x/#s=abc$def', 'bad-characters'],
-    ['a decompression bomb', async (): Promise<string> => `#s=${toBase64Url(await deflateRaw(new Uint8Array(3 * 1024 * 1024).fill(32)))}`, 'bomb'],
-    ['a newer format', async (): Promise<string> => `#s=${toBase64Url(await deflateRaw(new TextEncoder().encode(JSON.stringify({ v: 2, task: 'a task long enough to make a link of more than a few characters' }))))}`, 'newer-version'],
+    [
+      'a decompression bomb',
+      async (): Promise<string> => `#s=${toBase64Url(await deflateRaw(new Uint8Array(3 * 1024 * 1024).fill(32)))}`,
+      'bomb',
+    ],
+    [
+      'a newer format',
+      async (): Promise<string> =>
+        `#s=${toBase64Url(await deflateRaw(new TextEncoder().encode(JSON.stringify({ v: 2, task: 'a task long enough to make a link of more than a few characters' }))))}`,
+      'newer-version',
+    ],
   ] as const)('refuses %s with the codec message', async (_name, link, kind) => {
     const c = connect();
     const result = await c.client.openLink(await link());
@@ -197,7 +276,11 @@ describe('share links in the worker', () => {
   it('checks a session file as untrusted text', async () => {
     const c = connect();
     expect(await c.client.openFile(new Blob(['{"v":1}']))).toMatchObject({ ok: false, kind: 'schema' });
-    expect(await c.client.openFile(new Blob([readFileSync(new URL('../../examples/drifted-edit.session.json', import.meta.url))]))).toMatchObject({ ok: true });
+    expect(
+      await c.client.openFile(
+        new Blob([readFileSync(new URL('../../examples/drifted-edit.session.json', import.meta.url))]),
+      ),
+    ).toMatchObject({ ok: true });
     const huge = await c.client.openFile(new Blob([new Uint8Array(33 * 1024 * 1024)]));
     expect(huge).toMatchObject({ ok: false, kind: 'too-large' });
     expect(!huge.ok && huge.text).toContain('so it was not read');
@@ -206,7 +289,11 @@ describe('share links in the worker', () => {
 
 describe('the pieces', () => {
   it.each([
-    ['a record whose commands could not run', 'npm test: … [this memory workspace was created without a process runner, so no command can run in it]', false],
+    [
+      'a record whose commands could not run',
+      'npm test: … [this memory workspace was created without a process runner, so no command can run in it]',
+      false,
+    ],
     ['a record whose commands ran', 'npm test: 9 passed, 0 failed (exit code 0)', true],
     ['a record without shell steps', undefined, true],
   ] as const)('needsRunner: %s', (_name, shellOutput, expected) => {
@@ -225,6 +312,11 @@ describe('the pieces', () => {
     const replay = new PrefixModel(['a'], null, 'qwen');
     expect(replay.family).toBe('qwen');
     await replay.complete([], opts);
-    await expect(replay.complete([], opts)).rejects.toThrow(new ModelError('exhausted', 'the recording ends here: its 1 recorded step was replayed. To go on, pick a step and press "Continue from here".'));
+    await expect(replay.complete([], opts)).rejects.toThrow(
+      new ModelError(
+        'exhausted',
+        'the recording ends here: its 1 recorded step was replayed. To go on, pick a step and press "Continue from here".',
+      ),
+    );
   });
 });

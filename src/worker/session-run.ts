@@ -31,7 +31,11 @@ export type SessionWorkspace =
   | { readonly ok: false; readonly text: string };
 
 /** An empty memory workspace of the kind replaying `session` needs, named for people. */
-export function freshSessionWorkspace(session: Session): { readonly ws: MemoryWorkspace; readonly backend: string; readonly runsCommands: boolean } {
+export function freshSessionWorkspace(session: Session): {
+  readonly ws: MemoryWorkspace;
+  readonly backend: string;
+  readonly runsCommands: boolean;
+} {
   const runner = needsRunner(session);
   return {
     ws: new MemoryWorkspace(undefined, undefined, runner ? sandboxRunner() : undefined),
@@ -78,7 +82,12 @@ export class PrefixModel implements Model {
     }
     if (this.live) return this.live.complete(messages, opts);
     const n = this.outputs.length;
-    return Promise.reject(new ModelError('exhausted', `the recording ends here: its ${n} recorded step${n === 1 ? ' was' : 's were'} replayed. To go on, pick a step and press "Continue from here".`));
+    return Promise.reject(
+      new ModelError(
+        'exhausted',
+        `the recording ends here: its ${n} recorded step${n === 1 ? ' was' : 's were'} replayed. To go on, pick a step and press "Continue from here".`,
+      ),
+    );
   }
 }
 
@@ -89,7 +98,9 @@ export class PrefixModel implements Model {
 export function scriptedContinuation(recordedId: string, session: Session, upTo: number, contextWindow: number): Model {
   const recorded = recordedRunById(recordedId);
   if (!recorded || session.model.id !== `scripted:${recorded.id}`) {
-    throw new Error(`The scripted model has recorded turns only for its own run, not for this session (recorded with ${session.model.id}); to continue it, pick an endpoint or WebLLM on the start screen.`);
+    throw new Error(
+      `The scripted model has recorded turns only for its own run, not for this session (recorded with ${session.model.id}); to continue it, pick an endpoint or WebLLM on the start screen.`,
+    );
   }
   return new ScriptedModel(recorded.outputs.slice(upTo), { name: recorded.id, contextWindow });
 }
@@ -112,7 +123,10 @@ export function continuationSteps(upTo: number, liveSteps: number): number {
 export async function openSessionFile(file: Blob): Promise<SessionCheck> {
   if (file.size > MAX_SESSION_FILE_BYTES) {
     const n = (x: number) => x.toLocaleString('en-US');
-    return refuseRecord('too-large', `The file is ${n(file.size)} bytes, more than the ${n(MAX_SESSION_FILE_BYTES)} a session file may have, so it was not read. Is it a session file (.session.json)?`);
+    return refuseRecord(
+      'too-large',
+      `The file is ${n(file.size)} bytes, more than the ${n(MAX_SESSION_FILE_BYTES)} a session file may have, so it was not read. Is it a session file (.session.json)?`,
+    );
   }
   return parseSessionFile(await file.text());
 }

@@ -23,7 +23,11 @@ export interface SessionBackend {
 }
 
 /** A fresh session on `template` (the starter by default), with `settings` over the engine defaults, on `backend` (memory by default). */
-export async function createTemplateSession(template: Template = STARTER_TEMPLATE, settings?: Partial<EngineSettings>, backend?: SessionBackend): Promise<EngineSession> {
+export async function createTemplateSession(
+  template: Template = STARTER_TEMPLATE,
+  settings?: Partial<EngineSettings>,
+  backend?: SessionBackend,
+): Promise<EngineSession> {
   const workspace = backend?.workspace ?? new MemoryWorkspace(undefined, undefined, sandboxRunner());
   // A bundled template starts as a git repository (git_diff shows the agent's changes); a person's own files do not.
   if (templateById(template.id)?.hash === template.hash) await seedTemplateRepo(workspace, template);

@@ -104,7 +104,10 @@ describe('WebContainerLink', () => {
     const booted = link.boot();
     expect(link.boot()).toBe(booted); // one boot per page
     expect(await booted).toEqual({ state: 'ready', root: dir });
-    expect(statuses).toEqual([{ state: 'booting', timeoutMs: 5000 }, { state: 'ready', root: dir }]);
+    expect(statuses).toEqual([
+      { state: 'booting', timeoutMs: 5000 },
+      { state: 'ready', root: dir },
+    ]);
 
     // A file from an earlier run is gone: each run starts from its own files.
     await writeFile(join(dir, 'left-over.txt'), 'from before');
@@ -137,16 +140,31 @@ describe('WebContainerLink', () => {
   });
 
   it.each([
-    { name: 'offline', over: { onLine: false }, status: { state: 'unavailable', reason: 'offline', message: BOOT_MESSAGES.offline } },
-    { name: 'a timeout', over: {}, status: { state: 'unavailable', reason: 'timeout', message: BOOT_MESSAGES.timeout(50) } },
-    { name: 'a page without isolation', over: { crossOriginIsolated: false }, status: { state: 'unavailable', reason: 'not-isolated', message: BOOT_MESSAGES.notIsolated } },
-  ])('when WebContainer cannot start ($name), says why, and runs stay in memory with the reason', async ({ over, status }) => {
-    const client = connect();
-    const link = new WebContainerLink(client, { timeoutMs: 50, start: starter(null, over) });
-    expect(await link.boot()).toEqual(status);
-    const { info, events } = await runToEnd(client, config('webcontainer'));
-    expect(info.backend).toBe('memory');
-    expect(info.backendNote).toBe(NO_WEBCONTAINER);
-    expect(events.at(-1)).toMatchObject({ kind: 'ended', stop: { kind: 'done' } });
-  });
+    {
+      name: 'offline',
+      over: { onLine: false },
+      status: { state: 'unavailable', reason: 'offline', message: BOOT_MESSAGES.offline },
+    },
+    {
+      name: 'a timeout',
+      over: {},
+      status: { state: 'unavailable', reason: 'timeout', message: BOOT_MESSAGES.timeout(50) },
+    },
+    {
+      name: 'a page without isolation',
+      over: { crossOriginIsolated: false },
+      status: { state: 'unavailable', reason: 'not-isolated', message: BOOT_MESSAGES.notIsolated },
+    },
+  ])(
+    'when WebContainer cannot start ($name), says why, and runs stay in memory with the reason',
+    async ({ over, status }) => {
+      const client = connect();
+      const link = new WebContainerLink(client, { timeoutMs: 50, start: starter(null, over) });
+      expect(await link.boot()).toEqual(status);
+      const { info, events } = await runToEnd(client, config('webcontainer'));
+      expect(info.backend).toBe('memory');
+      expect(info.backendNote).toBe(NO_WEBCONTAINER);
+      expect(events.at(-1)).toMatchObject({ kind: 'ended', stop: { kind: 'done' } });
+    },
+  );
 });

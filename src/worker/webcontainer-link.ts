@@ -28,7 +28,9 @@ export type WebContainerLinkStatus =
   | { readonly state: 'unavailable'; readonly reason: BootFailureReason; readonly message: string };
 
 /** `startWebContainerHost`'s shape: the real one in the page, a stand-in over Node in tests. */
-export type StartHost = (options: WebContainerHostOptions) => Promise<WebContainerHost | { readonly ok: false; readonly reason: BootFailureReason; readonly message: string }>;
+export type StartHost = (
+  options: WebContainerHostOptions,
+) => Promise<WebContainerHost | { readonly ok: false; readonly reason: BootFailureReason; readonly message: string }>;
 
 export interface WebContainerLinkOptions {
   /** How long to wait for StackBlitz's servers (ms); the host's default when absent. */
@@ -37,7 +39,8 @@ export interface WebContainerLinkOptions {
   readonly start?: StartHost;
 }
 
-const loadStart: StartHost = async (options) => (await import('../workspace/webcontainer/host.ts')).startWebContainerHost(options);
+const loadStart: StartHost = async (options) =>
+  (await import('../workspace/webcontainer/host.ts')).startWebContainerHost(options);
 
 export class WebContainerLink {
   readonly #client: EngineClient;

@@ -17,7 +17,8 @@ export class CappedBytes {
 
   /** Keeps at most `maxBytes`: `ceil(maxBytes / 2)` from the start, the rest from the end. */
   constructor(maxBytes: number) {
-    if (!Number.isInteger(maxBytes) || maxBytes < 0) throw new RangeError(`CappedBytes: maxBytes must be a non-negative integer, got ${maxBytes}`);
+    if (!Number.isInteger(maxBytes) || maxBytes < 0)
+      throw new RangeError(`CappedBytes: maxBytes must be a non-negative integer, got ${maxBytes}`);
     this.headCap = Math.ceil(maxBytes / 2);
     this.tailCap = maxBytes - this.headCap;
   }

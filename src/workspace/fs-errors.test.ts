@@ -5,9 +5,19 @@ import { toWorkspaceError } from './fs-errors.ts';
 
 describe('toWorkspaceError', () => {
   it.each([
-    ['a code in the message only', new Error("ENOENT: no such file or directory, open '/home/p/x'"), 'ENOENT', 'ENOENT: x'],
+    [
+      'a code in the message only',
+      new Error("ENOENT: no such file or directory, open '/home/p/x'"),
+      'ENOENT',
+      'ENOENT: x',
+    ],
     ['a code property', Object.assign(new Error('whatever'), { code: 'EISDIR' }), 'EISDIR', 'EISDIR: x'],
-    ['an unknown code: EIO with the original text', new Error('EACCES: permission denied'), 'EIO', 'EACCES: permission denied'],
+    [
+      'an unknown code: EIO with the original text',
+      new Error('EACCES: permission denied'),
+      'EIO',
+      'EACCES: permission denied',
+    ],
     ['no code at all', new Error('the iframe went away'), 'EIO', 'the iframe went away'],
     ['a thrown string', 'boom', 'EIO', 'boom'],
   ] as const)('%s', (_label, thrown, code, message) => {

@@ -7,7 +7,14 @@
 import { WorkspaceError, type WorkspaceErrorCode } from '../engine/workspace.ts';
 
 /** The codes the Workspace contract names; any other code from a backend becomes EIO. */
-export const KNOWN_CODES: readonly WorkspaceErrorCode[] = ['ENOENT', 'EISDIR', 'ENOTDIR', 'EEXIST', 'ENOTEMPTY', 'EINVAL'];
+export const KNOWN_CODES: readonly WorkspaceErrorCode[] = [
+  'ENOENT',
+  'EISDIR',
+  'ENOTDIR',
+  'EEXIST',
+  'ENOTEMPTY',
+  'EINVAL',
+];
 
 /** Whether a backend's code is one the contract names. */
 export function isKnownCode(code: string): code is WorkspaceErrorCode {
@@ -20,14 +27,20 @@ export function toWorkspaceError(e: unknown, path: string): WorkspaceError {
   const msg = e instanceof Error ? e.message : String(e);
   const prop = (e as { code?: unknown } | null)?.code;
   const code = typeof prop === 'string' ? prop : (/^(E[A-Z]+)\b/.exec(msg)?.[1] ?? '');
-  return isKnownCode(code) ? new WorkspaceError(code, path, `${code}: ${path || '.'}`) : new WorkspaceError('EIO', path, msg);
+  return isKnownCode(code)
+    ? new WorkspaceError(code, path, `${code}: ${path || '.'}`)
+    : new WorkspaceError('EIO', path, msg);
 }
 
 /**
  * `read()`, with "nothing there" (ENOENT, or a parent that is a file: ENOTDIR) as null; any other
  * error as the WorkspaceError `convert` makes of it (a backend whose fs speaks otherwise passes its own).
  */
-export async function orMissing<T>(path: string, read: () => T | Promise<T>, convert = toWorkspaceError): Promise<T | null> {
+export async function orMissing<T>(
+  path: string,
+  read: () => T | Promise<T>,
+  convert = toWorkspaceError,
+): Promise<T | null> {
   try {
     return await read();
   } catch (e) {

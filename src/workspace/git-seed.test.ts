@@ -37,7 +37,9 @@ describe('initRepoWithCommit', () => {
     expect(seeded.created).toBe(true);
     expect(seeded.commit).toMatch(/^[0-9a-f]{40}$/);
     expect(await headFiles(ws)).toEqual(Object.keys(STARTER_TEMPLATE.files).sort());
-    expect((await engineOver(ws).call('git_status', {})).text).toBe('## main\nnothing to commit, working tree clean (no changes since the last commit)');
+    expect((await engineOver(ws).call('git_status', {})).text).toBe(
+      '## main\nnothing to commit, working tree clean (no changes since the last commit)',
+    );
   });
 
   it('is deterministic: the same files give the same commit id and the same .git bytes', async () => {
@@ -58,7 +60,12 @@ describe('initRepoWithCommit', () => {
 
   it('honours .gitignore', async () => {
     const ws = new MemoryWorkspace();
-    for (const [p, t] of Object.entries({ '.gitignore': 'node_modules/\n*.log\n', 'a.js': 'a\n', 'x.log': 'l\n', 'node_modules/m/index.js': 'm\n' })) {
+    for (const [p, t] of Object.entries({
+      '.gitignore': 'node_modules/\n*.log\n',
+      'a.js': 'a\n',
+      'x.log': 'l\n',
+      'node_modules/m/index.js': 'm\n',
+    })) {
       await ws.writeFile(p, encodeText(t));
     }
     await initRepoWithCommit(ws, 'seed');
@@ -79,7 +86,9 @@ describe('initRepoWithCommit', () => {
     const { commit } = await initRepoWithCommit(ws, 'starter template');
     runGit(dir, ['fsck', '--strict', '--no-progress']);
     expect(runGit(dir, ['status', '--short', '--branch'])).toBe('## main\n');
-    expect(runGit(dir, ['log', '--format=%H %an <%ae> %at %s'])).toBe(`${commit} ${SEED_AUTHOR.name} <${SEED_AUTHOR.email}> ${SEED_TIMESTAMP} starter template\n`);
+    expect(runGit(dir, ['log', '--format=%H %an <%ae> %at %s'])).toBe(
+      `${commit} ${SEED_AUTHOR.name} <${SEED_AUTHOR.email}> ${SEED_TIMESTAMP} starter template\n`,
+    );
     expect(runGit(dir, ['ls-files']).trim().split('\n')).toEqual(Object.keys(STARTER_TEMPLATE.files).sort());
   });
 });

@@ -35,7 +35,10 @@ export async function initRepoWithCommit(ws: Workspace, message: string): Promis
   const existing = await openRepo(ws, { readOnly: true });
   if (existing.ok) return { commit: (await readHead(existing.repo)).commit, created: false };
   if (await ws.lstat('.git')) throw new Error(`initRepoWithCommit: ${existing.text}`);
-  if (!hasBuffer()) throw new Error('initRepoWithCommit: no Buffer global — call installBufferGlobal() (src/platform/buffer-global.ts) first');
+  if (!hasBuffer())
+    throw new Error(
+      'initRepoWithCommit: no Buffer global — call installBufferGlobal() (src/platform/buffer-global.ts) first',
+    );
 
   const fs = gitFs(ws, { readOnly: false });
   const dir = GIT_WORKDIR;

@@ -60,7 +60,8 @@ describe('node-llama-cpp on the generated model', () => {
       const problem = schemaProblem(value, schema);
       if (problem) problems.push(`${i}: ${problem}: ${c.text}`);
       const parsed = parseCall(c.text, { tools });
-      if (!parsed.ok || parsed.repairs.length) problems.push(`${i}: the loop's parser: ${parsed.ok ? parsed.repairs.join(', ') : parsed.message}`);
+      if (!parsed.ok || parsed.repairs.length)
+        problems.push(`${i}: the loop's parser: ${parsed.ok ? parsed.repairs.join(', ') : parsed.message}`);
     }
     expect(problems).toEqual([]);
   }, 240_000);
@@ -93,11 +94,18 @@ describe('node-llama-cpp on the generated model', () => {
     await expect(stopped).rejects.toMatchObject({ name: 'ModelError', code: 'aborted' });
     expect(streamed.length).toBeGreaterThan(0);
     expect(streamed.length).toBeLessThan(200);
-    const next = await model.complete(conversation(2001), { jsonSchema: schema, seed: 4, temperature: 1, maxTokens: 512 });
+    const next = await model.complete(conversation(2001), {
+      jsonSchema: schema,
+      seed: 4,
+      temperature: 1,
+      maxTokens: 512,
+    });
     expect(schemaProblem(JSON.parse(next.text), schema)).toBeNull();
   }, 60_000);
 
   it('refuses a file that is not there, naming it', async () => {
-    await expect(loadGgufNode({ file: '/nonexistent/model.gguf' })).rejects.toThrow(/\/nonexistent\/model\.gguf cannot be loaded: there is no such file; give the path of a \.gguf file\./);
+    await expect(loadGgufNode({ file: '/nonexistent/model.gguf' })).rejects.toThrow(
+      /\/nonexistent\/model\.gguf cannot be loaded: there is no such file; give the path of a \.gguf file\./,
+    );
   });
 });

@@ -71,7 +71,9 @@ describe('a GGUF header over HTTP', () => {
   });
 
   it('a server that sends nothing is given up on when the signal ends', async () => {
-    await expect(remoteGguf(`${origin}/stall.gguf`, { signal: AbortSignal.timeout(300) })).rejects.toThrow(/abort|timeout/i);
+    await expect(remoteGguf(`${origin}/stall.gguf`, { signal: AbortSignal.timeout(300) })).rejects.toThrow(
+      /abort|timeout/i,
+    );
   });
 
   it('a missing file is an error naming the answer', async () => {
@@ -81,7 +83,15 @@ describe('a GGUF header over HTTP', () => {
   it("an eval of the test model by URL is labelled the test model's, before anything runs", async () => {
     const events: EvalEvent[] = [];
     const h = new EvalHost((_id, e) => events.push(e));
-    const started = await h.start({ tasks: [evalSuite().tasks[0]!.id], arms: ['on'], seeds: 1, model: { kind: 'gguf', source: { url: `${origin}/ranged.gguf` } }, jobs: 1, maxSteps: 2, contextTokens: 4096 });
+    const started = await h.start({
+      tasks: [evalSuite().tasks[0]!.id],
+      arms: ['on'],
+      seeds: 1,
+      model: { kind: 'gguf', source: { url: `${origin}/ranged.gguf` } },
+      jobs: 1,
+      maxSteps: 2,
+      contextTokens: 4096,
+    });
     h.stop(started.evalId);
     expect(started.model).toMatchObject({ label: 'test-model', note: expect.stringMatching(/mean nothing/) });
     await expect.poll(() => events.some((e) => e.kind === 'ended'), { timeout: 30_000 }).toBe(true);

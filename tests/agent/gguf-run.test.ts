@@ -31,7 +31,27 @@ beforeAll(async () => {
   const model = join(dir, TEST_MODEL_FILE);
   await writeFile(model, makeTestModel());
   const out = join(dir, 'session.json');
-  run = await runCli(['run', '--model', `gguf:${model}`, '--task', 'Make add add.', '--root', root, '--max-steps', String(STEPS), '--context', '8192', '--temperature', '0.8', '--seed', '7', '--settings', JSON.stringify({ loop_guard_repeats: STEPS + 1 }), '--out', out]);
+  run = await runCli([
+    'run',
+    '--model',
+    `gguf:${model}`,
+    '--task',
+    'Make add add.',
+    '--root',
+    root,
+    '--max-steps',
+    String(STEPS),
+    '--context',
+    '8192',
+    '--temperature',
+    '0.8',
+    '--seed',
+    '7',
+    '--settings',
+    JSON.stringify({ loop_guard_repeats: STEPS + 1 }),
+    '--out',
+    out,
+  ]);
   session = JSON.parse(await readFile(out, 'utf8')) as Session;
 }, 180_000);
 afterAll(cleanup);

@@ -31,14 +31,19 @@ describe('messy outputs and one call per turn', () => {
     expect(s1.observation).toBe('hi');
     expect(s1.notes.find((n) => n.kind === 'repair')?.detail).toMatch(/fence/);
     // The history keeps the message cut to its first call.
-    expect(r.steps[1]!.messages[2]).toEqual({ role: 'assistant', content: 'Let me echo.\n```json\n' + call('echo', { text: 'hi' }) + '\n```' });
+    expect(r.steps[1]!.messages[2]).toEqual({
+      role: 'assistant',
+      content: 'Let me echo.\n```json\n' + call('echo', { text: 'hi' }) + '\n```',
+    });
   });
 
   it('runs only the first of two calls and tells the model what was dropped', async () => {
     const t = setup([call('echo', { text: 'one' }) + '\n' + call('touch', { path: 'x.txt' }), DONE]);
     const r = await t.run();
     expect(t.probe.calls.map((c) => c.tool)).toEqual(['echo']);
-    expect(r.steps[0]!.observation).toMatch(/^one\n\[one tool call per turn — only your first call was run; 1 more call was dropped \(touch\)/);
+    expect(r.steps[0]!.observation).toMatch(
+      /^one\n\[one tool call per turn — only your first call was run; 1 more call was dropped \(touch\)/,
+    );
     expect(r.steps[0]!.notes.find((n) => n.kind === 'dropped-calls')?.detail).toBe('touch');
   });
 
@@ -70,9 +75,30 @@ describe('messy outputs and one call per turn', () => {
 });
 
 describe('limits are values carrying their reason', () => {
-  const rows: { name: string; outputs: string[]; opts: Partial<LoopOptions>; kind: string; steps: number; says: RegExp }[] = [
-    { name: 'max steps', outputs: Array(5).fill(call('echo', { text: 'a' })), opts: { maxSteps: 3 }, kind: 'max-steps', steps: 3, says: /step limit \(3\) without the final done JSON/ },
-    { name: 'parse failures in a row', outputs: ['hmm', 'well', '{"broken": ', 'no'], opts: { maxParseFailures: 3 }, kind: 'parse-failures', steps: 3, says: /3 replies in a row/ },
+  const rows: {
+    name: string;
+    outputs: string[];
+    opts: Partial<LoopOptions>;
+    kind: string;
+    steps: number;
+    says: RegExp;
+  }[] = [
+    {
+      name: 'max steps',
+      outputs: Array(5).fill(call('echo', { text: 'a' })),
+      opts: { maxSteps: 3 },
+      kind: 'max-steps',
+      steps: 3,
+      says: /step limit \(3\) without the final done JSON/,
+    },
+    {
+      name: 'parse failures in a row',
+      outputs: ['hmm', 'well', '{"broken": ', 'no'],
+      opts: { maxParseFailures: 3 },
+      kind: 'parse-failures',
+      steps: 3,
+      says: /3 replies in a row/,
+    },
   ];
   it.each(rows)('$name', async (row) => {
     const t = setup(row.outputs, row.opts);
@@ -115,17 +141,24 @@ describe('done', () => {
   });
 
   it('the final tally, not the summary, decides how the run ended', async () => {
-    const t = setup([call('done', { summary: 'Tests pass.' })], {}, (p) => [echoTool(p), testTool(p, ['8 passed, 1 failed'])]);
+    const t = setup([call('done', { summary: 'Tests pass.' })], {}, (p) => [
+      echoTool(p),
+      testTool(p, ['8 passed, 1 failed']),
+    ]);
     const r = await t.run();
     expect(r.stop).toMatchObject({ kind: 'done', verdict: 'fail', tally: { passed: 8, failed: 1 } });
-    expect(stopText(r.stop)).toBe("finished with done: final tests fail (8 passed, 1 failed) — the model's summary: Tests pass.");
+    expect(stopText(r.stop)).toBe(
+      "finished with done: final tests fail (8 passed, 1 failed) — the model's summary: Tests pass.",
+    );
   });
 
   it('without a summary: refused with the shape to send, and the run goes on', async () => {
     const t = setup([call('done', {}), DONE]);
     const r = await t.run();
     expect(r.steps[0]!.result?.ok).toBe(false);
-    expect(r.steps[0]!.observation).toMatch(/done was not run — its arguments do not match the schema:\n- summary: missing/);
+    expect(r.steps[0]!.observation).toMatch(
+      /done was not run — its arguments do not match the schema:\n- summary: missing/,
+    );
     expect(r.steps).toHaveLength(2);
   });
 });
@@ -133,13 +166,21 @@ describe('done', () => {
 describe('stall detection on the measured tally', () => {
   it('nudges after N steps without a better tally, and not before', async () => {
     const failing = 'Tests  1 failed | 2 passed (3)';
-    const outputs = [call('ws_test'), call('echo', { text: 'a' }), call('echo', { text: 'b' }), call('echo', { text: 'c' }), DONE];
+    const outputs = [
+      call('ws_test'),
+      call('echo', { text: 'a' }),
+      call('echo', { text: 'b' }),
+      call('echo', { text: 'c' }),
+      DONE,
+    ];
     const t = setup(outputs, { stallSteps: 3 }, (p) => [echoTool(p), testTool(p, [failing])]);
     const r = await t.run();
     expect(r.steps[0]!.tally).toEqual({ passed: 2, failed: 1, source: 'ws_test' });
     const stalls = r.steps.map((s) => s.notes.some((n) => n.kind === 'stall'));
     expect(stalls).toEqual([false, false, false, true, false]);
-    expect(r.steps[3]!.observation).toMatch(/^c\n\[STALL — no test progress in the last 3 steps; the best tally is still 2 passed, 1 failed/);
+    expect(r.steps[3]!.observation).toMatch(
+      /^c\n\[STALL — no test progress in the last 3 steps; the best tally is still 2 passed, 1 failed/,
+    );
   });
 
   it('an improving tally resets the count', async () => {
@@ -171,7 +212,8 @@ describe('approvals', () => {
     expect(t.probe.calls.some((c) => c.tool === 'touch')).toBe(row.ran);
     expect(r.steps[0]!.approval).toBe(row.approval);
     expect(!!(await t.ws.lstat('a.txt'))).toBe(row.ran);
-    if (!row.ran) expect(r.steps[0]!.observation).toMatch(/^A person declined this touch call, so nothing was changed\./);
+    if (!row.ran)
+      expect(r.steps[0]!.observation).toMatch(/^A person declined this touch call, so nothing was changed\./);
   });
 
   it('ask mode without an approver denies: nobody can say yes', async () => {
@@ -183,7 +225,10 @@ describe('approvals', () => {
 
   it('read-only calls are never put before a person', async () => {
     const asked: unknown[] = [];
-    const t = setup([call('echo', { text: 'a' }), DONE], { approval: 'ask', approve: async (req) => (asked.push(req), true) });
+    const t = setup([call('echo', { text: 'a' }), DONE], {
+      approval: 'ask',
+      approve: async (req) => (asked.push(req), true),
+    });
     await t.run();
     expect(asked).toEqual([]);
   });
@@ -191,7 +236,15 @@ describe('approvals', () => {
   it('a gated shell command asks; a free one does not', async () => {
     const asked: unknown[] = [];
     const outputs = [call('ws_shell', { command: 'ls' }), call('ws_shell', { command: 'npm install x' }), DONE];
-    const t = setup(outputs, { approval: 'ask', approve: async (req) => (asked.push(req), false), isGated: (_tool, args) => /install/.test((args as { command: string }).command) }, (p) => [shellTool(p)]);
+    const t = setup(
+      outputs,
+      {
+        approval: 'ask',
+        approve: async (req) => (asked.push(req), false),
+        isGated: (_tool, args) => /install/.test((args as { command: string }).command),
+      },
+      (p) => [shellTool(p)],
+    );
     const r = await t.run();
     expect(asked).toEqual([{ step: 2, tool: 'ws_shell', args: { command: 'npm install x' }, reason: 'gated-shell' }]);
     expect(r.steps[1]!.observation).toMatch(/so the command did not run/);
@@ -208,7 +261,9 @@ describe('context budget', () => {
     const last = r.steps[5]!;
     expect(last.budget.elided.length).toBeGreaterThan(0);
     const text = last.messages.map((m) => m.content).join('\n');
-    expect(text).toContain(`[observation of step ${last.budget.elided[0]} elided to fit the context window — re-run the tool if you need it]`);
+    expect(text).toContain(
+      `[observation of step ${last.budget.elided[0]} elided to fit the context window — re-run the tool if you need it]`,
+    );
     const b = last.budget;
     expect(b.system + b.tools + b.task + b.history + b.observation + b.free + b.output).toBeLessThanOrEqual(4096);
     expect(b.observation).toBeGreaterThan(500);
@@ -230,7 +285,10 @@ describe('context budget', () => {
 describe('stop, step gate and step records', () => {
   it('an aborted signal stops before the next step', async () => {
     const ac = new AbortController();
-    const t = setup([call('echo', { text: 'a' }), call('echo', { text: 'b' }), DONE], { signal: ac.signal, onStep: () => ac.abort() });
+    const t = setup([call('echo', { text: 'a' }), call('echo', { text: 'b' }), DONE], {
+      signal: ac.signal,
+      onStep: () => ac.abort(),
+    });
     const r = await t.run();
     expect(r.stop).toEqual({ kind: 'stopped' });
     expect(r.steps).toHaveLength(1);
@@ -277,7 +335,10 @@ describe('stop, step gate and step records', () => {
     const model: Model = {
       id: 'fixed',
       family: 'test',
-      complete: async (_m: readonly ChatMessage[], _o: CompleteOptions): Promise<Completion> => ({ text: DONE, usage: { promptTokens: 321, completionTokens: 12 } }),
+      complete: async (_m: readonly ChatMessage[], _o: CompleteOptions): Promise<Completion> => ({
+        text: DONE,
+        usage: { promptTokens: 321, completionTokens: 12 },
+      }),
     };
     const { engine } = engineWith([]);
     const r = await runLoop({ engine, model, task: 't' });
@@ -287,7 +348,11 @@ describe('stop, step gate and step records', () => {
   it('JSON mode sends the call schema; free-text mode does not', async () => {
     for (const jsonMode of [true, false]) {
       const seen: (object | undefined)[] = [];
-      const model: Model = { id: 'm', family: 'f', complete: async (_m, o) => (seen.push(o.jsonSchema), { text: DONE }) };
+      const model: Model = {
+        id: 'm',
+        family: 'f',
+        complete: async (_m, o) => (seen.push(o.jsonSchema), { text: DONE }),
+      };
       const { engine } = engineWith([echoTool({ calls: [] })]);
       await runLoop({ engine, model, task: 't', jsonMode });
       expect(seen[0] !== undefined).toBe(jsonMode);
@@ -296,7 +361,9 @@ describe('stop, step gate and step records', () => {
 
   it('the bandit chooses the edit format the prompt recommends', async () => {
     const bandit = new EditFormatBandit(null, 7);
-    const t = setup([DONE], { evolve: bandit, language: 'javascript' }, () => ['ws_edit', 'ws_patch', 'ws_write'].map((n) => namedTool(n, true)));
+    const t = setup([DONE], { evolve: bandit, language: 'javascript' }, () =>
+      ['ws_edit', 'ws_patch', 'ws_write'].map((n) => namedTool(n, true)),
+    );
     const r = await t.run();
     expect(['search_replace', 'unified_diff', 'whole_file']).toContain(r.editFormat);
     expect(r.steps[0]!.messages[0]!.content).toContain('Preferred edit format for this run');

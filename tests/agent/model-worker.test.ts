@@ -31,7 +31,12 @@ function fakeBackend(log: string[]): ModelBackend {
         contextWindow: 4096,
         async complete(messages, o: CompleteOptions) {
           if (messages[0]?.content === 'hang') {
-            return new Promise((_, reject) => o.signal?.addEventListener('abort', () => (log.push('aborted'), reject(new ModelError('aborted', 'stopped')))));
+            return new Promise((_, reject) =>
+              o.signal?.addEventListener(
+                'abort',
+                () => (log.push('aborted'), reject(new ModelError('aborted', 'stopped'))),
+              ),
+            );
           }
           const out = await inner.complete(messages, { seed: 0, temperature: 0 });
           o.onToken?.(out.text.slice(0, 10));
@@ -46,7 +51,14 @@ function fakeBackend(log: string[]): ModelBackend {
     },
     isCached: async (id) => id === DEFAULT_MODEL_ID,
     deleteCached: async (id) => void log.push(`delete ${id}`),
-    gpu: async () => ({ ok: false, webgpu: false, adapter: false, f16: false, fallback: false, explanation: 'none here' }),
+    gpu: async () => ({
+      ok: false,
+      webgpu: false,
+      adapter: false,
+      f16: false,
+      fallback: false,
+      explanation: 'none here',
+    }),
   };
 }
 
@@ -73,8 +85,15 @@ describe('model worker protocol over a MessageChannel', () => {
     expect(progress).toEqual([{ progress: 0.5, text: 'half', elapsedMs: 10 }]);
     expect(model).toMatchObject({ id: `fake:${DEFAULT_MODEL_ID}`, family: 'qwen2.5-coder', contextWindow: 4096 });
     const tokens: string[] = [];
-    const out = await model.complete([{ role: 'user', content: 'go' }], { seed: 1, temperature: 0, onToken: (d) => tokens.push(d) });
-    expect(out).toEqual({ text: '{"tool": "done", "args": {"summary": "ok"}}', usage: { promptTokens: 5, completionTokens: 9 } });
+    const out = await model.complete([{ role: 'user', content: 'go' }], {
+      seed: 1,
+      temperature: 0,
+      onToken: (d) => tokens.push(d),
+    });
+    expect(out).toEqual({
+      text: '{"tool": "done", "args": {"summary": "ok"}}',
+      usage: { promptTokens: 5, completionTokens: 9 },
+    });
     expect(tokens.join('')).toBe(out.text);
     expect(await t.client.isCached(DEFAULT_MODEL_ID)).toBe(true);
     expect(await t.client.isCached('other')).toBe(false);
@@ -94,12 +113,23 @@ describe('model worker protocol over a MessageChannel', () => {
     // A raw request on the wire: the client only hands out models after a load.
     const { port1, port2 } = new MessageChannel();
     ports.push(port1, port2);
-    const host = createModelHost((m) => port1.postMessage(m), async () => fakeBackend([]));
+    const host = createModelHost(
+      (m) => port1.postMessage(m),
+      async () => fakeBackend([]),
+    );
     port1.on('message', (m: ModelRequest) => host.receive(m));
     const reply = new Promise<ModelResponse>((r) => port2.once('message', r));
-    port2.postMessage({ type: 'complete', id: 1, messages: [], options: { seed: 0, temperature: 0 } } satisfies ModelRequest);
+    port2.postMessage({
+      type: 'complete',
+      id: 1,
+      messages: [],
+      options: { seed: 0, temperature: 0 },
+    } satisfies ModelRequest);
     const msg = await reply;
-    expect(msg.type === 'error' && msg.error).toEqual({ code: 'load', message: expect.stringMatching(/No model is loaded/) });
+    expect(msg.type === 'error' && msg.error).toEqual({
+      code: 'load',
+      message: expect.stringMatching(/No model is loaded/),
+    });
   });
 
   it('aborting a completion stops it in the worker and rejects at once', async () => {
@@ -123,17 +153,31 @@ describe('model worker protocol over a MessageChannel', () => {
 });
 
 describe('WebGPU detection', () => {
-  const adapter = (features: string[], extra: Partial<AdapterLike> = {}): AdapterLike => ({ features: new Set(features), ...extra });
+  const adapter = (features: string[], extra: Partial<AdapterLike> = {}): AdapterLike => ({
+    features: new Set(features),
+    ...extra,
+  });
   const swiftshader = { vendor: 'google', architecture: 'swiftshader', isFallbackAdapter: true };
   it.each([
     { name: 'no navigator.gpu', gpu: undefined, ok: false, says: [/no WebGPU/], not: [] },
-    { name: 'no adapter (headless Chromium)', gpu: { requestAdapter: async () => null }, ok: false, says: [/no compatible GPU \(no adapter\)/], not: [] },
+    {
+      name: 'no adapter (headless Chromium)',
+      gpu: { requestAdapter: async () => null },
+      ok: false,
+      says: [/no compatible GPU \(no adapter\)/],
+      not: [],
+    },
     {
       // What headless Chromium with --enable-unsafe-webgpu gives: usable, with an honest note.
       name: 'software fallback adapter without shader-f16 (SwiftShader)',
       gpu: { requestAdapter: async () => adapter([], { info: swiftshader }) },
       ok: true,
-      says: [/^WebGPU found only a software fallback adapter \(google swiftshader\), not a GPU\./, /far too slowly for real use/, /only the q4f32 builds below can run/, /OpenAI-compatible endpoint/],
+      says: [
+        /^WebGPU found only a software fallback adapter \(google swiftshader\), not a GPU\./,
+        /far too slowly for real use/,
+        /only the q4f32 builds below can run/,
+        /OpenAI-compatible endpoint/,
+      ],
       not: [],
     },
     {
@@ -143,8 +187,22 @@ describe('WebGPU detection', () => {
       says: [/software fallback adapter, not a GPU/, /far too slowly/],
       not: [/q4f32/],
     },
-    { name: 'no shader-f16', gpu: { requestAdapter: async () => adapter([], { info: { vendor: 'intel', architecture: 'gen-9' } }) }, ok: true, says: [/^This GPU \(intel gen-9\) lacks the shader-f16 feature, so only the q4f32 builds/], not: [/slowly/] },
-    { name: 'ready', gpu: { requestAdapter: async () => adapter(['shader-f16'], { info: { vendor: 'nvidia', architecture: 'ampere' } }) }, ok: true, says: [/ready on nvidia ampere/], not: [/q4f32/] },
+    {
+      name: 'no shader-f16',
+      gpu: { requestAdapter: async () => adapter([], { info: { vendor: 'intel', architecture: 'gen-9' } }) },
+      ok: true,
+      says: [/^This GPU \(intel gen-9\) lacks the shader-f16 feature, so only the q4f32 builds/],
+      not: [/slowly/],
+    },
+    {
+      name: 'ready',
+      gpu: {
+        requestAdapter: async () => adapter(['shader-f16'], { info: { vendor: 'nvidia', architecture: 'ampere' } }),
+      },
+      ok: true,
+      says: [/ready on nvidia ampere/],
+      not: [/q4f32/],
+    },
   ])('$name', async (row) => {
     const r = await detectGpu(row.gpu);
     expect(r.ok).toBe(row.ok);
@@ -155,7 +213,13 @@ describe('WebGPU detection', () => {
 
 describe('WebLLM helpers', () => {
   it('progress carries bytes, total and ETA from the elapsed time', () => {
-    expect(toProgress({ progress: 0.25, timeElapsed: 10, text: 'Fetching param cache[3/52]: 120MB fetched. 25% completed, 10 secs elapsed.' })).toEqual({
+    expect(
+      toProgress({
+        progress: 0.25,
+        timeElapsed: 10,
+        text: 'Fetching param cache[3/52]: 120MB fetched. 25% completed, 10 secs elapsed.',
+      }),
+    ).toEqual({
       progress: 0.25,
       text: 'Fetching param cache[3/52]: 120MB fetched. 25% completed, 10 secs elapsed.',
       elapsedMs: 10_000,
@@ -163,7 +227,11 @@ describe('WebLLM helpers', () => {
       loadedBytes: 120 * 2 ** 20,
       totalBytes: 480 * 2 ** 20,
     });
-    expect(toProgress({ progress: 1, timeElapsed: 3, text: 'Finish loading on WebGPU - nvidia' })).toEqual({ progress: 1, text: 'Finish loading on WebGPU - nvidia', elapsedMs: 3000 });
+    expect(toProgress({ progress: 1, timeElapsed: 3, text: 'Finish loading on WebGPU - nvidia' })).toEqual({
+      progress: 1,
+      text: 'Finish loading on WebGPU - nvidia',
+      elapsedMs: 3000,
+    });
   });
 });
 
@@ -174,13 +242,24 @@ describe('catalog', () => {
   });
   it('every catalog id is a prebuilt WebLLM model, with the VRAM WebLLM lists for it', () => {
     const prebuilt = new Map(prebuiltAppConfig.model_list.map((r) => [r.model_id, r.vram_required_MB]));
-    expect(CATALOG.map((m) => [m.id, prebuilt.has(m.id) ? Math.round(prebuilt.get(m.id) ?? 0) : 'not prebuilt'])).toEqual(CATALOG.map((m) => [m.id, m.vramMB]));
+    expect(
+      CATALOG.map((m) => [m.id, prebuilt.has(m.id) ? Math.round(prebuilt.get(m.id) ?? 0) : 'not prebuilt']),
+    ).toEqual(CATALOG.map((m) => [m.id, m.vramMB]));
   });
   it('offers q4f32 builds, which need no shader-f16, for the small models', () => {
-    expect(f32Build(DEFAULT_MODEL_ID)).toMatchObject({ id: 'Qwen2.5-Coder-1.5B-Instruct-q4f32_1-MLC', label: 'Qwen2.5-Coder 1.5B (q4f32)', needsF16: false });
+    expect(f32Build(DEFAULT_MODEL_ID)).toMatchObject({
+      id: 'Qwen2.5-Coder-1.5B-Instruct-q4f32_1-MLC',
+      label: 'Qwen2.5-Coder 1.5B (q4f32)',
+      needsF16: false,
+    });
     expect(f32Build('Qwen3-4B-q4f16_1-MLC')).toBeUndefined();
     expect(f32Build('Qwen2.5-Coder-1.5B-Instruct-q4f32_1-MLC')).toBeUndefined();
-    expect(CATALOG.filter((m) => !m.needsF16).map((m) => m.label)).toEqual(['SmolLM2 360M (q4f32)', 'Qwen2.5-Coder 0.5B (q4f32)', 'Qwen2.5-Coder 1.5B (q4f32)', 'Qwen2.5-Coder 3B (q4f32)']);
+    expect(CATALOG.filter((m) => !m.needsF16).map((m) => m.label)).toEqual([
+      'SmolLM2 360M (q4f32)',
+      'Qwen2.5-Coder 0.5B (q4f32)',
+      'Qwen2.5-Coder 1.5B (q4f32)',
+      'Qwen2.5-Coder 3B (q4f32)',
+    ]);
   });
   it.each([
     ['Qwen2.5-Coder-1.5B-Instruct-q4f16_1-MLC', 'qwen2.5-coder'],

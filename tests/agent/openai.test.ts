@@ -77,7 +77,10 @@ describe('OpenAI-compatible adapter', () => {
     const model = new OpenAIModel({ baseUrl: base, model: 'qwen2.5-coder:1.5b', apiKey: 'sk-test' });
     const deltas: string[] = [];
     const out = await model.complete(MSGS, { ...OPTS, jsonSchema: { type: 'object' }, onToken: (d) => deltas.push(d) });
-    expect(out).toMatchObject({ text: '{"tool": "done", "args": {"summary": "ok"}}', usage: { promptTokens: 11, completionTokens: 9 } });
+    expect(out).toMatchObject({
+      text: '{"tool": "done", "args": {"summary": "ok"}}',
+      usage: { promptTokens: 11, completionTokens: 9 },
+    });
     expect(out.exchange).toEqual({
       request: {
         model: 'qwen2.5-coder:1.5b',
@@ -87,7 +90,10 @@ describe('OpenAI-compatible adapter', () => {
         max_tokens: 64,
         stream: true,
         stream_options: { include_usage: true },
-        response_format: { type: 'json_schema', json_schema: { name: 'tool_call', schema: { type: 'object' }, strict: false } },
+        response_format: {
+          type: 'json_schema',
+          json_schema: { name: 'tool_call', schema: { type: 'object' }, strict: false },
+        },
       },
       response: { usage: { prompt_tokens: 11, completion_tokens: 9 }, content_chars: 43 },
     });
@@ -110,7 +116,12 @@ describe('OpenAI-compatible adapter', () => {
   it('reads a non-streaming JSON reply', async () => {
     handler = (_req, _body, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'hello' } }], usage: { prompt_tokens: 3, completion_tokens: 1 } }));
+      res.end(
+        JSON.stringify({
+          choices: [{ message: { role: 'assistant', content: 'hello' } }],
+          usage: { prompt_tokens: 3, completion_tokens: 1 },
+        }),
+      );
     };
     for (const stream of [false, true]) {
       // With stream: true the server ignores it here and still answers with JSON.
@@ -121,7 +132,14 @@ describe('OpenAI-compatible adapter', () => {
   });
 
   it.each([
-    { status: 500, body: '{"error":"model failed to load"}', says: [/answered HTTP 500 Internal Server Error: \{"error":"model failed to load"\}/, /server's log|its log says why/] },
+    {
+      status: 500,
+      body: '{"error":"model failed to load"}',
+      says: [
+        /answered HTTP 500 Internal Server Error: \{"error":"model failed to load"\}/,
+        /server's log|its log says why/,
+      ],
+    },
     { status: 404, body: 'model "nope" not found', says: [/HTTP 404/, /model "nope" not found/, /ends in \/v1/] },
     { status: 401, body: 'bad key', says: [/HTTP 401/, /Check the API key/] },
   ])('HTTP $status becomes a message with the status, the body and what to check', async (row) => {
@@ -165,7 +183,9 @@ describe('OpenAI-compatible adapter', () => {
     await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
     const port = (probe.address() as AddressInfo).port;
     await new Promise<void>((r) => probe.close(() => r()));
-    const e = await failure(new OpenAIModel({ baseUrl: `http://127.0.0.1:${port}/v1`, model: 'm' }).complete(MSGS, OPTS));
+    const e = await failure(
+      new OpenAIModel({ baseUrl: `http://127.0.0.1:${port}/v1`, model: 'm' }).complete(MSGS, OPTS),
+    );
     expect(e.code).toBe('connection');
     expect(e.message).toMatch(/connection refused\. Start the server \(e\.g\. `ollama serve`/);
   });
@@ -182,7 +202,9 @@ describe('OpenAI-compatible adapter', () => {
     handler = () => {}; // holds the request open, answers nothing
     const e = await failure(new OpenAIModel({ baseUrl: base, model: 'm', answerTimeoutMs: 150 }).complete(MSGS, OPTS));
     expect(e.code).toBe('connection');
-    expect(e.message).toMatch(/\/v1\/chat\/completions did not start answering within 0.15 s\. Check that the server is running .* then press Retry\./);
+    expect(e.message).toMatch(
+      /\/v1\/chat\/completions did not start answering within 0.15 s\. Check that the server is running .* then press Retry\./,
+    );
     handler = (_req, _body, res) => sse(res, [chunk('slow'), chunk(' but'), chunk(' whole'), 'data: [DONE]\n\n'], 120);
     const c = await new OpenAIModel({ baseUrl: base, model: 'm', answerTimeoutMs: 150 }).complete(MSGS, OPTS);
     expect(c.text).toBe('slow but whole');
@@ -191,7 +213,11 @@ describe('OpenAI-compatible adapter', () => {
   it('stopping mid-stream rejects with aborted', async () => {
     handler = (_req, _body, res) => sse(res, [chunk('a'), chunk('b'), chunk('c'), 'data: [DONE]\n\n'], 30);
     const ac = new AbortController();
-    const p = new OpenAIModel({ baseUrl: base, model: 'm' }).complete(MSGS, { ...OPTS, signal: ac.signal, onToken: () => ac.abort() });
+    const p = new OpenAIModel({ baseUrl: base, model: 'm' }).complete(MSGS, {
+      ...OPTS,
+      signal: ac.signal,
+      onToken: () => ac.abort(),
+    });
     expect((await failure(p)).code).toBe('aborted');
   });
 
@@ -199,33 +225,68 @@ describe('OpenAI-compatible adapter', () => {
     const replies = ['{"tool": "echo", "args": {"text": "pong"}}', '{"tool": "done", "args": {"summary": "echoed"}}'];
     handler = (_req, _body, res) => sse(res, [chunk(replies.shift()!), 'data: [DONE]\n\n']);
     const { engine } = engineWith([echoTool({ calls: [] })]);
-    const r = await runLoop({ engine, model: new OpenAIModel({ baseUrl: base, model: 'qwen2.5-coder:1.5b' }), task: 'echo pong' });
+    const r = await runLoop({
+      engine,
+      model: new OpenAIModel({ baseUrl: base, model: 'qwen2.5-coder:1.5b' }),
+      task: 'echo pong',
+    });
     expect(r.stop).toMatchObject({ kind: 'done', summary: 'echoed' });
     expect(r.steps[0]!.observation).toBe('pong');
     expect(requests.at(-1)!.body.messages.at(-1)).toEqual({ role: 'user', content: 'pong' });
   });
 });
 
-describe('tools API (toolsApi: the server parses its model\'s own format)', () => {
+describe("tools API (toolsApi: the server parses its model's own format)", () => {
   const CALL_SCHEMA = {
     anyOf: [
-      { type: 'object', properties: { thought: { type: 'string' }, tool: { const: 'echo' }, args: { type: 'object', properties: { text: { type: 'string' } } } }, required: ['tool', 'args'] },
-      { type: 'object', properties: { thought: { type: 'string' }, tool: { const: 'done' }, args: { type: 'object', properties: { summary: { type: 'string' } } } }, required: ['tool', 'args'] },
+      {
+        type: 'object',
+        properties: {
+          thought: { type: 'string' },
+          tool: { const: 'echo' },
+          args: { type: 'object', properties: { text: { type: 'string' } } },
+        },
+        required: ['tool', 'args'],
+      },
+      {
+        type: 'object',
+        properties: {
+          thought: { type: 'string' },
+          tool: { const: 'done' },
+          args: { type: 'object', properties: { summary: { type: 'string' } } },
+        },
+        required: ['tool', 'args'],
+      },
     ],
   };
-  const toolCall = (index: number, name: string | undefined, args: string) => ({ index, ...(name && { id: `call_${index}`, type: 'function' }), function: { ...(name && { name }), arguments: args } });
-  const callChunk = (calls: object[]) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: { tool_calls: calls } }] })}\n\n`;
-  const finish = (reason: string) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: reason }] })}\n\n`;
+  const toolCall = (index: number, name: string | undefined, args: string) => ({
+    index,
+    ...(name && { id: `call_${index}`, type: 'function' }),
+    function: { ...(name && { name }), arguments: args },
+  });
+  const callChunk = (calls: object[]) =>
+    `data: ${JSON.stringify({ choices: [{ index: 0, delta: { tool_calls: calls } }] })}\n\n`;
+  const finish = (reason: string) =>
+    `data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: reason }] })}\n\n`;
 
   it('sends the schemas as tools with tool_choice auto and no response_format', async () => {
     handler = (_req, _body, res) => sse(res, [chunk('hi'), 'data: [DONE]\n\n']);
-    const out = await new OpenAIModel({ baseUrl: base, model: 'm', toolsApi: true }).complete(MSGS, { ...OPTS, jsonSchema: CALL_SCHEMA });
+    const out = await new OpenAIModel({ baseUrl: base, model: 'm', toolsApi: true }).complete(MSGS, {
+      ...OPTS,
+      jsonSchema: CALL_SCHEMA,
+    });
     const body = requests.at(-1)!.body;
     expect(body).not.toHaveProperty('response_format');
     expect(body.tool_choice).toBe('auto');
     expect(body.tools).toEqual([
-      { type: 'function', function: { name: 'echo', parameters: { type: 'object', properties: { text: { type: 'string' } } } } },
-      { type: 'function', function: { name: 'done', parameters: { type: 'object', properties: { summary: { type: 'string' } } } } },
+      {
+        type: 'function',
+        function: { name: 'echo', parameters: { type: 'object', properties: { text: { type: 'string' } } } },
+      },
+      {
+        type: 'function',
+        function: { name: 'done', parameters: { type: 'object', properties: { summary: { type: 'string' } } } },
+      },
     ]);
     expect(out.exchange?.request).toMatchObject({ tools: body.tools, tool_choice: 'auto' });
     expect(out.text).toBe('hi'); // content only: the loop's parser reads it as it is
@@ -234,53 +295,101 @@ describe('tools API (toolsApi: the server parses its model\'s own format)', () =
   it.each([
     {
       name: 'a streamed tool call (name, then the arguments in pieces)',
-      events: [callChunk([toolCall(0, 'echo', '')]), callChunk([toolCall(0, undefined, '{"text": ')]), callChunk([toolCall(0, undefined, '"pong"}')]), finish('tool_calls')],
+      events: [
+        callChunk([toolCall(0, 'echo', '')]),
+        callChunk([toolCall(0, undefined, '{"text": ')]),
+        callChunk([toolCall(0, undefined, '"pong"}')]),
+        finish('tool_calls'),
+      ],
       text: '{"tool": "echo", "args": {"text": "pong"}}',
       toolCalls: [{ name: 'echo', arguments: '{"text": "pong"}' }],
     },
     {
       name: 'a streamed tool call whose pieces carry no index',
-      events: [callChunk([{ function: { name: 'echo', arguments: '{"text"' } }]), callChunk([{ function: { arguments: ': "x"}' } }]), finish('tool_calls')],
+      events: [
+        callChunk([{ function: { name: 'echo', arguments: '{"text"' } }]),
+        callChunk([{ function: { arguments: ': "x"}' } }]),
+        finish('tool_calls'),
+      ],
       text: '{"tool": "echo", "args": {"text": "x"}}',
       toolCalls: [{ name: 'echo', arguments: '{"text": "x"}' }],
     },
     {
       name: 'two tool calls in one reply',
-      events: [callChunk([toolCall(0, 'echo', '{"text":"a"}')]), callChunk([toolCall(1, 'done', '{"summary":"x"}')]), finish('tool_calls')],
+      events: [
+        callChunk([toolCall(0, 'echo', '{"text":"a"}')]),
+        callChunk([toolCall(1, 'done', '{"summary":"x"}')]),
+        finish('tool_calls'),
+      ],
       text: '{"tool": "echo", "args": {"text":"a"}}\n{"tool": "done", "args": {"summary":"x"}}',
-      toolCalls: [{ name: 'echo', arguments: '{"text":"a"}' }, { name: 'done', arguments: '{"summary":"x"}' }],
+      toolCalls: [
+        { name: 'echo', arguments: '{"text":"a"}' },
+        { name: 'done', arguments: '{"summary":"x"}' },
+      ],
     },
   ])('$name becomes the canonical call text; the response summary lists the calls', async (row) => {
     handler = (_req, _body, res) => sse(res, [...row.events, 'data: [DONE]\n\n']);
     const deltas: string[] = [];
-    const out = await new OpenAIModel({ baseUrl: base, model: 'm', toolsApi: true }).complete(MSGS, { ...OPTS, jsonSchema: CALL_SCHEMA, onToken: (d) => deltas.push(d) });
+    const out = await new OpenAIModel({ baseUrl: base, model: 'm', toolsApi: true }).complete(MSGS, {
+      ...OPTS,
+      jsonSchema: CALL_SCHEMA,
+      onToken: (d) => deltas.push(d),
+    });
     expect(out.text).toBe(row.text);
     expect(deltas.join('')).toBe(row.text);
-    expect(out.exchange?.response).toEqual({ finish_reason: 'tool_calls', content_chars: 0, tool_calls: row.toolCalls });
+    expect(out.exchange?.response).toEqual({
+      finish_reason: 'tool_calls',
+      content_chars: 0,
+      tool_calls: row.toolCalls,
+    });
   });
 
   it('reads tool_calls from a non-streaming reply, arguments as a string or an object', async () => {
     handler = (_req, _body, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ choices: [{ message: { content: null, tool_calls: [{ function: { name: 'echo', arguments: { text: 'obj' } } }] }, finish_reason: 'tool_calls' }] }));
+      res.end(
+        JSON.stringify({
+          choices: [
+            {
+              message: { content: null, tool_calls: [{ function: { name: 'echo', arguments: { text: 'obj' } } }] },
+              finish_reason: 'tool_calls',
+            },
+          ],
+        }),
+      );
     };
-    const out = await new OpenAIModel({ baseUrl: base, model: 'm', stream: false, toolsApi: true }).complete(MSGS, { ...OPTS, jsonSchema: CALL_SCHEMA });
+    const out = await new OpenAIModel({ baseUrl: base, model: 'm', stream: false, toolsApi: true }).complete(MSGS, {
+      ...OPTS,
+      jsonSchema: CALL_SCHEMA,
+    });
     expect(out.text).toBe('{"tool": "echo", "args": {"text":"obj"}}');
   });
 
   /** A server that answers each request with the next reply's tool_calls. */
   function serveCalls(replies: { name: string; arguments: string }[][]): void {
-    handler = (_req, _body, res) => sse(res, [callChunk(replies.shift()!.map((c, i) => toolCall(i, c.name, c.arguments))), finish('tool_calls'), 'data: [DONE]\n\n']);
+    handler = (_req, _body, res) =>
+      sse(res, [
+        callChunk(replies.shift()!.map((c, i) => toolCall(i, c.name, c.arguments))),
+        finish('tool_calls'),
+        'data: [DONE]\n\n',
+      ]);
   }
 
   it('in the loop, two tool_calls: the first runs and the second is reported dropped', async () => {
     serveCalls([
-      [{ name: 'echo', arguments: '{"text":"pong"}' }, { name: 'echo', arguments: '{"text":"again"}' }],
+      [
+        { name: 'echo', arguments: '{"text":"pong"}' },
+        { name: 'echo', arguments: '{"text":"again"}' },
+      ],
       [{ name: 'done', arguments: '{"summary":"echoed"}' }],
     ]);
     const probe = { calls: [] as { tool: string; args: unknown }[] };
     const { engine } = engineWith([echoTool(probe)]);
-    const r = await runLoop({ engine, model: new OpenAIModel({ baseUrl: base, model: 'm', toolsApi: true }), task: 'echo pong' });
+    const r = await runLoop({
+      engine,
+      model: new OpenAIModel({ baseUrl: base, model: 'm', toolsApi: true }),
+      task: 'echo pong',
+    });
     expect(r.stop).toMatchObject({ kind: 'done', summary: 'echoed' });
     expect(probe.calls).toEqual([{ tool: 'echo', args: { text: 'pong' } }]);
     expect(r.steps[0]!.notes).toContainEqual(expect.objectContaining({ kind: 'dropped-calls', detail: 'echo' }));
@@ -292,7 +401,11 @@ describe('tools API (toolsApi: the server parses its model\'s own format)', () =
     serveCalls([[{ name: 'echo', arguments: '{text: pong}' }], [{ name: 'done', arguments: '{"summary":"retried"}' }]]);
     const probe = { calls: [] as { tool: string; args: unknown }[] };
     const { engine } = engineWith([echoTool(probe)]);
-    const r = await runLoop({ engine, model: new OpenAIModel({ baseUrl: base, model: 'm', toolsApi: true }), task: 'echo pong' });
+    const r = await runLoop({
+      engine,
+      model: new OpenAIModel({ baseUrl: base, model: 'm', toolsApi: true }),
+      task: 'echo pong',
+    });
     expect(probe.calls).toEqual([]);
     expect(r.steps[0]!.parseError?.kind).toBe('invalid-json');
     expect(r.steps[0]!.notes).toContainEqual(expect.objectContaining({ kind: 'parse-retry' }));

@@ -26,7 +26,12 @@ describe('the edit-format contract', () => {
 });
 
 describe('buildPrompt', () => {
-  const parts = buildPrompt({ tools: specs, task: 'Fix add.', editFormat: 'search_replace', skills: [{ name: 'atomic-coding', description: 'Make one small change at a time.' }] });
+  const parts = buildPrompt({
+    tools: specs,
+    task: 'Fix add.',
+    editFormat: 'search_replace',
+    skills: [{ name: 'atomic-coding', description: 'Make one small change at a time.' }],
+  });
 
   it('has a card per tool (and done) with its contract and compact arguments', () => {
     for (const t of specs) expect(parts.tools).toContain(`- ${t.name} — ${t.summary}. args: ${compactArgs(t.schema)}`);
@@ -81,17 +86,28 @@ describe('the contract and the recommended format agree', () => {
 
 describe('tool schemas', () => {
   it('compactArgs renders optional, enum and array arguments', () => {
-    const s = z.object({ path: z.string(), limit: z.number().int().optional(), mode: z.enum(['a', 'b']).optional(), tags: z.array(z.string()).optional(), all: z.boolean().default(false) });
+    const s = z.object({
+      path: z.string(),
+      limit: z.number().int().optional(),
+      mode: z.enum(['a', 'b']).optional(),
+      tags: z.array(z.string()).optional(),
+      all: z.boolean().default(false),
+    });
     expect(compactArgs(s)).toBe('{path: string, limit?: integer, mode?: "a"|"b", tags?: string[], all?: boolean}');
   });
 
-  it('ws_read\'s card arguments come from its zod schema', () => {
+  it("ws_read's card arguments come from its zod schema", () => {
     const read = specs.find((t) => t.name === 'ws_read')!;
     expect(compactArgs(read.schema)).toBe('{path: string, offset?: integer, limit?: integer}');
   });
 
   it('the call schema offers every tool by exact name with its arguments, thought first', () => {
-    const schema = callJsonSchema(specs) as { anyOf: { properties: { thought: unknown; tool: { const: string }; args: { $schema?: string } }; required: string[] }[] };
+    const schema = callJsonSchema(specs) as {
+      anyOf: {
+        properties: { thought: unknown; tool: { const: string }; args: { $schema?: string } };
+        required: string[];
+      }[];
+    };
     expect(schema.anyOf.map((a) => a.properties.tool.const)).toEqual(specs.map((s) => s.name));
     for (const a of schema.anyOf) {
       expect(Object.keys(a.properties)).toEqual(['thought', 'tool', 'args']);

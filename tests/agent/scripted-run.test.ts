@@ -34,10 +34,23 @@ describe('a scripted run of a small task', () => {
     ];
     const bandit = new EditFormatBandit(null, 1);
     const emitted: Step[] = [];
-    const r = await runLoop({ engine, model: new ScriptedModel(outputs), task: 'Fix add in src/math.js so it adds.', evolve: bandit, language: 'javascript', onStep: (s) => emitted.push(s) });
+    const r = await runLoop({
+      engine,
+      model: new ScriptedModel(outputs),
+      task: 'Fix add in src/math.js so it adds.',
+      evolve: bandit,
+      language: 'javascript',
+      onStep: (s) => emitted.push(s),
+    });
 
     // ws_test is registered, but this workspace has no test command: done records that no tally could be read.
-    expect(r.stop).toEqual({ kind: 'done', summary: 'add now adds', tally: null, testTool: true, verdict: 'unmeasured' });
+    expect(r.stop).toEqual({
+      kind: 'done',
+      summary: 'add now adds',
+      tally: null,
+      testTool: true,
+      verdict: 'unmeasured',
+    });
     expect(emitted).toEqual(r.steps);
     expect(r.steps.map((s) => s.call?.tool)).toEqual(['ws_read', 'ws_edit', 'done']);
     expect(r.steps.map((s) => s.raw)).toEqual(outputs);
@@ -50,8 +63,12 @@ describe('a scripted run of a small task', () => {
     expect(edit.result?.ok).toBe(true);
     expect(edit.result?.notes.find((n) => n.kind === 'rung')?.detail).toBe('indent');
     expect(edit.observation).toMatch(/^edited src\/math\.js \(1 replacement\(s\)\)/);
-    expect(edit.observation).toContain('[matched after normalizing indentation — your old_str was indented differently]');
-    expect(edit.result?.changes).toEqual([{ path: 'src/math.js', before: MATH, after: MATH.replace('a - b', 'a + b') }]);
+    expect(edit.observation).toContain(
+      '[matched after normalizing indentation — your old_str was indented differently]',
+    );
+    expect(edit.result?.changes).toEqual([
+      { path: 'src/math.js', before: MATH, after: MATH.replace('a - b', 'a + b') },
+    ]);
     expect(edit.notes.map((n) => n.kind)).toEqual(['repair']);
     // The file's own indentation was re-applied to new_str.
     expect(decodeText(await ws.readFile('src/math.js'))).toBe(MATH.replace('a - b', 'a + b'));
@@ -66,7 +83,12 @@ describe('a scripted run of a small task', () => {
       expect(s.budget.system + s.budget.tools).toBeLessThan(1500);
     }
     // The bandit learned from the edit: search_replace in javascript, landed on the indentation rung.
-    expect(bandit.rows().find((row) => row.format === 'search_replace')).toMatchObject({ family: 'scripted', language: 'javascript', pulls: 1, rungs: { indent: 1 } });
+    expect(bandit.rows().find((row) => row.format === 'search_replace')).toMatchObject({
+      family: 'scripted',
+      language: 'javascript',
+      pulls: 1,
+      rungs: { indent: 1 },
+    });
   });
 });
 
@@ -85,7 +107,9 @@ describe('the system prompt teaches what the engine does', () => {
     await engine.call('ws_read', { path: 'src/math.js' });
     const refused = await engine.call(wrong!.tool, wrong!.args);
     expect(refused.ok).toBe(false);
-    expect(refused.text).toMatch(/^Edit refused — old_str has ws_read line numbers \(the "42\|" gutter\) on 1 of its 2 non-blank lines but not on the others/);
+    expect(refused.text).toMatch(
+      /^Edit refused — old_str has ws_read line numbers \(the "42\|" gutter\) on 1 of its 2 non-blank lines but not on the others/,
+    );
     expect(sent).toContain(refused.text.slice(0, 100));
     const applied = await engine.call(fixed!.tool, fixed!.args);
     expect(applied.ok).toBe(true);

@@ -7,7 +7,13 @@ import { doneVerdict, stopText, type Stop } from '../../src/agent/step.ts';
 import type { TestTally } from '../../src/engine/tally.ts';
 
 const tally = (passed: number, failed: number): TestTally => ({ passed, failed, source: 'ws_test' });
-const done = (t: TestTally | null, testTool = true): Stop => ({ kind: 'done', summary: 'Tests pass.', tally: t, testTool, verdict: doneVerdict(t) });
+const done = (t: TestTally | null, testTool = true): Stop => ({
+  kind: 'done',
+  summary: 'Tests pass.',
+  tally: t,
+  testTool,
+  verdict: doneVerdict(t),
+});
 
 describe('a done run, told by its final tally', () => {
   it.each([

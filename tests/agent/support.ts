@@ -44,7 +44,13 @@ export function touchTool(probe: Probe): ToolDef<any> {
 
 /** A tool that only answers `ran NAME`, standing in for a tool of that name. */
 export function namedTool(name: string, writes = false): ToolDef<any> {
-  return defineTool({ name, summary: `Stand-in for ${name}`, writes, schema: z.object({}).passthrough(), run: async () => ok(`ran ${name}`) });
+  return defineTool({
+    name,
+    summary: `Stand-in for ${name}`,
+    writes,
+    schema: z.object({}).passthrough(),
+    run: async () => ok(`ran ${name}`),
+  });
 }
 
 /** `ws_shell {command}`: read-only like the real one; answers with a fixed line. */
@@ -77,7 +83,10 @@ export function testTool(probe: Probe, outputs: readonly string[]): ToolDef<any>
   });
 }
 
-export function engineWith(tools: readonly ToolDef<any>[], settings?: Partial<EngineSettings>): { engine: Engine; ws: MemoryWorkspace } {
+export function engineWith(
+  tools: readonly ToolDef<any>[],
+  settings?: Partial<EngineSettings>,
+): { engine: Engine; ws: MemoryWorkspace } {
   const ws = new MemoryWorkspace();
   return { engine: new Engine({ workspace: ws, tools, ...(settings && { settings }) }), ws };
 }

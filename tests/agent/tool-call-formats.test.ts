@@ -24,7 +24,10 @@ describe('tool-call format corpus', () => {
   });
 
   it('gives the expected call on at least 97% of the held-out cases', () => {
-    const s = scoreSplit(cases.filter((c) => c.split === 'held-out'), callOf);
+    const s = scoreSplit(
+      cases.filter((c) => c.split === 'held-out'),
+      callOf,
+    );
     expect(s.right / s.total, s.misses.join('\n')).toBeGreaterThanOrEqual(0.97);
   });
 
@@ -41,11 +44,14 @@ describe('tool-call format corpus', () => {
     expect(named).toEqual(named.map(([id]) => [id, cases.find((c) => c.id === id)!.format]));
   });
 
-  it.each(cases.filter((c) => !c.expect && c.format))('$id is no call, and the retry names $format and the JSON shape', (c) => {
-    const o = parseCall(c.raw, { tools: CORPUS_TOOLS });
-    if (o.ok) throw new Error(`expected no call, got ${o.call.tool}`);
-    expect(o.message).toContain('{"tool": "ws_read", "args": {"path": "src/index.js"}}');
-  });
+  it.each(cases.filter((c) => !c.expect && c.format))(
+    '$id is no call, and the retry names $format and the JSON shape',
+    (c) => {
+      const o = parseCall(c.raw, { tools: CORPUS_TOOLS });
+      if (o.ok) throw new Error(`expected no call, got ${o.call.tool}`);
+      expect(o.message).toContain('{"tool": "ws_read", "args": {"path": "src/index.js"}}');
+    },
+  );
 });
 
 interface Step {
@@ -57,7 +63,12 @@ const ROOT = join(import.meta.dirname, '../..');
 const recorded = ['lessons', 'examples'].flatMap((dir) =>
   readdirSync(join(ROOT, dir))
     .filter((f) => f.endsWith('.session.json'))
-    .flatMap((f) => (JSON.parse(readFileSync(join(ROOT, dir, f), 'utf8')) as { steps: Step[] }).steps.map((s, i) => ({ name: `${dir}/${f}#${i + 1}`, ...s }))),
+    .flatMap((f) =>
+      (JSON.parse(readFileSync(join(ROOT, dir, f), 'utf8')) as { steps: Step[] }).steps.map((s, i) => ({
+        name: `${dir}/${f}#${i + 1}`,
+        ...s,
+      })),
+    ),
 );
 
 describe('recorded real outputs', () => {

@@ -9,7 +9,11 @@ interface Answer {
   text: string;
   notes: { kind: string }[];
 }
-const parseAll = (stdout: string): Answer[] => stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Answer);
+const parseAll = (stdout: string): Answer[] =>
+  stdout
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Answer);
 
 afterAll(cleanup);
 
@@ -60,7 +64,10 @@ describe('slm batch', () => {
       { line: JSON.stringify({ root, args: {} }), text: /"tool" must be/ },
       { line: JSON.stringify({ root, tool: 'ws_read', args: 'a.txt' }), text: /"args" must be a JSON object/ },
       { line: JSON.stringify({ root, tool: 'ws_read', arguments: {} }), text: /unknown key\(s\) "arguments"/ },
-      { line: JSON.stringify({ root, tool: 'ws_read', settings: { loop_guard: 'no' } }), text: /loop_guard must be a boolean/ },
+      {
+        line: JSON.stringify({ root, tool: 'ws_read', settings: { loop_guard: 'no' } }),
+        text: /loop_guard must be a boolean/,
+      },
       { line: JSON.stringify({ root: join(root, 'nope'), tool: 'ws_read', args: {} }), text: /does not exist/ },
     ];
     const good = JSON.stringify({ root, tool: 'ws_read', args: { path: 'a.txt' } });
@@ -72,17 +79,26 @@ describe('slm batch', () => {
       expect(out[i]!.ok, row.line).toBe(false);
       expect(out[i]!.text, row.line).toMatch(row.text);
     });
-    for (const o of out.slice(0, 7)) expect(o.text).toContain('Expected one JSON object per line: {"root": "DIR", "tool": "NAME", "args": {...}}');
+    for (const o of out.slice(0, 7))
+      expect(o.text).toContain('Expected one JSON object per line: {"root": "DIR", "tool": "NAME", "args": {...}}');
     expect(out[rows.length]).toMatchObject({ ok: true });
   });
 
-  it('refuses settings that differ from those a root\'s session started with', async () => {
+  it("refuses settings that differ from those a root's session started with", async () => {
     const root = await tempRoot();
     await writeFile(join(root, 'a.txt'), 'alpha\n');
     // A different limit each time, so the loop guard stays out of it.
     const line = (limit: number, settings?: object) =>
       JSON.stringify({ root, tool: 'ws_read', args: { path: 'a.txt', limit }, ...(settings ? { settings } : {}) });
-    const r = await runCli(['batch'], [line(1, { max_tool_chars: 4000 }), line(2, { max_tool_chars: 4000 }), line(3), line(4, { max_tool_chars: 5000 })].join('\n'));
+    const r = await runCli(
+      ['batch'],
+      [
+        line(1, { max_tool_chars: 4000 }),
+        line(2, { max_tool_chars: 4000 }),
+        line(3),
+        line(4, { max_tool_chars: 5000 }),
+      ].join('\n'),
+    );
     expect(parseAll(r.stdout).map((o) => o.ok)).toEqual([true, true, true, false]);
     expect(parseAll(r.stdout)[3]!.text).toMatch(/settings differ/);
   });

@@ -32,7 +32,16 @@ describe('slm call', () => {
   });
 
   it('--json prints one line {ok, text, notes}; --settings reaches the engine', async () => {
-    const r = await runCli(['call', 'ws_read', '{"path":"a.txt"}', '--root', root, '--json', '--settings', '{"max_tool_chars":400}']);
+    const r = await runCli([
+      'call',
+      'ws_read',
+      '{"path":"a.txt"}',
+      '--root',
+      root,
+      '--json',
+      '--settings',
+      '{"max_tool_chars":400}',
+    ]);
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
     expect(lines).toHaveLength(2);
@@ -43,14 +52,38 @@ describe('slm call', () => {
   });
 
   const usageRows: ReadonlyArray<{ why: string; args: (root: string) => string[]; stderr: RegExp }> = [
-    { why: 'JSON_ARGS that is not JSON', args: (d) => ['call', 'ws_read', '{path:a.txt}', '--root', d], stderr: /JSON_ARGS is not valid JSON/ },
-    { why: 'JSON_ARGS that is not an object', args: (d) => ['call', 'ws_read', '["a.txt"]', '--root', d], stderr: /JSON_ARGS must be a JSON object/ },
+    {
+      why: 'JSON_ARGS that is not JSON',
+      args: (d) => ['call', 'ws_read', '{path:a.txt}', '--root', d],
+      stderr: /JSON_ARGS is not valid JSON/,
+    },
+    {
+      why: 'JSON_ARGS that is not an object',
+      args: (d) => ['call', 'ws_read', '["a.txt"]', '--root', d],
+      stderr: /JSON_ARGS must be a JSON object/,
+    },
     { why: 'no tool name', args: (d) => ['call', '--root', d], stderr: /name the tool to call/ },
     { why: 'no --root', args: () => ['call', 'ws_read', '{"path":"a.txt"}'], stderr: /--root DIR is required/ },
-    { why: 'a root that does not exist', args: (d) => ['call', 'ws_read', '{}', '--root', join(d, 'nope')], stderr: /does not exist/ },
-    { why: 'an unknown option', args: (d) => ['call', 'ws_read', '{}', '--root', d, '--verbose'], stderr: /Unknown option '--verbose'/ },
-    { why: 'bad --settings', args: (d) => ['call', 'ws_read', '{}', '--root', d, '--settings', '{"max_chars":1}'], stderr: /unknown setting "max_chars"/ },
-    { why: 'an unknown command', args: () => ['frobnicate'], stderr: /unknown command "frobnicate"[\s\S]*slm call TOOL/ },
+    {
+      why: 'a root that does not exist',
+      args: (d) => ['call', 'ws_read', '{}', '--root', join(d, 'nope')],
+      stderr: /does not exist/,
+    },
+    {
+      why: 'an unknown option',
+      args: (d) => ['call', 'ws_read', '{}', '--root', d, '--verbose'],
+      stderr: /Unknown option '--verbose'/,
+    },
+    {
+      why: 'bad --settings',
+      args: (d) => ['call', 'ws_read', '{}', '--root', d, '--settings', '{"max_chars":1}'],
+      stderr: /unknown setting "max_chars"/,
+    },
+    {
+      why: 'an unknown command',
+      args: () => ['frobnicate'],
+      stderr: /unknown command "frobnicate"[\s\S]*slm call TOOL/,
+    },
   ];
   it.concurrent.each(usageRows)('exits 2 with a message on stderr for $why', async ({ args, stderr }) => {
     const r = await runCli(args(root));

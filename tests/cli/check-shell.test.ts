@@ -26,7 +26,14 @@ async function check(lines: readonly string[]): Promise<{ code: number; answers:
   stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
   stdin.end(lines.join('\n'));
   const code = await checkShellCommand(stdin, stdout);
-  return { code, answers: out.trimEnd().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Answer) };
+  return {
+    code,
+    answers: out
+      .trimEnd()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Answer),
+  };
 }
 
 describe('slm check-shell', () => {
@@ -42,7 +49,10 @@ describe('slm check-shell', () => {
       ['gated', 'gated'],
       ['refuse', 'never'],
     ]);
-    expect(answers[0]!.argv).toEqual([['ls', '-la'], ['wc', '-l']]);
+    expect(answers[0]!.argv).toEqual([
+      ['ls', '-la'],
+      ['wc', '-l'],
+    ]);
     expect(answers[2]!.reason).toContain('"> out.txt"');
   });
 
@@ -65,9 +75,15 @@ describe('slm check-shell', () => {
   });
 
   it('runs as `slm check-shell` through the real CLI', async () => {
-    const r = await runCli(['check-shell'], `${JSON.stringify({ cmd: 'git status' })}\n{oops\n${JSON.stringify({ cmd: 'rm -rf /' })}\n`);
+    const r = await runCli(
+      ['check-shell'],
+      `${JSON.stringify({ cmd: 'git status' })}\n{oops\n${JSON.stringify({ cmd: 'rm -rf /' })}\n`,
+    );
     expect(r.code).toBe(0);
-    const answers = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Answer);
+    const answers = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Answer);
     expect(answers.map((a) => a.decision)).toEqual(['allow', 'refuse', 'refuse']);
     expect(answers[1]!.rule).toBe('bad-input');
   });

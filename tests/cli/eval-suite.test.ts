@@ -22,16 +22,32 @@ describe('loadSuite', () => {
   });
 
   it('reads every *.task.json of a folder in name order, and nothing else', async () => {
-    const dir = await folder({ '2.task.json': JSON.stringify(b), '1.task.json': JSON.stringify(a), 'notes.json': '{}' });
+    const dir = await folder({
+      '2.task.json': JSON.stringify(b),
+      '1.task.json': JSON.stringify(a),
+      'notes.json': '{}',
+    });
     expect(await loadSuite(dir)).toEqual({ ok: true, tasks: [a, b] });
   });
 
   it.each<[string, Record<string, string>, RegExp]>([
     ['a file that is not JSON', { 'x.task.json': '{' }, /x\.task\.json is not JSON/],
-    ['a task without a grader', { 'x.task.json': JSON.stringify({ ...a, grader: {} }) }, /x\.task\.json is not a task:[\s\S]*grader/],
-    ['a path out of the project', { 'x.task.json': JSON.stringify({ ...a, files: { '../up.js': '' } }) }, /Invalid key in record\s+→ at files\["\.\.\/up\.js"\]/],
+    [
+      'a task without a grader',
+      { 'x.task.json': JSON.stringify({ ...a, grader: {} }) },
+      /x\.task\.json is not a task:[\s\S]*grader/,
+    ],
+    [
+      'a path out of the project',
+      { 'x.task.json': JSON.stringify({ ...a, files: { '../up.js': '' } }) },
+      /Invalid key in record\s+→ at files\["\.\.\/up\.js"\]/,
+    ],
     ['an unknown mechanism', { 'x.task.json': JSON.stringify({ ...a, mechanisms: ['luck'] }) }, /mechanisms/],
-    ['two tasks with one id', { '1.task.json': JSON.stringify(a), '2.task.json': JSON.stringify(a) }, /two tasks have the id/],
+    [
+      'two tasks with one id',
+      { '1.task.json': JSON.stringify(a), '2.task.json': JSON.stringify(a) },
+      /two tasks have the id/,
+    ],
     ['no task at all', { 'readme.md': '' }, /holds no \*\.task\.json file/],
   ])('refuses %s, naming it', async (_what, files, message) => {
     const loaded = await loadSuite(await folder(files));

@@ -33,7 +33,19 @@ describe.skipIf(!sandboxed)('slm eval --model reference on two tasks, arms on an
   let run: CliRun;
   beforeAll(async () => {
     out = join(await tempRoot(), 'eval');
-    run = await runCli(['eval', '--model', 'reference', '--tasks', TASKS, '--arms', 'on,off', '--jobs', '2', '--out', out]);
+    run = await runCli([
+      'eval',
+      '--model',
+      'reference',
+      '--tasks',
+      TASKS,
+      '--arms',
+      'on,off',
+      '--jobs',
+      '2',
+      '--out',
+      out,
+    ]);
   }, 120_000);
 
   it('exits 0 and prints the arm table under the label', () => {
@@ -46,7 +58,12 @@ describe.skipIf(!sandboxed)('slm eval --model reference on two tasks, arms on an
 
   it('writes results.json: every task × arm, graded, labelled scripted, complete', async () => {
     const r = await results(out);
-    expect(r).toMatchObject({ suite: 'builtin', model: { id: 'reference', label: 'scripted' }, complete: true, seeds: 1 });
+    expect(r).toMatchObject({
+      suite: 'builtin',
+      model: { id: 'reference', label: 'scripted' },
+      complete: true,
+      seeds: 1,
+    });
     expect(r.runs.map((x) => `${x.task}/${x.arm}/${x.passed}/${x.failure}`)).toEqual([
       'repeated-span/on/true/null',
       'repeated-span/off/true/null',
@@ -82,11 +99,23 @@ describe.skipIf(!sandboxed)('slm eval with a scripted model that gives up', () =
     const dir = await tempRoot();
     const script = join(dir, 'give-up.json');
     await writeFile(script, JSON.stringify(['{"tool": "done", "args": {"summary": "nothing to do"}}']));
-    const run = await runCli(['eval', '--model', `scripted:${script}`, '--tasks', 'emitter-off', '--arms', 'on', '--out', join(dir, 'out')]);
+    const run = await runCli([
+      'eval',
+      '--model',
+      `scripted:${script}`,
+      '--tasks',
+      'emitter-off',
+      '--arms',
+      'on',
+      '--out',
+      join(dir, 'out'),
+    ]);
     expect(run.code, run.stderr).toBe(0);
     const r = await results(join(dir, 'out'));
     expect(r.model.label).toBe('scripted');
-    expect(r.runs).toMatchObject([{ task: 'emitter-off', arm: 'on', passed: false, failure: 'gave-up', stop: 'done', steps: 1 }]);
+    expect(r.runs).toMatchObject([
+      { task: 'emitter-off', arm: 'on', passed: false, failure: 'gave-up', stop: 'done', steps: 1 },
+    ]);
     expect(r.summary.arms[0]).toMatchObject({ passed: 0, failures: { 'gave-up': 1 } });
   }, 60_000);
 });
@@ -103,19 +132,33 @@ describe.skipIf(!sandboxed)('slm eval, the gutter-strip-off arm', () => {
         call('ws_edit', {
           path: 'src/emitter.js',
           old_str: '    11|  off(event, fn) {\n    12|    this.#listeners.delete(event);',
-          new_str: '  off(event, fn) {\n    const list = this.#listeners.get(event) ?? [];\n    this.#listeners.set(event, list.filter((f) => f !== fn));',
+          new_str:
+            '  off(event, fn) {\n    const list = this.#listeners.get(event) ?? [];\n    this.#listeners.set(event, list.filter((f) => f !== fn));',
         }),
         call('done', { summary: 'off removes only its listener' }),
       ]),
     );
-    const run = await runCli(['eval', '--model', `scripted:${script}`, '--tasks', 'emitter-off', '--arms', 'on,gutter-strip-off', '--out', join(dir, 'out')]);
+    const run = await runCli([
+      'eval',
+      '--model',
+      `scripted:${script}`,
+      '--tasks',
+      'emitter-off',
+      '--arms',
+      'on,gutter-strip-off',
+      '--out',
+      join(dir, 'out'),
+    ]);
     expect(run.code, run.stderr).toBe(0);
     const r = await results(join(dir, 'out'));
     expect(r.runs.map((x) => [x.arm, x.passed])).toEqual([
       ['on', true],
       ['gutter-strip-off', false],
     ]);
-    const off = JSON.parse(await readFile(join(dir, 'out', r.runs[1]!.session), 'utf8')) as { settings: { engine: { gutter_strip: boolean } }; steps: { resultText?: string }[] };
+    const off = JSON.parse(await readFile(join(dir, 'out', r.runs[1]!.session), 'utf8')) as {
+      settings: { engine: { gutter_strip: boolean } };
+      steps: { resultText?: string }[];
+    };
     expect(off.settings.engine.gutter_strip).toBe(false);
     expect(off.steps[1]!.resultText).toContain('gutter_strip is off, so they are not stripped for you');
   }, 90_000);
@@ -125,7 +168,24 @@ describe.skipIf(!sandboxed)('slm eval interrupted with Ctrl-C', () => {
   it('keeps the sessions that finished: results.json marked incomplete, exit 1', async () => {
     const out = join(await tempRoot(), 'out');
     // Node itself with tsx's loader, so the signal reaches slm as it does from a terminal (no tsx wrapper process between).
-    const child = spawn(process.execPath, ['--import', 'tsx', join(REPO, 'src/cli/main.ts'), 'eval', '--model', 'reference', '--tasks', 'repeated-span,curly-quotes,nested-indent', '--arms', 'on,off', '--out', out], { cwd: REPO, stdio: 'pipe' });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(REPO, 'src/cli/main.ts'),
+        'eval',
+        '--model',
+        'reference',
+        '--tasks',
+        'repeated-span,curly-quotes,nested-indent',
+        '--arms',
+        'on,off',
+        '--out',
+        out,
+      ],
+      { cwd: REPO, stdio: 'pipe' },
+    );
     let stderr = '';
     let sent = false;
     child.stderr.on('data', (c: Buffer) => {
@@ -148,7 +208,21 @@ describe.skipIf(!sandboxed)('slm eval on the generated random-weight GGUF', () =
     const dir = await tempRoot();
     const model = join(dir, TEST_MODEL_FILE);
     await writeFile(model, makeTestModel());
-    const run = await runCli(['eval', '--model', `gguf:${model}`, '--tasks', 'nested-indent', '--arms', 'on,off', '--max-steps', '3', '--context', '8192', '--out', join(dir, 'out')]);
+    const run = await runCli([
+      'eval',
+      '--model',
+      `gguf:${model}`,
+      '--tasks',
+      'nested-indent',
+      '--arms',
+      'on,off',
+      '--max-steps',
+      '3',
+      '--context',
+      '8192',
+      '--out',
+      join(dir, 'out'),
+    ]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain('The random-weight test model, not a language model');
     const r = await results(join(dir, 'out'));
@@ -172,9 +246,15 @@ describe('slm eval usage', () => {
   });
 
   it('refuses to run the tasks where the OS sandbox cannot run, naming the way out', async () => {
-    const run = await runCli(['eval', '--model', 'reference', '--tasks', 'repeated-span', '--out', join(await tempRoot(), 'o')], '', await envWithoutBwrap());
+    const run = await runCli(
+      ['eval', '--model', 'reference', '--tasks', 'repeated-span', '--out', join(await tempRoot(), 'o')],
+      '',
+      await envWithoutBwrap(),
+    );
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/the tasks' tests cannot run: commands are not run: the OS sandbox \(bubblewrap\) cannot run here.*--unsandboxed-commands/s);
+    expect(run.stderr).toMatch(
+      /the tasks' tests cannot run: commands are not run: the OS sandbox \(bubblewrap\) cannot run here.*--unsandboxed-commands/s,
+    );
   });
 
   it('is listed in slm --help', async () => {

@@ -15,7 +15,14 @@ async function parse(lines: readonly string[]): Promise<{ code: number; answers:
   stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
   stdin.end(lines.join('\n'));
   const code = await parseLinesCommand(stdin, stdout);
-  return { code, answers: out.trimEnd().split('\n').filter(Boolean).map((l) => JSON.parse(l) as ParseAnswer) };
+  return {
+    code,
+    answers: out
+      .trimEnd()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as ParseAnswer),
+  };
 }
 
 const line = (raw: string, tools?: string[]): string => JSON.stringify({ raw, ...(tools && { tools }) });
@@ -66,9 +73,15 @@ describe('slm parse', () => {
   });
 
   it('runs as `slm parse` through the real CLI', async () => {
-    const r = await runCli(['parse'], `${line('[TOOL_CALLS]ws_read[ARGS]{"path": "a.js"}')}\n{oops\n${line('<think>{"tool": "ws_read", "args": {}}</think>')}\n`);
+    const r = await runCli(
+      ['parse'],
+      `${line('[TOOL_CALLS]ws_read[ARGS]{"path": "a.js"}')}\n{oops\n${line('<think>{"tool": "ws_read", "args": {}}</think>')}\n`,
+    );
     expect(r.code).toBe(0);
-    const answers = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as ParseAnswer);
+    const answers = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as ParseAnswer);
     expect(answers.map((a) => a.format)).toEqual(['mistral', null, null]);
     expect(answers[0]!.call).toEqual({ tool: 'ws_read', args: { path: 'a.js' } });
     expect(answers[1]!.error).toMatch(/not valid JSON/);

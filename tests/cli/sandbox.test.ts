@@ -9,8 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeHostSandbox } from '../../src/workspace/node/host-sandbox.ts';
 import { cleanup, envWithoutBwrap, runCli, tempRoot } from './cli-process.ts';
 
-const NOT_RUN = /commands are not run: the OS sandbox \(bubblewrap\) cannot run here — bwrap is not installed \(no bwrap on PATH\)\. Install bubblewrap .* or pass --unsandboxed-commands, which runs the model's commands directly on this machine, with your user's access to files and network\./;
-const RISK = /commands ran without an OS sandbox \(--unsandboxed-commands\): the model's commands run directly on this machine/;
+const NOT_RUN =
+  /commands are not run: the OS sandbox \(bubblewrap\) cannot run here — bwrap is not installed \(no bwrap on PATH\)\. Install bubblewrap .* or pass --unsandboxed-commands, which runs the model's commands directly on this machine, with your user's access to files and network\./;
+const RISK =
+  /commands ran without an OS sandbox \(--unsandboxed-commands\): the model's commands run directly on this machine/;
 
 let root: string;
 let noBwrap: NodeJS.ProcessEnv;
@@ -35,7 +37,11 @@ describe('where bubblewrap cannot run', () => {
   });
 
   it('with --unsandboxed-commands, runs them and says the risk on stderr', async () => {
-    const r = await runCli(['call', 'ws_read', '{"path":"a.txt"}', '--root', root, '--unsandboxed-commands'], '', noBwrap);
+    const r = await runCli(
+      ['call', 'ws_read', '{"path":"a.txt"}', '--root', root, '--unsandboxed-commands'],
+      '',
+      noBwrap,
+    );
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(new RegExp(`^slm call: ${RISK.source}`));
   });
@@ -46,7 +52,11 @@ describe('where bubblewrap cannot run', () => {
     ['run', ['run', '--model', 'scripted:/nonexistent.json', '--task', 't', '--root', '.'], ''],
   ];
   it.each(commands)('slm %s says it too', async (name, args, input) => {
-    const r = await runCli(args.map((a) => (a === '.' ? root : a)), input, noBwrap);
+    const r = await runCli(
+      args.map((a) => (a === '.' ? root : a)),
+      input,
+      noBwrap,
+    );
     expect(r.stderr).toMatch(new RegExp(`^slm ${name}: ${NOT_RUN.source}\\n`));
   });
 

@@ -34,11 +34,15 @@ describe('NodeWorkspace.open', () => {
 
   it.each([
     ['a missing directory', async () => join(await freshDir(), 'missing'), 'ENOENT'],
-    ['a file', async () => {
-      const d = await freshDir();
-      await (await NodeWorkspace.open(d)).writeFile('f.txt', new Uint8Array([1]));
-      return join(d, 'f.txt');
-    }, 'ENOTDIR'],
+    [
+      'a file',
+      async () => {
+        const d = await freshDir();
+        await (await NodeWorkspace.open(d)).writeFile('f.txt', new Uint8Array([1]));
+        return join(d, 'f.txt');
+      },
+      'ENOTDIR',
+    ],
   ] as const)('refuses %s with %s', async (_label, path, code) => {
     const err = await NodeWorkspace.open(await path()).catch((e: unknown) => e);
     expect(isWorkspaceError(err, code)).toBe(true);
@@ -52,7 +56,13 @@ describe('NodeWorkspace.exec', () => {
   it('runs argv without a shell, reports the exit code and interleaves stdout and stderr', async () => {
     const ws = await open();
     const r = await ws.exec(singleCommand(['sh', '-c', 'echo one; echo two >&2; echo three; exit 3']), base);
-    expect(r).toMatchObject({ exitCode: 3, output: 'one\ntwo\nthree\n', totalBytes: 14, truncated: false, timedOut: false });
+    expect(r).toMatchObject({
+      exitCode: 3,
+      output: 'one\ntwo\nthree\n',
+      totalBytes: 14,
+      truncated: false,
+      timedOut: false,
+    });
     const literal = await ws.exec(singleCommand(['echo', '$HOME', '*']), base);
     expect(literal.output).toBe('$HOME *\n');
   });
@@ -66,7 +76,10 @@ describe('NodeWorkspace.exec', () => {
 
   it('passes extra environment variables', async () => {
     const ws = await open();
-    const r = await ws.exec(singleCommand(['sh', '-c', 'echo "$SLM_PROBE"']), { ...base, env: { SLM_PROBE: 'probe-value' } });
+    const r = await ws.exec(singleCommand(['sh', '-c', 'echo "$SLM_PROBE"']), {
+      ...base,
+      env: { SLM_PROBE: 'probe-value' },
+    });
     expect(r.output).toBe('probe-value\n');
   });
 
@@ -107,7 +120,7 @@ describe('NodeWorkspace.exec', () => {
     expect(before).toMatchObject({ exitCode: null, output: '' });
   });
 
-  it('reports a missing command as exit 127 with the shell\'s message instead of throwing', async () => {
+  it("reports a missing command as exit 127 with the shell's message instead of throwing", async () => {
     const ws = await open();
     const r = await ws.exec(singleCommand(['no-such-command-xyz']), base);
     expect(r).toMatchObject({ exitCode: 127, timedOut: false });

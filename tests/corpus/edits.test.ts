@@ -59,7 +59,9 @@ async function runCase(c: EditCase): Promise<{ outcome: Outcome; text: string }>
   if (!expected.includes(after)) return { outcome: 'wrong-apply', text: r.text };
   const oldStr = String(args.old_str ?? '');
   const exact = c.file_text.includes(oldStr);
-  const named = /\[matched |\[stripped ws_read line numbers/.test(r.text) && r.notes.some((n) => n.kind === 'rung' || n.kind === 'gutter-stripped');
+  const named =
+    /\[matched |\[stripped ws_read line numbers/.test(r.text) &&
+    r.notes.some((n) => n.kind === 'rung' || n.kind === 'gutter-stripped');
   return { outcome: exact || named ? 'desired' : 'unnamed-rung', text: r.text };
 }
 
@@ -80,7 +82,9 @@ function report(name: string, byKind: Map<string, Tally>, total: Tally, failures
   const rows = [...byKind.entries()]
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([k, t]) => {
-      const other = Object.entries(t.other).map(([o, n]) => `${o}:${n}`).join(' ');
+      const other = Object.entries(t.other)
+        .map(([o, n]) => `${o}:${n}`)
+        .join(' ');
       return `  ${k.padEnd(40)} ${String(t.n).padStart(4)}  desired ${pct(t.desired, t.n).padStart(6)}  wrong ${t.wrong}${other ? `  (${other})` : ''}`;
     });
   return [
@@ -110,9 +114,24 @@ async function runCorpus(name: string, cases: EditCase[], kindOf: (c: EditCase) 
 const TARGET = 0.99;
 
 const corpora = [
-  { file: 'edits-dev.jsonl', judged: true, pick: (c: EditCase) => true, kind: (c: EditCase) => `${c.drift}/${c.subkind || '-'}` },
-  { file: 'edits-gutter-variants.jsonl', judged: true, pick: (c: EditCase) => true, kind: (c: EditCase) => c.drift ?? '-' },
-  { file: 'edits-peers.jsonl', judged: false, pick: (c: EditCase) => c.tool === 'ws_edit', kind: (c: EditCase) => `${c.peer}/${c.expect}` },
+  {
+    file: 'edits-dev.jsonl',
+    judged: true,
+    pick: (c: EditCase) => true,
+    kind: (c: EditCase) => `${c.drift}/${c.subkind || '-'}`,
+  },
+  {
+    file: 'edits-gutter-variants.jsonl',
+    judged: true,
+    pick: (c: EditCase) => true,
+    kind: (c: EditCase) => c.drift ?? '-',
+  },
+  {
+    file: 'edits-peers.jsonl',
+    judged: false,
+    pick: (c: EditCase) => c.tool === 'ws_edit',
+    kind: (c: EditCase) => `${c.peer}/${c.expect}`,
+  },
 ];
 
 describe('ws_edit on the edit corpora', () => {

@@ -31,7 +31,9 @@ function table(title: string, map: Map<string, Tally>): string {
   const rows = [...map.entries()]
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([k, t]) => {
-      const other = Object.entries(t.other).map(([o, n]) => `${o}:${n}`).join(' ');
+      const other = Object.entries(t.other)
+        .map(([o, n]) => `${o}:${n}`)
+        .join(' ');
       return `  ${k.padEnd(34)} ${String(t.n).padStart(5)}  desired ${pct(t.desired, t.n).padStart(6)}${other ? `  (${other})` : ''}`;
     });
   return [`${title}:`, ...rows].join('\n');
@@ -40,28 +42,40 @@ function table(title: string, map: Map<string, Tally>): string {
 describe('ws_patch on the patch corpus', () => {
   const cases: PatchCase[] = buildPatchCorpus();
 
-  it.skipIf(cases.length === 0)('meets its targets (cases built from edits-dev.jsonl and edits-peers.jsonl)', { timeout: 300_000 }, async () => {
-    const byRendering = new Map<string, Tally>();
-    const byDrift = new Map<string, Tally>();
-    const total: Record<PatchOutcome, number> = { desired: 0, 'wrong-apply': 0, 'partial-write': 0, missed: 0, 'unnamed-rung': 0, unexplained: 0 };
-    const misses: string[] = [];
-    for (const c of cases) {
-      const { outcome, result } = await runPatchCase(c);
-      add(byRendering, c.rendering, outcome);
-      add(byDrift, `${c.drift} (${c.expect})`, outcome);
-      total[outcome]++;
-      if (outcome !== 'desired') misses.push(`${c.id} [${outcome}] ${result.text.split('\n').slice(0, 3).join(' | ').slice(0, 220)}`);
-    }
-    console.log(
-      [
-        `patch corpus: ${cases.length} cases — desired ${pct(total.desired, cases.length)}, wrong applies ${total['wrong-apply']}, partial writes ${total['partial-write']}`,
-        table('by rendering', byRendering),
-        table('by drift', byDrift),
-        ...(misses.length ? ['not desired:', ...misses.slice(0, 40).map((m) => `  ${m}`)] : []),
-      ].join('\n'),
-    );
-    expect(total['wrong-apply']).toBe(0);
-    expect(total['partial-write']).toBe(0);
-    expect(total.desired / cases.length).toBeGreaterThanOrEqual(TARGET);
-  });
+  it.skipIf(cases.length === 0)(
+    'meets its targets (cases built from edits-dev.jsonl and edits-peers.jsonl)',
+    { timeout: 300_000 },
+    async () => {
+      const byRendering = new Map<string, Tally>();
+      const byDrift = new Map<string, Tally>();
+      const total: Record<PatchOutcome, number> = {
+        desired: 0,
+        'wrong-apply': 0,
+        'partial-write': 0,
+        missed: 0,
+        'unnamed-rung': 0,
+        unexplained: 0,
+      };
+      const misses: string[] = [];
+      for (const c of cases) {
+        const { outcome, result } = await runPatchCase(c);
+        add(byRendering, c.rendering, outcome);
+        add(byDrift, `${c.drift} (${c.expect})`, outcome);
+        total[outcome]++;
+        if (outcome !== 'desired')
+          misses.push(`${c.id} [${outcome}] ${result.text.split('\n').slice(0, 3).join(' | ').slice(0, 220)}`);
+      }
+      console.log(
+        [
+          `patch corpus: ${cases.length} cases — desired ${pct(total.desired, cases.length)}, wrong applies ${total['wrong-apply']}, partial writes ${total['partial-write']}`,
+          table('by rendering', byRendering),
+          table('by drift', byDrift),
+          ...(misses.length ? ['not desired:', ...misses.slice(0, 40).map((m) => `  ${m}`)] : []),
+        ].join('\n'),
+      );
+      expect(total['wrong-apply']).toBe(0);
+      expect(total['partial-write']).toBe(0);
+      expect(total.desired / cases.length).toBeGreaterThanOrEqual(TARGET);
+    },
+  );
 });

@@ -32,7 +32,8 @@ beforeAll(async () => {
   parser = await parserFor('bash');
 });
 
-const wanted = (c: ShellCase): ShellDecision['decision'] => (c.expect === 'allow' ? 'allow' : c.tier_hint === 'gated' ? 'gated' : 'refuse');
+const wanted = (c: ShellCase): ShellDecision['decision'] =>
+  c.expect === 'allow' ? 'allow' : c.tier_hint === 'gated' ? 'gated' : 'refuse';
 const pct = (a: number, n: number): string => `${((100 * a) / n).toFixed(1)}%`;
 
 interface Figures {
@@ -54,7 +55,9 @@ function run(cases: readonly ShellCase[]): Figures {
     allowRefused: allow.filter((c) => decisions.get(c)!.decision !== 'allow'),
     refuseN: refuse.length,
     refuseAllowed: refuse.filter((c) => decisions.get(c)!.decision === 'allow'),
-    tierMismatch: refuse.filter((c) => decisions.get(c)!.decision !== 'allow' && decisions.get(c)!.decision !== wanted(c)).length,
+    tierMismatch: refuse.filter(
+      (c) => decisions.get(c)!.decision !== 'allow' && decisions.get(c)!.decision !== wanted(c),
+    ).length,
     decisions,
   };
 }
@@ -88,7 +91,8 @@ describe('shell-peers.json', () => {
     const f = run(readJson<ShellCase[]>('shell-peers.json'));
     report('shell-peers', f);
     const byRule = new Map<string, number>();
-    for (const c of f.allowRefused) byRule.set(f.decisions.get(c)!.rule, (byRule.get(f.decisions.get(c)!.rule) ?? 0) + 1);
+    for (const c of f.allowRefused)
+      byRule.set(f.decisions.get(c)!.rule, (byRule.get(f.decisions.get(c)!.rule) ?? 0) + 1);
     console.log(`shell-peers allow cases refused, by rule: ${[...byRule].map(([r, n]) => `${r} ${n}`).join(', ')}`);
     expect(f.refuseAllowed.map((c) => c.cmd)).toEqual([]);
     const undocumented = f.allowRefused.filter((c) => !DOCUMENTED_OVER_REFUSALS.has(f.decisions.get(c)!.rule));
@@ -98,7 +102,9 @@ describe('shell-peers.json', () => {
 
 describe('speed', () => {
   it('decides in well under a millisecond once the parser is loaded', () => {
-    const cmds = [...readJson<ShellCase[]>('shell-dev.json'), ...readJson<ShellCase[]>('shell-peers.json')].map((c) => c.cmd);
+    const cmds = [...readJson<ShellCase[]>('shell-dev.json'), ...readJson<ShellCase[]>('shell-peers.json')].map(
+      (c) => c.cmd,
+    );
     for (const c of cmds) decideShell(parser, c);
     const times: number[] = [];
     for (let round = 0; round < 3; round++) {
@@ -111,7 +117,9 @@ describe('speed', () => {
     times.sort((a, b) => a - b);
     const median = times[times.length >> 1]!;
     const p95 = times[Math.floor(times.length * 0.95)]!;
-    console.log(`shell policy: median ${(median * 1000).toFixed(0)} µs, p95 ${(p95 * 1000).toFixed(0)} µs per decision over ${times.length} decisions`);
+    console.log(
+      `shell policy: median ${(median * 1000).toFixed(0)} µs, p95 ${(p95 * 1000).toFixed(0)} µs per decision over ${times.length} decisions`,
+    );
     expect(median).toBeLessThan(0.5);
   });
 });

@@ -76,11 +76,15 @@ function v8Reference(texts: string[]): boolean[] {
     const parses = (t) => { try { new vm.SourceTextModule(t); return true; } catch {}
       try { vm.compileFunction(t, ['exports', 'require', 'module', '__filename', '__dirname']); return true; } catch { return false; } };
     process.stdout.write(JSON.stringify(texts.map(parses)));`;
-  const r = spawnSync(process.execPath, ['--experimental-vm-modules', '--no-warnings', '--input-type=module', '-e', script], {
-    input: JSON.stringify(texts),
-    encoding: 'utf8',
-    maxBuffer: 1 << 24,
-  });
+  const r = spawnSync(
+    process.execPath,
+    ['--experimental-vm-modules', '--no-warnings', '--input-type=module', '-e', script],
+    {
+      input: JSON.stringify(texts),
+      encoding: 'utf8',
+      maxBuffer: 1 << 24,
+    },
+  );
   if (r.status !== 0) throw new Error(`V8 reference failed: ${r.stderr}`);
   return JSON.parse(r.stdout) as boolean[];
 }
@@ -96,9 +100,15 @@ for t in json.load(sys.stdin):
     except (SyntaxError, ValueError):
         out.append(False)
 print(json.dumps(out))`;
-  const r = spawnSync('python3', ['-c', script], { input: JSON.stringify(texts), encoding: 'utf8', maxBuffer: 1 << 24 });
+  const r = spawnSync('python3', ['-c', script], {
+    input: JSON.stringify(texts),
+    encoding: 'utf8',
+    maxBuffer: 1 << 24,
+  });
   if (r.error || r.status !== 0) {
-    console.log(`python3 is not available (${r.error?.message ?? r.stderr}); Python verdicts are compared only on real files.`);
+    console.log(
+      `python3 is not available (${r.error?.message ?? r.stderr}); Python verdicts are compared only on real files.`,
+    );
     return null;
   }
   return JSON.parse(r.stdout) as boolean[];
@@ -142,7 +152,9 @@ describe('syntax checkers on the edits corpus', () => {
   it.each(LANGS)('%s: every real repository file gets an ok verdict', (lang) => {
     const real = samples.filter((s) => s.lang === lang && s.real);
     expect(real.length).toBeGreaterThan(5);
-    const notOk = real.filter((s) => s.verdict?.status !== 'ok').map((s) => `${s.id} ${s.file}: ${JSON.stringify(s.verdict)}`);
+    const notOk = real
+      .filter((s) => s.verdict?.status !== 'ok')
+      .map((s) => `${s.id} ${s.file}: ${JSON.stringify(s.verdict)}`);
     expect(notOk).toEqual([]);
   });
 
@@ -155,7 +167,9 @@ describe('syntax checkers on the edits corpus', () => {
     const times = all.map((s) => s.ms!);
     console.log(
       `${lang}: ${all.length} distinct texts (${all.filter((s) => s.real).length} of them real repository files), ${errors} error verdicts, ` +
-        (judged.length ? `reference-checked ${judged.length}: ${falseBroken.length} false broken, ${missed.length} missed; ` : 'no reference tool here; ') +
+        (judged.length
+          ? `reference-checked ${judged.length}: ${falseBroken.length} false broken, ${missed.length} missed; `
+          : 'no reference tool here; ') +
         `check median ${median(times).toFixed(2)} ms, max ${Math.max(...times).toFixed(1)} ms`,
     );
     expect(all.filter((s) => s.verdict?.status === 'skipped').map((s) => s.id)).toEqual([]);

@@ -25,16 +25,40 @@ async function workspace(files: Record<string, string>): Promise<MemoryWorkspace
 const read = async (ws: MemoryWorkspace, p: string) => decodeText(await ws.readFile(p));
 
 describe('the arms', () => {
-  it.each(ARMS.map((a) => [a.id, a] as const))('%s is engine settings that --settings and the session record accept', async (_id, a) => {
-    expect(checkSettings(a.settings)).toMatchObject({ ok: true });
-    const engine = armEngine(new MemoryWorkspace(), a, base);
-    const header = { v: 1, engineVersion: 'x', createdAt: 'now', model: { id: 'm', kind: 'scripted', params: {}, seed: 0, temperature: 0 }, task: 't', workspace: { files: {} }, steps: [] };
-    const settings = { engine: { ...engine.settings, disabled_rungs: [...engine.settings.disabled_rungs] }, agent: { maxSteps: 1, contextTokens: 4096, outputTokens: 1, jsonMode: true, stallSteps: 1, maxParseFailures: 1 } };
-    expect(sessionSchema.safeParse({ ...header, settings }).success).toBe(true);
-  });
+  it.each(ARMS.map((a) => [a.id, a] as const))(
+    '%s is engine settings that --settings and the session record accept',
+    async (_id, a) => {
+      expect(checkSettings(a.settings)).toMatchObject({ ok: true });
+      const engine = armEngine(new MemoryWorkspace(), a, base);
+      const header = {
+        v: 1,
+        engineVersion: 'x',
+        createdAt: 'now',
+        model: { id: 'm', kind: 'scripted', params: {}, seed: 0, temperature: 0 },
+        task: 't',
+        workspace: { files: {} },
+        steps: [],
+      };
+      const settings = {
+        engine: { ...engine.settings, disabled_rungs: [...engine.settings.disabled_rungs] },
+        agent: {
+          maxSteps: 1,
+          contextTokens: 4096,
+          outputTokens: 1,
+          jsonMode: true,
+          stallSteps: 1,
+          maxParseFailures: 1,
+        },
+      };
+      expect(sessionSchema.safeParse({ ...header, settings }).success).toBe(true);
+    },
+  );
 
   it('are chosen by a comma-separated list, in its order', () => {
-    expect(chooseArms('off, on,loop-guard-off')).toMatchObject({ ok: true, arms: [arm('off'), arm('on'), arm('loop-guard-off')] });
+    expect(chooseArms('off, on,loop-guard-off')).toMatchObject({
+      ok: true,
+      arms: [arm('off'), arm('on'), arm('loop-guard-off')],
+    });
   });
 
   it.each([
@@ -53,13 +77,23 @@ describe('the arms', () => {
     expect(off).toBeInstanceOf(NaiveEngine);
     expect(off.settings).toMatchObject({ ...OFF_SETTINGS, context_window_tokens: 4096 });
     expect(armEngine(ws, arm('ladder-off'), base)).not.toBeInstanceOf(NaiveEngine);
-    expect(armEngine(ws, arm('ladder-off'), base).settings.disabled_rungs).toEqual(['trailing-ws', 'indent', 'blank-lines', 'quotes-dashes', 'anchors']);
+    expect(armEngine(ws, arm('ladder-off'), base).settings.disabled_rungs).toEqual([
+      'trailing-ws',
+      'indent',
+      'blank-lines',
+      'quotes-dashes',
+      'anchors',
+    ]);
   });
 });
 
 describe('the off arm against the on arm, on the same calls', () => {
   const drifted = { 'src/a.js': 'export function f() {  \n  return 1;  \n}\n' };
-  const edit = { path: 'src/a.js', old_str: 'export function f() {\n  return 1;', new_str: 'export function f() {\n  return 2;' };
+  const edit = {
+    path: 'src/a.js',
+    old_str: 'export function f() {\n  return 1;',
+    new_str: 'export function f() {\n  return 2;',
+  };
 
   it('a recalled old_str without its trailing spaces: the ladder places it, the naive exact match does not', async () => {
     const onWs = await workspace(drifted);
@@ -77,10 +111,16 @@ describe('the off arm against the on arm, on the same calls', () => {
 
   it('a write over a file never read: refused on, written off', async () => {
     const onWs = await workspace(drifted);
-    expect((await armEngine(onWs, arm('on'), base).call('ws_write', { path: 'src/a.js', content: 'x\n' })).ok).toBe(false);
+    expect((await armEngine(onWs, arm('on'), base).call('ws_write', { path: 'src/a.js', content: 'x\n' })).ok).toBe(
+      false,
+    );
     const offWs = await workspace(drifted);
     const r = await armEngine(offWs, arm('off'), base).call('ws_write', { path: 'src/a.js', content: 'x\n' });
-    expect(r).toMatchObject({ ok: true, text: 'wrote src/a.js', changes: [{ path: 'src/a.js', before: drifted['src/a.js'], after: 'x\n' }] });
+    expect(r).toMatchObject({
+      ok: true,
+      text: 'wrote src/a.js',
+      changes: [{ path: 'src/a.js', before: drifted['src/a.js'], after: 'x\n' }],
+    });
     expect(await read(offWs, 'src/a.js')).toBe('x\n');
   });
 

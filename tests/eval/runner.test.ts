@@ -27,18 +27,44 @@ const arms = (list: string) => {
 /** What a small model recalls of src/greet.js: the right lines, without their trailing spaces. */
 const RECALLED = [
   '{"tool": "ws_read", "args": {"path": "src/greet.js"}}',
-  JSON.stringify({ tool: 'ws_edit', args: { path: 'src/greet.js', old_str: "  const who = name || 'friend';\n\n  return 'Hello, ' + who + '!';", new_str: "  const who = name || 'friend';\n\n  return 'Welcome, ' + who + '!';" } }),
+  JSON.stringify({
+    tool: 'ws_edit',
+    args: {
+      path: 'src/greet.js',
+      old_str: "  const who = name || 'friend';\n\n  return 'Hello, ' + who + '!';",
+      new_str: "  const who = name || 'friend';\n\n  return 'Welcome, ' + who + '!';",
+    },
+  }),
   '{"tool": "done", "args": {"summary": "greet says Welcome"}}',
 ];
 
 describe.skipIf(!open)('runEval', () => {
   it('drives a different trajectory on and off: the ladder lands the recalled edit, the naive exact match does not', async () => {
     const plan = planRuns([task('trailing-whitespace')], arms('on,off'), 1);
-    const out = await runEval(plan, { openWorkspace: open!, model: async () => ({ model: new ScriptedModel(RECALLED) }), loop: EVAL_DEFAULTS, jobs: 1 });
+    const out = await runEval(plan, {
+      openWorkspace: open!,
+      model: async () => ({ model: new ScriptedModel(RECALLED) }),
+      loop: EVAL_DEFAULTS,
+      jobs: 1,
+    });
     expect(out.complete).toBe(true);
     const [on, off] = out.runs;
-    expect(on).toMatchObject({ arm: 'on', passed: true, failure: null, stop: 'done', steps: 3, mechanisms: { 'rung-trailing-ws': 1 } });
-    expect(off).toMatchObject({ arm: 'off', passed: false, failure: 'gave-up', stop: 'done', steps: 3, mechanisms: {} });
+    expect(on).toMatchObject({
+      arm: 'on',
+      passed: true,
+      failure: null,
+      stop: 'done',
+      steps: 3,
+      mechanisms: { 'rung-trailing-ws': 1 },
+    });
+    expect(off).toMatchObject({
+      arm: 'off',
+      passed: false,
+      failure: 'gave-up',
+      stop: 'done',
+      steps: 3,
+      mechanisms: {},
+    });
     expect(off!.grader.failed).toBeGreaterThan(0);
     expect(off!.grader.excerpt).toContain('Hello, Ada!');
   }, 60_000);
@@ -57,7 +83,12 @@ describe.skipIf(!open)('runEval', () => {
         expect(session.task).toBe(task(run.task).statement);
       },
     });
-    expect(out.runs.map((r) => `${r.task}/${r.arm}`)).toEqual(['repeated-span/on', 'repeated-span/ladder-off', 'curly-quotes/on', 'curly-quotes/ladder-off']);
+    expect(out.runs.map((r) => `${r.task}/${r.arm}`)).toEqual([
+      'repeated-span/on',
+      'repeated-span/ladder-off',
+      'curly-quotes/on',
+      'curly-quotes/ladder-off',
+    ]);
     expect(out.runs.every((r) => r.passed)).toBe(true);
     expect(sessions.sort()).toEqual(plan.map(sessionPath).sort());
   }, 90_000);
@@ -65,7 +96,13 @@ describe.skipIf(!open)('runEval', () => {
   it('starts nothing once stopped, and says the eval is incomplete', async () => {
     const ac = new AbortController();
     ac.abort();
-    const out = await runEval(planRuns([task('repeated-span')], arms('on'), 2), { openWorkspace: open!, model: async (s) => ({ model: referenceModel(s.task) }), loop: EVAL_DEFAULTS, jobs: 1, signal: ac.signal });
+    const out = await runEval(planRuns([task('repeated-span')], arms('on'), 2), {
+      openWorkspace: open!,
+      model: async (s) => ({ model: referenceModel(s.task) }),
+      loop: EVAL_DEFAULTS,
+      jobs: 1,
+      signal: ac.signal,
+    });
     expect(out).toEqual({ runs: [], complete: false });
   });
 });

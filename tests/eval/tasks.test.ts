@@ -29,7 +29,11 @@ describe('the builtin suite', () => {
 
   it("runs in the browser's sandbox too: no task's code, tests or grader reads node:fs or imports dynamically", () => {
     for (const t of BUILTIN_TASKS) {
-      for (const [path, text] of Object.entries({ ...t.files, ...t.grader, ...Object.fromEntries(Object.entries(t.solution).filter(([, v]) => v !== null)) })) {
+      for (const [path, text] of Object.entries({
+        ...t.files,
+        ...t.grader,
+        ...Object.fromEntries(Object.entries(t.solution).filter(([, v]) => v !== null)),
+      })) {
         expect(text, `${t.id}: ${path}`).not.toMatch(/from 'node:(?!test'|assert)|\bimport\(/);
       }
     }
@@ -38,17 +42,23 @@ describe('the builtin suite', () => {
   it('has a visible test script in every project, and no grader file in the starting workspace', () => {
     for (const t of BUILTIN_TASKS) {
       expect(JSON.parse(t.files['package.json']!).scripts.test, t.id).toBe('node --test');
-      expect(Object.keys(t.files).filter((p) => p.startsWith('eval-grader/')), t.id).toEqual([]);
+      expect(
+        Object.keys(t.files).filter((p) => p.startsWith('eval-grader/')),
+        t.id,
+      ).toEqual([]);
     }
   });
 });
 
 describe.skipIf(!open)('every grader, in the OS sandbox', () => {
-  it.each(BUILTIN_TASKS.map((t) => [t.id, t] as const))('%s: fails on the start, passes on the reference solution', async (_id, task) => {
-    const untouched = await grade(task, task.files, open!);
-    expect(untouched.passed, untouched.excerpt).toBe(false);
-    const solved = await grade(task, solvedFiles(task), open!);
-    expect(solved.passed, solved.excerpt).toBe(true);
-    expect(solved.tally.failed).toBe(0);
-  });
+  it.each(BUILTIN_TASKS.map((t) => [t.id, t] as const))(
+    '%s: fails on the start, passes on the reference solution',
+    async (_id, task) => {
+      const untouched = await grade(task, task.files, open!);
+      expect(untouched.passed, untouched.excerpt).toBe(false);
+      const solved = await grade(task, solvedFiles(task), open!);
+      expect(solved.passed, solved.excerpt).toBe(true);
+      expect(solved.tally.failed).toBe(0);
+    },
+  );
 });

@@ -9,10 +9,29 @@ import { rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { NodeWorkspace } from '../../src/workspace/node/node-workspace.ts';
-import { engineOver, hasGitCli, removeTmpRepos, runGit, snapshotGitDir, tmpRepo, withoutLastLine, writeTree } from '../support/git.ts';
+import {
+  engineOver,
+  hasGitCli,
+  removeTmpRepos,
+  runGit,
+  snapshotGitDir,
+  tmpRepo,
+  withoutLastLine,
+  writeTree,
+} from '../support/git.ts';
 
 const FN = (ret: string) =>
-  ['// helpers', 'export function total(items) {', '  let sum = 0;', '  for (const x of items) {', '    sum += x;', '  }', `  return ${ret};`, '}', ''].join('\n');
+  [
+    '// helpers',
+    'export function total(items) {',
+    '  let sum = 0;',
+    '  for (const x of items) {',
+    '    sum += x;',
+    '  }',
+    `  return ${ret};`,
+    '}',
+    '',
+  ].join('\n');
 const LONG = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`);
 const BASE = {
   'README.md': '# demo\n',
@@ -40,13 +59,21 @@ const rows: Row[] = [
   { name: 'a modified file (function context)', act: (d) => writeFileSync(join(d, 'src/total.js'), FN('sum * 2')) },
   {
     name: 'two hunks in one file',
-    act: (d) => writeFileSync(join(d, 'src/long.txt'), `${LONG.map((l, i) => (i === 2 || i === 25 ? `${l}!` : l)).join('\n')}\n`),
+    act: (d) =>
+      writeFileSync(join(d, 'src/long.txt'), `${LONG.map((l, i) => (i === 2 || i === 25 ? `${l}!` : l)).join('\n')}\n`),
   },
   { name: 'a deleted file', act: (d) => unlinkSync(join(d, 'src/old.js')) },
   { name: 'a deleted directory', act: (d) => rmSync(join(d, 'lib'), { recursive: true }) },
   {
     name: 'untracked files, a new directory and a name with a space',
-    act: (d) => writeTree(d, { 'new.txt': 'n\n', 'src/extra.js': 'x\n', 'docs/guide/intro.md': '# i\n', 'docs/a.md': 'a\n', 'my notes.txt': 'm\n' }),
+    act: (d) =>
+      writeTree(d, {
+        'new.txt': 'n\n',
+        'src/extra.js': 'x\n',
+        'docs/guide/intro.md': '# i\n',
+        'docs/a.md': 'a\n',
+        'my notes.txt': 'm\n',
+      }),
   },
   {
     name: 'a staged new file modified again (AM)',
@@ -66,12 +93,19 @@ const rows: Row[] = [
   {
     name: 'ignored files and directories; a tracked file inside an ignored directory',
     files: { ...BASE, 'vendor/keep.js': 'k\n' },
-    act: (d) => writeTree(d, { 'debug.log': 'x\n', 'src/trace.log': 'x\n', 'vendor/keep.js': 'k2\n', 'vendor/other.js': 'o\n' }),
+    act: (d) =>
+      writeTree(d, { 'debug.log': 'x\n', 'src/trace.log': 'x\n', 'vendor/keep.js': 'k2\n', 'vendor/other.js': 'o\n' }),
   },
-  { name: 'git rm --cached (D in the index, ?? in the tree)', act: (d) => runGit(d, ['rm', '-q', '--cached', 'lib/a.js']) },
+  {
+    name: 'git rm --cached (D in the index, ?? in the tree)',
+    act: (d) => runGit(d, ['rm', '-q', '--cached', 'lib/a.js']),
+  },
   { name: 'the final newline removed', act: (d) => writeFileSync(join(d, 'README.md'), '# demo') },
   { name: 'a binary file changed', act: (d) => writeFileSync(join(d, 'img.bin'), new Uint8Array([0, 1, 2, 3, 0, 6])) },
-  { name: 'a new empty file and a new binary file', act: (d) => writeTree(d, { 'empty.txt': '', 'new.bin': new Uint8Array([0, 0, 7]) }) },
+  {
+    name: 'a new empty file and a new binary file',
+    act: (d) => writeTree(d, { 'empty.txt': '', 'new.bin': new Uint8Array([0, 0, 7]) }),
+  },
   {
     name: 'a symlink retargeted',
     act: (d) => {
@@ -80,7 +114,13 @@ const rows: Row[] = [
     },
     links: { link: 'lib/a.js' },
   },
-  { name: 'packed objects and refs (after git gc), one change', act: (d) => { runGit(d, ['gc', '-q']); writeFileSync(join(d, 'lib/a.js'), 'A\n'); } },
+  {
+    name: 'packed objects and refs (after git gc), one change',
+    act: (d) => {
+      runGit(d, ['gc', '-q']);
+      writeFileSync(join(d, 'lib/a.js'), 'A\n');
+    },
+  },
   { name: 'a detached HEAD', act: (d) => runGit(d, ['checkout', '-q', '--detach']) },
   {
     name: 'no commit yet: a staged file and an untracked one',
@@ -138,7 +178,9 @@ describe.skipIf(!git)('git_status / git_diff agree with the git CLI (Node worksp
     expect(mv.ok, mv.text).toBe(true);
     expect(mv.text).toContain('2 tracked files recorded as renames in the index');
     expect(runGit(dir, ['status', '--short'])).toBe('R  lib/a.js -> pkg/lib/a.js\nR  lib/b.js -> pkg/lib/b.js\n');
-    expect(runGit(dir, ['diff', '--cached', '--name-status'])).toBe('R100\tlib/a.js\tpkg/lib/a.js\nR100\tlib/b.js\tpkg/lib/b.js\n');
+    expect(runGit(dir, ['diff', '--cached', '--name-status'])).toBe(
+      'R100\tlib/a.js\tpkg/lib/a.js\nR100\tlib/b.js\tpkg/lib/b.js\n',
+    );
     runGit(dir, ['fsck', '--no-progress']);
   });
 });

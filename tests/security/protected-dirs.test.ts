@@ -17,7 +17,8 @@ import { useNodeWasm } from '../support/node-wasm.ts';
 
 const probed = await probeHostSandbox();
 const sandbox = 'wrap' in probed ? (probed as HostSandbox) : null;
-if (!sandbox) console.log(`protected-dir tests skipped: bubblewrap cannot run here (${'why' in probed ? probed.why : ''})`);
+if (!sandbox)
+  console.log(`protected-dir tests skipped: bubblewrap cannot run here (${'why' in probed ? probed.why : ''})`);
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -35,8 +36,10 @@ async function workspace(files: Record<string, string>, git: boolean): Promise<{
   return { root, engine: new Engine({ workspace: ws, tools: CODING_TOOLS, settings: { loop_guard: false } }) };
 }
 
-const LINK = "require('fs').mkdirSync('.slmcode', { recursive: true }); require('fs').symlinkSync('../.git', '.slmcode/scratch');\n";
-const HOOK = "const fs = require('fs'); try { fs.writeFileSync('.slmcode/scratch/hooks/pre-commit', '#!/bin/sh\\ntouch HOOK\\n'); console.log('WROTE'); } catch (e) { console.log('refused', e.code); }\n";
+const LINK =
+  "require('fs').mkdirSync('.slmcode', { recursive: true }); require('fs').symlinkSync('../.git', '.slmcode/scratch');\n";
+const HOOK =
+  "const fs = require('fs'); try { fs.writeFileSync('.slmcode/scratch/hooks/pre-commit', '#!/bin/sh\\ntouch HOOK\\n'); console.log('WROTE'); } catch (e) { console.log('refused', e.code); }\n";
 
 describe.skipIf(!sandbox)('commands cannot write .git/ or .slmcode/, existing or not', () => {
   it('a link made in a missing .slmcode/ does not make .git/ writable', async () => {
@@ -58,15 +61,17 @@ describe.skipIf(!sandbox)('commands cannot write .git/ or .slmcode/, existing or
   });
 
   it('a script that creates .git/ in a workspace without one has it removed', async () => {
-    const mk = "require('fs').mkdirSync('.git/hooks', { recursive: true }); require('fs').writeFileSync('.git/config', '[core]\\n\\tfsmonitor = touch FSMON\\n');\n";
+    const mk =
+      "require('fs').mkdirSync('.git/hooks', { recursive: true }); require('fs').writeFileSync('.git/config', '[core]\\n\\tfsmonitor = touch FSMON\\n');\n";
     const { root, engine } = await workspace({ 'mk.js': mk }, false);
     const r = await engine.call('ws_shell', { command: 'node mk.js' });
     expect(r.notes.map((n) => n.text).join('\n')).toMatch(/created \.git\/.*it was removed/);
     expect(existsSync(join(root, '.git'))).toBe(false);
   });
 
-  it('a pipeline with a git stage does not make a script\'s .git/ legitimate', async () => {
-    const mk = "require('fs').mkdirSync('.git/hooks', { recursive: true }); require('fs').writeFileSync('.git/HEAD', 'ref: refs/heads/main\\n');\n";
+  it("a pipeline with a git stage does not make a script's .git/ legitimate", async () => {
+    const mk =
+      "require('fs').mkdirSync('.git/hooks', { recursive: true }); require('fs').writeFileSync('.git/HEAD', 'ref: refs/heads/main\\n');\n";
     const { root, engine } = await workspace({ 'mk.js': mk }, false);
     await engine.call('ws_shell', { command: 'git --version | node mk.js' });
     expect(existsSync(join(root, '.git'))).toBe(false);

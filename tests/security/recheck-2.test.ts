@@ -49,7 +49,9 @@ describe('recheck 2: commands', () => {
 
   it(`everyday read-only commands are refused or gated at most ${MAX_FALSE_REFUSALS * 100}% of the time`, () => {
     const refused = DATA.everyday.filter((cmd) => decideShell(parser, cmd).decision !== 'allow');
-    expect(refused.length / DATA.everyday.length, `refused or gated: ${JSON.stringify(refused)}`).toBeLessThanOrEqual(MAX_FALSE_REFUSALS);
+    expect(refused.length / DATA.everyday.length, `refused or gated: ${JSON.stringify(refused)}`).toBeLessThanOrEqual(
+      MAX_FALSE_REFUSALS,
+    );
   });
 });
 

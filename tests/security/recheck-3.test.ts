@@ -32,7 +32,7 @@ const ROWS: Readonly<Record<string, readonly (readonly [string, 'refuse' | 'not-
     ['go test -overlay=/tmp/o.json ./...', 'refuse'],
     ['go test -exec=./x ./...', 'refuse'],
     ['go test -ldflags=-extldflags=-Wl,-plugin=/tmp/x.so ./...', 'refuse'],
-    ["cargo test --config 'build.rustc-wrapper=\"/tmp/x\"'", 'refuse'],
+    ['cargo test --config \'build.rustc-wrapper="/tmp/x"\'', 'refuse'],
     ['npm test --onl=/tmp/x.js', 'refuse'],
     ['npm test --userc /tmp/x', 'refuse'],
     ['npx eslint --resolve-plugins-relative-to .git .', 'refuse'],

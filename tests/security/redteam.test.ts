@@ -28,7 +28,10 @@ interface PathCase {
 }
 
 const here = (f: string) => JSON.parse(readFileSync(new URL(f, import.meta.url), 'utf8')) as unknown;
-const SHELL = here('./redteam-shell.json') as { readonly commands: readonly ShellCase[]; readonly everyday: readonly string[] };
+const SHELL = here('./redteam-shell.json') as {
+  readonly commands: readonly ShellCase[];
+  readonly everyday: readonly string[];
+};
 const PATHS = here('./redteam-paths.json') as readonly PathCase[];
 
 /** The most everyday read-only commands that may be refused or gated (issue 12: at most 5%). */
@@ -40,13 +43,19 @@ const CANARY = 'RTPWN\n';
 async function checkShell(cmds: readonly string[]): Promise<{ decision: string; rule: string }[]> {
   const r = await runCli(['check-shell'], cmds.map((cmd) => JSON.stringify({ cmd })).join('\n') + '\n');
   expect(r.code).toBe(0);
-  return r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { decision: string; rule: string });
+  return r.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { decision: string; rule: string });
 }
 
 async function batch(lines: readonly object[]): Promise<{ ok: boolean; text: string }[]> {
   const r = await runCli(['batch'], lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
   expect(r.code).toBe(0);
-  return r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { ok: boolean; text: string });
+  return r.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { ok: boolean; text: string });
 }
 
 /** Every file under `dir` with its content, for before/after comparison. */
@@ -121,7 +130,11 @@ describe('paths the file tools refuse', () => {
 
   it('leaves no canary outside, in .git/ or in .slmcode/', async () => {
     const places = [outside, join(root, '.git'), join(root, '.slmcode')];
-    const hits = (await Promise.all(places.map(snapshot))).flatMap((s) => Object.entries(s).filter(([, t]) => t === CANARY).map(([f]) => f));
+    const hits = (await Promise.all(places.map(snapshot))).flatMap((s) =>
+      Object.entries(s)
+        .filter(([, t]) => t === CANARY)
+        .map(([f]) => f),
+    );
     expect(hits).toEqual([]);
   });
 
@@ -200,7 +213,9 @@ describe.skipIf(!sandboxed)('programs in the OS sandbox', () => {
 
   it('ends setsid and signal-ignoring children at the timeout', async () => {
     // Relative: the policy refuses absolute paths as arguments; the script runs in the root.
-    const [r] = await batch([{ root, tool: 'ws_shell', args: { command: 'node survivor.js late-marker', timeout_ms: 1000 } }]);
+    const [r] = await batch([
+      { root, tool: 'ws_shell', args: { command: 'node survivor.js late-marker', timeout_ms: 1000 } },
+    ]);
     expect(r!.text).toContain('timed out');
     // A survivor would still be sleeping, with the marker path in its arguments.
     const ps = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });

@@ -9,7 +9,14 @@ import { useNodeWasm } from '../support/node-wasm.ts';
 import { replaySession } from '../../src/session/replay.ts';
 import { parseSessionFile } from '../../src/session/share-codec.ts';
 import type { Session } from '../../src/session/record.ts';
-import { buildExample, EXAMPLE_SCRIPTS, examplePath, exampleFileText, hundredStepScript, REGENERATE } from '../../scripts/make-examples.ts';
+import {
+  buildExample,
+  EXAMPLE_SCRIPTS,
+  examplePath,
+  exampleFileText,
+  hundredStepScript,
+  REGENERATE,
+} from '../../scripts/make-examples.ts';
 import { lessonWorkspace } from '../../scripts/make-lessons.ts';
 
 beforeAll(() => useNodeWasm());
@@ -40,7 +47,9 @@ describe('example sessions', () => {
     const fresh = exampleFileText(await buildExample(script));
     const onDisk = await readFile(examplePath(name), 'utf8').catch(() => '');
     if (onDisk !== fresh) {
-      expect.fail(`examples/${name}.session.json is out of date: the engine or the script changed since it was written. Regenerate the examples with \`${REGENERATE}\` and commit them.`);
+      expect.fail(
+        `examples/${name}.session.json is out of date: the engine or the script changed since it was written. Regenerate the examples with \`${REGENERATE}\` and commit them.`,
+      );
     }
   });
 
@@ -48,7 +57,9 @@ describe('example sessions', () => {
     const s = await loadExample('drifted-edit');
     expect(s.workspace).toEqual({ template: { id: 'starter', hash: expect.stringMatching(/^[0-9a-f]{12}$/) } });
     expect(s.steps.map((st) => st.call?.tool)).toEqual(['ws_read', 'ws_edit', 'done']);
-    expect(s.steps[1]!.resultText).toMatch(/^edited src\/strings\.js \(1 replacement\(s\)\) \[matched after normalizing indentation/);
+    expect(s.steps[1]!.resultText).toMatch(
+      /^edited src\/strings\.js \(1 replacement\(s\)\) \[matched after normalizing indentation/,
+    );
     expect(s.steps[1]!.workspaceHash).not.toBe(s.steps[0]!.workspaceHash);
   });
 
@@ -56,7 +67,19 @@ describe('example sessions', () => {
     const s = await loadExample('thirty-steps');
     expect(s.steps).toHaveLength(30);
     const tools = new Set(s.steps.map((st) => st.call?.tool));
-    for (const tool of ['ws_read', 'ws_grep', 'ws_glob', 'ws_list', 'ws_edit', 'ws_write', 'ws_mv', 'ws_delete', 'ws_replace_lines', 'done']) expect(tools).toContain(tool);
+    for (const tool of [
+      'ws_read',
+      'ws_grep',
+      'ws_glob',
+      'ws_list',
+      'ws_edit',
+      'ws_write',
+      'ws_mv',
+      'ws_delete',
+      'ws_replace_lines',
+      'done',
+    ])
+      expect(tools).toContain(tool);
   });
 
   // How long it takes is the bench's figure (bench/share.ts), not a test's.

@@ -27,7 +27,14 @@ const open = 'kind' in sandbox ? sandboxedMemoryWorkspaces(sandbox) : undefined;
 /** Scripted turns (not a model's): a whole-file read, an edit whose old_str lacks the file's trailing spaces, done. */
 const TURNS = [
   '{"tool": "ws_read", "args": {"path": "src/greet.js"}}',
-  JSON.stringify({ tool: 'ws_edit', args: { path: 'src/greet.js', old_str: "  const who = name || 'friend';\n\n  return 'Hello, ' + who + '!';", new_str: "  const who = name || 'friend';\n\n  return 'Welcome, ' + who + '!';" } }),
+  JSON.stringify({
+    tool: 'ws_edit',
+    args: {
+      path: 'src/greet.js',
+      old_str: "  const who = name || 'friend';\n\n  return 'Hello, ' + who + '!';",
+      new_str: "  const who = name || 'friend';\n\n  return 'Welcome, ' + who + '!';",
+    },
+  }),
   '{"tool": "done", "args": {"summary": "greet says Welcome"}}',
 ];
 
@@ -97,14 +104,42 @@ describe.skipIf(!open)('an off-arm session', () => {
   it("reproduces its file-tool steps in the engine worker's replay, labelled with its harness", async () => {
     const replayed = await replayRecords(off!);
     expect(replayed.verdict?.divergence ?? { index: 3, kind: 'shell' }).toMatchObject({ index: 3, kind: 'shell' });
-    expect(replayed.records.map((r) => r.step.observation).slice(0, 2)).toEqual(off!.steps.slice(0, 2).map((s) => s.resultText));
+    expect(replayed.records.map((r) => r.step.observation).slice(0, 2)).toEqual(
+      off!.steps.slice(0, 2).map((s) => s.resultText),
+    );
     expect(replayed.info.harness).toBe('naive harness (ACI off)');
     expect((await replayRecords(withoutHarness(off!))).verdict?.divergence?.index).toBe(1);
   }, 60_000);
 });
 
 describe('the record gate', () => {
-  const record = { v: 1, engineVersion: 'x', createdAt: 'now', settings: { engine: { max_tool_chars: 8000, read_window_lines: 120, context_window_tokens: 4096, read_before_edit: true, edit_tolerance: true, disabled_rungs: [], over_edit_guard: true, loop_guard: true, loop_guard_repeats: 3, file_checkpoints: true, syntax_check: true, shell_timeout: 1000, shell_timeout_cap: 1000 }, agent: { maxSteps: 1, contextTokens: 4096, outputTokens: 1, jsonMode: true, stallSteps: 1, maxParseFailures: 1 } }, model: { id: 'scripted:x', kind: 'scripted', params: {}, seed: 0, temperature: 0 }, task: 't', workspace: { files: {} }, steps: [] };
+  const record = {
+    v: 1,
+    engineVersion: 'x',
+    createdAt: 'now',
+    settings: {
+      engine: {
+        max_tool_chars: 8000,
+        read_window_lines: 120,
+        context_window_tokens: 4096,
+        read_before_edit: true,
+        edit_tolerance: true,
+        disabled_rungs: [],
+        over_edit_guard: true,
+        loop_guard: true,
+        loop_guard_repeats: 3,
+        file_checkpoints: true,
+        syntax_check: true,
+        shell_timeout: 1000,
+        shell_timeout_cap: 1000,
+      },
+      agent: { maxSteps: 1, contextTokens: 4096, outputTokens: 1, jsonMode: true, stallSteps: 1, maxParseFailures: 1 },
+    },
+    model: { id: 'scripted:x', kind: 'scripted', params: {}, seed: 0, temperature: 0 },
+    task: 't',
+    workspace: { files: {} },
+    steps: [],
+  };
 
   it.each([
     ['an older record, without a harness', {}, true],

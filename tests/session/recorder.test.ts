@@ -25,11 +25,18 @@ describe('the starting workspace', () => {
     const ws = new MemoryWorkspace();
     await seedTemplate(ws, STARTER_TEMPLATE);
     const start = await describeStart(ws);
-    expect(start).toEqual({ ref: { template: { id: 'starter', hash: STARTER_TEMPLATE.hash.slice('sha256:'.length, 'sha256:'.length + 12) } }, unrecorded: [] });
+    expect(start).toEqual({
+      ref: { template: { id: 'starter', hash: STARTER_TEMPLATE.hash.slice('sha256:'.length, 'sha256:'.length + 12) } },
+      unrecorded: [],
+    });
   });
 
   it('is the files otherwise, naming each entry a record cannot carry and why', async () => {
-    const ws = await workspaceWith({ 'src/math.js': MATH, '.slmcode/hooks.json': '{}', '.slmcode/scratch/n.txt': 'ok' });
+    const ws = await workspaceWith({
+      'src/math.js': MATH,
+      '.slmcode/hooks.json': '{}',
+      '.slmcode/scratch/n.txt': 'ok',
+    });
     await ws.writeFile('logo.png', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 1]));
     await ws.mkdir('empty');
     await ws.writeFile('node_modules/x/index.js', encodeText('module.exports = 1;\n'));
@@ -61,7 +68,10 @@ describe('a recorded run', () => {
       v: 1,
       engineVersion: await engineVersion(),
       createdAt: '2025-01-01T00:00:00.000Z',
-      settings: { engine: { max_tool_chars: 8000, edit_tolerance: true }, agent: { maxSteps: 25, contextTokens: 4096, jsonMode: true } },
+      settings: {
+        engine: { max_tool_chars: 8000, edit_tolerance: true },
+        agent: { maxSteps: 25, contextTokens: 4096, jsonMode: true },
+      },
       model: { id: 'scripted:3-outputs', kind: 'scripted', params: { family: 'scripted' }, seed: 0, temperature: 0 },
       task: 'Make add add.',
       workspace: { files: { 'src/math.js': MATH } },
@@ -92,7 +102,11 @@ describe('a recorded run', () => {
       maxSteps: 3,
       onRecord: (record) => void seen.push(record.workspaceHash),
     });
-    const trees: Record<string, string>[] = [{ 'a.txt': 'x\n', 'b.txt': '1\n' }, { 'a.txt': 'x\n', 'b.txt': '1\n', 'c.txt': '2\n' }, { 'a.txt': 'x\n', 'c.txt': '2\n' }];
+    const trees: Record<string, string>[] = [
+      { 'a.txt': 'x\n', 'b.txt': '1\n' },
+      { 'a.txt': 'x\n', 'b.txt': '1\n', 'c.txt': '2\n' },
+      { 'a.txt': 'x\n', 'c.txt': '2\n' },
+    ];
     const expected = await Promise.all(trees.map(async (t) => workspaceHash(await workspaceWith(t))));
     expect(session.steps.map((st) => st.workspaceHash)).toEqual(expected);
     expect(seen).toEqual(expected);

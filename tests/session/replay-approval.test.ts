@@ -23,7 +23,10 @@ import { recordScript } from './support.ts';
 
 const MARKER = 'approved-marker';
 /** A gated command (it writes from the shell), then a step that reads the tree. */
-const OUTPUTS = [JSON.stringify({ tool: 'ws_shell', args: { command: `touch ${MARKER}` } }), JSON.stringify({ tool: 'ws_list', args: { path: '.' } })];
+const OUTPUTS = [
+  JSON.stringify({ tool: 'ws_shell', args: { command: `touch ${MARKER}` } }),
+  JSON.stringify({ tool: 'ws_list', args: { path: '.' } }),
+];
 
 let approved: Session;
 /** Whether the command ran when the session was recorded (a person approved it then). */
@@ -40,7 +43,10 @@ beforeAll(async () => {
 /** A memory workspace that runs commands, as the playground's replays have. */
 const commandWorkspace = () => new MemoryWorkspace(undefined, undefined, sandboxRunner());
 
-const withStep1 = (session: Session, change: (s: RecordedStep) => RecordedStep): Session => ({ ...session, steps: session.steps.map((s, i) => (i === 0 ? change(s) : s)) });
+const withStep1 = (session: Session, change: (s: RecordedStep) => RecordedStep): Session => ({
+  ...session,
+  steps: session.steps.map((s, i) => (i === 0 ? change(s) : s)),
+});
 
 async function replayIn(session: Session, approvedHere?: ReadonlySet<number>) {
   const ws = commandWorkspace();
@@ -60,18 +66,32 @@ describe('a recorded approval is never an approval', () => {
     ['the shared form a link carries', () => sharedForm(approved)],
     ['the approval stripped from the record', () => withStep1(approved, ({ approval: _a, ...rest }) => rest)],
   ];
-  it.each(forms)('%s: the gated command does not run, and the hash check names the missing approval', async (_name, form) => {
-    const { report, ran } = await replayIn(form());
-    expect(ran).toBe(false);
-    expect(report.steps[0]).toMatchObject({ approval: 'unapproved', resultText: expect.stringMatching(/^This ws_shell call was replayed from a recorded session and did not run/) });
-    expect(report.ok).toBe(false);
-    expect(report.divergence).toMatchObject({ index: 1, kind: 'approval', why: expect.stringMatching(/^Step 1 \(ws_shell\) cannot be reproduced without an approval\. .*a replay approves nothing, so the command did not run/) });
-    expect(report.divergence?.why).toMatch(/"Approve and run"/);
-  });
+  it.each(forms)(
+    '%s: the gated command does not run, and the hash check names the missing approval',
+    async (_name, form) => {
+      const { report, ran } = await replayIn(form());
+      expect(ran).toBe(false);
+      expect(report.steps[0]).toMatchObject({
+        approval: 'unapproved',
+        resultText: expect.stringMatching(/^This ws_shell call was replayed from a recorded session and did not run/),
+      });
+      expect(report.ok).toBe(false);
+      expect(report.divergence).toMatchObject({
+        index: 1,
+        kind: 'approval',
+        why: expect.stringMatching(
+          /^Step 1 \(ws_shell\) cannot be reproduced without an approval\. .*a replay approves nothing, so the command did not run/,
+        ),
+      });
+      expect(report.divergence?.why).toMatch(/"Approve and run"/);
+    },
+  );
 
   it('says the recorded approval is history when the record has one', async () => {
     const { report } = await replayIn(approved);
-    expect(report.divergence?.why).toMatch(/When the session was recorded, a person approved this gated command; that approval is history, not an approval here/);
+    expect(report.divergence?.why).toMatch(
+      /When the session was recorded, a person approved this gated command; that approval is history, not an approval here/,
+    );
   });
 
   it('runs only the step a person approved for this replay, and then it reproduces', async () => {
@@ -94,10 +114,23 @@ describe('a recorded approval is never an approval', () => {
 });
 
 describe('replayApprovals: the answers a replay gives', () => {
-  const recorded = (approval?: RecordedStep['approval']): RecordedStep[] => [{ raw: '', resultHash: '0'.repeat(12), workspaceHash: '0'.repeat(12), ...(approval && { approval }) }];
-  const ask = (step: number, reason: ApprovalRequest['reason']): ApprovalRequest => ({ step, tool: 'ws_shell', args: {}, reason });
+  const recorded = (approval?: RecordedStep['approval']): RecordedStep[] => [
+    { raw: '', resultHash: '0'.repeat(12), workspaceHash: '0'.repeat(12), ...(approval && { approval }) },
+  ];
+  const ask = (step: number, reason: ApprovalRequest['reason']): ApprovalRequest => ({
+    step,
+    tool: 'ws_shell',
+    args: {},
+    reason,
+  });
   // Each row: the record's answer for step 1, the steps approved here, the request → the answer.
-  const rows: [string, RecordedStep['approval'] | undefined, number[], ApprovalRequest, boolean | 'unapproved' | undefined][] = [
+  const rows: [
+    string,
+    RecordedStep['approval'] | undefined,
+    number[],
+    ApprovalRequest,
+    boolean | 'unapproved' | undefined,
+  ][] = [
     ['a recorded approval of a gated command', 'approved', [], ask(1, 'gated-shell'), 'unapproved'],
     ['a gated command with no recorded answer', undefined, [], ask(1, 'gated-shell'), 'unapproved'],
     ['a recorded "not approved here"', 'unapproved', [], ask(1, 'gated-shell'), 'unapproved'],
@@ -134,7 +167,9 @@ describe('slm replay', () => {
   it('does not run a recorded approval: exit 1, the step reported as not reproduced without an approval', async () => {
     const r = await replayCli(await shareUrl(approved, 'http://localhost:5173/'));
     expect(r.stderr).toBe('');
-    expect(r.stdout).toMatch(/^✗ diverged at step 1 \(approval\): Step 1 \(ws_shell\) cannot be reproduced without an approval\./);
+    expect(r.stdout).toMatch(
+      /^✗ diverged at step 1 \(approval\): Step 1 \(ws_shell\) cannot be reproduced without an approval\./,
+    );
     expect(r.code).toBe(1);
   });
 });

@@ -30,7 +30,9 @@ describe('slm replay', () => {
   it('verifies a session file: exit 0 and the ✓ verdict', async () => {
     const r = await runCli(['replay', example]);
     expect(r.stderr).toBe('');
-    expect(r.stdout).toMatch(/^✓ reproduced: 3 steps on the memory backend in \d+ ms, every result and workspace matches the record\n$/);
+    expect(r.stdout).toMatch(
+      /^✓ reproduced: 3 steps on the memory backend in \d+ ms, every result and workspace matches the record\n$/,
+    );
     expect(r.code).toBe(0);
   });
 
@@ -50,19 +52,39 @@ describe('slm replay', () => {
 
   it('exits 1 at a divergence and names it', async () => {
     const file = join(dir, 'tampered.session.json');
-    const steps = session.steps.map((s, i) => (i === 0 ? { ...s, raw: '{"tool": "ws_read", "args": {"path": "README.md"}}' } : s));
+    const steps = session.steps.map((s, i) =>
+      i === 0 ? { ...s, raw: '{"tool": "ws_read", "args": {"path": "README.md"}}' } : s,
+    );
     await writeFile(file, JSON.stringify({ ...session, steps }));
     const r = await runCli(['replay', file]);
-    expect(r.stdout).toMatch(/^✗ diverged at step 1 \(result\): Step 1 \(ws_read\) gave a different result from the recorded one\.\n@@ first difference at line 1 @@\n- \[src\/strings\.js#/);
+    expect(r.stdout).toMatch(
+      /^✗ diverged at step 1 \(result\): Step 1 \(ws_read\) gave a different result from the recorded one\.\n@@ first difference at line 1 @@\n- \[src\/strings\.js#/,
+    );
     expect(r.code).toBe(1);
   });
 
   // Each row: arguments → what stderr must say; every one exits 2.
   const bad: [string, () => string[], RegExp][] = [
-    ['a damaged link', () => ['replay', 'http://localhost:5173/#s=ab!cd'], /^slm replay: The session link is damaged: it contains "!" \(U\+0021\) at position 3 .* Ask for the session file/],
-    ['a file that is not a session', () => ['replay', join(dir, 'not-a-session.json')], /^slm replay: This is not a valid session record: field v: /],
-    ['a missing file', () => ['replay', join(dir, 'missing.session.json')], /^slm replay: no file .*missing\.session\.json; give a session file/],
-    ['no session named', () => ['replay'], /^slm replay: name the session: .*\n\nusage:\n {2}slm replay FILE_OR_URL \[--print\]/],
+    [
+      'a damaged link',
+      () => ['replay', 'http://localhost:5173/#s=ab!cd'],
+      /^slm replay: The session link is damaged: it contains "!" \(U\+0021\) at position 3 .* Ask for the session file/,
+    ],
+    [
+      'a file that is not a session',
+      () => ['replay', join(dir, 'not-a-session.json')],
+      /^slm replay: This is not a valid session record: field v: /,
+    ],
+    [
+      'a missing file',
+      () => ['replay', join(dir, 'missing.session.json')],
+      /^slm replay: no file .*missing\.session\.json; give a session file/,
+    ],
+    [
+      'no session named',
+      () => ['replay'],
+      /^slm replay: name the session: .*\n\nusage:\n {2}slm replay FILE_OR_URL \[--print\]/,
+    ],
     ['an unknown option', () => ['replay', example, '--verbose'], /^slm replay: Unknown option '--verbose'/],
   ];
   it.each(bad)('exits 2 for %s, with the reason', async (_name, args, message) => {
@@ -76,16 +98,23 @@ describe('slm replay', () => {
 describe('slm replay of a session whose steps ran tests (the loops-and-stalls lesson)', () => {
   const lesson = 'lessons/loops-and-stalls.session.json';
 
-  it.skipIf(!sandboxed)('runs its commands again inside the OS sandbox, headless: exit 0 and the ✓ verdict', async () => {
-    const r = await runCli(['replay', lesson]);
-    expect(r.stderr).toBe('');
-    expect(r.stdout).toMatch(/^✓ reproduced: 8 steps on the memory backend in \d+ ms, every result and workspace matches the record\n$/);
-    expect(r.code).toBe(0);
-  });
+  it.skipIf(!sandboxed)(
+    'runs its commands again inside the OS sandbox, headless: exit 0 and the ✓ verdict',
+    async () => {
+      const r = await runCli(['replay', lesson]);
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toMatch(
+        /^✓ reproduced: 8 steps on the memory backend in \d+ ms, every result and workspace matches the record\n$/,
+      );
+      expect(r.code).toBe(0);
+    },
+  );
 
   it('where bubblewrap cannot run, runs none of them, says so, and exits 1 at the first test run', async () => {
     const r = await runCli(['replay', lesson], '', await envWithoutBwrap());
-    expect(r.stderr).toMatch(/^slm replay: this session's commands were not run: the OS sandbox \(bubblewrap\) cannot run here — bwrap is not installed .*Install bubblewrap/);
+    expect(r.stderr).toMatch(
+      /^slm replay: this session's commands were not run: the OS sandbox \(bubblewrap\) cannot run here — bwrap is not installed .*Install bubblewrap/,
+    );
     expect(r.stdout).toMatch(/^✗ diverged at step 1 \(shell\): .*in a workspace that runs no commands/);
     expect(r.code).toBe(1);
   });
@@ -100,10 +129,27 @@ describe('slm run --out → slm replay', () => {
     const outputs = FIX_OUTPUTS.slice(0, 2);
     await writeFile(join(dir, 'fix.json'), JSON.stringify(outputs));
     const out = join(dir, 'run.session.json');
-    const run = await runCli(['run', '--model', `scripted:${join(dir, 'fix.json')}`, '--task', 'Make add add.', '--root', root, '--out', out, '--max-steps', '2']);
+    const run = await runCli([
+      'run',
+      '--model',
+      `scripted:${join(dir, 'fix.json')}`,
+      '--task',
+      'Make add add.',
+      '--root',
+      root,
+      '--out',
+      out,
+      '--max-steps',
+      '2',
+    ]);
     expect(run.stdout).toBe('reached the step limit (2) without the final done JSON (2 steps)\n');
     const recorded = JSON.parse(await readFile(out, 'utf8')) as Session;
-    expect(recorded).toMatchObject({ v: 1, task: 'Make add add.', workspace: { files: { 'src/math.js': MATH } }, settings: { agent: { maxSteps: 2 } } });
+    expect(recorded).toMatchObject({
+      v: 1,
+      task: 'Make add add.',
+      workspace: { files: { 'src/math.js': MATH } },
+      settings: { agent: { maxSteps: 2 } },
+    });
     expect(recorded.steps.map((s) => s.raw)).toEqual(outputs);
 
     const replay = await runCli(['replay', out]);

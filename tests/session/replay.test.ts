@@ -50,7 +50,9 @@ describe('a faithful replay', () => {
     expect(report.steps.map((s) => s.tool)).toEqual(['ws_read', 'ws_edit', 'done']);
     expect(report.steps.map((s) => s.resultText)).toEqual(session.steps.map((s) => s.resultText));
     expect(report.backend).toBe('memory');
-    expect(formatReplay(report)).toMatch(/^✓ reproduced: 3 steps on the memory backend in \d+ ms, every result and workspace matches the record\n$/);
+    expect(formatReplay(report)).toMatch(
+      /^✓ reproduced: 3 steps on the memory backend in \d+ ms, every result and workspace matches the record\n$/,
+    );
     expect(stepHeader(report.steps[1]!)).toBe('=== step 2 · ws_edit · ✓');
   });
 
@@ -71,25 +73,91 @@ describe('a faithful replay', () => {
     const other = { ...session, engineVersion: '9.9.9+000000000000' };
     const report = await replaySession(other);
     expect(report.ok).toBe(true);
-    expect(formatReplay(report)).toContain(`(recorded with engine 9.9.9+000000000000, replayed with ${await engineVersion()})`);
+    expect(formatReplay(report)).toContain(
+      `(recorded with engine 9.9.9+000000000000, replayed with ${await engineVersion()})`,
+    );
   });
 });
 
 const readOther = '{"tool": "ws_read", "args": {"path": "src/other.js"}}';
-const multiply = '{"tool": "ws_edit", "args": {"path": "src/math.js", "old_str": "  return a - b;", "new_str": "  return a * b;"}}';
+const multiply =
+  '{"tool": "ws_edit", "args": {"path": "src/math.js", "old_str": "  return a - b;", "new_str": "  return a * b;"}}';
 
 describe('divergences, found at their step with why', () => {
   // Each row: how the record is changed → the first divergence expected (step, kind, why, diff).
   const rows: [string, (s: Session) => Session, number, string, RegExp, RegExp | undefined][] = [
-    ['a raw output that reads another file', (s) => withStep(s, 0, { raw: readOther }), 1, 'result', /^Step 1 \(ws_read\) gave a different result from the recorded one\.$/, /^@@ first difference at line 1 @@\n- \[src\/math\.js#[0-9a-f]{4}: lines 1-3 of 3\]/],
-    ['a raw edit with another replacement', (s) => withStep(s, 1, { raw: multiply }), 2, 'workspace', /gave the recorded result, but the workspace after it differs .* This step changed src\/math\.js\./, undefined],
-    ['a tampered result hash', (s) => withStep(s, 0, { resultHash: '000000000000' }), 1, 'result', /exactly the recorded result text, but the record's hash of it \(000000000000\) .* the record was edited/, undefined],
-    ['a tampered workspace hash', (s) => withStep(s, 2, { workspaceHash: '000000000000' }), 3, 'workspace', /workspace after it differs \(hash [0-9a-f]{12}, recorded 000000000000\)/, undefined],
-    ['a changed raw output in the shared form', (s) => withStep(sharedForm(s), 0, { raw: readOther }), 1, 'result', /is not the recorded [0-9a-f]{12}: the recorded result differs from what this engine produced, so the session was altered after it was recorded, or made by another version of the engine\. This record carries no result texts .* the session file has both\./, /^\+ /],
-    ['a step limit below the recorded steps', (s) => ({ ...s, settings: { ...s.settings, agent: { ...s.settings.agent, maxSteps: 1 } } }), 2, 'missing', /^The replay ended after 1 of the 3 recorded steps \(reached the step limit \(1\) without the final done JSON\)\.$/, undefined],
-    ['a template whose files changed', (s) => ({ ...s, workspace: { template: { id: 'starter', hash: '000000000000' } } }), 0, 'start', /^The replay cannot start: .*"starter" with content hash 000000000000, but this build's "starter" hashes to [0-9a-f]{12}/, undefined],
-    ['a template this build lacks', (s) => ({ ...s, workspace: { template: { id: 'gone', hash: '000000000000' } } }), 0, 'start', /"gone", which this build does not have \(it has: starter\)/, undefined],
-    ['a changed raw output under another engine version', (s) => ({ ...withStep(s, 0, { raw: readOther }), engineVersion: '0.0.1+000000000000' }), 1, 'result', /recorded with engine 0\.0\.1\+000000000000 and this is .*, so a changed engine can explain it\./, /^@@/],
+    [
+      'a raw output that reads another file',
+      (s) => withStep(s, 0, { raw: readOther }),
+      1,
+      'result',
+      /^Step 1 \(ws_read\) gave a different result from the recorded one\.$/,
+      /^@@ first difference at line 1 @@\n- \[src\/math\.js#[0-9a-f]{4}: lines 1-3 of 3\]/,
+    ],
+    [
+      'a raw edit with another replacement',
+      (s) => withStep(s, 1, { raw: multiply }),
+      2,
+      'workspace',
+      /gave the recorded result, but the workspace after it differs .* This step changed src\/math\.js\./,
+      undefined,
+    ],
+    [
+      'a tampered result hash',
+      (s) => withStep(s, 0, { resultHash: '000000000000' }),
+      1,
+      'result',
+      /exactly the recorded result text, but the record's hash of it \(000000000000\) .* the record was edited/,
+      undefined,
+    ],
+    [
+      'a tampered workspace hash',
+      (s) => withStep(s, 2, { workspaceHash: '000000000000' }),
+      3,
+      'workspace',
+      /workspace after it differs \(hash [0-9a-f]{12}, recorded 000000000000\)/,
+      undefined,
+    ],
+    [
+      'a changed raw output in the shared form',
+      (s) => withStep(sharedForm(s), 0, { raw: readOther }),
+      1,
+      'result',
+      /is not the recorded [0-9a-f]{12}: the recorded result differs from what this engine produced, so the session was altered after it was recorded, or made by another version of the engine\. This record carries no result texts .* the session file has both\./,
+      /^\+ /,
+    ],
+    [
+      'a step limit below the recorded steps',
+      (s) => ({ ...s, settings: { ...s.settings, agent: { ...s.settings.agent, maxSteps: 1 } } }),
+      2,
+      'missing',
+      /^The replay ended after 1 of the 3 recorded steps \(reached the step limit \(1\) without the final done JSON\)\.$/,
+      undefined,
+    ],
+    [
+      'a template whose files changed',
+      (s) => ({ ...s, workspace: { template: { id: 'starter', hash: '000000000000' } } }),
+      0,
+      'start',
+      /^The replay cannot start: .*"starter" with content hash 000000000000, but this build's "starter" hashes to [0-9a-f]{12}/,
+      undefined,
+    ],
+    [
+      'a template this build lacks',
+      (s) => ({ ...s, workspace: { template: { id: 'gone', hash: '000000000000' } } }),
+      0,
+      'start',
+      /"gone", which this build does not have \(it has: starter\)/,
+      undefined,
+    ],
+    [
+      'a changed raw output under another engine version',
+      (s) => ({ ...withStep(s, 0, { raw: readOther }), engineVersion: '0.0.1+000000000000' }),
+      1,
+      'result',
+      /recorded with engine 0\.0\.1\+000000000000 and this is .*, so a changed engine can explain it\./,
+      /^@@/,
+    ],
   ];
 
   it.each(rows)('%s', async (_name, change, index, kind, why, diff) => {
@@ -98,7 +166,9 @@ describe('divergences, found at their step with why', () => {
     expect(report.divergence).toMatchObject({ index, kind });
     expect(report.divergence!.why).toMatch(why);
     if (diff) expect(report.divergence!.diff).toMatch(diff);
-    expect(formatReplay(report)).toMatch(new RegExp(`^✗ diverged at ${index === 0 ? 'the start' : `step ${index}`} \\(${kind}\\): `));
+    expect(formatReplay(report)).toMatch(
+      new RegExp(`^✗ diverged at ${index === 0 ? 'the start' : `step ${index}`} \\(${kind}\\): `),
+    );
   });
 
   it('marks the diverging step in its --print header', async () => {
@@ -117,23 +187,47 @@ const backendShell = defineTool({
 });
 
 function shellEngine(ws: Workspace, settings?: Partial<EngineSettings>): Engine {
-  return new Engine({ workspace: ws, tools: [...CODING_TOOLS.filter((t) => t.name !== 'ws_shell'), backendShell], ...(settings && { settings }) });
+  return new Engine({
+    workspace: ws,
+    tools: [...CODING_TOOLS.filter((t) => t.name !== 'ws_shell'), backendShell],
+    ...(settings && { settings }),
+  });
 }
 
 describe('backend-dependent shell steps', () => {
-  const outputs = [FIX_OUTPUTS[0]!, '{"tool": "ws_shell", "args": {"command": "node --version"}}', '{"tool": "done", "args": {"summary": "looked"}}'];
+  const outputs = [
+    FIX_OUTPUTS[0]!,
+    '{"tool": "ws_shell", "args": {"command": "node --version"}}',
+    '{"tool": "done", "args": {"summary": "looked"}}',
+  ];
 
   it('records the output and the backend, and a replay elsewhere says where it differs', async () => {
-    const recorded = await recordScript({ outputs, workspace: await nodeWorkspace({ 'src/math.js': MATH }), engine: (ws) => shellEngine(ws) });
-    expect(recorded.steps[1]).toMatchObject({ backend: 'node', shellOutput: '$ node --version\nran on node\nexit code 0' });
+    const recorded = await recordScript({
+      outputs,
+      workspace: await nodeWorkspace({ 'src/math.js': MATH }),
+      engine: (ws) => shellEngine(ws),
+    });
+    expect(recorded.steps[1]).toMatchObject({
+      backend: 'node',
+      shellOutput: '$ node --version\nran on node\nexit code 0',
+    });
     // The shared form keeps the backend and the output's hash: a replay elsewhere can still tell a changed command output.
-    expect(sharedForm(recorded).steps[1]).toEqual({ raw: outputs[1], resultHash: recorded.steps[1]!.resultHash, workspaceHash: recorded.steps[1]!.workspaceHash, backend: 'node', shellHash: recorded.steps[1]!.shellHash });
-    const why = 'Step 2 (ws_shell) ran a command whose output depends on the backend: recorded on the node backend and replayed on memory, in a workspace that runs no commands (a replay runs a session\'s code only inside the OS sandbox, and there was none), and the output differs.';
+    expect(sharedForm(recorded).steps[1]).toEqual({
+      raw: outputs[1],
+      resultHash: recorded.steps[1]!.resultHash,
+      workspaceHash: recorded.steps[1]!.workspaceHash,
+      backend: 'node',
+      shellHash: recorded.steps[1]!.shellHash,
+    });
+    const why =
+      "Step 2 (ws_shell) ran a command whose output depends on the backend: recorded on the node backend and replayed on memory, in a workspace that runs no commands (a replay runs a session's code only inside the OS sandbox, and there was none), and the output differs.";
 
     // The session file shows how the output differs; a link, only that it does.
     const fromFile = await replaySession(recorded, { engine: shellEngine });
     expect(fromFile.divergence).toMatchObject({ index: 2, kind: 'shell', why });
-    expect(fromFile.divergence!.diff).toBe('@@ first difference at line 2 @@\n  $ node --version\n- ran on node\n- exit code 0\n+ ran on memory\n+ exit code 0');
+    expect(fromFile.divergence!.diff).toBe(
+      '@@ first difference at line 2 @@\n  $ node --version\n- ran on node\n- exit code 0\n+ ran on memory\n+ exit code 0',
+    );
     const fromLink = await replaySession(sharedForm(recorded), { engine: shellEngine });
     expect(fromLink.divergence).toEqual({ index: 2, kind: 'shell', why });
 
@@ -144,12 +238,31 @@ describe('backend-dependent shell steps', () => {
 
   // A record changed after it was made (its result hash and shell output or hash): replayed on the same backend, the cause is named.
   it.each([
-    ['another word in the file form', (st: RecordedStep) => ({ ...st, shellOutput: st.shellOutput!.replace('ran on', 'ran in') }), /the recorded output differs from what the command printed here: the session was altered after it was recorded, or made by another version of the engine\.$/],
-    ['another hash in a link', (st: RecordedStep) => ({ ...sharedForm({ steps: [st] } as Session).steps[0]!, shellHash: '000000000000' }), /the recorded output differs from what the command printed here: the session was altered after it was recorded, or made by another version of the engine\.$/],
-    ['only a number changed (a timing, say)', (st: RecordedStep) => ({ ...st, shellOutput: st.shellOutput!.replace('exit code 0', 'exit code 17') }), /the outputs differ only in their numbers \(timings, say\): the command's output is not deterministic\.$/],
+    [
+      'another word in the file form',
+      (st: RecordedStep) => ({ ...st, shellOutput: st.shellOutput!.replace('ran on', 'ran in') }),
+      /the recorded output differs from what the command printed here: the session was altered after it was recorded, or made by another version of the engine\.$/,
+    ],
+    [
+      'another hash in a link',
+      (st: RecordedStep) => ({ ...sharedForm({ steps: [st] } as Session).steps[0]!, shellHash: '000000000000' }),
+      /the recorded output differs from what the command printed here: the session was altered after it was recorded, or made by another version of the engine\.$/,
+    ],
+    [
+      'only a number changed (a timing, say)',
+      (st: RecordedStep) => ({ ...st, shellOutput: st.shellOutput!.replace('exit code 0', 'exit code 17') }),
+      /the outputs differ only in their numbers \(timings, say\): the command's output is not deterministic\.$/,
+    ],
   ])('replayed on the same backend, a shell step changed by %s says why', async (_name, change, why) => {
-    const recorded = await recordScript({ outputs, workspace: await nodeWorkspace({ 'src/math.js': MATH }), engine: (ws) => shellEngine(ws) });
-    const tampered = { ...recorded, steps: recorded.steps.map((st, i) => (i === 1 ? { ...change(st), resultHash: '000000000000' } : st)) };
+    const recorded = await recordScript({
+      outputs,
+      workspace: await nodeWorkspace({ 'src/math.js': MATH }),
+      engine: (ws) => shellEngine(ws),
+    });
+    const tampered = {
+      ...recorded,
+      steps: recorded.steps.map((st, i) => (i === 1 ? { ...change(st), resultHash: '000000000000' } : st)),
+    };
     const report = await replaySession(tampered, { engine: shellEngine, workspace: await nodeWorkspace({}) });
     expect(report.divergence).toMatchObject({ index: 2, kind: 'shell' });
     expect(report.divergence!.why).toMatch(why);
@@ -162,10 +275,16 @@ function withStep(s: Session, i: number, patch: Partial<Session['steps'][number]
 
 describe('seenText: the result as the model saw it', () => {
   it('is the text the next prompt carried, cut to fit a small context window, while resultText stays whole', async () => {
-    const big = Array.from({ length: 400 }, (_, i) => `export const value${i} = ${i}; // a line long enough to count`).join('\n');
+    const big = Array.from(
+      { length: 400 },
+      (_, i) => `export const value${i} = ${i}; // a line long enough to count`,
+    ).join('\n');
     const session = await recordScript({
       workspace: await workspaceWith({ 'src/big.js': big }),
-      outputs: ['{"tool": "ws_read", "args": {"path": "src/big.js", "limit": 400}}', '{"tool": "done", "args": {"summary": "read it"}}'],
+      outputs: [
+        '{"tool": "ws_read", "args": {"path": "src/big.js", "limit": 400}}',
+        '{"tool": "done", "args": {"summary": "read it"}}',
+      ],
       loop: { contextTokens: 3000 },
     });
     const report = await replaySession(session);

@@ -54,7 +54,14 @@ type Outcome =
   /** The runner refuses the plan when it resolves it (a pattern into .git/, a name the jail refuses): nothing runs. */
   | { readonly kind: 'runner-refused'; readonly why: string }
   | { readonly kind: 'same' }
-  | { readonly kind: 'differs'; readonly cmd: string; readonly decision: string; readonly plan: ShellPlan | undefined; readonly planned: Observation | string; readonly bash: Observation };
+  | {
+      readonly kind: 'differs';
+      readonly cmd: string;
+      readonly decision: string;
+      readonly plan: ShellPlan | undefined;
+      readonly planned: Observation | string;
+      readonly bash: Observation;
+    };
 
 function baseName(p: string): string {
   return p.slice(p.lastIndexOf('/') + 1);
@@ -80,7 +87,14 @@ function bashText(cmd: string, plan: ShellPlan): string | null {
 async function compare(cmd: string): Promise<Outcome> {
   const d = decideShell(parser, cmd);
   if (d.decision === 'refuse') return { kind: 'refused' };
-  const differs = (planned: Observation | string, bash: Observation): Outcome => ({ kind: 'differs', cmd, decision: d.decision, plan: d.plan, planned, bash });
+  const differs = (planned: Observation | string, bash: Observation): Outcome => ({
+    kind: 'differs',
+    cmd,
+    decision: d.decision,
+    plan: d.plan,
+    planned,
+    bash,
+  });
   const plan = d.plan;
   if (plan === undefined) return differs(`the policy answered ${d.decision} without a plan`, bench.runBash(cmd));
   for (const s of plan.stages) {
@@ -97,7 +111,11 @@ async function compare(cmd: string): Promise<Outcome> {
     }
   }
   const text = bashText(cmd, plan);
-  if (text === null) return { kind: 'skipped', why: `${JSON.stringify(cmd)}: an absolute command path also appears elsewhere in the text` };
+  if (text === null)
+    return {
+      kind: 'skipped',
+      why: `${JSON.stringify(cmd)}: an absolute command path also appears elsewhere in the text`,
+    };
   const resolved = await resolvePlan(ctx, plan);
   if (!resolved.ok) return { kind: 'runner-refused', why: resolved.why };
   const bash = bench.runBash(text);
@@ -119,7 +137,8 @@ describe('the bench', () => {
     const resolved = await resolvePlan(ctx, plan);
     if (!resolved.ok) throw new Error(resolved.why);
     const bash = bench.runBash(cmd);
-    const same = (p: ExecPlan): boolean => JSON.stringify(bench.expectedRun(p)) === JSON.stringify({ calls: bash.calls, output: bash.output });
+    const same = (p: ExecPlan): boolean =>
+      JSON.stringify(bench.expectedRun(p)) === JSON.stringify({ calls: bash.calls, output: bash.output });
     const [first, second] = resolved.plan.stages as [ExecStage, ExecStage];
     expect(same(resolved.plan)).toBe(true);
     expect(same({ stages: [{ ...first, argv: ['echo', 'b'] }, second] })).toBe(false);
@@ -134,7 +153,10 @@ describe('the plan is what bash runs', () => {
     const corpus = [...readJson<ShellCase[]>('shell-dev.json'), ...readJson<ShellCase[]>('shell-peers.json')]
       .filter((c) => c.expect === 'allow' || c.tier_hint === 'gated')
       .map((c) => c.cmd);
-    const table = tableCommands(fileURLToPath(new URL('../../src/engine/shell/policy.test.ts', import.meta.url)), ['allow', 'gated']);
+    const table = tableCommands(fileURLToPath(new URL('../../src/engine/shell/policy.test.ts', import.meta.url)), [
+      'allow',
+      'gated',
+    ]);
     const cmds = [...new Set([...corpus, ...table])];
     const outcomes: Outcome[] = [];
     for (const cmd of cmds) outcomes.push(await compare(cmd));
@@ -156,35 +178,205 @@ describe('the plan is what bash runs', () => {
 const pick = <T>(...xs: T[]): fc.Arbitrary<T> => fc.constantFrom(...xs);
 
 /** Unquoted literal text, including digits that can read as a descriptor before a redirection. */
-const plain = fc.array(pick('a', 'b', 'x', '.', '-', '_', '/', '=', '+', ',', ':', '@', '%', '1', '2', 'é', '中'), { minLength: 1, maxLength: 4 }).map((cs) => cs.join(''));
+const plain = fc
+  .array(pick('a', 'b', 'x', '.', '-', '_', '/', '=', '+', ',', ':', '@', '%', '1', '2', 'é', '中'), {
+    minLength: 1,
+    maxLength: 4,
+  })
+  .map((cs) => cs.join(''));
 
 const singleQuoted = fc
-  .array(pick('a', ' ', '"', '$', '\\', '*', '?', '[', ']', '\n', 'é', '😀', '`', '|', ';', '&', '<', '>', '(', ')', '{', '}', '~', '#', '\t', '\r'), { maxLength: 5 })
+  .array(
+    pick(
+      'a',
+      ' ',
+      '"',
+      '$',
+      '\\',
+      '*',
+      '?',
+      '[',
+      ']',
+      '\n',
+      'é',
+      '😀',
+      '`',
+      '|',
+      ';',
+      '&',
+      '<',
+      '>',
+      '(',
+      ')',
+      '{',
+      '}',
+      '~',
+      '#',
+      '\t',
+      '\r',
+    ),
+    { maxLength: 5 },
+  )
   .map((cs) => `'${cs.join('')}'`);
 
 const doubleQuoted = fc
   .array(
-    pick('a', ' ', "'", '\\\\', '\\"', '\\$', '\\`', '\\a', '\\n', '\\\n', '\n', '*', '?', '[a]', 'é', '$', '$ ', '$-', '$?', '$_', '$1', '$@', '~', '{a,b}', '#', '\\'),
+    pick(
+      'a',
+      ' ',
+      "'",
+      '\\\\',
+      '\\"',
+      '\\$',
+      '\\`',
+      '\\a',
+      '\\n',
+      '\\\n',
+      '\n',
+      '*',
+      '?',
+      '[a]',
+      'é',
+      '$',
+      '$ ',
+      '$-',
+      '$?',
+      '$_',
+      '$1',
+      '$@',
+      '~',
+      '{a,b}',
+      '#',
+      '\\',
+    ),
     { maxLength: 4 },
   )
   .map((cs) => `"${cs.join('')}"`);
 
 const ANSI_ESCAPES = [
-  '\\n', '\\t', '\\a', '\\b', '\\e', '\\E', '\\f', '\\v', '\\r', '\\\\', "\\'", '\\"', '\\?', '\\x41', '\\x7f', '\\x7', '\\xff', '\\x80', '\\xg', '\\x',
-  '\\u00e9', '\\u41', '\\u4e2d', '\\u', '\\uzz', '\\U0001F600', '\\U41', '\\U110000', '\\cA', '\\ca', '\\c?', '\\c[', '\\c@', '\\c\\\\', '\\c1', '\\c',
-  '\\0', '\\01', '\\101', '\\141', '\\400', '\\777', '\\8', '\\z', '\\$', '\\`',
+  '\\n',
+  '\\t',
+  '\\a',
+  '\\b',
+  '\\e',
+  '\\E',
+  '\\f',
+  '\\v',
+  '\\r',
+  '\\\\',
+  "\\'",
+  '\\"',
+  '\\?',
+  '\\x41',
+  '\\x7f',
+  '\\x7',
+  '\\xff',
+  '\\x80',
+  '\\xg',
+  '\\x',
+  '\\u00e9',
+  '\\u41',
+  '\\u4e2d',
+  '\\u',
+  '\\uzz',
+  '\\U0001F600',
+  '\\U41',
+  '\\U110000',
+  '\\cA',
+  '\\ca',
+  '\\c?',
+  '\\c[',
+  '\\c@',
+  '\\c\\\\',
+  '\\c1',
+  '\\c',
+  '\\0',
+  '\\01',
+  '\\101',
+  '\\141',
+  '\\400',
+  '\\777',
+  '\\8',
+  '\\z',
+  '\\$',
+  '\\`',
 ];
-const ansiC = fc.array(fc.oneof(pick(...ANSI_ESCAPES), pick('a', ' ', '"', '$', '*', 'é', '`')), { maxLength: 4 }).map((cs) => `$'${cs.join('')}'`);
+const ansiC = fc
+  .array(fc.oneof(pick(...ANSI_ESCAPES), pick('a', ' ', '"', '$', '*', 'é', '`')), { maxLength: 4 })
+  .map((cs) => `$'${cs.join('')}'`);
 /** Ending in an escaped backslash, or holding a lone one: where a reader that takes `\'` for a quote runs on to the next `'`. */
-const ansiCBackslash = fc.tuple(ansiC, pick("\\\\'", "\\'", "\\\\' '", " \\'")).map(([s, tail]) => `${s.slice(0, -1)}${tail}`);
+const ansiCBackslash = fc
+  .tuple(ansiC, pick("\\\\'", "\\'", "\\\\' '", " \\'"))
+  .map(([s, tail]) => `${s.slice(0, -1)}${tail}`);
 
 const localeString = plain.map((p) => `$"${p}"`);
 
-const escaped = pick('a', '*', '?', '[', ' ', '\\', "'", '"', '$', '`', '|', ';', '&', '<', '>', '~', '{', '#', 'é', '\n', 'n', 't', '-').map((c) => `\\${c}`);
+const escaped = pick(
+  'a',
+  '*',
+  '?',
+  '[',
+  ' ',
+  '\\',
+  "'",
+  '"',
+  '$',
+  '`',
+  '|',
+  ';',
+  '&',
+  '<',
+  '>',
+  '~',
+  '{',
+  '#',
+  'é',
+  '\n',
+  'n',
+  't',
+  '-',
+).map((c) => `\\${c}`);
 
 const glob = pick(
-  '*', '?', '[ab]', '[!a]', '[^a]', '[a-c]', '[]a]', '[', ']', '*.txt', 'src/*', 's?c/*.ts', '.git*', '[[:alpha:]]*', '*[.]txt', 'a*', '?b', '*/', 'src/.*', 'src/*.t[s]',
-  '\\*', '"*"*', "'a'*", 'a"*"', '**', '[a"b"]*', '"["a]*', '[\\]]', '[a-]*', '[]-a]*', '[[:digit:]]', '[[:nope:]]*', '[^]]*', '[*]', '*\\*', '\\\\*', 's*/*', '*/*.ts', '.*.t?t',
+  '*',
+  '?',
+  '[ab]',
+  '[!a]',
+  '[^a]',
+  '[a-c]',
+  '[]a]',
+  '[',
+  ']',
+  '*.txt',
+  'src/*',
+  's?c/*.ts',
+  '.git*',
+  '[[:alpha:]]*',
+  '*[.]txt',
+  'a*',
+  '?b',
+  '*/',
+  'src/.*',
+  'src/*.t[s]',
+  '\\*',
+  '"*"*',
+  "'a'*",
+  'a"*"',
+  '**',
+  '[a"b"]*',
+  '"["a]*',
+  '[\\]]',
+  '[a-]*',
+  '[]-a]*',
+  '[[:digit:]]',
+  '[[:nope:]]*',
+  '[^]]*',
+  '[*]',
+  '*\\*',
+  '\\\\*',
+  's*/*',
+  '*/*.ts',
+  '.*.t?t',
 );
 
 const fragment = fc.oneof(
@@ -200,59 +392,173 @@ const fragment = fc.oneof(
 const word = fc.array(fragment, { minLength: 1, maxLength: 3 }).map((fs) => fs.join(''));
 
 const redirect = pick(
-  '2>&1', '>/dev/null', '2>/dev/null', '>&2', '1>&2', '&>/dev/null', '>/dev/stderr', '2>/dev/stdout', '2> /dev/null', '> /dev/null',
-  '<a.txt', '< "a b.txt"', '</dev/null', '<<<word', "<<<'a b'", '<<<"x y"', "<<<$'a\\tb'", '<<< a\\ b', '3>&1', '>&-', '0<a.txt', '<&0', '>&1', '2>&2', '1>/dev/null',
-  "<<<''", '<<<*.txt', '<<<a\\ b', '<<<[ab]*', '2>& 1', '>& 2', '2>&1-', '<&-', '&>>/dev/null', '>>/dev/null', '>|/dev/null', '2>>/dev/stderr', '> /dev/stdout', '>/dev/nul?',
+  '2>&1',
+  '>/dev/null',
+  '2>/dev/null',
+  '>&2',
+  '1>&2',
+  '&>/dev/null',
+  '>/dev/stderr',
+  '2>/dev/stdout',
+  '2> /dev/null',
+  '> /dev/null',
+  '<a.txt',
+  '< "a b.txt"',
+  '</dev/null',
+  '<<<word',
+  "<<<'a b'",
+  '<<<"x y"',
+  "<<<$'a\\tb'",
+  '<<< a\\ b',
+  '3>&1',
+  '>&-',
+  '0<a.txt',
+  '<&0',
+  '>&1',
+  '2>&2',
+  '1>/dev/null',
+  "<<<''",
+  '<<<*.txt',
+  '<<<a\\ b',
+  '<<<[ab]*',
+  '2>& 1',
+  '>& 2',
+  '2>&1-',
+  '<&-',
+  '&>>/dev/null',
+  '>>/dev/null',
+  '>|/dev/null',
+  '2>>/dev/stderr',
+  '> /dev/stdout',
+  '>/dev/nul?',
 );
 
-const assignment = pick('CI=1', 'TZ=UTC', "LANG='x y'", 'NO_COLOR=', 'DEBUG="a b"', "FORCE_COLOR=$'1'", 'COLUMNS=80', 'CI=a\\ b', 'CI+=1', 'TZ=*', 'CI=[ab]*', 'CI=a=b', 'TZ==', 'CI="$x"', 'CI=\\$x');
+const assignment = pick(
+  'CI=1',
+  'TZ=UTC',
+  "LANG='x y'",
+  'NO_COLOR=',
+  'DEBUG="a b"',
+  "FORCE_COLOR=$'1'",
+  'COLUMNS=80',
+  'CI=a\\ b',
+  'CI+=1',
+  'TZ=*',
+  'CI=[ab]*',
+  'CI=a=b',
+  'TZ==',
+  'CI="$x"',
+  'CI=\\$x',
+);
 
 /** Separators between the parts of a stage: usually a space, sometimes nothing or a line continuation. */
-const gap = fc.oneof({ arbitrary: fc.constant(' '), weight: 6 }, { arbitrary: fc.constant(''), weight: 1 }, { arbitrary: fc.constant(' \\\n'), weight: 1 }, { arbitrary: fc.constant('\t'), weight: 1 });
+const gap = fc.oneof(
+  { arbitrary: fc.constant(' '), weight: 6 },
+  { arbitrary: fc.constant(''), weight: 1 },
+  { arbitrary: fc.constant(' \\\n'), weight: 1 },
+  { arbitrary: fc.constant('\t'), weight: 1 },
+);
 
 const stage = fc
   .tuple(
-    fc.oneof({ arbitrary: fc.constant([]), weight: 4 }, { arbitrary: fc.array(fc.oneof({ arbitrary: assignment, weight: 2 }, { arbitrary: redirect, weight: 1 }), { minLength: 1, maxLength: 3 }), weight: 2 }),
-    fc.oneof({ arbitrary: pick('echo', 'printf', 'cat', 'wc', 'grep', 'ls', 'head', 'nl', 'rev'), weight: 5 }, { arbitrary: pick('tail', 'sort'), weight: 1 }),
-    fc.array(fc.tuple(fc.oneof({ arbitrary: word, weight: 3 }, { arbitrary: redirect, weight: 1 }), gap), { maxLength: 3 }),
+    fc.oneof(
+      { arbitrary: fc.constant([]), weight: 4 },
+      {
+        arbitrary: fc.array(fc.oneof({ arbitrary: assignment, weight: 2 }, { arbitrary: redirect, weight: 1 }), {
+          minLength: 1,
+          maxLength: 3,
+        }),
+        weight: 2,
+      },
+    ),
+    fc.oneof(
+      { arbitrary: pick('echo', 'printf', 'cat', 'wc', 'grep', 'ls', 'head', 'nl', 'rev'), weight: 5 },
+      { arbitrary: pick('tail', 'sort'), weight: 1 },
+    ),
+    fc.array(fc.tuple(fc.oneof({ arbitrary: word, weight: 3 }, { arbitrary: redirect, weight: 1 }), gap), {
+      maxLength: 3,
+    }),
   )
-  .map(([prefix, name, parts]) => `${prefix.map((e) => `${e} `).join('')}${name}${parts.map(([p, g]) => `${g}${p}`).join('')}`);
+  .map(
+    ([prefix, name, parts]) =>
+      `${prefix.map((e) => `${e} `).join('')}${name}${parts.map(([p, g]) => `${g}${p}`).join('')}`,
+  );
 
 /** A heredoc: the operator and raw delimiter written on the command line, and its body with the terminating line. */
 const HEREDOC_DELIMITERS: readonly (readonly [raw: string, word: string])[] = [
-  ['EOF', 'EOF'], ["'EOF'", 'EOF'], ['"EOF"', 'EOF'], ['E"O"F', 'EOF'], ["E'O'F", 'EOF'], ['\\EOF', 'EOF'], ["'E O'", 'E O'], ['true', 'true'],
-  ['-x', '-x'], ["$'EOF'", 'EOF'], ['"EOF;"', 'EOF;'], ["'EOF)'", 'EOF)'], ['_1', '_1'], ['E\\OF', 'EOF'], ["''", ''],
+  ['EOF', 'EOF'],
+  ["'EOF'", 'EOF'],
+  ['"EOF"', 'EOF'],
+  ['E"O"F', 'EOF'],
+  ["E'O'F", 'EOF'],
+  ['\\EOF', 'EOF'],
+  ["'E O'", 'E O'],
+  ['true', 'true'],
+  ['-x', '-x'],
+  ["$'EOF'", 'EOF'],
+  ['"EOF;"', 'EOF;'],
+  ["'EOF)'", 'EOF)'],
+  ['_1', '_1'],
+  ['E\\OF', 'EOF'],
+  ["''", ''],
 ];
 const bodyLine = (delim: string): fc.Arbitrary<string> =>
   pick(
-    'hello', 'a b', '$HOME', '`x`', 'a\\', '\\$x', 'echo pwned', 'tab\tx', '\thello', '', 'x $ y', '\\', 'é 中', '$(echo x)',
-    `${delim} `, ` ${delim}`, `\t${delim}`, `${delim}|cat`, `${delim};`, `${delim})`, `${delim}\\`, `'${delim}'`, `"${delim}"`, `${delim}x`,
+    'hello',
+    'a b',
+    '$HOME',
+    '`x`',
+    'a\\',
+    '\\$x',
+    'echo pwned',
+    'tab\tx',
+    '\thello',
+    '',
+    'x $ y',
+    '\\',
+    'é 中',
+    '$(echo x)',
+    `${delim} `,
+    ` ${delim}`,
+    `\t${delim}`,
+    `${delim}|cat`,
+    `${delim};`,
+    `${delim})`,
+    `${delim}\\`,
+    `'${delim}'`,
+    `"${delim}"`,
+    `${delim}x`,
   );
-const heredoc = fc
-  .tuple(pick('<<', '<<-', '<< ', '<<- '), pick(...HEREDOC_DELIMITERS))
-  .chain(([op, [raw, delim]]) =>
-    fc
-      .tuple(
-        fc.array(bodyLine(delim), { maxLength: 3 }),
-        fc.oneof({ arbitrary: fc.constant(delim), weight: 4 }, { arbitrary: pick(`\t${delim}`, `${delim} `, `${delim}|cat`, `${delim};`, raw), weight: 1 }),
-      )
-      .chain(([lines, end]) =>
-        fc.option(fc.tuple(gap, fc.oneof(redirect, word)), { freq: 2, nil: undefined }).map((after) => ({
-          op: `${op}${raw}${after ? after.join('') : ''}`,
-          body: [...lines, end].map((l) => `${l}\n`).join(''),
-        })),
+const heredoc = fc.tuple(pick('<<', '<<-', '<< ', '<<- '), pick(...HEREDOC_DELIMITERS)).chain(([op, [raw, delim]]) =>
+  fc
+    .tuple(
+      fc.array(bodyLine(delim), { maxLength: 3 }),
+      fc.oneof(
+        { arbitrary: fc.constant(delim), weight: 4 },
+        { arbitrary: pick(`\t${delim}`, `${delim} `, `${delim}|cat`, `${delim};`, raw), weight: 1 },
       ),
-  );
+    )
+    .chain(([lines, end]) =>
+      fc.option(fc.tuple(gap, fc.oneof(redirect, word)), { freq: 2, nil: undefined }).map((after) => ({
+        op: `${op}${raw}${after ? after.join('') : ''}`,
+        body: [...lines, end].map((l) => `${l}\n`).join(''),
+      })),
+    ),
+);
 
 const PIPES = [' | ', '|', ' |& ', '|&', ' |\n', ' | \\\n'];
-const trailer = fc.oneof({ arbitrary: fc.constant(''), weight: 6 }, { arbitrary: pick('\n', '\necho pwned', '\n\n', ' ', '\nEOF', '\n# note', ';', ' ;', '; '), weight: 1 });
+const trailer = fc.oneof(
+  { arbitrary: fc.constant(''), weight: 6 },
+  { arbitrary: pick('\n', '\necho pwned', '\n\n', ' ', '\nEOF', '\n# note', ';', ' ;', '; '), weight: 1 },
+);
 
 /** A pipeline of one to three stages. */
 const pipeline = fc
   .array(fc.tuple(stage, pick(...PIPES)), { minLength: 1, maxLength: 3 })
   .map((stages) => ({ texts: stages.map(([s]) => s), pipes: stages.map(([, p]) => p) }));
 
-const joinStages = (texts: readonly string[], pipes: readonly string[]): string => texts.map((t, i) => (i === 0 ? t : `${pipes[i - 1]}${t}`)).join('');
+const joinStages = (texts: readonly string[], pipes: readonly string[]): string =>
+  texts.map((t, i) => (i === 0 ? t : `${pipes[i - 1]}${t}`)).join('');
 
 /** Commands without a heredoc. */
 const plainCommand = fc.tuple(pipeline, trailer).map(([p, end]) => `${joinStages(p.texts, p.pipes)}${end}`);
@@ -282,7 +588,8 @@ describe('the plan is what bash runs, for generated adversarial commands', () =>
         const o = await compare(cmd);
         if (o.kind === 'refused') refused++;
         if (o.kind === 'same') compared++;
-        if (o.kind === 'differs') throw new Error(`bash disagrees with the plan:\n${JSON.stringify(shown(o), null, 1)}`);
+        if (o.kind === 'differs')
+          throw new Error(`bash disagrees with the plan:\n${JSON.stringify(shown(o), null, 1)}`);
       }),
       { numRuns: 500, seed },
     );

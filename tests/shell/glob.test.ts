@@ -16,7 +16,30 @@ import { CODING_TOOLS } from '../../src/engine/tools/index.ts';
 import { NodeWorkspace } from '../../src/workspace/node/node-workspace.ts';
 import { useNodeWasm } from '../support/node-wasm.ts';
 
-const FILES = ['a.js', 'b.ts', 'ab.js', '.hidden', '.h.js', 'B.JS', 'sp ace.txt', '[x].txt', 'q?.md', 'star*.md', 'src/x.js', 'src/y.ts', 'src/.z.js', 'src/deep/w.js', 'dir/sub/c.js', 'dir/d.txt', 'é.txt', 'd[/x1', 'd[/sub/y', 'a[/b]x', 'q[x/f', 'x[/y]/zz'];
+const FILES = [
+  'a.js',
+  'b.ts',
+  'ab.js',
+  '.hidden',
+  '.h.js',
+  'B.JS',
+  'sp ace.txt',
+  '[x].txt',
+  'q?.md',
+  'star*.md',
+  'src/x.js',
+  'src/y.ts',
+  'src/.z.js',
+  'src/deep/w.js',
+  'dir/sub/c.js',
+  'dir/d.txt',
+  'é.txt',
+  'd[/x1',
+  'd[/sub/y',
+  'a[/b]x',
+  'q[x/f',
+  'x[/y]/zz',
+];
 
 let dir: string;
 let engine: Engine;
@@ -29,7 +52,11 @@ beforeAll(async () => {
     writeFileSync(join(dir, f), '');
   }
   mkdirSync(join(dir, 'empty'));
-  engine = new Engine({ workspace: await NodeWorkspace.open(dir), tools: CODING_TOOLS, settings: { loop_guard: false } });
+  engine = new Engine({
+    workspace: await NodeWorkspace.open(dir),
+    tools: CODING_TOOLS,
+    settings: { loop_guard: false },
+  });
 });
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -37,7 +64,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** What bash prints for the same command line in the same directory. */
 function bash(line: string): string {
   try {
-    return execFileSync('/bin/bash', ['--norc', '--noprofile', '-c', line], { cwd: dir, env: { PATH: '/usr/bin:/bin', LC_ALL: 'C.UTF-8' }, encoding: 'utf8' });
+    return execFileSync('/bin/bash', ['--norc', '--noprofile', '-c', line], {
+      cwd: dir,
+      env: { PATH: '/usr/bin:/bin', LC_ALL: 'C.UTF-8' },
+      encoding: 'utf8',
+    });
   } catch (e) {
     return `bash failed: ${(e as Error).message}`;
   }
@@ -46,16 +77,75 @@ function bash(line: string): string {
 async function ours(line: string): Promise<string | null> {
   const r = await engine.call('ws_shell', { command: line });
   // Refused by the policy, or a bracket the runner will not expand (its own test below): nothing ran, nothing to compare.
-  if (!r.ok) return r.notes.some((n) => n.detail === 'refuse') || r.text.includes(' has a collating symbol or equivalence class ') ? null : `failed: ${r.text}`;
+  if (!r.ok)
+    return r.notes.some((n) => n.detail === 'refuse') ||
+      r.text.includes(' has a collating symbol or equivalence class ')
+      ? null
+      : `failed: ${r.text}`;
   return r.text.replace(/\n\[exit code 0\]$/, '\n').replace(/^\(command produced no output\)\n?/, '');
 }
 
 const ROWS = [
-  '*', '*.js', '*.JS', '?.js', '[ab].js', '[!a]*.js', '[^a]*', '[a-b]*', '.*js', '.h*', 'src/*', 'src/*.js', 'src/.*.js',
-  '*/*.js', '*/*/*.js', 'dir/*/', '*/', 's*/d*/*', "'*'.md", '"q?".md', 'star\\*.md', '\\[x].txt', '[[]x].txt', '[x].txt',
-  'nomatch*', 'src/nomatch*', 'sp*', '*ace*', '[[:upper:]]*', '[[:alpha:]].js', '?', '??.js', 'é*', './*.ts', 'src/./*.ts',
-  'a*b', '*[', '[', 'empty/*', 'dir//*', '?.*', '?.txt', '*dir//', '*//*', '*//', 'd*///', 'dir//*/', 's*//deep//*',
-  '*//./*', 'src/./*//', '*/.//*.js', 'd[//x*', 'a[//b]*', 'q[x//f', 'd[///', 'd[//sub//', 'd[//s*//', 'x[//y]/z*', 'x[/y]//z*', 'a[///',
+  '*',
+  '*.js',
+  '*.JS',
+  '?.js',
+  '[ab].js',
+  '[!a]*.js',
+  '[^a]*',
+  '[a-b]*',
+  '.*js',
+  '.h*',
+  'src/*',
+  'src/*.js',
+  'src/.*.js',
+  '*/*.js',
+  '*/*/*.js',
+  'dir/*/',
+  '*/',
+  's*/d*/*',
+  "'*'.md",
+  '"q?".md',
+  'star\\*.md',
+  '\\[x].txt',
+  '[[]x].txt',
+  '[x].txt',
+  'nomatch*',
+  'src/nomatch*',
+  'sp*',
+  '*ace*',
+  '[[:upper:]]*',
+  '[[:alpha:]].js',
+  '?',
+  '??.js',
+  'é*',
+  './*.ts',
+  'src/./*.ts',
+  'a*b',
+  '*[',
+  '[',
+  'empty/*',
+  'dir//*',
+  '?.*',
+  '?.txt',
+  '*dir//',
+  '*//*',
+  '*//',
+  'd*///',
+  'dir//*/',
+  's*//deep//*',
+  '*//./*',
+  'src/./*//',
+  '*/.//*.js',
+  'd[//x*',
+  'a[//b]*',
+  'q[x//f',
+  'd[///',
+  'd[//sub//',
+  'd[//s*//',
+  'x[//y]/z*',
+  'x[/y]//z*',
+  'a[///',
 ];
 
 describe('patterns expand as bash expands them', () => {
@@ -67,7 +157,29 @@ describe('patterns expand as bash expands them', () => {
   });
 
   it('for generated patterns', async () => {
-    const piece = fc.constantFrom('*', '?', 'a', 'b', '.', 'js', 's', 'src/', 'dir/', '[ab]', '[!a]', "'*'", '\\?', 'x', '/', 'e', '//', '[', ']', 'd[', '[.');
+    const piece = fc.constantFrom(
+      '*',
+      '?',
+      'a',
+      'b',
+      '.',
+      'js',
+      's',
+      'src/',
+      'dir/',
+      '[ab]',
+      '[!a]',
+      "'*'",
+      '\\?',
+      'x',
+      '/',
+      'e',
+      '//',
+      '[',
+      ']',
+      'd[',
+      '[.',
+    );
     await fc.assert(
       fc.asyncProperty(fc.array(piece, { minLength: 1, maxLength: 5 }), async (parts) => {
         const pattern = parts.join('');
@@ -83,7 +195,9 @@ describe('patterns expand as bash expands them', () => {
     for (const pattern of ['d[[.[!.]', '[[=a=]].js', '*[[.a.]]']) {
       const r = await engine.call('ws_shell', { command: `printf '%s\\n' ${pattern}` });
       expect(r.ok).toBe(false);
-      expect(r.text).toContain(`the pattern ${JSON.stringify(pattern)} has a collating symbol or equivalence class ([. or [= inside brackets), which ws_shell does not expand; list the characters in the brackets`);
+      expect(r.text).toContain(
+        `the pattern ${JSON.stringify(pattern)} has a collating symbol or equivalence class ([. or [= inside brackets), which ws_shell does not expand; list the characters in the brackets`,
+      );
     }
     expect((await engine.call('ws_shell', { command: "printf '%s\\n' [.]js [[:alpha:]].js" })).ok).toBe(true);
   });
@@ -91,7 +205,9 @@ describe('patterns expand as bash expands them', () => {
   it('a command is judged again as it expanded: a pattern that becomes an output operand is refused', async () => {
     const r = await engine.call('ws_shell', { command: 'uniq *.js' });
     expect(r.ok).toBe(false);
-    expect(r.text).toMatch(/^ws_shell did not run "uniq \*\.js": its patterns expand to "uniq a\.js ab\.js", and that command refused \(tier never\): uniq writes its output to "ab\.js"/);
+    expect(r.text).toMatch(
+      /^ws_shell did not run "uniq \*\.js": its patterns expand to "uniq a\.js ab\.js", and that command refused \(tier never\): uniq writes its output to "ab\.js"/,
+    );
     expect(r.notes).toContainEqual(expect.objectContaining({ kind: 'refusal' }));
   });
 });

@@ -9,11 +9,19 @@ import { BACKENDS, cleanupBackends, shellEngine, shellWorkspace } from '../suppo
 
 afterAll(cleanupBackends);
 
-const FILES = { x: 'module.exports = {};\n', adds: 'not a test\n', 'package.json': '{"name":"fixture","type":"module"}\n' };
+const FILES = {
+  x: 'module.exports = {};\n',
+  adds: 'not a test\n',
+  'package.json': '{"name":"fixture","type":"module"}\n',
+};
 
 // Each row: command → ran (or not), a pattern the result text must match.
 const rows: readonly (readonly [command: string, ran: boolean, text: RegExp])[] = [
-  ['npx vitest --runner x', false, /"--runner x" names the workspace file "x", which the command would load and run as code .* write it as "\.\/x"/],
+  [
+    'npx vitest --runner x',
+    false,
+    /"--runner x" names the workspace file "x", which the command would load and run as code .* write it as "\.\/x"/,
+  ],
   ['npx vitest run --runner=x', false, /"--runner=x" names the workspace file "x".* write it as "--runner=\.\/x"/],
   ['go vet -vettool x ./...', false, /names the workspace file "x"/],
   ['npm test -- --diff x', false, /names the workspace file "x"/],

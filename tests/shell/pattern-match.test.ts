@@ -13,11 +13,39 @@ import { segmentMatcher } from '../../src/engine/shell/pattern.ts';
 function bashMatches(pairs: readonly (readonly [pattern: string, name: string])[]): boolean[] {
   const script = 'while IFS= read -r p && IFS= read -r n; do if [[ $n == $p ]]; then echo 1; else echo 0; fi; done';
   const input = pairs.map(([p, n]) => `${p}\n${n}\n`).join('');
-  const out = execFileSync('/bin/bash', ['--norc', '--noprofile', '-c', script], { input, env: { PATH: '/usr/bin:/bin', LC_ALL: 'C' }, encoding: 'utf8' });
-  return out.split('\n').filter(Boolean).map((l) => l === '1');
+  const out = execFileSync('/bin/bash', ['--norc', '--noprofile', '-c', script], {
+    input,
+    env: { PATH: '/usr/bin:/bin', LC_ALL: 'C' },
+    encoding: 'utf8',
+  });
+  return out
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l === '1');
 }
 
-const PIECES = ['*', '?', 'a', 'b', '.', '-', '[ab]', '[!a]', '[^b]', '[a-c]', '[[:digit:]]', '[[:alpha:]]', '[]a]', '[', ']', '\\*', '\\?', '\\[', '1', 'é'];
+const PIECES = [
+  '*',
+  '?',
+  'a',
+  'b',
+  '.',
+  '-',
+  '[ab]',
+  '[!a]',
+  '[^b]',
+  '[a-c]',
+  '[[:digit:]]',
+  '[[:alpha:]]',
+  '[]a]',
+  '[',
+  ']',
+  '\\*',
+  '\\?',
+  '\\[',
+  '1',
+  'é',
+];
 const NAME_CHARS = ['a', 'b', 'c', '.', '-', '1', '*', '?', '[', ']', 'é', 'A'];
 
 const pattern = fc.array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 7 }).map((ps) => ps.join(''));
@@ -28,7 +56,9 @@ describe('segmentMatcher agrees with bash', () => {
     const pairs = fc.sample(fc.tuple(pattern, name), { numRuns: 600, seed: 20261201 });
     const expected = bashMatches(pairs);
     expect(expected).toHaveLength(pairs.length);
-    const differ = pairs.filter(([p, n], i) => segmentMatcher(p)(n) !== expected[i]).map(([p, n], i) => `${p} vs ${n}: bash ${expected[i]}`);
+    const differ = pairs
+      .filter(([p, n], i) => segmentMatcher(p)(n) !== expected[i])
+      .map(([p, n], i) => `${p} vs ${n}: bash ${expected[i]}`);
     expect(differ).toEqual([]);
     // Both verdicts occur, so the comparison means something.
     expect(new Set(expected).size).toBe(2);

@@ -12,7 +12,12 @@ import { useNodeWasm } from '../support/node-wasm.ts';
 afterAll(cleanupBackends);
 
 const FILES = {
-  'package.json': JSON.stringify({ name: 'fixture', version: '1.0.0', type: 'module', scripts: { build: 'node build.js', test: 'node --test' } }),
+  'package.json': JSON.stringify({
+    name: 'fixture',
+    version: '1.0.0',
+    type: 'module',
+    scripts: { build: 'node build.js', test: 'node --test' },
+  }),
   'src/a.js': 'export const a = 1;\n',
   'build.js': "console.log('built');\n",
   'spin.js': 'for (;;) {}\n',
@@ -33,8 +38,20 @@ interface Row {
 }
 
 const rows: readonly Row[] = [
-  { what: 'an allowed read command runs as its argv', command: 'cat src/a.js', ok: true, text: 'export const a = 1;\n[exit code 0]', notes: ['allow'] },
-  { what: 'an allowed read-only pipeline runs as its checked stages, joined by pipes', command: 'grep -rn export src | wc -l', ok: true, text: /^\s*1\n\[exit code 0\]$/, notes: ['allow', 'pipeline'] },
+  {
+    what: 'an allowed read command runs as its argv',
+    command: 'cat src/a.js',
+    ok: true,
+    text: 'export const a = 1;\n[exit code 0]',
+    notes: ['allow'],
+  },
+  {
+    what: 'an allowed read-only pipeline runs as its checked stages, joined by pipes',
+    command: 'grep -rn export src | wc -l',
+    ok: true,
+    text: /^\s*1\n\[exit code 0\]$/,
+    notes: ['allow', 'pipeline'],
+  },
   {
     what: 'command substitution is refused, naming the tier and what to do instead',
     command: 'cat $(ls)',
@@ -56,11 +73,33 @@ const rows: readonly Row[] = [
     text: /^ws_shell did not run "npm run build": it needs a person's approval in the UI first, and the call runs once they approve it — needs approval \(tier gated\)/,
     notes: ['gated'],
   },
-  { what: 'the same gated command runs once approved', command: 'npm run build', approved: true, ok: true, text: /> node build\.js\n+built\n\[exit code 0\]$/, notes: ['gated', 'approved'] },
-  { what: 'empty output on success is said explicitly', command: 'true', ok: true, text: '(command succeeded with no output: true)' },
-  { what: 'empty output on failure is said explicitly, with the exit code', command: 'grep zzz src/a.js', ok: false, text: '(command failed with exit code 1 and no output: grep zzz src/a.js)' },
+  {
+    what: 'the same gated command runs once approved',
+    command: 'npm run build',
+    approved: true,
+    ok: true,
+    text: /> node build\.js\n+built\n\[exit code 0\]$/,
+    notes: ['gated', 'approved'],
+  },
+  {
+    what: 'empty output on success is said explicitly',
+    command: 'true',
+    ok: true,
+    text: '(command succeeded with no output: true)',
+  },
+  {
+    what: 'empty output on failure is said explicitly, with the exit code',
+    command: 'grep zzz src/a.js',
+    ok: false,
+    text: '(command failed with exit code 1 and no output: grep zzz src/a.js)',
+  },
   { what: 'ANSI colours are stripped', command: 'node colour.js', ok: true, text: 'red and bold\n[exit code 0]' },
-  { what: 'NAME=value before a command becomes its environment', command: 'NODE_ENV=production node env.js', ok: true, text: 'production\n[exit code 0]' },
+  {
+    what: 'NAME=value before a command becomes its environment',
+    command: 'NODE_ENV=production node env.js',
+    ok: true,
+    text: 'production\n[exit code 0]',
+  },
 ];
 
 describe.each(BACKENDS)('ws_shell on the %s backend', (backend) => {
@@ -91,16 +130,30 @@ describe.each(BACKENDS)('ws_shell on the %s backend', (backend) => {
     const r = await engine.call('ws_shell', { command: 'node spin.js', timeout_ms: 800 });
     expect(Date.now() - started).toBeLessThan(5000);
     expect(r.ok).toBe(false);
-    expect(r.text).toMatch(/^\(command produced no output before it timed out: node spin\.js\)\n\[timed out after 0\.8 s: the command and every process it started were killed\./);
-    expect(r.notes).toContainEqual({ kind: 'shell', text: 'timed out after 800 ms; process tree killed', detail: 'timeout' });
-    expect(r.notes.find((n) => n.detail === 'backend')?.text).toMatch(/killed after \d+ ms \(the whole process group\)/);
+    expect(r.text).toMatch(
+      /^\(command produced no output before it timed out: node spin\.js\)\n\[timed out after 0\.8 s: the command and every process it started were killed\./,
+    );
+    expect(r.notes).toContainEqual({
+      kind: 'shell',
+      text: 'timed out after 800 ms; process tree killed',
+      detail: 'timeout',
+    });
+    expect(r.notes.find((n) => n.detail === 'backend')?.text).toMatch(
+      /killed after \d+ ms \(the whole process group\)/,
+    );
   });
 
   it('caps a requested timeout at shell_timeout_cap and says so', async () => {
     const engine = shellEngine(await shellWorkspace(backend, FILES), { shell_timeout_cap: 3000 });
     const r = await engine.call('ws_shell', { command: 'true', timeout_ms: 900_000 });
-    expect(r.text).toBe('(command succeeded with no output: true)\n[timeout_ms 900000 is above the cap; the command ran with 3000 ms (shell_timeout_cap).]');
-    expect(r.notes).toContainEqual({ kind: 'shell', text: 'timeout_ms lowered to the cap 3000', detail: 'timeout-capped' });
+    expect(r.text).toBe(
+      '(command succeeded with no output: true)\n[timeout_ms 900000 is above the cap; the command ran with 3000 ms (shell_timeout_cap).]',
+    );
+    expect(r.notes).toContainEqual({
+      kind: 'shell',
+      text: 'timeout_ms lowered to the cap 3000',
+      detail: 'timeout-capped',
+    });
   });
 
   it('caps 100 MB of output while it runs: head and tail shown, the total named, memory bounded', async () => {
@@ -121,7 +174,12 @@ describe.each(BACKENDS)('ws_shell on the %s backend', (backend) => {
   });
 
   it('records a test tally found in the output as a note', async () => {
-    const engine = shellEngine(await shellWorkspace(backend, { ...FILES, 'a.test.js': "import { test } from 'node:test';\ntest('one', () => {});\n" }));
+    const engine = shellEngine(
+      await shellWorkspace(backend, {
+        ...FILES,
+        'a.test.js': "import { test } from 'node:test';\ntest('one', () => {});\n",
+      }),
+    );
     const r = await engine.call('ws_shell', { command: 'node --test' });
     expect(r.notes).toContainEqual({ kind: 'hint', text: 'test tally: 1 passed, 0 failed', detail: 'tally:1/0' });
   });

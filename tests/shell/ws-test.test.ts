@@ -18,33 +18,45 @@ describe.each(BACKENDS)('ws_test on the %s backend', (backend) => {
     expect(r.ok).toBe(false);
     const [first, ...rest] = r.text.split('\n');
     expect(first).toBe('npm test: 8 passed, 1 failed (exit code 1)');
-    expect(rest.slice(0, 3)).toEqual(['First failures:', '  1. truncate never returns more than max characters', '     Expected values to be strictly equal:']);
+    expect(rest.slice(0, 3)).toEqual([
+      'First failures:',
+      '  1. truncate never returns more than max characters',
+      '     Expected values to be strictly equal:',
+    ]);
     expect(r.text).toContain("     + 'hello wo…'\n     - 'hello w…'");
     expect(r.text).toMatch(/\nOutput \(last 25 of \d+ lines; ws_shell "npm test" shows more\):\n/);
     expect(r.text).toMatch(/# pass 8\n# fail 1\n[\s\S]*\[exit code 1\]$/);
     expect(r.notes).toContainEqual({ kind: 'hint', text: 'test tally: 8 passed, 1 failed', detail: 'tally:8/1' });
   });
 
-  it('passes a filter as the runner\'s name option', async () => {
+  it("passes a filter as the runner's name option", async () => {
     const engine = shellEngine(await shellWorkspace(backend, STARTER_TEMPLATE.files));
     const r = await engine.call('ws_test', { filter: 'truncate' });
     // The two truncate tests run, one of them the failing one; the other seven are skipped.
-    expect(r.text.split('\n')[0]).toBe("npm test -- --test-name-pattern truncate: 1 passed, 1 failed (exit code 1)");
+    expect(r.text.split('\n')[0]).toBe('npm test -- --test-name-pattern truncate: 1 passed, 1 failed (exit code 1)');
     expect(r.notes).toContainEqual({ kind: 'hint', text: 'test tally: 1 passed, 1 failed', detail: 'tally:1/1' });
   });
 
   it('a passing suite is an ok result', async () => {
-    const files = { 'package.json': '{"type":"module","scripts":{"test":"node --test"}}', 'test/a.test.js': "import { test } from 'node:test';\ntest('a', () => {});\n" };
+    const files = {
+      'package.json': '{"type":"module","scripts":{"test":"node --test"}}',
+      'test/a.test.js': "import { test } from 'node:test';\ntest('a', () => {});\n",
+    };
     const r = await shellEngine(await shellWorkspace(backend, files)).call('ws_test', {});
     expect(r.ok).toBe(true);
     expect(r.text.split('\n')[0]).toBe('npm test: 1 passed, 0 failed (exit code 0)');
   });
 
   it('a printed passing summary with a failing exit code is not counted as a pass', async () => {
-    const files = { 'package.json': '{"type":"module","scripts":{"test":"node spoof.js"}}', 'spoof.js': "console.log(' Tests  99 passed (99)');\nprocess.exit(1);\n" };
+    const files = {
+      'package.json': '{"type":"module","scripts":{"test":"node spoof.js"}}',
+      'spoof.js': "console.log(' Tests  99 passed (99)');\nprocess.exit(1);\n",
+    };
     const r = await shellEngine(await shellWorkspace(backend, files)).call('ws_test', {});
     expect(r.ok).toBe(false);
-    expect(r.text.split('\n')[0]).toBe('npm test: the output reports 99 passed and none failed, but the command exited with code 1, so this is not counted as a passing run (exit code 1). Find what failed in the output below.');
+    expect(r.text.split('\n')[0]).toBe(
+      'npm test: the output reports 99 passed and none failed, but the command exited with code 1, so this is not counted as a passing run (exit code 1). Find what failed in the output below.',
+    );
     expect(r.notes.some((n) => n.detail?.startsWith('tally:'))).toBe(false);
     expect(r.notes).toContainEqual(expect.objectContaining({ detail: 'tally-distrusted' }));
   });
@@ -73,18 +85,77 @@ describe('ws_test refusals', () => {
 
 describe('findTestCommand', () => {
   it.each([
-    { what: 'npm test for a package.json test script', files: { 'package.json': '{"scripts":{"test":"node --test"}}' }, filter: undefined, line: 'npm test' },
-    { what: 'node --test takes --test-name-pattern', files: { 'package.json': '{"scripts":{"test":"node --test test/"}}' }, filter: "it's", line: "npm test -- --test-name-pattern 'it'\\''s'" },
-    { what: 'vitest takes -t', files: { 'package.json': '{"scripts":{"test":"vitest run"}}' }, filter: 'adds', line: 'npm test -- -t adds' },
-    { what: 'jest takes -t', files: { 'package.json': '{"scripts":{"test":"jest --ci"}}' }, filter: 'a b', line: "npm test -- -t 'a b'" },
-    { what: 'mocha takes --grep', files: { 'package.json': '{"scripts":{"test":"mocha"}}' }, filter: 'x', line: 'npm test -- --grep x' },
-    { what: 'an unknown runner runs unfiltered, and says so', files: { 'package.json': '{"scripts":{"test":"node test/run.js"}}' }, filter: 'x', line: 'npm test', ignored: 'x' },
-    { what: "npm init's placeholder is no test script", files: { 'package.json': '{"scripts":{"test":"echo \\"Error: no test specified\\" && exit 1"}}', 'go.mod': 'module x\n' }, filter: undefined, line: 'go test -v ./...' },
+    {
+      what: 'npm test for a package.json test script',
+      files: { 'package.json': '{"scripts":{"test":"node --test"}}' },
+      filter: undefined,
+      line: 'npm test',
+    },
+    {
+      what: 'node --test takes --test-name-pattern',
+      files: { 'package.json': '{"scripts":{"test":"node --test test/"}}' },
+      filter: "it's",
+      line: "npm test -- --test-name-pattern 'it'\\''s'",
+    },
+    {
+      what: 'vitest takes -t',
+      files: { 'package.json': '{"scripts":{"test":"vitest run"}}' },
+      filter: 'adds',
+      line: 'npm test -- -t adds',
+    },
+    {
+      what: 'jest takes -t',
+      files: { 'package.json': '{"scripts":{"test":"jest --ci"}}' },
+      filter: 'a b',
+      line: "npm test -- -t 'a b'",
+    },
+    {
+      what: 'mocha takes --grep',
+      files: { 'package.json': '{"scripts":{"test":"mocha"}}' },
+      filter: 'x',
+      line: 'npm test -- --grep x',
+    },
+    {
+      what: 'an unknown runner runs unfiltered, and says so',
+      files: { 'package.json': '{"scripts":{"test":"node test/run.js"}}' },
+      filter: 'x',
+      line: 'npm test',
+      ignored: 'x',
+    },
+    {
+      what: "npm init's placeholder is no test script",
+      files: {
+        'package.json': '{"scripts":{"test":"echo \\"Error: no test specified\\" && exit 1"}}',
+        'go.mod': 'module x\n',
+      },
+      filter: undefined,
+      line: 'go test -v ./...',
+    },
     { what: 'pytest from pytest.ini', files: { 'pytest.ini': '[pytest]\n' }, filter: 'adds', line: 'pytest -k adds' },
-    { what: 'pytest from a pyproject.toml that names it', files: { 'pyproject.toml': '[tool.pytest.ini_options]\n' }, filter: undefined, line: 'pytest' },
-    { what: 'pytest from test_*.py under tests/', files: { 'tests/test_x.py': 'def test_x(): pass\n' }, filter: undefined, line: 'pytest' },
-    { what: 'go test for a Go module, with -run', files: { 'go.mod': 'module x\n' }, filter: 'TestAdd', line: 'go test -v -run TestAdd ./...' },
-    { what: 'nothing to run', files: { 'main.py': 'print(1)\n', 'package.json': '{"name":"x"}' }, filter: undefined, line: null },
+    {
+      what: 'pytest from a pyproject.toml that names it',
+      files: { 'pyproject.toml': '[tool.pytest.ini_options]\n' },
+      filter: undefined,
+      line: 'pytest',
+    },
+    {
+      what: 'pytest from test_*.py under tests/',
+      files: { 'tests/test_x.py': 'def test_x(): pass\n' },
+      filter: undefined,
+      line: 'pytest',
+    },
+    {
+      what: 'go test for a Go module, with -run',
+      files: { 'go.mod': 'module x\n' },
+      filter: 'TestAdd',
+      line: 'go test -v -run TestAdd ./...',
+    },
+    {
+      what: 'nothing to run',
+      files: { 'main.py': 'print(1)\n', 'package.json': '{"name":"x"}' },
+      filter: undefined,
+      line: null,
+    },
   ])('$what', async ({ files, filter, line, ...rest }) => {
     const ws = new MemoryWorkspace();
     for (const [p, t] of Object.entries(files)) await ws.writeFile(p, new TextEncoder().encode(t));

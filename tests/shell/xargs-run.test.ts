@@ -29,16 +29,56 @@ interface Row {
 }
 
 const rows: readonly Row[] = [
-  { command: 'find . -name environ | xargs cat', ok: false, text: /xargs would run "cat \.\/a \/proc\/self\/environ", and that command refused .*device or kernel file/, notes: ['device-path'] },
-  { command: 'find . -name passwd | xargs cat', ok: false, text: /xargs would run "cat \.\/c \/etc\/passwd", and that command refused .*outside/, notes: ['outside-path'] },
-  { command: 'find . -name passwd | xargs -I{} cat {}', ok: false, text: /xargs would run "cat \/etc\/passwd", and that command refused/, notes: ['outside-path'] },
-  { command: 'find notes -name "*.txt" | sort | xargs wc -l', ok: true, text: /^\s*2 notes\/one\.txt\n\s*1 notes\/two\.txt\n\s*3 total\n\[exit code 0\]$/, notes: ['xargs', 'pipeline'] },
-  { command: 'find notes -name "*.txt" | sort | xargs -n 1 wc -l', ok: true, text: /^\s*2 notes\/one\.txt\n\s*1 notes\/two\.txt\n\[exit code 0\]$/, notes: ['xargs'] },
-  { command: 'find src -name "*.js" | xargs grep -l export | wc -l', ok: true, text: /^\s*1\n\[exit code 0\]$/, notes: ['xargs'] },
-  { command: 'ls src | xargs -I{} echo file:{}', ok: true, text: /^file:a\.js\nfile:b\.js\n\[exit code 0\]$/, notes: ['xargs'] },
+  {
+    command: 'find . -name environ | xargs cat',
+    ok: false,
+    text: /xargs would run "cat \.\/a \/proc\/self\/environ", and that command refused .*device or kernel file/,
+    notes: ['device-path'],
+  },
+  {
+    command: 'find . -name passwd | xargs cat',
+    ok: false,
+    text: /xargs would run "cat \.\/c \/etc\/passwd", and that command refused .*outside/,
+    notes: ['outside-path'],
+  },
+  {
+    command: 'find . -name passwd | xargs -I{} cat {}',
+    ok: false,
+    text: /xargs would run "cat \/etc\/passwd", and that command refused/,
+    notes: ['outside-path'],
+  },
+  {
+    command: 'find notes -name "*.txt" | sort | xargs wc -l',
+    ok: true,
+    text: /^\s*2 notes\/one\.txt\n\s*1 notes\/two\.txt\n\s*3 total\n\[exit code 0\]$/,
+    notes: ['xargs', 'pipeline'],
+  },
+  {
+    command: 'find notes -name "*.txt" | sort | xargs -n 1 wc -l',
+    ok: true,
+    text: /^\s*2 notes\/one\.txt\n\s*1 notes\/two\.txt\n\[exit code 0\]$/,
+    notes: ['xargs'],
+  },
+  {
+    command: 'find src -name "*.js" | xargs grep -l export | wc -l',
+    ok: true,
+    text: /^\s*1\n\[exit code 0\]$/,
+    notes: ['xargs'],
+  },
+  {
+    command: 'ls src | xargs -I{} echo file:{}',
+    ok: true,
+    text: /^file:a\.js\nfile:b\.js\n\[exit code 0\]$/,
+    notes: ['xargs'],
+  },
   { command: 'find . -name "*.none" | xargs -r cat', ok: true, text: /no output/, notes: ['xargs'] },
   { command: 'find src -name "*.js" | xargs grep -l nomatch', ok: false, text: /exit code 123/, notes: ['xargs'] },
-  { command: 'find notes -name "*.txt" | xargs -n 1 cat | wc -l', ok: false, text: /xargs would run 2 commands here and pipe their output on/, notes: ['xargs'] },
+  {
+    command: 'find notes -name "*.txt" | xargs -n 1 cat | wc -l',
+    ok: false,
+    text: /xargs would run 2 commands here and pipe their output on/,
+    notes: ['xargs'],
+  },
 ];
 
 describe.each(BACKENDS)('xargs on the %s backend', (backend) => {

@@ -23,10 +23,18 @@ interface Seen {
 }
 
 function realXargs(options: readonly string[], extra: readonly string[], input: string): Seen {
-  const r = spawnSync('xargs', [...options, ...STUB, ...extra], { input, encoding: 'utf8', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C.UTF-8' } });
+  const r = spawnSync('xargs', [...options, ...STUB, ...extra], {
+    input,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C.UTF-8' },
+  });
   const records = r.stdout.split('\x01');
   records.pop();
-  return { commands: records.map((rec) => (rec === '' ? [] : rec.slice(0, -1).split('\0'))), code: r.status ?? -1, stderr: r.stderr };
+  return {
+    commands: records.map((rec) => (rec === '' ? [] : rec.slice(0, -1).split('\0'))),
+    code: r.status ?? -1,
+    stderr: r.stderr,
+  };
 }
 
 function ours(options: readonly string[], extra: readonly string[], input: string): Seen | string {
@@ -55,7 +63,7 @@ const FIXED: readonly (readonly [string[], string[], string])[] = [
   [[], [], '  lead\ttab \v\fx\ry\n\n\nlast'],
   [[], [], "a ''\n'' b\n''"],
   [[], [], "a 'b\nc\n"],
-  [[], [], 'a \'b'],
+  [[], [], "a 'b"],
   [[], [], "'"],
   [[], [], 'back\\\nslash\n'],
   [[], [], ''],
@@ -82,13 +90,39 @@ describe.skipIf(!gnu)('xargs splitting equals GNU xargs', () => {
   it.each(FIXED)('%j %j on %j', (options, extra, input) => compare(options, extra, input));
 
   it('for generated inputs and option sets', () => {
-    const text = (alphabet: string[]) => fc.array(fc.constantFrom(...alphabet), { maxLength: 40 }).map((cs) => cs.join(''));
+    const text = (alphabet: string[]) =>
+      fc.array(fc.constantFrom(...alphabet), { maxLength: 40 }).map((cs) => cs.join(''));
     const quoting = ['a', 'b', '/', '.', 'é', ' ', ' ', '\t', '\n', '\n', "'", '"', '\\', '\v', '\f', '\r'];
     const cases = fc.oneof(
-      fc.tuple(fc.constantFrom<string[]>([], ['-r'], ['-n', '1'], ['-n', '3'], ['-L', '1'], ['-L', '2'], ['--max-args=2'], ['-r', '-L1']), fc.constant<string[]>([]), text(quoting)),
-      fc.tuple(fc.constantFrom<string[]>(['-I', '{}'], ['-i'], ['-I', 'X']), fc.constant<string[]>(['{}', 'X-{}']), text(quoting)),
-      fc.tuple(fc.constantFrom<string[]>(['-0'], ['-0', '-n', '2'], ['-0', '-r'], ['-0', '-L', '2']), fc.constant<string[]>([]), text(['a', ' ', '\n', "'", '\\', '\0', '\0'])),
-      fc.tuple(fc.constantFrom<string[]>(['-d', ','], ['-d', '\\n'], ['-d', '\\t', '-n', '2']), fc.constant<string[]>([]), text(['a', ' ', ',', '\n', '\t', "'"])),
+      fc.tuple(
+        fc.constantFrom<string[]>(
+          [],
+          ['-r'],
+          ['-n', '1'],
+          ['-n', '3'],
+          ['-L', '1'],
+          ['-L', '2'],
+          ['--max-args=2'],
+          ['-r', '-L1'],
+        ),
+        fc.constant<string[]>([]),
+        text(quoting),
+      ),
+      fc.tuple(
+        fc.constantFrom<string[]>(['-I', '{}'], ['-i'], ['-I', 'X']),
+        fc.constant<string[]>(['{}', 'X-{}']),
+        text(quoting),
+      ),
+      fc.tuple(
+        fc.constantFrom<string[]>(['-0'], ['-0', '-n', '2'], ['-0', '-r'], ['-0', '-L', '2']),
+        fc.constant<string[]>([]),
+        text(['a', ' ', '\n', "'", '\\', '\0', '\0']),
+      ),
+      fc.tuple(
+        fc.constantFrom<string[]>(['-d', ','], ['-d', '\\n'], ['-d', '\\t', '-n', '2']),
+        fc.constant<string[]>([]),
+        text(['a', ' ', ',', '\n', '\t', "'"]),
+      ),
     );
     fc.assert(
       fc.property(cases, ([options, extra, input]) => compare(options, extra, input)),
@@ -100,7 +134,9 @@ describe.skipIf(!gnu)('xargs splitting equals GNU xargs', () => {
     const input = Array.from({ length: 30_000 }, (_, i) => `file-${i}.txt`).join('\n');
     const mine = ours([], [], input);
     const real = realXargs([], [], input);
-    expect(typeof mine === 'string' ? mine : mine.commands.map((c) => c.length)).toEqual(real.commands.map((c) => c.length));
+    expect(typeof mine === 'string' ? mine : mine.commands.map((c) => c.length)).toEqual(
+      real.commands.map((c) => c.length),
+    );
   });
 });
 
@@ -140,6 +176,9 @@ describe('xargs options the runner does not carry out are refused', () => {
 
   it('refuses input holding a NUL without -0, and one argument longer than the buffer', () => {
     expect(splitXargs({ command: ['cat'], noRunIfEmpty: false }, 'a\0b')).toMatch(/NUL character/);
-    expect(splitXargs({ command: ['cat'], noRunIfEmpty: false }, 'x'.repeat(XARGS_BUFFER_BYTES))).toMatchObject({ commands: [], error: 'xargs: argument line too long' });
+    expect(splitXargs({ command: ['cat'], noRunIfEmpty: false }, 'x'.repeat(XARGS_BUFFER_BYTES))).toMatchObject({
+      commands: [],
+      error: 'xargs: argument line too long',
+    });
   });
 });

@@ -13,7 +13,18 @@
  * the plan runs them as programs. The stubs are Perl, for a start-up of a few milliseconds.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { ExecPlan } from '../../src/engine/workspace.ts';
@@ -36,7 +47,12 @@ export interface Observation {
  * The environment bash starts with: besides PATH and the locale, two names a command may set,
  * so that a prefix that changes an inherited value (`CI+=1`) shows.
  */
-const BASE_ENV = (bin: string): Record<string, string> => ({ PATH: bin, LC_ALL: 'C', CI: 'inherited', TZ: 'inherited' });
+const BASE_ENV = (bin: string): Record<string, string> => ({
+  PATH: bin,
+  LC_ALL: 'C',
+  CI: 'inherited',
+  TZ: 'inherited',
+});
 
 /** Variables bash itself adds to a child's environment, and the bench's own. */
 const SHELL_ADDED = new Set(['PWD', 'SHLVL', '_', 'OLDPWD', 'BASH_ENV']);
@@ -125,7 +141,9 @@ export class BashBench {
     for (const [path, text] of Object.entries(WORKSPACE_FILES)) this.writeFile(path, text);
     // The project's own programs: node_modules/.bin/NAME runs the stub of that name.
     mkdirSync(join(this.ws, 'node_modules/.bin'), { recursive: true });
-    const builtins = spawnSync('/bin/bash', ['-c', 'compgen -b'], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
+    const builtins = spawnSync('/bin/bash', ['-c', 'compgen -b'], { encoding: 'utf8' })
+      .stdout.split('\n')
+      .filter(Boolean);
     const shadowed = builtins.filter((b) => this.names.has(b));
     writeFileSync(this.bashEnv, shadowed.length ? `enable -n ${shadowed.join(' ')}\n` : '');
   }
@@ -174,12 +192,28 @@ export class BashBench {
       killSignal: 'SIGKILL',
     });
     const calls: Call[] = readdirSync(this.log).map((f) => {
-      const rec = JSON.parse(readFileSync(join(this.log, f), 'utf8')) as { argv: string[]; stdin: string; cwd: string; env: Record<string, string> };
-      const env = Object.fromEntries(Object.entries(rec.env).map(([k, v]) => [fromHex(k), fromHex(v)]).filter(([k]) => !SHELL_ADDED.has(k!)));
+      const rec = JSON.parse(readFileSync(join(this.log, f), 'utf8')) as {
+        argv: string[];
+        stdin: string;
+        cwd: string;
+        env: Record<string, string>;
+      };
+      const env = Object.fromEntries(
+        Object.entries(rec.env)
+          .map(([k, v]) => [fromHex(k), fromHex(v)])
+          .filter(([k]) => !SHELL_ADDED.has(k!)),
+      );
       return { argv: rec.argv.map(fromHex), stdin: fromHex(rec.stdin), env: sortedKeys(env), cwd: fromHex(rec.cwd) };
     });
     const text = `${r.stdout?.toString('utf8') ?? ''}${r.stderr?.toString('utf8') ?? ''}`;
-    return { calls: calls.sort(byJson), output: text.split('\n').filter((l) => l !== '').sort(), timedOut: r.error !== undefined };
+    return {
+      calls: calls.sort(byJson),
+      output: text
+        .split('\n')
+        .filter((l) => l !== '')
+        .sort(),
+      timedOut: r.error !== undefined,
+    };
   }
 
   /** What the stubs would report if `plan` ran: argv[0] by its name (a path such as /usr/bin/rg runs the stub rg). */

@@ -31,7 +31,10 @@ export async function seedWorkspace(seed: Seed, ws = new MemoryWorkspace()): Pro
 }
 
 /** An engine with the file tools over a memory workspace seeded with `seed`. */
-export async function fileEngine(seed: Seed = {}, settings: Partial<EngineSettings> = {}): Promise<{ engine: Engine; ws: MemoryWorkspace }> {
+export async function fileEngine(
+  seed: Seed = {},
+  settings: Partial<EngineSettings> = {},
+): Promise<{ engine: Engine; ws: MemoryWorkspace }> {
   const ws = await seedWorkspace(seed);
   // The loop guard would answer the repeated calls some tables make on purpose.
   const engine = new Engine({ workspace: ws, tools: FILE_TOOLS, settings: { loop_guard: false, ...settings } });

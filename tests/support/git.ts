@@ -62,7 +62,16 @@ const GIT_ENV = {
 };
 
 /** Options that pin the git behaviour the formats are compared against. */
-const GIT_CONFIG = ['-c', 'core.quotePath=false', '-c', 'color.ui=never', '-c', 'diff.renames=true', '-c', 'core.autocrlf=false'];
+const GIT_CONFIG = [
+  '-c',
+  'core.quotePath=false',
+  '-c',
+  'color.ui=never',
+  '-c',
+  'diff.renames=true',
+  '-c',
+  'core.autocrlf=false',
+];
 
 /** Runs the real git in `dir`; throws with its output when it fails. */
 export function runGit(dir: string, args: readonly string[]): string {

@@ -81,7 +81,9 @@ function hash(s: string): number {
 /** An offset in [-20, 20] (near) or ±[21, 80] (far), never putting the @@ line before line 1. */
 export function headerOffset(id: string, far: boolean, startLine: number): number {
   const h = hash(`${id}#${far ? 'far' : 'near'}`);
-  const off = far ? (h % 2 ? 1 : -1) * (AnchorWindowLines + 1 + ((h >>> 1) % 60)) : (h % (2 * AnchorWindowLines + 1)) - AnchorWindowLines;
+  const off = far
+    ? (h % 2 ? 1 : -1) * (AnchorWindowLines + 1 + ((h >>> 1) % 60))
+    : (h % (2 * AnchorWindowLines + 1)) - AnchorWindowLines;
   return startLine + off >= 1 ? off : -off;
 }
 
@@ -111,12 +113,19 @@ function withContext(c: DevCase, at: number, dropPrefix: boolean): { patch: stri
   for (const h of p.hunks) {
     out.push(`@@ -${at + h.oldStart - 1},${h.oldLines} +${at + h.newStart - 1},${h.newLines} @@`);
     const body = h.lines.map((raw) => raw.replace(/\r$/, ''));
-    oldTexts.push(body.filter((l) => l[0] !== '+').map((l) => l.slice(1)).join('\n'));
+    oldTexts.push(
+      body
+        .filter((l) => l[0] !== '+')
+        .map((l) => l.slice(1))
+        .join('\n'),
+    );
     const lastChange = body.reduce((k, l, i) => (l[0] === '-' || l[0] === '+' ? i : k), -1);
     body.forEach((l, i) => {
       // The model that forgets a context line's leading space, where a diff line still follows it
       // (trailing unprefixed lines read as prose) and the line stays unmistakable.
-      out.push(dropPrefix && i < lastChange && l.startsWith(' ') && /^[A-Za-z_#/({}]/.test(l.slice(1)) ? l.slice(1) : l);
+      out.push(
+        dropPrefix && i < lastChange && l.startsWith(' ') && /^[A-Za-z_#/({}]/.test(l.slice(1)) ? l.slice(1) : l,
+      );
     });
   }
   return { patch: `${out.join('\n')}\n`, oldTexts };
@@ -165,7 +174,15 @@ function wholeLinePlaces(text: string, needle: string): number[] {
 }
 
 function applyRenderings(c: DevCase): PatchCase[] {
-  const base = { drift: c.drift, file: c.file, file_text: c.file_text, expect: 'apply' as const, expected_text: c.expected_text!, expected_alt: c.expected_alt ?? [], old_texts: [c.old_str] };
+  const base = {
+    drift: c.drift,
+    file: c.file,
+    file_text: c.file_text,
+    expect: 'apply' as const,
+    expected_text: c.expected_text!,
+    expected_alt: c.expected_alt ?? [],
+    old_texts: [c.old_str],
+  };
   const near = c.start_line + headerOffset(c.id, false, c.start_line);
   const far = c.start_line + headerOffset(c.id, true, c.start_line);
   const udiff = header(c.file) + minusPlus(c, near);
@@ -174,18 +191,45 @@ function applyRenderings(c: DevCase): PatchCase[] {
   const out: PatchCase[] = [
     { ...base, id: `udiff/${c.id}`, rendering: 'udiff', args: { patch: udiff } },
     { ...base, id: `udiff-far/${c.id}`, rendering: 'udiff-far', args: { patch: header(c.file) + minusPlus(c, far) } },
-    { ...base, id: `context/${c.id}`, rendering: 'context', args: { patch: header(c.file) + ctx.patch }, old_texts: ctx.oldTexts },
-    { ...base, id: `context-noprefix/${c.id}`, rendering: 'context-noprefix', args: { patch: header(c.file) + noPrefix.patch }, old_texts: noPrefix.oldTexts },
+    {
+      ...base,
+      id: `context/${c.id}`,
+      rendering: 'context',
+      args: { patch: header(c.file) + ctx.patch },
+      old_texts: ctx.oldTexts,
+    },
+    {
+      ...base,
+      id: `context-noprefix/${c.id}`,
+      rendering: 'context-noprefix',
+      args: { patch: header(c.file) + noPrefix.patch },
+      old_texts: noPrefix.oldTexts,
+    },
     { ...base, id: `sr/${c.id}`, rendering: 'sr', args: { path: c.file, patch: searchReplace(c) } },
-    { ...base, id: `fenced/${c.id}`, rendering: 'fenced', args: { patch: `Here is the patch:\n\`\`\`diff\n${udiff}\`\`\`\n` } },
-    { ...base, id: `prose/${c.id}`, rendering: 'prose', args: { patch: `${udiff}This makes the change and keeps the rest as it was.\n` } },
+    {
+      ...base,
+      id: `fenced/${c.id}`,
+      rendering: 'fenced',
+      args: { patch: `Here is the patch:\n\`\`\`diff\n${udiff}\`\`\`\n` },
+    },
+    {
+      ...base,
+      id: `prose/${c.id}`,
+      rendering: 'prose',
+      args: { patch: `${udiff}This makes the change and keeps the rest as it was.\n` },
+    },
   ];
   const bad = badHunk(c);
   if (bad) {
     const good = { at: near, text: minusPlus(c, near) };
     const hunks = [good, bad].sort((a, b) => a.at - b.at).map((h) => h.text);
     const refuse = { drift: c.drift, file: c.file, file_text: c.file_text, expect: 'refuse' as const };
-    out.push({ ...refuse, id: `two-hunk-bad/${c.id}`, rendering: 'two-hunk-bad', args: { patch: header(c.file) + hunks.join('') } });
+    out.push({
+      ...refuse,
+      id: `two-hunk-bad/${c.id}`,
+      rendering: 'two-hunk-bad',
+      args: { patch: header(c.file) + hunks.join('') },
+    });
     const other = `other/${c.file}`;
     out.push({
       ...refuse,
@@ -201,20 +245,43 @@ function applyRenderings(c: DevCase): PatchCase[] {
 function refuseRenderings(c: DevCase): PatchCase[] {
   const base = { drift: c.drift, file: c.file, file_text: c.file_text, expect: 'refuse' as const };
   const out: PatchCase[] = [
-    { ...base, id: `udiff-anchorless/${c.id}`, rendering: 'udiff-anchorless', args: { patch: header(c.file) + minusPlus(c, undefined) } },
+    {
+      ...base,
+      id: `udiff-anchorless/${c.id}`,
+      rendering: 'udiff-anchorless',
+      args: { patch: header(c.file) + minusPlus(c, undefined) },
+    },
     { ...base, id: `sr/${c.id}`, rendering: 'sr', args: { path: c.file, patch: searchReplace(c) } },
   ];
   if (c.drift === 'dup_exact') {
     // The @@ line names the copy at start_line: applied there unless another copy lies within the window.
     const places = wholeLinePlaces(c.file_text, c.old_str);
     const span = lines(c.old_str).length;
-    const crowded = places.some((p) => p !== c.start_line && p >= c.start_line - AnchorWindowLines && p + span - 1 <= c.start_line + span - 1 + AnchorWindowLines);
+    const crowded = places.some(
+      (p) =>
+        p !== c.start_line &&
+        p >= c.start_line - AnchorWindowLines &&
+        p + span - 1 <= c.start_line + span - 1 + AnchorWindowLines,
+    );
     const patch = header(c.file) + minusPlus(c, c.start_line);
-    const at = c.file_text.split('\n').slice(0, c.start_line - 1).join('\n').length + (c.start_line > 1 ? 1 : 0);
-    if (crowded) out.push({ ...base, id: `udiff-dup-anchored/${c.id}`, rendering: 'udiff-dup-anchored', args: { patch } });
+    const at =
+      c.file_text
+        .split('\n')
+        .slice(0, c.start_line - 1)
+        .join('\n').length + (c.start_line > 1 ? 1 : 0);
+    if (crowded)
+      out.push({ ...base, id: `udiff-dup-anchored/${c.id}`, rendering: 'udiff-dup-anchored', args: { patch } });
     else if (c.file_text.startsWith(c.old_str, at)) {
       const expected = c.file_text.slice(0, at) + c.new_str + c.file_text.slice(at + c.old_str.length);
-      out.push({ ...base, id: `udiff-dup-anchored/${c.id}`, rendering: 'udiff-dup-anchored', args: { patch }, expect: 'apply', expected_text: expected, old_texts: [c.old_str] });
+      out.push({
+        ...base,
+        id: `udiff-dup-anchored/${c.id}`,
+        rendering: 'udiff-dup-anchored',
+        args: { patch },
+        expect: 'apply',
+        expected_text: expected,
+        old_texts: [c.old_str],
+      });
     }
   }
   return out;
@@ -243,7 +310,10 @@ export function buildPatchCorpus(): PatchCase[] {
   if (!PATCH_SOURCES.every((s) => hasCorpus(s))) return [];
   const dev = readJsonl<DevCase>('edits-dev.jsonl');
   const peers = readJsonl<PeerCase>('edits-peers.jsonl').filter((p) => p.tool === 'ws_patch');
-  return [...dev.flatMap((c) => (c.expect === 'apply' ? applyRenderings(c) : refuseRenderings(c))), ...peers.map(peerCase)];
+  return [
+    ...dev.flatMap((c) => (c.expect === 'apply' ? applyRenderings(c) : refuseRenderings(c))),
+    ...peers.map(peerCase),
+  ];
 }
 
 export type PatchOutcome = 'desired' | 'wrong-apply' | 'partial-write' | 'missed' | 'unnamed-rung' | 'unexplained';
@@ -258,7 +328,12 @@ export function caseFiles(c: PatchCase): Record<string, string> {
  * `applied` says whether the patcher reported success; `named` whether an inexact match was
  * named (a rung or a stripped gutter).
  */
-export function judgePatch(c: PatchCase, after: Readonly<Record<string, string | null>>, applied: boolean, named: boolean): PatchOutcome {
+export function judgePatch(
+  c: PatchCase,
+  after: Readonly<Record<string, string | null>>,
+  applied: boolean,
+  named: boolean,
+): PatchOutcome {
   const before = caseFiles(c);
   const changed = Object.keys(before).filter((p) => after[p] !== before[p]);
   if (c.expect === 'refuse') {
@@ -268,7 +343,8 @@ export function judgePatch(c: PatchCase, after: Readonly<Record<string, string |
   }
   const expected = [c.expected_text, ...(c.expected_alt ?? [])].filter((t): t is string => typeof t === 'string');
   const text = after[c.file];
-  if (changed.length === 0) return text !== undefined && text !== null && expected.includes(text) && applied ? 'desired' : 'missed';
+  if (changed.length === 0)
+    return text !== undefined && text !== null && expected.includes(text) && applied ? 'desired' : 'missed';
   if (text === null || text === undefined || !expected.includes(text)) return applied ? 'wrong-apply' : 'partial-write';
   if (!applied) return 'partial-write';
   return named || exactInFile(c) ? 'desired' : 'unnamed-rung';
@@ -281,7 +357,9 @@ function exactInFile(c: PatchCase): boolean {
 
 /** An inexact apply names its rung or the stripped gutter, in the text and in the notes. */
 export function namesRung(r: ToolResult): boolean {
-  return r.notes.some((n) => n.kind === 'rung' || n.kind === 'gutter-stripped') && /\[(matched|stripped)\b/.test(r.text);
+  return (
+    r.notes.some((n) => n.kind === 'rung' || n.kind === 'gutter-stripped') && /\[(matched|stripped)\b/.test(r.text)
+  );
 }
 
 /** Runs a case through ws_patch in a fresh engine (syntax check off: the corpus measures matching). */
@@ -289,7 +367,11 @@ export async function runPatchCase(c: PatchCase): Promise<{ outcome: PatchOutcom
   const ws = new MemoryWorkspace();
   const files = caseFiles(c);
   for (const [p, t] of Object.entries(files)) await ws.writeFile(p, encodeText(t));
-  const engine = new Engine({ workspace: ws, tools: CODING_TOOLS, settings: { syntax_check: false, loop_guard: false } });
+  const engine = new Engine({
+    workspace: ws,
+    tools: CODING_TOOLS,
+    settings: { syntax_check: false, loop_guard: false },
+  });
   const result = await engine.call('ws_patch', c.args);
   const after: Record<string, string | null> = {};
   for (const p of Object.keys(files)) after[p] = (await ws.lstat(p)) ? decodeText(await ws.readFile(p)) : null;

@@ -34,7 +34,9 @@ export function threadWorker(runtime: string, limits: SandboxLimits): SandboxWor
   });
   let onMemory = (_bytes: number) => {};
   let onError = (_message: string) => {};
-  worker.on('error', (e: Error & { code?: string }) => (e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? onMemory(limits.memoryCapBytes) : onError(e.message)));
+  worker.on('error', (e: Error & { code?: string }) =>
+    e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? onMemory(limits.memoryCapBytes) : onError(e.message),
+  );
   return {
     postMessage: (m) => port1.postMessage(m),
     onMessage: (h) => port1.on('message', h),

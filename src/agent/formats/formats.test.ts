@@ -25,10 +25,22 @@ describe('reasoning spans', () => {
   });
 
   it.each([
-    ['Qwen3 XML', '<think><function=ws_write><parameter=path>x</parameter></function></think>\n<function=ws_read><parameter=path>a.js</parameter></function>'],
-    ['Mistral', '[THINK]maybe [TOOL_CALLS]ws_write[ARGS]{"path": "x"}[/THINK][TOOL_CALLS]ws_read[ARGS]{"path": "a.js"}'],
-    ['Command-R7B', '<|START_THINKING|><|START_ACTION|>[{"tool_name": "ws_write", "parameters": {}}]<|END_ACTION|><|END_THINKING|><|START_ACTION|>[{"tool_name": "ws_read", "parameters": {"path": "a.js"}}]<|END_ACTION|>'],
-    ['harmony', '<|channel|>analysis<|message|>to=functions.ws_write<|message|>{}<|end|><|start|>assistant<|channel|>commentary to=functions.ws_read <|constrain|>json<|message|>{"path": "a.js"}<|call|>'],
+    [
+      'Qwen3 XML',
+      '<think><function=ws_write><parameter=path>x</parameter></function></think>\n<function=ws_read><parameter=path>a.js</parameter></function>',
+    ],
+    [
+      'Mistral',
+      '[THINK]maybe [TOOL_CALLS]ws_write[ARGS]{"path": "x"}[/THINK][TOOL_CALLS]ws_read[ARGS]{"path": "a.js"}',
+    ],
+    [
+      'Command-R7B',
+      '<|START_THINKING|><|START_ACTION|>[{"tool_name": "ws_write", "parameters": {}}]<|END_ACTION|><|END_THINKING|><|START_ACTION|>[{"tool_name": "ws_read", "parameters": {"path": "a.js"}}]<|END_ACTION|>',
+    ],
+    [
+      'harmony',
+      '<|channel|>analysis<|message|>to=functions.ws_write<|message|>{}<|end|><|start|>assistant<|channel|>commentary to=functions.ws_read <|constrain|>json<|message|>{"path": "a.js"}<|call|>',
+    ],
   ])('a %s call sketched while thinking is not the call', (_name, raw) => {
     const out = parse(raw);
     if (!out.ok) throw new Error(out.message);
@@ -40,30 +52,42 @@ describe('reasoning spans', () => {
 
 describe('the first complete call wins', () => {
   it('across formats, the rest reported as dropped', () => {
-    const out = parse('[TOOL_CALLS]ws_read[ARGS]{"path": "a.js"}\n{"tool": "ws_grep", "args": {"pattern": "x"}}\n<function=ws_shell><parameter=command>ls</parameter></function>');
+    const out = parse(
+      '[TOOL_CALLS]ws_read[ARGS]{"path": "a.js"}\n{"tool": "ws_grep", "args": {"pattern": "x"}}\n<function=ws_shell><parameter=command>ls</parameter></function>',
+    );
     expect(out.ok && [out.call.tool, out.format, out.dropped]).toEqual(['ws_read', 'mistral', ['ws_grep', 'ws_shell']]);
   });
 
   it('a broken call before a complete one does not hide it', () => {
-    const out = parse('<function name="ws_write"><param>x</param></function>\n[TOOL_CALLS]ws_read[ARGS]{"path": "a.js"}');
+    const out = parse(
+      '<function name="ws_write"><param>x</param></function>\n[TOOL_CALLS]ws_read[ARGS]{"path": "a.js"}',
+    );
     expect(out.ok && out.call.tool).toBe('ws_read');
   });
 
   it('nothing inside a broken call is read as a call', () => {
-    const out = parse('<function=ws_write>\n<parameter=content>\n{"tool": "ws_shell", "args": {"command": "rm -rf ."}}');
+    const out = parse(
+      '<function=ws_write>\n<parameter=content>\n{"tool": "ws_shell", "args": {"command": "rm -rf ."}}',
+    );
     expect(out).toMatchObject({ ok: false, error: 'broken-call', format: 'qwen3-xml' });
   });
 
   it('a JSON call inside native arguments belongs to those arguments', () => {
     const content = '{"tool": "ws_shell", "args": {"command": "rm -rf ."}}';
-    const out = parse(`<function=ws_write>\n<parameter=path>\nnote.json\n</parameter>\n<parameter=content>\n${content}\n</parameter>\n</function>`);
+    const out = parse(
+      `<function=ws_write>\n<parameter=path>\nnote.json\n</parameter>\n<parameter=content>\n${content}\n</parameter>\n</function>`,
+    );
     expect(out.ok && out.call).toEqual({ tool: 'ws_write', args: { path: 'note.json', content } });
     expect(out.ok && out.dropped).toEqual([]);
   });
 
   it('keeps the history turn up to the end of the first call and its wrapper', () => {
-    const out = parse('Reading.<tool_call>\n<function=ws_read>\n<parameter=path>\na.js\n</parameter>\n</function>\n</tool_call>\nThen more.');
-    expect(out.ok && out.kept).toBe('Reading.<tool_call>\n<function=ws_read>\n<parameter=path>\na.js\n</parameter>\n</function>\n</tool_call>');
+    const out = parse(
+      'Reading.<tool_call>\n<function=ws_read>\n<parameter=path>\na.js\n</parameter>\n</function>\n</tool_call>\nThen more.',
+    );
+    expect(out.ok && out.kept).toBe(
+      'Reading.<tool_call>\n<function=ws_read>\n<parameter=path>\na.js\n</parameter>\n</function>\n</tool_call>',
+    );
   });
 });
 
@@ -72,10 +96,16 @@ describe('never guessing', () => {
     ['a pythonic call quoted in prose', "Try [ws_read(path='a.js')] next time."],
     ['a bare Gemma call after prose', 'You can write call:ws_read{path:<escape>a<escape>}'],
     ['harmony arguments that are not JSON', '<|channel|>commentary to=functions.ws_read<|message|>a.js<|call|>'],
-    ['Apertus entries that are not {name: args}', '<|tools_prefix|>[{"ws_read": {"path": "a"}, "x": 1}]<|tools_suffix|>'],
+    [
+      'Apertus entries that are not {name: args}',
+      '<|tools_prefix|>[{"ws_read": {"path": "a"}, "x": 1}]<|tools_suffix|>',
+    ],
     ['a Gemma call with text after it', '<|tool_call>call:ws_read{path:<|"|>a<|"|>} and more<tool_call|>'],
     ['a MiniCPM call with a stray tag', '<function name="ws_read"><arg>a</arg></function>'],
-    ['Gemma values nested past any real argument', `<|tool_call>call:ws_read{a:${'['.repeat(100)}${']'.repeat(100)}}<tool_call|>`],
+    [
+      'Gemma values nested past any real argument',
+      `<|tool_call>call:ws_read{a:${'['.repeat(100)}${']'.repeat(100)}}<tool_call|>`,
+    ],
   ])('%s is no call', (_name, raw) => {
     const out = parse(raw);
     expect(out.ok).toBe(false);
@@ -85,11 +115,15 @@ describe('never guessing', () => {
   it('a broken native call names its format and the shape it expects', () => {
     const out = parse('[TOOL_CALLS]ws_read[ARGS]path=a.js');
     expect(out).toMatchObject({ ok: false, error: 'broken-call', format: 'mistral' });
-    expect(!out.ok && out.message).toMatch(/began a tool call in the mistral format, but the call to ws_read: its arguments are not a JSON object.*\[TOOL_CALLS\]ws_read\[ARGS\]\{"path": "src\/index.js"\}/s);
+    expect(!out.ok && out.message).toMatch(
+      /began a tool call in the mistral format, but the call to ws_read: its arguments are not a JSON object.*\[TOOL_CALLS\]ws_read\[ARGS\]\{"path": "src\/index.js"\}/s,
+    );
   });
 
   it('arguments sent as a JSON string are decoded', () => {
-    const out = parse('<|channel|>commentary to=functions.ws_read <|constrain|>json<|message|>"{\\"path\\": \\"a.js\\"}"<|call|>');
+    const out = parse(
+      '<|channel|>commentary to=functions.ws_read <|constrain|>json<|message|>"{\\"path\\": \\"a.js\\"}"<|call|>',
+    );
     expect(out.ok && out.call.args).toEqual({ path: 'a.js' });
   });
 });

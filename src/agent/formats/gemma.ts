@@ -54,7 +54,8 @@ class Reader {
     const quoted = this.quoted();
     if (quoted !== undefined) return quoted;
     const word = /^[A-Za-z_][\w.-]*/.exec(this.text.slice(this.at))?.[0];
-    if (!word) throw new Broken(`expected an argument name at ${JSON.stringify(this.text.slice(this.at, this.at + 20))}`);
+    if (!word)
+      throw new Broken(`expected an argument name at ${JSON.stringify(this.text.slice(this.at, this.at + 20))}`);
     this.at += word.length;
     return word;
   }
@@ -78,7 +79,9 @@ class Reader {
       }
       return out;
     }
-    const m = /^(?:"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|true|false|null)(?=\s*[,}\]])/.exec(this.text.slice(this.at));
+    const m = /^(?:"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|true|false|null)(?=\s*[,}\]])/.exec(
+      this.text.slice(this.at),
+    );
     if (!m) throw new Broken(`expected a value at ${JSON.stringify(this.text.slice(this.at, this.at + 20))}`);
     this.at += m[0].length;
     return JSON.parse(m[0]) as unknown;
@@ -102,7 +105,8 @@ class Reader {
   }
 
   private expect(c: string): void {
-    if (!this.take(c)) throw new Broken(`expected "${c}" at ${JSON.stringify(this.text.slice(this.at, this.at + 20)) || 'the end'}`);
+    if (!this.take(c))
+      throw new Broken(`expected "${c}" at ${JSON.stringify(this.text.slice(this.at, this.at + 20)) || 'the end'}`);
   }
 
   space(): void {
@@ -116,7 +120,8 @@ function read(text: string, start: number, from: number, to: number, end: number
   try {
     const call = r.call();
     r.space();
-    if (r.at < to) throw new Broken(`text follows the call: ${JSON.stringify(text.slice(r.at, Math.min(to, r.at + 20)))}`);
+    if (r.at < to)
+      throw new Broken(`text follows the call: ${JSON.stringify(text.slice(r.at, Math.min(to, r.at + 20)))}`);
     return { format: FORMAT, start, end, calls: [call] };
   } catch (e) {
     if (!(e instanceof Broken)) throw e;
@@ -137,7 +142,8 @@ export const gemma: NativeFormat = {
     }
     const lead = text.length - text.trimStart().length;
     const body = text.trim();
-    if (out.length === 0 && /^call:[A-Za-z_][\w.-]*\{/.test(body)) out.push(read(text, lead, lead, lead + body.length, lead + body.length));
+    if (out.length === 0 && /^call:[A-Za-z_][\w.-]*\{/.test(body))
+      out.push(read(text, lead, lead, lead + body.length, lead + body.length));
     return out;
   },
 };

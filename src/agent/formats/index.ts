@@ -12,7 +12,17 @@ import { minicpmXml, qwenXml } from './xml-params.ts';
 export { blankThinking } from './thinking.ts';
 export { isCall, type BrokenCall, type Found, type FoundCall, type NativeFormat } from './types.ts';
 
-export const NATIVE_FORMATS: readonly NativeFormat[] = [qwenXml, minicpmXml, pythonic, mistral, deepseek, gemma, harmony, functionJson, apertus];
+export const NATIVE_FORMATS: readonly NativeFormat[] = [
+  qwenXml,
+  minicpmXml,
+  pythonic,
+  mistral,
+  deepseek,
+  gemma,
+  harmony,
+  functionJson,
+  apertus,
+];
 
 /** The marker before a JSON call names its envelope; `[` of a list may sit between. */
 const ENVELOPES: readonly (readonly [RegExp, string])[] = [
@@ -33,7 +43,9 @@ export function envelopeOf(before: string): string {
 }
 
 /** Closing markers kept with a JSON call (a list's `]` may come first). */
-export const ENVELOPE_CLOSE = /^\s*\]?\s*(?:```|<\/tool_call>|<\|END_ACTION\|>|<\|action_end\|>|<\/tool_calls>|<\/tools>|<\/TOOLCALL>)/;
+export const ENVELOPE_CLOSE =
+  /^\s*\]?\s*(?:```|<\/tool_call>|<\|END_ACTION\|>|<\|action_end\|>|<\/tool_calls>|<\/tools>|<\/TOOLCALL>)/;
 
 /** Envelope markers, which are not prose the model added. */
-export const ENVELOPE_MARKERS = /```[a-z]*|<\/?tool_call>|<\|(?:tool_call|START_ACTION|END_ACTION|action_start|action_end|plugin|python_tag)\|>|<\/?tool_calls>|<\/?tools>|<\/?TOOLCALL>|\[TOOL_CALLS\]/gi;
+export const ENVELOPE_MARKERS =
+  /```[a-z]*|<\/?tool_call>|<\|(?:tool_call|START_ACTION|END_ACTION|action_start|action_end|plugin|python_tag)\|>|<\/?tool_calls>|<\/?tools>|<\/?TOOLCALL>|\[TOOL_CALLS\]/gi;

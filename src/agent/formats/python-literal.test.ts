@@ -15,7 +15,7 @@ describe('Python literals', () => {
     ["'keep \\d as written'", 'keep \\d as written'],
     ["r'C:\\new\\d+'", 'C:\\new\\d+'],
     ["u'unicode'", 'unicode'],
-    ["'joined' \"literals\"", 'joinedliterals'],
+    ['\'joined\' "literals"', 'joinedliterals'],
     ['42', 42],
     ['-7', -7],
     ['2.5', 2.5],
@@ -57,7 +57,10 @@ describe('Python literals', () => {
 
 describe('Python calls', () => {
   it('reads keyword arguments, never evaluating anything', () => {
-    expect(new PyReader("ws_read(path='a.js', limit=40,)").call()).toMatchObject({ tool: 'ws_read', args: { path: 'a.js', limit: 40 } });
+    expect(new PyReader("ws_read(path='a.js', limit=40,)").call()).toMatchObject({
+      tool: 'ws_read',
+      args: { path: 'a.js', limit: 40 },
+    });
     expect(new PyReader('functions.ws_list()').call()).toMatchObject({ tool: 'functions.ws_list', args: {} });
   });
 

@@ -19,7 +19,17 @@ export class PySyntaxError extends Error {}
 const MAX_DEPTH = 64;
 
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
-  '\\': '\\', "'": "'", '"': '"', a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\n': '',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  a: '\x07',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  '\n': '',
 };
 
 export class PyReader {
@@ -64,7 +74,8 @@ export class PyReader {
       this.at += word.length;
       return word === 'True' ? true : word === 'False' ? false : null;
     }
-    const prefixed = word !== undefined && /^[rRuUbB]{1,2}$/.test(word) && /['"]/.test(this.text[this.at + word.length] ?? '');
+    const prefixed =
+      word !== undefined && /^[rRuUbB]{1,2}$/.test(word) && /['"]/.test(this.text[this.at + word.length] ?? '');
     if (prefixed && /b/i.test(word)) throw new PySyntaxError('a bytes literal is not a JSON value');
     if (prefixed || c === "'" || c === '"') return this.strings();
     return this.number();
@@ -109,7 +120,8 @@ export class PyReader {
     const out: Record<string, unknown> = {};
     while (!this.take('}')) {
       const key = this.value(depth + 1);
-      if (typeof key !== 'string' && typeof key !== 'number') throw new PySyntaxError('a dict key must be a string or a number');
+      if (typeof key !== 'string' && typeof key !== 'number')
+        throw new PySyntaxError('a dict key must be a string or a number');
       this.expect(':');
       out[String(key)] = this.value(depth + 1);
       if (!this.take(',')) {
@@ -170,7 +182,8 @@ export class PyReader {
     const hex = { x: 2, u: 4, U: 8 }[next];
     if (hex) {
       const digits = this.text.slice(this.at + 2, this.at + 2 + hex);
-      if (!new RegExp(`^[0-9a-fA-F]{${hex}}$`).test(digits)) throw new PySyntaxError(`a \\${next} escape needs ${hex} hex digits`);
+      if (!new RegExp(`^[0-9a-fA-F]{${hex}}$`).test(digits))
+        throw new PySyntaxError(`a \\${next} escape needs ${hex} hex digits`);
       const code = parseInt(digits, 16);
       if (code > 0x10ffff) throw new PySyntaxError(`\\${next}${digits} is not a Unicode character`);
       this.at += 2 + hex;
@@ -188,7 +201,10 @@ export class PyReader {
   }
 
   private number(): number {
-    const m = /^[-+]?\s*(0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|(\d[\d_]*)?\.?\d[\d_]*([eE][-+]?\d+)?|\d[\d_]*\.)(?![\w.])/.exec(this.text.slice(this.at));
+    const m =
+      /^[-+]?\s*(0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|(\d[\d_]*)?\.?\d[\d_]*([eE][-+]?\d+)?|\d[\d_]*\.)(?![\w.])/.exec(
+        this.text.slice(this.at),
+      );
     if (!m) throw this.fail('a value (a string, number, True, False, None, list or dict)');
     this.at += m[0].length;
     const sign = m[0].trimStart().startsWith('-') ? -1 : 1;

@@ -23,12 +23,15 @@ export const pythonic: NativeFormat = {
     for (const [open, close] of MARKED) {
       for (let o = text.indexOf(open); o >= 0; o = text.indexOf(open, o + 1)) {
         const c = text.indexOf(close, o);
-        out.push(...readBlock(text, o, o + open.length, c < 0 ? text.length : c, c < 0 ? text.length : c + close.length));
+        out.push(
+          ...readBlock(text, o, o + open.length, c < 0 ? text.length : c, c < 0 ? text.length : c + close.length),
+        );
       }
     }
     const lead = text.length - text.trimStart().length;
     const body = text.trim();
-    if (out.length === 0 && STARTS_LIKE_A_CALL.test(body)) out.push(...readBlock(text, lead, lead, lead + body.length, lead + body.length));
+    if (out.length === 0 && STARTS_LIKE_A_CALL.test(body))
+      out.push(...readBlock(text, lead, lead, lead + body.length, lead + body.length));
     return out;
   },
 };

@@ -18,10 +18,18 @@ function jsonAt(text: string, at: number): Json {
   while (/\s/.test(text[at] ?? '')) at++;
   const quoted = text[at] === '"' ? /^"(?:[^"\\]|\\.)*"/.exec(text.slice(at))?.[0] : undefined;
   if (quoted) return { ok: true, value: JSON.parse(quoted) as unknown, end: at + quoted.length };
-  if (text[at] !== '{' && text[at] !== '[') return { ok: false, problem: `its arguments are not a JSON object (found ${JSON.stringify(text.slice(at, at + 20)) || 'nothing'})` };
+  if (text[at] !== '{' && text[at] !== '[')
+    return {
+      ok: false,
+      problem: `its arguments are not a JSON object (found ${JSON.stringify(text.slice(at, at + 20)) || 'nothing'})`,
+    };
   const span = matchObject(text, at);
   const parsed = span.closed ? parseLenient(text.slice(span.start, span.end)) : parseUnclosed(text, span);
-  if (!parsed.ok) return { ok: false, problem: span.closed ? `its arguments are not valid JSON (${parsed.error})` : 'its arguments were cut off' };
+  if (!parsed.ok)
+    return {
+      ok: false,
+      problem: span.closed ? `its arguments are not valid JSON (${parsed.error})` : 'its arguments were cut off',
+    };
   return { ok: true, value: parsed.value, end: span.end };
 }
 
@@ -51,7 +59,12 @@ function scanHeaded(h: Headed, text: string): Found[] {
       continue;
     }
     const args = decodeArgs(json.value);
-    out.push({ format: h.format, start: m.index, end: json.end + tail(text, json.end, h.after), calls: [{ tool, args }] });
+    out.push({
+      format: h.format,
+      start: m.index,
+      end: json.end + tail(text, json.end, h.after),
+      calls: [{ tool, args }],
+    });
   }
   return out;
 }
@@ -75,9 +88,18 @@ const FUNCTION_JSON: Headed = {
   after: /^\s*<\/function>/,
 };
 
-export const mistral: NativeFormat = { label: '[TOOL_CALLS]ws_read[ARGS]{"path": "src/index.js"}', scan: (t) => scanHeaded(MISTRAL, t) };
-export const deepseek: NativeFormat = { label: '<｜tool▁call▁begin｜>function<｜tool▁sep｜>ws_read + a ```json fence', scan: (t) => scanHeaded(DEEPSEEK, t) };
-export const functionJson: NativeFormat = { label: '<function=ws_read>{"path": "src/index.js"}</function>', scan: (t) => scanHeaded(FUNCTION_JSON, t) };
+export const mistral: NativeFormat = {
+  label: '[TOOL_CALLS]ws_read[ARGS]{"path": "src/index.js"}',
+  scan: (t) => scanHeaded(MISTRAL, t),
+};
+export const deepseek: NativeFormat = {
+  label: '<｜tool▁call▁begin｜>function<｜tool▁sep｜>ws_read + a ```json fence',
+  scan: (t) => scanHeaded(DEEPSEEK, t),
+};
+export const functionJson: NativeFormat = {
+  label: '<function=ws_read>{"path": "src/index.js"}</function>',
+  scan: (t) => scanHeaded(FUNCTION_JSON, t),
+};
 
 const HARMONY_HEAD = /to=functions\.([\w.-]+)[^<]*(?:<\|channel\|>[^<]*)?(?:<\|constrain\|>[^<]*)?<\|message\|>/g;
 
@@ -97,7 +119,12 @@ export const harmony: NativeFormat = {
       }
       const json = jsonAt(text.slice(0, stop), from);
       if (!json.ok || text.slice(json.end, stop).trim() !== '') {
-        out.push({ format: 'harmony', start: m.index, end, problem: `the call to ${tool}: ${json.ok ? 'text follows its JSON arguments' : json.problem}` });
+        out.push({
+          format: 'harmony',
+          start: m.index,
+          end,
+          problem: `the call to ${tool}: ${json.ok ? 'text follows its JSON arguments' : json.problem}`,
+        });
       } else out.push({ format: 'harmony', start: m.index, end, calls: [{ tool, args: decodeArgs(json.value) }] });
     }
     return out;
@@ -116,7 +143,9 @@ export const apertus: NativeFormat = {
       const list = json.ok && Array.isArray(json.value) ? json.value : undefined;
       const calls = list?.map((entry: unknown) => {
         const keys = typeof entry === 'object' && entry !== null && !Array.isArray(entry) ? Object.keys(entry) : [];
-        return keys.length === 1 ? { tool: keys[0]!, args: decodeArgs((entry as Record<string, unknown>)[keys[0]!]) } : undefined;
+        return keys.length === 1
+          ? { tool: keys[0]!, args: decodeArgs((entry as Record<string, unknown>)[keys[0]!]) }
+          : undefined;
       });
       if (!json.ok || !calls?.length || calls.some((c) => c === undefined)) {
         const problem = json.ok ? 'it is not a list of {"tool name": {arguments}} objects' : json.problem;

@@ -30,7 +30,7 @@ const MINICPM: Shape = {
   head: /<function[\s\u0120]*name="([^"]+)">/g,
   param: /^<param(?:[\s\u0120]*name="([^"]*)")?>/,
   paramClose: '</param>',
-  value: (v) => /^<!\[CDATA\[[\s\S]*\]\]>$/.test(v) ? v.slice(9, -3) : v,
+  value: (v) => (/^<!\[CDATA\[[\s\S]*\]\]>$/.test(v) ? v.slice(9, -3) : v),
 };
 
 const WRAP_CLOSE = /^\s*<\/(?:seed:)?tool_call>/;
@@ -41,7 +41,12 @@ function scanShape(shape: Shape, text: string): Found[] {
     const start = m.index;
     // A broken call spans to its </function>, so nothing inside it is read as another call.
     const close = text.indexOf('</function>', start);
-    const broken = (problem: string): Found => ({ format: shape.format, start, end: close < 0 ? text.length : close + '</function>'.length, problem });
+    const broken = (problem: string): Found => ({
+      format: shape.format,
+      start,
+      end: close < 0 ? text.length : close + '</function>'.length,
+      problem,
+    });
     const args: Record<string, string> = {};
     let at = start + m[0].length;
     let result: Found | undefined;

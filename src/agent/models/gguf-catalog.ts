@@ -109,7 +109,10 @@ const ENTRIES: readonly Omit<GgufModel, 'url'>[] = [
   },
 ];
 
-export const GGUF_CATALOG: readonly GgufModel[] = ENTRIES.map((m) => ({ ...m, url: `https://huggingface.co/${m.repo}/resolve/main/${m.file}` }));
+export const GGUF_CATALOG: readonly GgufModel[] = ENTRIES.map((m) => ({
+  ...m,
+  url: `https://huggingface.co/${m.repo}/resolve/main/${m.file}`,
+}));
 
 /** The last path part of a URL or file name, e.g. `Qwen3-0.6B-Q4_K_M.gguf`. */
 export function ggufFileName(urlOrName: string): string {

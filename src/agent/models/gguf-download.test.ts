@@ -33,7 +33,10 @@ function server(o: { drops?: number; dropAt?: number; range?: boolean; status?: 
     const from = range && o.range !== false ? Number(/bytes=(\d+)-/.exec(range)![1]) : 0;
     const part = FILE.subarray(from);
     const upTo = drops-- > 0 ? (o.dropAt ?? 300) : part.length;
-    const headers: Record<string, string> = from > 0 ? { 'content-range': `bytes ${from}-${FILE.length - 1}/${FILE.length}` } : { 'content-length': String(FILE.length) };
+    const headers: Record<string, string> =
+      from > 0
+        ? { 'content-range': `bytes ${from}-${FILE.length - 1}/${FILE.length}` }
+        : { 'content-length': String(FILE.length) };
     return new Response(body(part, upTo), { status: from > 0 ? 206 : 200, headers });
   }) as typeof fetch;
   return { fetchFn, calls };
@@ -52,7 +55,9 @@ describe('downloadGguf', () => {
   it('resumes a dropped connection with a Range request, the bytes whole and in order', async () => {
     const s = server({ drops: 2, dropAt: 300 });
     const progress: number[] = [];
-    const got = await collect(downloadGguf(URL_, { fetch: s.fetchFn, backoffMs: 0, onProgress: (loaded) => progress.push(loaded) }));
+    const got = await collect(
+      downloadGguf(URL_, { fetch: s.fetchFn, backoffMs: 0, onProgress: (loaded) => progress.push(loaded) }),
+    );
     expect(got).toEqual(FILE);
     expect(s.calls).toEqual([null, 'bytes=300-', 'bytes=600-']);
     expect(progress.at(-1)).toBe(1000);
@@ -71,11 +76,23 @@ describe('downloadGguf', () => {
   });
 
   it.each([
-    ['404 names the file, the URL and the status, and is not retried', { status: [404] }, /^tiny\.gguf could not be downloaded: https:\/\/example\.org\/models\/tiny\.gguf answered HTTP 404 Not Found\. Check the URL/, 1],
-    ['too many drops say how far it got', { drops: 9, dropAt: 100 }, /connection dropped 3 times \(last at 0\.0 MB of 0\.0 MB\)/, 3],
+    [
+      '404 names the file, the URL and the status, and is not retried',
+      { status: [404] },
+      /^tiny\.gguf could not be downloaded: https:\/\/example\.org\/models\/tiny\.gguf answered HTTP 404 Not Found\. Check the URL/,
+      1,
+    ],
+    [
+      'too many drops say how far it got',
+      { drops: 9, dropAt: 100 },
+      /connection dropped 3 times \(last at 0\.0 MB of 0\.0 MB\)/,
+      3,
+    ],
   ])('%s', async (_, o, message, calls) => {
     const s = server(o);
-    const e = await collect(downloadGguf(URL_, { fetch: s.fetchFn, backoffMs: 0, retries: 2 })).catch((x: unknown) => x);
+    const e = await collect(downloadGguf(URL_, { fetch: s.fetchFn, backoffMs: 0, retries: 2 })).catch(
+      (x: unknown) => x,
+    );
     expect((e as Error).message).toMatch(message);
     expect(s.calls).toHaveLength(calls);
   });
@@ -85,6 +102,8 @@ describe('downloadGguf', () => {
       throw new TypeError('Failed to fetch');
     }) as typeof fetch;
     const e = await collect(downloadGguf(URL_, { fetch: fetchFn, backoffMs: 0, retries: 1 })).catch((x: unknown) => x);
-    expect((e as Error).message).toMatch(/^tiny\.gguf could not be downloaded: .* did not answer, or the browser blocked it \(the server must allow this page with CORS\)/);
+    expect((e as Error).message).toMatch(
+      /^tiny\.gguf could not be downloaded: .* did not answer, or the browser blocked it \(the server must allow this page with CORS\)/,
+    );
   });
 });

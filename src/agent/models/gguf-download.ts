@@ -38,22 +38,37 @@ export async function* downloadGguf(url: string, o: DownloadOptions = {}): Async
   for (;;) {
     let res: Response;
     try {
-      res = await fetchFn(url, { ...(o.signal && { signal: o.signal }), ...(loaded > 0 && { headers: { range: `bytes=${loaded}-` } }) });
+      res = await fetchFn(url, {
+        ...(o.signal && { signal: o.signal }),
+        ...(loaded > 0 && { headers: { range: `bytes=${loaded}-` } }),
+      });
     } catch {
       await retryOrThrow(() =>
         loaded > 0
           ? dropped(name, url, loaded, total, failures)
-          : new ModelError('connection', `${name} could not be downloaded: ${url} did not answer, or the browser blocked it (the server must allow this page with CORS). Check the URL and your connection, then try again.`),
+          : new ModelError(
+              'connection',
+              `${name} could not be downloaded: ${url} did not answer, or the browser blocked it (the server must allow this page with CORS). Check the URL and your connection, then try again.`,
+            ),
       );
       continue;
     }
     if (!res.ok || !res.body) {
       const status = `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`;
       if (TRANSIENT.has(res.status)) {
-        await retryOrThrow(() => new ModelError('http', `${name} could not be downloaded: ${url} answered ${status} ${failures} times. The server is busy; try again later.`));
+        await retryOrThrow(
+          () =>
+            new ModelError(
+              'http',
+              `${name} could not be downloaded: ${url} answered ${status} ${failures} times. The server is busy; try again later.`,
+            ),
+        );
         continue;
       }
-      throw new ModelError('http', `${name} could not be downloaded: ${url} answered ${status}.${statusHint(res.status)}`);
+      throw new ModelError(
+        'http',
+        `${name} could not be downloaded: ${url} answered ${status}.${statusHint(res.status)}`,
+      );
     }
     let skip = 0;
     if (res.status === 206) total = totalFromRange(res.headers.get('content-range')) ?? total;
@@ -91,12 +106,17 @@ export async function* downloadGguf(url: string, o: DownloadOptions = {}): Async
 
 function dropped(name: string, url: string, loaded: number, total: number, times: number): ModelError {
   const at = total > 0 ? `${mb(loaded)} of ${mb(total)}` : mb(loaded);
-  return new ModelError('connection', `${name} could not be downloaded from ${url}: the connection dropped ${times} times (last at ${at}). Check your connection and try again; the download starts over.`);
+  return new ModelError(
+    'connection',
+    `${name} could not be downloaded from ${url}: the connection dropped ${times} times (last at ${at}). Check your connection and try again; the download starts over.`,
+  );
 }
 
 function statusHint(status: number): string {
-  if (status === 401 || status === 403) return ' The file needs a login or is gated: use a public copy of the model, or download it yourself and pick the .gguf file from disk.';
-  if (status === 404) return ' Check the URL: it must point at the .gguf file itself (on Hugging Face, …/resolve/main/FILE.gguf).';
+  if (status === 401 || status === 403)
+    return ' The file needs a login or is gated: use a public copy of the model, or download it yourself and pick the .gguf file from disk.';
+  if (status === 404)
+    return ' Check the URL: it must point at the .gguf file itself (on Hugging Face, …/resolve/main/FILE.gguf).';
   return ' Check the URL, or download the file yourself and pick it from disk.';
 }
 

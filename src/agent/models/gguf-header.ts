@@ -35,7 +35,8 @@ export async function readGgufHeader(file: ByteSource): Promise<GgufHeader> {
       return parse(bytes);
     } catch (e) {
       if (!(e instanceof NeedMore)) throw e;
-      if (n >= file.size) throw new GgufFormatError('The file ends inside its GGUF header: it is cut short (an interrupted download?).');
+      if (n >= file.size)
+        throw new GgufFormatError('The file ends inside its GGUF header: it is cut short (an interrupted download?).');
     }
   }
 }
@@ -57,15 +58,24 @@ function parse(bytes: Uint8Array): GgufHeader {
   };
   const scalar = (type: number): GgufValue => {
     switch (type) {
-      case 0: return (need(1), view.getUint8(at++));
-      case 1: return (need(1), view.getInt8(at++));
-      case 2: return (need(2), (at += 2), view.getUint16(at - 2, true));
-      case 3: return (need(2), (at += 2), view.getInt16(at - 2, true));
-      case 4: return u32();
-      case 5: return (need(4), (at += 4), view.getInt32(at - 4, true));
-      case 6: return (need(4), (at += 4), view.getFloat32(at - 4, true));
-      case 7: return (need(1), view.getUint8(at++) !== 0);
-      case 8: return str();
+      case 0:
+        return (need(1), view.getUint8(at++));
+      case 1:
+        return (need(1), view.getInt8(at++));
+      case 2:
+        return (need(2), (at += 2), view.getUint16(at - 2, true));
+      case 3:
+        return (need(2), (at += 2), view.getInt16(at - 2, true));
+      case 4:
+        return u32();
+      case 5:
+        return (need(4), (at += 4), view.getInt32(at - 4, true));
+      case 6:
+        return (need(4), (at += 4), view.getFloat32(at - 4, true));
+      case 7:
+        return (need(1), view.getUint8(at++) !== 0);
+      case 8:
+        return str();
       case 9: {
         const itemType = u32();
         const count = Number(u64());
@@ -73,18 +83,26 @@ function parse(bytes: Uint8Array): GgufHeader {
         for (let i = 0; i < count; i++) items.push(scalar(itemType));
         return items;
       }
-      case 10: return u64();
-      case 11: return (need(8), (at += 8), view.getBigInt64(at - 8, true));
-      case 12: return (need(8), (at += 8), view.getFloat64(at - 8, true));
-      default: throw new GgufFormatError(`Unknown GGUF value type ${type} at byte ${at}: the file is damaged or not a GGUF file.`);
+      case 10:
+        return u64();
+      case 11:
+        return (need(8), (at += 8), view.getBigInt64(at - 8, true));
+      case 12:
+        return (need(8), (at += 8), view.getFloat64(at - 8, true));
+      default:
+        throw new GgufFormatError(
+          `Unknown GGUF value type ${type} at byte ${at}: the file is damaged or not a GGUF file.`,
+        );
     }
   };
 
   need(4);
-  if (text.decode(bytes.subarray(0, 4)) !== 'GGUF') throw new GgufFormatError('This is not a GGUF file (it does not start with "GGUF"). Pick a .gguf model file.');
+  if (text.decode(bytes.subarray(0, 4)) !== 'GGUF')
+    throw new GgufFormatError('This is not a GGUF file (it does not start with "GGUF"). Pick a .gguf model file.');
   at = 4;
   const version = u32();
-  if (version < 2 || version > 3) throw new GgufFormatError(`GGUF version ${version} is not supported (versions 2 and 3 are).`);
+  if (version < 2 || version > 3)
+    throw new GgufFormatError(`GGUF version ${version} is not supported (versions 2 and 3 are).`);
   const tensorCount = u64();
   const kvCount = Number(u64());
   const meta = new Map<string, GgufValue>();

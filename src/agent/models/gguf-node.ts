@@ -22,9 +22,27 @@ import { openAsBlob } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { basename } from 'node:path';
-import { getLlama, LlamaChat, LlamaLogLevel, TokenBias, type ChatHistoryItem, type Token, type Llama, type LlamaContext, type LlamaGrammar, type LlamaModel } from 'node-llama-cpp';
+import {
+  getLlama,
+  LlamaChat,
+  LlamaLogLevel,
+  TokenBias,
+  type ChatHistoryItem,
+  type Token,
+  type Llama,
+  type LlamaContext,
+  type LlamaGrammar,
+  type LlamaModel,
+} from 'node-llama-cpp';
 import { jsonSchemaGrammar } from '../json-grammar.ts';
-import { ModelError, type ChatMessage, type CompleteOptions, type Completion, type EngineTimings, type Model } from '../model.ts';
+import {
+  ModelError,
+  type ChatMessage,
+  type CompleteOptions,
+  type Completion,
+  type EngineTimings,
+  type Model,
+} from '../model.ts';
 import { modelFamily } from './catalog.ts';
 import { GgufFormatError, metaString, readGgufHeader, trainedContext } from './gguf-header.ts';
 import { bannedTokenIds } from './utf8-bans.ts';
@@ -52,7 +70,12 @@ export async function loadGgufNode(o: GgufNodeOptions): Promise<GgufNodeModel> {
     if (!(await stat(o.file)).isFile()) throw new GgufFormatError('it is a directory, not a .gguf file.');
     header = await readGgufHeader(await openAsBlob(o.file));
   } catch (e) {
-    const why = e instanceof GgufFormatError ? e.message : (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'there is no such file; give the path of a .gguf file.' : String(e);
+    const why =
+      e instanceof GgufFormatError
+        ? e.message
+        : (e as NodeJS.ErrnoException).code === 'ENOENT'
+          ? 'there is no such file; give the path of a .gguf file.'
+          : String(e);
     throw new ModelError('load', `${o.file} cannot be loaded: ${why}`);
   }
   const contextSize = Math.min(o.contextTokens ?? DEFAULT_CONTEXT, trainedContext(header) ?? Infinity);
@@ -60,16 +83,27 @@ export async function loadGgufNode(o: GgufNodeOptions): Promise<GgufNodeModel> {
   try {
     llama = await getLlama({ build: 'never', gpu: false, progressLogs: false, logLevel: LlamaLogLevel.error });
   } catch (e) {
-    throw new ModelError('load', `node-llama-cpp has no prebuilt llama.cpp binary for this machine (${String(e)}); run npm ci on linux-x64, macOS or Windows.`);
+    throw new ModelError(
+      'load',
+      `node-llama-cpp has no prebuilt llama.cpp binary for this machine (${String(e)}); run npm ci on linux-x64, macOS or Windows.`,
+    );
   }
   try {
     const model = await llama.loadModel({ modelPath: o.file, gpuLayers: 0 });
     const context = await model.createContext({ contextSize, threads: o.threads ?? defaultThreads() });
     const modelName = metaString(header, 'general.name') ?? name.replace(/\.gguf$/i, '');
-    return new GgufNodeModel(llama, model, context, { id: `gguf:${name}`, family: modelFamily(modelName), name, bans: bannedTokenIds(header) });
+    return new GgufNodeModel(llama, model, context, {
+      id: `gguf:${name}`,
+      family: modelFamily(modelName),
+      name,
+      bans: bannedTokenIds(header),
+    });
   } catch (e) {
     await llama.dispose();
-    throw new ModelError('load', `llama.cpp could not load ${name}: ${e instanceof Error ? e.message : String(e)}. The file may be damaged, too large for this machine's memory, or of an architecture this llama.cpp build does not know.`);
+    throw new ModelError(
+      'load',
+      `llama.cpp could not load ${name}: ${e instanceof Error ? e.message : String(e)}. The file may be damaged, too large for this machine's memory, or of an architecture this llama.cpp build does not know.`,
+    );
   }
 }
 
@@ -134,7 +168,10 @@ export class GgufNodeModel implements Model {
       });
     } catch (e) {
       if (o.signal?.aborted) throw new ModelError('aborted', 'The model request was stopped.');
-      throw new ModelError('load', `llama.cpp failed while answering with ${this.who.name}: ${e instanceof Error ? e.message : String(e)}`);
+      throw new ModelError(
+        'load',
+        `llama.cpp failed while answering with ${this.who.name}: ${e instanceof Error ? e.message : String(e)}`,
+      );
     }
     const end = performance.now();
     const written = sequence.tokenMeter.usedOutputTokens - writtenBefore;
@@ -190,7 +227,11 @@ function rate(tokens: number, ms: number): number {
 /** The loop's messages as node-llama-cpp's chat history, ending with the reply to write. */
 function history(messages: readonly ChatMessage[]): ChatHistoryItem[] {
   const items: ChatHistoryItem[] = messages.map((m) =>
-    m.role === 'system' ? { type: 'system', text: m.content } : m.role === 'user' ? { type: 'user', text: m.content } : { type: 'model', response: [m.content] },
+    m.role === 'system'
+      ? { type: 'system', text: m.content }
+      : m.role === 'user'
+        ? { type: 'user', text: m.content }
+        : { type: 'model', response: [m.content] },
   );
   items.push({ type: 'model', response: [] });
   return items;

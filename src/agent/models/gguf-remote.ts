@@ -52,7 +52,10 @@ export interface RemoteOptions {
 }
 
 /** A ByteSource over the file at `url`, its first `firstBytes` read. */
-export async function remoteGguf(url: string, { fetch: fetchFn = fetch, firstBytes = 1 << 20, signal }: RemoteOptions = {}): Promise<ByteSource> {
+export async function remoteGguf(
+  url: string,
+  { fetch: fetchFn = fetch, firstBytes = 1 << 20, signal }: RemoteOptions = {},
+): Promise<ByteSource> {
   const get = async (start: number, end: number): Promise<{ bytes: Uint8Array; response: Response }> => {
     const response = await fetchFn(url, { headers: { Range: `bytes=${start}-${end - 1}` }, ...(signal && { signal }) });
     if (response.status !== 206 && response.status !== 200) {

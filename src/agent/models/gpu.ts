@@ -12,7 +12,12 @@ export interface GpuLike {
 export interface AdapterLike {
   readonly features: { has(name: string): boolean };
   readonly limits?: { readonly maxBufferSize?: number; readonly maxStorageBufferBindingSize?: number };
-  readonly info?: { readonly vendor?: string; readonly architecture?: string; readonly description?: string; readonly isFallbackAdapter?: boolean };
+  readonly info?: {
+    readonly vendor?: string;
+    readonly architecture?: string;
+    readonly description?: string;
+    readonly isFallbackAdapter?: boolean;
+  };
   /** Older Chromium exposed this on the adapter itself. */
   readonly isFallbackAdapter?: boolean;
 }
@@ -40,14 +45,21 @@ const NO_ADAPTER =
   'WebGPU is present but found no compatible GPU (no adapter). The GPU may be blocklisted or its driver too old: ' +
   'check chrome://gpu, update the driver, or connect an OpenAI-compatible endpoint such as Ollama or LM Studio instead.';
 
-export async function detectGpu(gpu: GpuLike | undefined = (globalThis.navigator as { gpu?: GpuLike } | undefined)?.gpu): Promise<GpuReport> {
+export async function detectGpu(
+  gpu: GpuLike | undefined = (globalThis.navigator as { gpu?: GpuLike } | undefined)?.gpu,
+): Promise<GpuReport> {
   const none = { webgpu: false, adapter: false, f16: false, fallback: false };
   if (!gpu) return { ok: false, ...none, explanation: NO_WEBGPU };
   let adapter: AdapterLike | null;
   try {
     adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
   } catch (e) {
-    return { ok: false, ...none, webgpu: true, explanation: `${NO_ADAPTER} (requestAdapter failed: ${(e as Error).message})` };
+    return {
+      ok: false,
+      ...none,
+      webgpu: true,
+      explanation: `${NO_ADAPTER} (requestAdapter failed: ${(e as Error).message})`,
+    };
   }
   if (!adapter) return { ok: false, ...none, webgpu: true, explanation: NO_ADAPTER };
 
@@ -55,7 +67,15 @@ export async function detectGpu(gpu: GpuLike | undefined = (globalThis.navigator
   const fallback = adapter.info?.isFallbackAdapter ?? adapter.isFallbackAdapter ?? false;
   const gpuName = [adapter.info?.vendor, adapter.info?.architecture].filter(Boolean).join(' ') || undefined;
   const maxBuffer = adapter.limits?.maxBufferSize;
-  const base = { ok: true, webgpu: true, adapter: true, f16, fallback, ...(gpuName && { gpuName }), ...(maxBuffer && { maxBufferMB: Math.floor(maxBuffer / 2 ** 20) }) };
+  const base = {
+    ok: true,
+    webgpu: true,
+    adapter: true,
+    f16,
+    fallback,
+    ...(gpuName && { gpuName }),
+    ...(maxBuffer && { maxBufferMB: Math.floor(maxBuffer / 2 ** 20) }),
+  };
   return { ...base, explanation: explain(fallback, f16, gpuName) };
 }
 
@@ -74,6 +94,7 @@ function explain(fallback: boolean, f16: boolean, gpuName: string | undefined): 
       'For real work, use a machine with a GPU, or an OpenAI-compatible endpoint.',
     ].join(' ');
   }
-  if (!f16) return `This GPU${on} lacks the shader-f16 feature, ${f32Only}. A recent Chrome or Edge with an up-to-date driver may add it; an OpenAI-compatible endpoint works too.`;
+  if (!f16)
+    return `This GPU${on} lacks the shader-f16 feature, ${f32Only}. A recent Chrome or Edge with an up-to-date driver may add it; an OpenAI-compatible endpoint works too.`;
   return `WebGPU is ready${gpuName ? ` on ${gpuName}` : ''} with shader-f16: the q4f16 models can run here.`;
 }

@@ -7,7 +7,15 @@
  * parses), the request and response of every call summarised for the inspector, and errors that say what to do — connection refused, the browser's CORS
  * block, an HTTP status with its body, a reply that is not a completion.
  */
-import { ModelError, type ChatMessage, type Completion, type CompleteOptions, type Model, type ModelExchange, type Usage } from '../model.ts';
+import {
+  ModelError,
+  type ChatMessage,
+  type Completion,
+  type CompleteOptions,
+  type Model,
+  type ModelExchange,
+  type Usage,
+} from '../model.ts';
 import { callText, toolsOf, type ToolCallPart } from './tool-calls.ts';
 import { modelFamily } from './catalog.ts';
 import { sseData } from './sse.ts';
@@ -69,14 +77,17 @@ export class OpenAIModel implements Model {
     }
     const type = res.headers.get('content-type') ?? '';
     // Some servers ignore `stream: true` and answer with one JSON body.
-    const reply = type.includes('text/event-stream') && res.body ? await readStream(res.body, o) : readJson(await res.text(), o);
+    const reply =
+      type.includes('text/event-stream') && res.body ? await readStream(res.body, o) : readJson(await res.text(), o);
     const text = reply.toolCalls.length ? callText(reply.toolCalls) : reply.content;
     if (reply.toolCalls.length) o.onToken?.(text);
     const exchange: ModelExchange = {
       request: { ...body, messages: elided(messages) },
       response: {
         ...(reply.finishReason !== undefined && { finish_reason: reply.finishReason }),
-        ...(reply.usage && { usage: { prompt_tokens: reply.usage.promptTokens, completion_tokens: reply.usage.completionTokens } }),
+        ...(reply.usage && {
+          usage: { prompt_tokens: reply.usage.promptTokens, completion_tokens: reply.usage.completionTokens },
+        }),
         content_chars: reply.content.length,
         ...(reply.toolCalls.length && { tool_calls: reply.toolCalls }),
       },
@@ -86,9 +97,17 @@ export class OpenAIModel implements Model {
 
   private body(messages: readonly ChatMessage[], o: CompleteOptions, withSchema: boolean): Record<string, unknown> {
     const stream = this.opts.stream ?? true;
-    const format = withSchema && o.jsonSchema !== undefined && (this.opts.toolsApi
-      ? { tools: toolsOf(o.jsonSchema), tool_choice: 'auto' }
-      : { response_format: { type: 'json_schema', json_schema: { name: 'tool_call', schema: o.jsonSchema, strict: false } } });
+    const format =
+      withSchema &&
+      o.jsonSchema !== undefined &&
+      (this.opts.toolsApi
+        ? { tools: toolsOf(o.jsonSchema), tool_choice: 'auto' }
+        : {
+            response_format: {
+              type: 'json_schema',
+              json_schema: { name: 'tool_call', schema: o.jsonSchema, strict: false },
+            },
+          });
     return {
       model: this.opts.model,
       messages,
@@ -114,10 +133,18 @@ export class OpenAIModel implements Model {
     o.signal?.addEventListener('abort', stop, { once: true });
     if (o.signal?.aborted) ac.abort();
     try {
-      return await (this.opts.fetch ?? fetch)(this.url, { method: 'POST', headers, body: JSON.stringify(body), signal: ac.signal });
+      return await (this.opts.fetch ?? fetch)(this.url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+        signal: ac.signal,
+      });
     } catch (e) {
       if (timedOut) {
-        throw new ModelError('connection', `${this.url} did not start answering within ${waitMs / 1000} s. Check that the server is running and has the model loaded (its log says), then press Retry.`);
+        throw new ModelError(
+          'connection',
+          `${this.url} did not start answering within ${waitMs / 1000} s. Check that the server is running and has the model loaded (its log says), then press Retry.`,
+        );
       }
       throw fetchError(this.url, e);
     } finally {
@@ -159,10 +186,25 @@ async function readStream(body: ReadableStream<Uint8Array>, o: CompleteOptions):
     for await (const data of sseData(body, o.signal)) {
       if (data.trim() === '[DONE]') break;
       const chunk = parseJson(data);
-      if (chunk === undefined) throw new ModelError('bad-response', `The endpoint streamed an event that is not JSON: ${data.slice(0, BODY_CHARS)}`);
+      if (chunk === undefined)
+        throw new ModelError(
+          'bad-response',
+          `The endpoint streamed an event that is not JSON: ${data.slice(0, BODY_CHARS)}`,
+        );
       const err = (chunk as { error?: { message?: string } }).error;
-      if (err) throw new ModelError('http', `The endpoint reported an error while streaming: ${err.message ?? JSON.stringify(err)}`);
-      const choice = (chunk as { choices?: { delta?: { content?: string | null; tool_calls?: ToolCallDelta[] }; finish_reason?: string | null }[] }).choices?.[0];
+      if (err)
+        throw new ModelError(
+          'http',
+          `The endpoint reported an error while streaming: ${err.message ?? JSON.stringify(err)}`,
+        );
+      const choice = (
+        chunk as {
+          choices?: {
+            delta?: { content?: string | null; tool_calls?: ToolCallDelta[] };
+            finish_reason?: string | null;
+          }[];
+        }
+      ).choices?.[0];
       const delta = choice?.delta?.content;
       if (delta) {
         text += delta;
@@ -180,27 +222,48 @@ async function readStream(body: ReadableStream<Uint8Array>, o: CompleteOptions):
     }
   } catch (e) {
     if (e instanceof ModelError) throw e;
-    if (o.signal?.aborted || (e instanceof Error && e.name === 'AbortError')) throw new ModelError('aborted', 'The model request was stopped.');
-    throw new ModelError('connection', `The connection broke while the reply was streaming (${(e as Error).message}). Retry; if it keeps happening, check the server's log.`);
+    if (o.signal?.aborted || (e instanceof Error && e.name === 'AbortError'))
+      throw new ModelError('aborted', 'The model request was stopped.');
+    throw new ModelError(
+      'connection',
+      `The connection broke while the reply was streaming (${(e as Error).message}). Retry; if it keeps happening, check the server's log.`,
+    );
   }
   if (o.signal?.aborted) throw new ModelError('aborted', 'The model request was stopped.');
-  return { content: text, toolCalls: calls.filter((c) => c), ...(finishReason && { finishReason }), ...(usage && { usage }) };
+  return {
+    content: text,
+    toolCalls: calls.filter((c) => c),
+    ...(finishReason && { finishReason }),
+    ...(usage && { usage }),
+  };
 }
 
 function readJson(raw: string, o: CompleteOptions): Reply {
   const json = parseJson(raw);
-  const choice = (json as { choices?: { message?: { content?: string | null; tool_calls?: ToolCallDelta[] }; finish_reason?: string }[] } | undefined)?.choices?.[0];
+  const choice = (
+    json as
+      | { choices?: { message?: { content?: string | null; tool_calls?: ToolCallDelta[] }; finish_reason?: string }[] }
+      | undefined
+  )?.choices?.[0];
   const content = choice?.message?.content;
   const toolCalls = (choice?.message?.tool_calls ?? []).map((c) => {
     const args = c.function?.arguments;
     return { name: c.function?.name ?? '', arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}) };
   });
   if (typeof content !== 'string' && !toolCalls.length) {
-    throw new ModelError('bad-response', `The endpoint's reply is not a chat completion (no choices[0].message.content or tool_calls): ${raw.slice(0, BODY_CHARS)}`);
+    throw new ModelError(
+      'bad-response',
+      `The endpoint's reply is not a chat completion (no choices[0].message.content or tool_calls): ${raw.slice(0, BODY_CHARS)}`,
+    );
   }
   if (typeof content === 'string' && !toolCalls.length) o.onToken?.(content);
   const usage = readUsage(json);
-  return { content: content ?? '', toolCalls, ...(choice?.finish_reason && { finishReason: choice.finish_reason }), ...(usage && { usage }) };
+  return {
+    content: content ?? '',
+    toolCalls,
+    ...(choice?.finish_reason && { finishReason: choice.finish_reason }),
+    ...(usage && { usage }),
+  };
 }
 
 function readUsage(json: unknown): Usage | undefined {
@@ -223,22 +286,32 @@ export function fetchError(url: string, e: unknown): ModelError {
   if (err?.name === 'AbortError') return new ModelError('aborted', 'The model request was stopped.');
   const code = err?.cause?.code;
   if (code === 'ECONNREFUSED') {
-    return new ModelError('connection', `Could not connect to ${url}: connection refused. Start the server (e.g. \`ollama serve\`, or LM Studio's local server) or fix the host and port in the base URL.`);
+    return new ModelError(
+      'connection',
+      `Could not connect to ${url}: connection refused. Start the server (e.g. \`ollama serve\`, or LM Studio's local server) or fix the host and port in the base URL.`,
+    );
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
     return new ModelError('connection', `Could not resolve the host of ${url} (${code}). Check the base URL.`);
   }
-  if (code) return new ModelError('connection', `Could not reach ${url} (${code}: ${err.cause?.message ?? ''}). Check that the server is running and the base URL is right.`);
+  if (code)
+    return new ModelError(
+      'connection',
+      `Could not reach ${url} (${code}: ${err.cause?.message ?? ''}). Check that the server is running and the base URL is right.`,
+    );
   if (/Failed to fetch|NetworkError|Load failed/i.test(err?.message ?? '')) {
     return new ModelError(
       'cors',
       `The browser could not reach ${url} (${err.message}). Either the server is not running, or it does not allow requests from this page (CORS). ` +
         'Ollama: restart it with OLLAMA_ORIGINS set to this page\'s origin (e.g. OLLAMA_ORIGINS="*" ollama serve). ' +
-        "LM Studio: turn on \"Enable CORS\" in the local server's settings. Other servers: allow this origin in their CORS settings.",
+        'LM Studio: turn on "Enable CORS" in the local server\'s settings. Other servers: allow this origin in their CORS settings.',
     );
   }
   const why = [err?.message ?? String(e), err?.cause?.message].filter(Boolean).join(': ');
-  return new ModelError('connection', `Could not reach ${url} (${why}). Check that the server is running and the base URL is right.`);
+  return new ModelError(
+    'connection',
+    `Could not reach ${url} (${why}). Check that the server is running and the base URL is right.`,
+  );
 }
 
 function httpError(url: string, status: number, statusText: string, body: string): ModelError {
@@ -248,8 +321,11 @@ function httpError(url: string, status: number, statusText: string, body: string
       : status === 404
         ? ' Check the base URL (it usually ends in /v1) and that the model name is one the server has (e.g. `ollama list`).'
         : status >= 500
-          ? " The server failed; its log says why (often the model could not be loaded or ran out of memory)."
+          ? ' The server failed; its log says why (often the model could not be loaded or ran out of memory).'
           : '';
   const shown = body.length > BODY_CHARS ? `${body.slice(0, BODY_CHARS)}…` : body;
-  return new ModelError('http', `${url} answered HTTP ${status}${statusText ? ` ${statusText}` : ''}: ${shown || '(empty body)'}.${hint}`);
+  return new ModelError(
+    'http',
+    `${url} answered HTTP ${status}${statusText ? ` ${statusText}` : ''}: ${shown || '(empty body)'}.${hint}`,
+  );
 }

@@ -4,8 +4,20 @@ import { speedOf, timedModel, type StepSpeed } from './step-speed.ts';
 
 describe('speedOf', () => {
   it.each<[string, Completion, StepSpeed]>([
-    ['engine timings win', { text: '', usage: { promptTokens: 10, completionTokens: 5 }, timings: { promptTokens: 40, cachedTokens: 900, prefillTps: 400, decodeTps: 12 } }, { ttftMs: 100, elapsedMs: 600, prefillTps: 400, decodeTps: 12, cachedTokens: 900, source: 'engine' }],
-    ['usage and the clock otherwise', { text: '', usage: { promptTokens: 50, completionTokens: 11 } }, { ttftMs: 100, elapsedMs: 600, prefillTps: 500, decodeTps: 20, source: 'clock' }],
+    [
+      'engine timings win',
+      {
+        text: '',
+        usage: { promptTokens: 10, completionTokens: 5 },
+        timings: { promptTokens: 40, cachedTokens: 900, prefillTps: 400, decodeTps: 12 },
+      },
+      { ttftMs: 100, elapsedMs: 600, prefillTps: 400, decodeTps: 12, cachedTokens: 900, source: 'engine' },
+    ],
+    [
+      'usage and the clock otherwise',
+      { text: '', usage: { promptTokens: 50, completionTokens: 11 } },
+      { ttftMs: 100, elapsedMs: 600, prefillTps: 500, decodeTps: 20, source: 'clock' },
+    ],
     ['no usage: times only', { text: '' }, { ttftMs: 100, elapsedMs: 600, source: 'clock' }],
   ])('%s', (_, c, expected) => expect(speedOf(c, 1000, 1100, 1600)).toEqual(expected));
 });
@@ -27,7 +39,11 @@ describe('timedModel', () => {
     };
     const speeds: StepSpeed[] = [];
     const seen: string[] = [];
-    const model = timedModel(inner, (s) => speeds.push(s), () => t);
+    const model = timedModel(
+      inner,
+      (s) => speeds.push(s),
+      () => t,
+    );
     expect((await model.complete([], { seed: 0, temperature: 0, onToken: (d) => seen.push(d) })).text).toBe('ab');
     expect(seen).toEqual(['a', 'b']);
     expect(speeds).toEqual([{ ttftMs: 50, elapsedMs: 200, source: 'clock' }]);

@@ -20,7 +20,11 @@ export interface StepSpeed {
 }
 
 /** `model`, reporting each completed reply's speed to `onSpeed`. `now` is injectable for tests. */
-export function timedModel(model: Model, onSpeed: (speed: StepSpeed) => void, now: () => number = () => performance.now()): Model {
+export function timedModel(
+  model: Model,
+  onSpeed: (speed: StepSpeed) => void,
+  now: () => number = () => performance.now(),
+): Model {
   return {
     id: model.id,
     family: model.family,
@@ -46,11 +50,25 @@ export function speedOf(c: Completion, start: number, first: number, end: number
   const ttftMs = first - start;
   const elapsedMs = end - start;
   if (c.timings) {
-    return { ttftMs, elapsedMs, prefillTps: c.timings.prefillTps, decodeTps: c.timings.decodeTps, cachedTokens: c.timings.cachedTokens, source: 'engine' };
+    return {
+      ttftMs,
+      elapsedMs,
+      prefillTps: c.timings.prefillTps,
+      decodeTps: c.timings.decodeTps,
+      cachedTokens: c.timings.cachedTokens,
+      source: 'engine',
+    };
   }
-  const rate = (tokens: number | undefined, ms: number) => (tokens !== undefined && ms > 0 ? (tokens * 1000) / ms : undefined);
+  const rate = (tokens: number | undefined, ms: number) =>
+    tokens !== undefined && ms > 0 ? (tokens * 1000) / ms : undefined;
   const prefillTps = rate(c.usage?.promptTokens, ttftMs);
   // The first token came with the prefill; the rest were decoded after it.
   const decodeTps = rate(c.usage ? Math.max(0, c.usage.completionTokens - 1) : undefined, end - first);
-  return { ttftMs, elapsedMs, ...(prefillTps !== undefined && { prefillTps }), ...(decodeTps !== undefined && { decodeTps }), source: 'clock' };
+  return {
+    ttftMs,
+    elapsedMs,
+    ...(prefillTps !== undefined && { prefillTps }),
+    ...(decodeTps !== undefined && { decodeTps }),
+    source: 'clock',
+  };
 }

@@ -17,8 +17,13 @@ interface CallBranch {
 
 /** `{anyOf: [{properties: {tool: {const: name}, args}}]}` → `[{type: "function", function: {name, parameters: args}}]`. */
 export function toolsOf(callSchema: object): { type: 'function'; function: { name: string; parameters: object } }[] {
-  const branches = ((callSchema as { anyOf?: CallBranch[] }).anyOf ?? [callSchema as CallBranch]).filter((b) => typeof b.properties?.tool?.const === 'string');
-  return branches.map((b) => ({ type: 'function', function: { name: b.properties!.tool!.const as string, parameters: b.properties!.args ?? { type: 'object' } } }));
+  const branches = ((callSchema as { anyOf?: CallBranch[] }).anyOf ?? [callSchema as CallBranch]).filter(
+    (b) => typeof b.properties?.tool?.const === 'string',
+  );
+  return branches.map((b) => ({
+    type: 'function',
+    function: { name: b.properties!.tool!.const as string, parameters: b.properties!.args ?? { type: 'object' } },
+  }));
 }
 
 /**
@@ -26,7 +31,12 @@ export function toolsOf(callSchema: object): { type: 'function'; function: { nam
  * that do not are written as they came, so the parser answers them with its retry message.
  */
 export function callText(calls: readonly ToolCallPart[]): string {
-  return calls.map((c) => `{"tool": ${JSON.stringify(c.name)}, "args": ${decodes(c.arguments) ? c.arguments.trim() || '{}' : c.arguments}}`).join('\n');
+  return calls
+    .map(
+      (c) =>
+        `{"tool": ${JSON.stringify(c.name)}, "args": ${decodes(c.arguments) ? c.arguments.trim() || '{}' : c.arguments}}`,
+    )
+    .join('\n');
 }
 
 function decodes(text: string): boolean {

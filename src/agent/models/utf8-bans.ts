@@ -26,7 +26,8 @@ export function bannedTokenIds(h: GgufHeader): number[] {
   const out: number[] = [];
   tokens.forEach((t, i) => {
     if (typeof t !== 'string') return;
-    if (model === 'gpt2' ? typeOf(i) === NORMAL && !isCompleteUtf8(gpt2Bytes(t)) : highByteToken(t, typeOf(i))) out.push(i);
+    if (model === 'gpt2' ? typeOf(i) === NORMAL && !isCompleteUtf8(gpt2Bytes(t)) : highByteToken(t, typeOf(i)))
+      out.push(i);
   });
   return out;
 }

@@ -9,5 +9,7 @@ describe('threadCount', () => {
     [true, 8, 4],
     [true, 12, 6],
     [true, 32, 8],
-  ])('isolated %s, %i logical cores → %i', (isolated, cores, threads) => expect(threadCount(isolated, cores)).toBe(threads));
+  ])('isolated %s, %i logical cores → %i', (isolated, cores, threads) =>
+    expect(threadCount(isolated, cores)).toBe(threads),
+  );
 });

@@ -29,10 +29,12 @@ interface Rule {
 }
 
 const OTHER_MODELS = 'pick the Scripted model (works offline) or an OpenAI-compatible endpoint (Ollama, LM Studio)';
-const NOTHING_LOST = 'Nothing was lost: your files are as they were, and any weights already downloaded stay cached for the next try.';
+const NOTHING_LOST =
+  'Nothing was lost: your files are as they were, and any weights already downloaded stay cached for the next try.';
 
 /** A fetch that never got an answer, as Chromium, Firefox and Safari word it. */
-const UNREACHABLE = /^Failed to fetch$|NetworkError when attempting to fetch|^Load failed$|net::ERR_(INTERNET_DISCONNECTED|NAME_NOT_RESOLVED|CONNECTION_\w+|ADDRESS_UNREACHABLE|TIMED_OUT)/;
+const UNREACHABLE =
+  /^Failed to fetch$|NetworkError when attempting to fetch|^Load failed$|net::ERR_(INTERNET_DISCONNECTED|NAME_NOT_RESOLVED|CONNECTION_\w+|ADDRESS_UNREACHABLE|TIMED_OUT)/;
 /** The host answered, but with an error status: Cache.add says only "Request failed"; WebLLM's other caches give the status. */
 const HOST_ERROR = /on 'Cache': Request failed|received status \d{3}/;
 
@@ -47,13 +49,15 @@ export const WEBLLM_ERROR_RULES: readonly Rule[] = [
     about: 'no WebGPU (WebGPUNotAvailableError, WebGPUNotFoundError)',
     code: 'gpu',
     matches: (name) => name === 'WebGPUNotAvailableError' || name === 'WebGPUNotFoundError',
-    explain: () => `This browser has no WebGPU, which running a model in the page needs. Use a recent desktop Chrome or Edge, or ${OTHER_MODELS}.`,
+    explain: () =>
+      `This browser has no WebGPU, which running a model in the page needs. Use a recent desktop Chrome or Edge, or ${OTHER_MODELS}.`,
   },
   {
     about: 'no adapter ("Unable to find a compatible GPU")',
     code: 'gpu',
     matches: (_, message) => /Unable to find a compatible GPU/i.test(message),
-    explain: () => `WebGPU found no compatible GPU (no adapter). Check chrome://gpu and the GPU driver, or ${OTHER_MODELS}.`,
+    explain: () =>
+      `WebGPU found no compatible GPU (no adapter). Check chrome://gpu and the GPU driver, or ${OTHER_MODELS}.`,
   },
   {
     about: 'no shader-f16 (ShaderF16SupportError)',
@@ -68,18 +72,21 @@ export const WEBLLM_ERROR_RULES: readonly Rule[] = [
     about: 'another missing WebGPU feature (FeatureSupportError)',
     code: 'gpu',
     matches: (name) => name === 'FeatureSupportError',
-    explain: (f) => `${f.label} needs a WebGPU feature this browser lacks (${f.message}). Try a recent Chrome or Edge with an up-to-date driver, or ${OTHER_MODELS}.`,
+    explain: (f) =>
+      `${f.label} needs a WebGPU feature this browser lacks (${f.message}). Try a recent Chrome or Edge with an up-to-date driver, or ${OTHER_MODELS}.`,
   },
   {
     about: 'adapter limits too small ("Cannot initialize runtime because of requested …")',
     code: 'gpu',
     matches: (_, message) => /Cannot initialize runtime because of requested/.test(message),
-    explain: (f) => `This GPU's WebGPU limits are too small for WebLLM (${f.message.trim()}). Try a recent Chrome or Edge with an up-to-date driver, or ${OTHER_MODELS}.`,
+    explain: (f) =>
+      `This GPU's WebGPU limits are too small for WebLLM (${f.message.trim()}). Try a recent Chrome or Edge with an up-to-date driver, or ${OTHER_MODELS}.`,
   },
   {
     about: 'device lost, out of memory (DeviceLostError)',
     code: 'gpu',
-    matches: (name, message) => name === 'DeviceLostError' || /device (was )?lost|out of memory/i.test(message) || /\bOOM\b/.test(message),
+    matches: (name, message) =>
+      name === 'DeviceLostError' || /device (was )?lost|out of memory/i.test(message) || /\bOOM\b/.test(message),
     explain: (f) => {
       const vram = catalogModel(f.modelId)?.vramMB;
       return `The GPU device was lost while running ${f.label}, usually because it ran out of memory${vram ? ` (it needs about ${vram} MB of VRAM)` : ''}. Close other GPU-heavy tabs or pick a smaller model, then run again.`;
@@ -110,7 +117,8 @@ export const WEBLLM_ERROR_RULES: readonly Rule[] = [
     about: 'a downloaded file failed its checksum (IntegrityError)',
     code: 'load',
     matches: (name) => name === 'IntegrityError',
-    explain: (f) => `A downloaded file of ${f.label} did not match its checksum, so it was not used. Delete its cached weights (Which models are cached? → Delete) and run again.`,
+    explain: (f) =>
+      `A downloaded file of ${f.label} did not match its checksum, so it was not used. Delete its cached weights (Which models are cached? → Delete) and run again.`,
   },
   {
     about: 'the load was stopped (AbortError)',
@@ -121,7 +129,12 @@ export const WEBLLM_ERROR_RULES: readonly Rule[] = [
 ];
 
 /** Turns anything WebLLM (or the browser under it) threw into a ModelError that says what to do. */
-export function explainWebLLMError(e: unknown, modelId: string, hosts: readonly string[] = [], refused?: string): ModelError {
+export function explainWebLLMError(
+  e: unknown,
+  modelId: string,
+  hosts: readonly string[] = [],
+  refused?: string,
+): ModelError {
   const name = (e as { name?: unknown } | null)?.name;
   const message = (e as { message?: unknown } | null)?.message;
   const failed: Failed = {
@@ -135,5 +148,8 @@ export function explainWebLLMError(e: unknown, modelId: string, hosts: readonly 
   const rule = WEBLLM_ERROR_RULES.find((r) => r.matches(failed.name, failed.message));
   if (rule) return new ModelError(rule.code, rule.explain(failed));
   const what = `${failed.name ? `${failed.name}: ` : ''}${failed.message}`;
-  return new ModelError('load', `WebLLM failed with ${failed.label}: ${what}. Run again; if it keeps failing, pick another model, or ${OTHER_MODELS}.`);
+  return new ModelError(
+    'load',
+    `WebLLM failed with ${failed.label}: ${what}. Run again; if it keeps failing, pick another model, or ${OTHER_MODELS}.`,
+  );
 }

@@ -17,9 +17,20 @@ describe('the refused model file', () => {
   ])('%s reads its files from %s', (url, base) => expect(modelFilesBase(url)).toBe(base));
 
   it('names the config when the custom URL is wrong', async () => {
-    const f = await firstFailingFile('https://h.example/me/M', undefined, fakeFetch({ 'https://h.example/me/M/resolve/main/mlc-chat-config.json': 404 }));
-    expect(f).toEqual({ file: 'mlc-chat-config.json', url: 'https://h.example/me/M/resolve/main/mlc-chat-config.json', status: 404, statusText: 'Not Found' });
-    expect(failedFileText(f!)).toBe('mlc-chat-config.json could not be downloaded: https://h.example/me/M/resolve/main/mlc-chat-config.json answered HTTP 404 Not Found.');
+    const f = await firstFailingFile(
+      'https://h.example/me/M',
+      undefined,
+      fakeFetch({ 'https://h.example/me/M/resolve/main/mlc-chat-config.json': 404 }),
+    );
+    expect(f).toEqual({
+      file: 'mlc-chat-config.json',
+      url: 'https://h.example/me/M/resolve/main/mlc-chat-config.json',
+      status: 404,
+      statusText: 'Not Found',
+    });
+    expect(failedFileText(f!)).toBe(
+      'mlc-chat-config.json could not be downloaded: https://h.example/me/M/resolve/main/mlc-chat-config.json answered HTTP 404 Not Found.',
+    );
   });
 
   it('names the library when only it is refused', async () => {

@@ -29,7 +29,11 @@ function filesOf(modelUrl: string, modelLib: string | undefined): { file: string
 }
 
 /** The first file the host refuses, in the order WebLLM fetches them; null when all answer. */
-export async function firstFailingFile(modelUrl: string, modelLib: string | undefined, fetchFn: typeof fetch = fetch): Promise<FailedFile | null> {
+export async function firstFailingFile(
+  modelUrl: string,
+  modelLib: string | undefined,
+  fetchFn: typeof fetch = fetch,
+): Promise<FailedFile | null> {
   for (const f of filesOf(modelUrl, modelLib)) {
     try {
       const r = await fetchFn(f.url, { method: 'HEAD', cache: 'no-store' });
@@ -43,6 +47,9 @@ export async function firstFailingFile(modelUrl: string, modelLib: string | unde
 
 /** The sentence naming the refused file, for the error message. */
 export function failedFileText(f: FailedFile): string {
-  const answer = f.status === null ? `could not be fetched (${f.statusText})` : `answered HTTP ${f.status}${f.statusText ? ` ${f.statusText}` : ''}`;
+  const answer =
+    f.status === null
+      ? `could not be fetched (${f.statusText})`
+      : `answered HTTP ${f.status}${f.statusText ? ` ${f.statusText}` : ''}`;
   return `${f.file} could not be downloaded: ${f.url} ${answer}.`;
 }

@@ -38,10 +38,18 @@ export async function loadWebLLM(req: LoadRequest, onProgress: (p: LoadProgress)
   const hosts = modelHosts(appConfig, req.modelId);
   const contextWindow = catalogModel(req.custom?.baseModelId ?? req.modelId)?.contextWindow ?? 4096;
   // WebLLM reports nothing until its first file arrives: say where the files come from meanwhile.
-  onProgress({ progress: 0, text: `Fetching the model's files from ${hosts.join(' and ') || 'its host'} (or the browser's cache)…`, elapsedMs: 0 });
+  onProgress({
+    progress: 0,
+    text: `Fetching the model's files from ${hosts.join(' and ') || 'its host'} (or the browser's cache)…`,
+    elapsedMs: 0,
+  });
   let engine: MLCEngine;
   try {
-    engine = await CreateMLCEngine(req.modelId, { appConfig, initProgressCallback: (r) => onProgress(toProgress(r)) }, { context_window_size: contextWindow });
+    engine = await CreateMLCEngine(
+      req.modelId,
+      { appConfig, initProgressCallback: (r) => onProgress(toProgress(r)) },
+      { context_window_size: contextWindow },
+    );
   } catch (e) {
     const explained = explainWebLLMError(e, req.modelId, hosts);
     // "Request failed" names no file: ask the host for each file again to say which one, and how it answered.
@@ -61,11 +69,18 @@ export async function loadWebLLM(req: LoadRequest, onProgress: (p: LoadProgress)
 /** The hosts a model's weights and library are fetched from (e.g. huggingface.co, raw.githubusercontent.com). */
 function modelHosts(appConfig: AppConfig, modelId: string): string[] {
   const record = appConfig.model_list.find((r) => r.model_id === modelId);
-  const hosts = [record?.model, record?.model_lib].flatMap((url) => (url && URL.canParse(url) ? [new URL(url).host] : []));
+  const hosts = [record?.model, record?.model_lib].flatMap((url) =>
+    url && URL.canParse(url) ? [new URL(url).host] : [],
+  );
   return [...new Set(hosts)];
 }
 
-async function complete(engine: MLCEngine, modelId: string, messages: readonly ChatMessage[], o: CompleteOptions): Promise<Completion> {
+async function complete(
+  engine: MLCEngine,
+  modelId: string,
+  messages: readonly ChatMessage[],
+  o: CompleteOptions,
+): Promise<Completion> {
   const stop = () => void engine.interruptGenerate();
   o.signal?.addEventListener('abort', stop, { once: true });
   try {
@@ -86,7 +101,8 @@ async function complete(engine: MLCEngine, modelId: string, messages: readonly C
         text += delta;
         o.onToken?.(delta);
       }
-      if (chunk.usage) usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens };
+      if (chunk.usage)
+        usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens };
     }
     if (o.signal?.aborted) throw new ModelError('aborted', 'The model request was stopped.');
     return usage ? { text, usage } : { text };
@@ -115,9 +131,18 @@ function customRecord(custom: CustomModel, prebuilt: readonly ModelRecord[]): Mo
     );
   }
   if (!/^https?:\/\//.test(custom.url)) {
-    throw new ModelError('load', `The custom model URL must be absolute (https://…), serving resolve/main/ files; got ${JSON.stringify(custom.url)}.`);
+    throw new ModelError(
+      'load',
+      `The custom model URL must be absolute (https://…), serving resolve/main/ files; got ${JSON.stringify(custom.url)}.`,
+    );
   }
-  return { model: custom.url, model_id: custom.id, model_lib: lib, ...(base?.overrides && { overrides: base.overrides }), ...(base?.vram_required_MB && { vram_required_MB: base.vram_required_MB }) };
+  return {
+    model: custom.url,
+    model_id: custom.id,
+    model_lib: lib,
+    ...(base?.overrides && { overrides: base.overrides }),
+    ...(base?.vram_required_MB && { vram_required_MB: base.vram_required_MB }),
+  };
 }
 
 /** Progress with bytes and an ETA: WebLLM reports a fraction, seconds elapsed and "NNNMB fetched" in its text. */

@@ -17,7 +17,14 @@
  */
 import { CacheManager, Wllama, type ChatCompletionChunk } from '@wllama/wllama';
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
-import { ModelError, type ChatMessage, type Completion, type CompleteOptions, type EngineTimings, type Usage } from '../model.ts';
+import {
+  ModelError,
+  type ChatMessage,
+  type Completion,
+  type CompleteOptions,
+  type EngineTimings,
+  type Usage,
+} from '../model.ts';
 import { modelFamily } from './catalog.ts';
 import { ggufFileName } from './gguf-catalog.ts';
 import { downloadGguf } from './gguf-download.ts';
@@ -43,12 +50,18 @@ async function listCached(): Promise<CachedFile[]> {
   const entries = await cache().list();
   return entries
     .filter((e) => e.metadata.originalURL)
-    .map((e) => ({ url: e.metadata.originalURL, name: ggufFileName(e.metadata.originalURL), bytes: e.size, complete: e.size === e.metadata.originalSize }));
+    .map((e) => ({
+      url: e.metadata.originalURL,
+      name: ggufFileName(e.metadata.originalURL),
+      bytes: e.size,
+      complete: e.size === e.metadata.originalSize,
+    }));
 }
 
 async function loadGguf(req: LoadRequest, onProgress: (p: LoadProgress) => void): Promise<HostedModel> {
   const source = req.gguf;
-  if (!source) throw new ModelError('load', `llama.cpp needs a GGUF file for ${req.modelId}: a URL or a file picked from disk.`);
+  if (!source)
+    throw new ModelError('load', `llama.cpp needs a GGUF file for ${req.modelId}: a URL or a file picked from disk.`);
   const name = 'url' in source ? ggufFileName(source.url) : source.name;
   const started = Date.now();
   const file = await openSource(source, name, started, onProgress);
@@ -56,21 +69,31 @@ async function loadGguf(req: LoadRequest, onProgress: (p: LoadProgress) => void)
   try {
     header = await readGgufHeader(file);
   } catch (e) {
-    if ('url' in source) await cache().delete(source.url).catch(() => {});
+    if ('url' in source)
+      await cache()
+        .delete(source.url)
+        .catch(() => {});
     throw new ModelError('load', `${name} cannot be loaded: ${e instanceof GgufFormatError ? e.message : String(e)}`);
   }
   const trained = trainedContext(header);
   const nCtx = Math.min(req.contextTokens ?? 4096, trained ?? Infinity);
   const threads = threadCount(globalThis.crossOriginIsolated === true, globalThis.navigator?.hardwareConcurrency ?? 1);
   const why = globalThis.crossOriginIsolated === true ? '' : ': this page is not cross-origin isolated';
-  onProgress({ progress: 1, text: `Starting llama.cpp (${threads === 1 ? `one thread${why}` : `${threads} threads`}) with ${name}…`, elapsedMs: Date.now() - started });
+  onProgress({
+    progress: 1,
+    text: `Starting llama.cpp (${threads === 1 ? `one thread${why}` : `${threads} threads`}) with ${name}…`,
+    elapsedMs: Date.now() - started,
+  });
   const wllama = new Wllama({ default: wasmUrl }, { suppressNativeLog: true });
   wllama.setCompat(null); // never fetch a compatibility build from a CDN
   try {
     await wllama.loadModel([file], { n_ctx: nCtx, n_threads: threads, n_gpu_layers: 0, n_parallel: 1, jinja: true });
   } catch (e) {
     await wllama.exit().catch(() => {});
-    throw new ModelError('load', `llama.cpp could not load ${name}: ${e instanceof Error ? e.message : String(e)}. The file may be damaged, too large for this browser's memory (about 4 GB at most), or of an architecture this llama.cpp build does not know.`);
+    throw new ModelError(
+      'load',
+      `llama.cpp could not load ${name}: ${e instanceof Error ? e.message : String(e)}. The file may be damaged, too large for this browser's memory (about 4 GB at most), or of an architecture this llama.cpp build does not know.`,
+    );
   }
   const modelName = metaString(header, 'general.name') ?? name.replace(/\.gguf$/i, '');
   const bans = bannedTokenIds(header).map((id) => [id, false] as const);
@@ -84,9 +107,20 @@ async function loadGguf(req: LoadRequest, onProgress: (p: LoadProgress) => void)
 }
 
 /** The file to load: picked from disk as it is, or from the cache (downloading it first when missing or cut short). */
-async function openSource(source: GgufSource, name: string, started: number, onProgress: (p: LoadProgress) => void): Promise<Blob> {
+async function openSource(
+  source: GgufSource,
+  name: string,
+  started: number,
+  onProgress: (p: LoadProgress) => void,
+): Promise<Blob> {
   if ('file' in source) {
-    onProgress({ progress: 1, text: `Reading ${name} from disk (${mbText(source.file.size)}); nothing is downloaded.`, elapsedMs: 0, loadedBytes: source.file.size, totalBytes: source.file.size });
+    onProgress({
+      progress: 1,
+      text: `Reading ${name} from disk (${mbText(source.file.size)}); nothing is downloaded.`,
+      elapsedMs: 0,
+      loadedBytes: source.file.size,
+      totalBytes: source.file.size,
+    });
     return source.file;
   }
   const url = source.url;
@@ -113,9 +147,14 @@ async function openSource(source: GgufSource, name: string, started: number, onP
       .write(key, stream, { originalURL: url, originalSize: 0, etag: '' })
       .catch((e: unknown) => (failure = e));
     if (failure !== undefined) {
-      await cache().delete(url).catch(() => {});
+      await cache()
+        .delete(url)
+        .catch(() => {});
       if (failure instanceof ModelError) throw failure;
-      throw new ModelError('storage', `${name} could not be stored in this browser (${failure instanceof Error ? failure.message : String(failure)}). Free some disk space, or pick the .gguf file from disk instead.`);
+      throw new ModelError(
+        'storage',
+        `${name} could not be stored in this browser (${failure instanceof Error ? failure.message : String(failure)}). Free some disk space, or pick the .gguf file from disk instead.`,
+      );
     }
     const size = await cache().getSize(key);
     await cache().writeMetadata(key, { originalURL: url, originalSize: size, etag: '' });
@@ -123,7 +162,11 @@ async function openSource(source: GgufSource, name: string, started: number, onP
     onProgress({ progress: 1, text: `Reading ${name} from the browser's cache…`, elapsedMs: Date.now() - started });
   }
   const blob = await cache().open(url);
-  if (!blob) throw new ModelError('storage', `${name} was downloaded but cannot be read back from the browser's storage; delete it from the cache list and try again.`);
+  if (!blob)
+    throw new ModelError(
+      'storage',
+      `${name} was downloaded but cannot be read back from the browser's storage; delete it from the cache list and try again.`,
+    );
   return blob;
 }
 
@@ -139,7 +182,13 @@ function progressOf(name: string, loaded: number, total: number, elapsedMs: numb
   };
 }
 
-async function complete(wllama: Wllama, name: string, bans: readonly (readonly [number, false])[], messages: readonly ChatMessage[], o: CompleteOptions): Promise<Completion> {
+async function complete(
+  wllama: Wllama,
+  name: string,
+  bans: readonly (readonly [number, false])[],
+  messages: readonly ChatMessage[],
+  o: CompleteOptions,
+): Promise<Completion> {
   let text = '';
   let last: ChatCompletionChunk | undefined;
   const params = {
@@ -151,7 +200,12 @@ async function complete(wllama: Wllama, name: string, bans: readonly (readonly [
     // Qwen3's template would otherwise open a thinking block before the JSON.
     chat_template_kwargs: { enable_thinking: false },
     ...(o.maxTokens !== undefined && { max_tokens: o.maxTokens }),
-    ...(o.jsonSchema && { response_format: { type: 'json_schema' as const, json_schema: { name: 'tool_call', schema: o.jsonSchema, strict: true } } }),
+    ...(o.jsonSchema && {
+      response_format: {
+        type: 'json_schema' as const,
+        json_schema: { name: 'tool_call', schema: o.jsonSchema, strict: true },
+      },
+    }),
     ...(o.signal && { abortSignal: o.signal }),
     onData: (chunk: ChatCompletionChunk) => {
       last = chunk;
@@ -166,10 +220,16 @@ async function complete(wllama: Wllama, name: string, bans: readonly (readonly [
     // llama-server's JSON accepts [[token, false]] pairs (false = never); the typings, an
     // intersection of two shapes, admit no value at all.
     type Params = Parameters<Wllama['createChatCompletion']>[0];
-    await wllama.createChatCompletion({ ...params, logit_bias: bans } as unknown as Params & { stream: true; onData: (c: ChatCompletionChunk) => void });
+    await wllama.createChatCompletion({ ...params, logit_bias: bans } as unknown as Params & {
+      stream: true;
+      onData: (c: ChatCompletionChunk) => void;
+    });
   } catch (e) {
     if (o.signal?.aborted) throw new ModelError('aborted', 'The model request was stopped.');
-    throw new ModelError('load', `llama.cpp failed while answering with ${name}: ${e instanceof Error ? e.message : String(e)}`);
+    throw new ModelError(
+      'load',
+      `llama.cpp failed while answering with ${name}: ${e instanceof Error ? e.message : String(e)}`,
+    );
   }
   if (o.signal?.aborted) throw new ModelError('aborted', 'The model request was stopped.');
   const t = last?.timings;
@@ -178,7 +238,12 @@ async function complete(wllama: Wllama, name: string, bans: readonly (readonly [
     ? { promptTokens: last.usage.prompt_tokens, completionTokens: last.usage.completion_tokens }
     : t && { promptTokens: t.prompt_n + t.cache_n, completionTokens: t.predicted_n };
   const timings: EngineTimings | undefined = t
-    ? { promptTokens: t.prompt_n, cachedTokens: t.cache_n, prefillTps: t.prompt_per_second, decodeTps: t.predicted_per_second }
+    ? {
+        promptTokens: t.prompt_n,
+        cachedTokens: t.cache_n,
+        prefillTps: t.prompt_per_second,
+        decodeTps: t.predicted_per_second,
+      }
     : undefined;
   return { text, ...(usage && { usage }), ...(timings && { timings }) };
 }

@@ -5,7 +5,14 @@
  */
 import { ModelError, type ChatMessage, type Completion, type CompleteOptions, type Model } from '../model.ts';
 import type { GpuReport } from './gpu.ts';
-import type { CachedFile, LoadedModel, LoadProgress, LoadRequest, ModelRequest, ModelResponse } from './worker-protocol.ts';
+import type {
+  CachedFile,
+  LoadedModel,
+  LoadProgress,
+  LoadRequest,
+  ModelRequest,
+  ModelResponse,
+} from './worker-protocol.ts';
 
 type Reply = Exclude<ModelResponse, { type: 'progress' | 'token' | 'error' }>;
 
@@ -70,15 +77,26 @@ export class ModelWorkerClient {
       family: info.family,
       ...(info.contextWindow !== undefined && { contextWindow: info.contextWindow }),
       complete: (messages: readonly ChatMessage[], o: CompleteOptions): Promise<Completion> => {
-        const options = { seed: o.seed, temperature: o.temperature, ...(o.jsonSchema && { jsonSchema: o.jsonSchema }), ...(o.maxTokens !== undefined && { maxTokens: o.maxTokens }) };
-        return this.request({ type: 'complete', messages, options }, { ...(o.onToken && { onToken: o.onToken }) }, o.signal).then(
-          (r) => (r as Extract<Reply, { type: 'completed' }>).completion,
-        );
+        const options = {
+          seed: o.seed,
+          temperature: o.temperature,
+          ...(o.jsonSchema && { jsonSchema: o.jsonSchema }),
+          ...(o.maxTokens !== undefined && { maxTokens: o.maxTokens }),
+        };
+        return this.request(
+          { type: 'complete', messages, options },
+          { ...(o.onToken && { onToken: o.onToken }) },
+          o.signal,
+        ).then((r) => (r as Extract<Reply, { type: 'completed' }>).completion);
       },
     };
   }
 
-  private request(req: Unsent<ModelRequest>, hooks: Pick<Pending, 'onProgress' | 'onToken'> = {}, signal?: AbortSignal): Promise<Reply> {
+  private request(
+    req: Unsent<ModelRequest>,
+    hooks: Pick<Pending, 'onProgress' | 'onToken'> = {},
+    signal?: AbortSignal,
+  ): Promise<Reply> {
     if (signal?.aborted) return Promise.reject(new ModelError('aborted', 'The model request was stopped.'));
     const id = this.nextId++;
     return new Promise<Reply>((resolve, reject) => {

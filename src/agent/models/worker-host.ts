@@ -26,7 +26,10 @@ export interface ModelHost {
   receive(message: ModelRequest): void;
 }
 
-export function createModelHost(send: (message: ModelResponse) => void, loadBackend: () => Promise<ModelBackend>): ModelHost {
+export function createModelHost(
+  send: (message: ModelResponse) => void,
+  loadBackend: () => Promise<ModelBackend>,
+): ModelHost {
   let backend: Promise<ModelBackend> | undefined;
   let model: HostedModel | undefined;
   const running = new Map<number, AbortController>();
@@ -39,14 +42,30 @@ export function createModelHost(send: (message: ModelResponse) => void, loadBack
         if (model) await model.unload();
         model = undefined;
         model = await b.load(msg.load, (progress) => send({ type: 'progress', id: msg.id, progress }));
-        return { type: 'loaded', id: msg.id, model: { id: model.id, family: model.family, ...(model.contextWindow !== undefined && { contextWindow: model.contextWindow }) } };
+        return {
+          type: 'loaded',
+          id: msg.id,
+          model: {
+            id: model.id,
+            family: model.family,
+            ...(model.contextWindow !== undefined && { contextWindow: model.contextWindow }),
+          },
+        };
       }
       case 'complete': {
-        if (!model) throw new ModelError('load', 'No model is loaded in the model worker. Load one first (pick a model and press Load).');
+        if (!model)
+          throw new ModelError(
+            'load',
+            'No model is loaded in the model worker. Load one first (pick a model and press Load).',
+          );
         const ac = new AbortController();
         running.set(msg.id, ac);
         try {
-          const completion = await model.complete(msg.messages, { ...msg.options, signal: ac.signal, onToken: (delta) => send({ type: 'token', id: msg.id, delta }) });
+          const completion = await model.complete(msg.messages, {
+            ...msg.options,
+            signal: ac.signal,
+            onToken: (delta) => send({ type: 'token', id: msg.id, delta }),
+          });
           return { type: 'completed', id: msg.id, completion };
         } finally {
           running.delete(msg.id);

@@ -72,7 +72,12 @@ export interface WireCompleteOptions {
 
 export type ModelRequest =
   | { readonly type: 'load'; readonly id: number; readonly load: LoadRequest }
-  | { readonly type: 'complete'; readonly id: number; readonly messages: readonly ChatMessage[]; readonly options: WireCompleteOptions }
+  | {
+      readonly type: 'complete';
+      readonly id: number;
+      readonly messages: readonly ChatMessage[];
+      readonly options: WireCompleteOptions;
+    }
   | { readonly type: 'abort'; readonly id: number; readonly target: number }
   | { readonly type: 'cached'; readonly id: number; readonly modelId: string }
   | { readonly type: 'delete'; readonly id: number; readonly modelId: string }

@@ -24,14 +24,17 @@ export interface RecordedRun {
   readonly outputs: readonly string[];
 }
 
-const TRUNCATE_OLD = ["    if (text.length <= max) return text;", "    return text.slice(0, max) + '…';"].join('\n');
-const TRUNCATE_NEW = ["    if (text.length <= max) return text;", "    return text.slice(0, max - 1) + '…';"].join('\n');
+const TRUNCATE_OLD = ['    if (text.length <= max) return text;', "    return text.slice(0, max) + '…';"].join('\n');
+const TRUNCATE_NEW = ['    if (text.length <= max) return text;', "    return text.slice(0, max - 1) + '…';"].join(
+  '\n',
+);
 
 /** The starter template's task, solved in seven steps. */
 export const STARTER_RUN: RecordedRun = Object.freeze({
   id: 'starter-fix-truncate',
   title: 'Fix truncate in tiny-utils',
-  description: 'Seven recorded steps: run the tests, read the failing test and the source, a reply with no tool call, a drifted edit the ladder catches, the tests again, done.',
+  description:
+    'Seven recorded steps: run the tests, read the failing test and the source, a reply with no tool call, a drifted edit the ladder catches, the tests again, done.',
   templateId: 'starter',
   outputs: Object.freeze([
     // 1. Prose and a Markdown fence around the call: the parser looks through both.

@@ -69,13 +69,19 @@ async function answer(line: string, sessions: Sessions): Promise<BatchAnswer> {
     return { ok: result.ok, text: result.text, notes: result.notes };
   } catch (e) {
     // Engine.call answers bad input itself; a throw is a bug, and it must not end the batch.
-    return failed(`internal error while running ${parsed.req.tool} (${e instanceof Error ? e.message : String(e)}); the remaining lines still run.`);
+    return failed(
+      `internal error while running ${parsed.req.tool} (${e instanceof Error ? e.message : String(e)}); the remaining lines still run.`,
+    );
   }
 }
 
 async function runBatch(argv: readonly string[], io: CliIO): Promise<number> {
   const unsandboxed = argv.length === 1 && argv[0] === UNSANDBOXED_FLAG;
-  if (argv.length && !unsandboxed) throw new UsageError(`slm batch: takes no arguments but ${UNSANDBOXED_FLAG} (got ${argv.join(' ')}); the calls come on stdin`, USAGE);
+  if (argv.length && !unsandboxed)
+    throw new UsageError(
+      `slm batch: takes no arguments but ${UNSANDBOXED_FLAG} (got ${argv.join(' ')}); the calls come on stdin`,
+      USAGE,
+    );
   const sessions = new Sessions(await chooseSandbox('batch', unsandboxed, io));
   // Line by line: each answer is written before the next line is read, so a caller can converse.
   const lines = createInterface({ input: io.stdin, crlfDelay: Infinity });

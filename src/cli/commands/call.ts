@@ -29,7 +29,12 @@ function usage(message: string): UsageError {
   return new UsageError(`slm call: ${message}`, USAGE);
 }
 
-const OPTIONS = { root: { type: 'string' }, settings: { type: 'string' }, json: { type: 'boolean' }, ...SANDBOX_OPTIONS } as const;
+const OPTIONS = {
+  root: { type: 'string' },
+  settings: { type: 'string' },
+  json: { type: 'boolean' },
+  ...SANDBOX_OPTIONS,
+} as const;
 
 function parseOptions(argv: readonly string[]) {
   try {
@@ -44,7 +49,8 @@ function parseCommandLine(argv: readonly string[]): CallRequest {
   const parsed = parseOptions(argv);
   const [tool, argsText, ...extra] = parsed.positionals;
   if (tool === undefined) throw usage('name the tool to call, e.g. slm call ws_read \'{"path":"README.md"}\' --root .');
-  if (extra.length) throw usage(`unexpected arguments after JSON_ARGS: ${extra.join(' ')} (quote the JSON as one argument)`);
+  if (extra.length)
+    throw usage(`unexpected arguments after JSON_ARGS: ${extra.join(' ')} (quote the JSON as one argument)`);
   if (parsed.values.root === undefined) throw usage('--root DIR is required: the project directory the tool works in');
   return {
     tool,
@@ -61,7 +67,9 @@ function parseToolArgs(text: string): Record<string, unknown> {
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw usage(`JSON_ARGS is not valid JSON (${(e as Error).message}): ${text}\nGive one JSON object, quoted for the shell, e.g. '{"path":"src/index.js"}'.`);
+    throw usage(
+      `JSON_ARGS is not valid JSON (${(e as Error).message}): ${text}\nGive one JSON object, quoted for the shell, e.g. '{"path":"src/index.js"}'.`,
+    );
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw usage(`JSON_ARGS must be a JSON object such as '{"path":"src/index.js"}', not ${JSON.stringify(value)}.`);

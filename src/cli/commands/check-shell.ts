@@ -28,7 +28,9 @@ export function answerLine(parser: Parser, line: string): ShellDecision {
   try {
     parsed = JSON.parse(line);
   } catch {
-    return badLine(`input line is not valid JSON: ${JSON.stringify(line.slice(0, 80))}. Send one object per line: {"cmd": "ls -la"}.`);
+    return badLine(
+      `input line is not valid JSON: ${JSON.stringify(line.slice(0, 80))}. Send one object per line: {"cmd": "ls -la"}.`,
+    );
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     return badLine(`input line is ${JSON.stringify(parsed)?.slice(0, 80)}, not a JSON object. Send {"cmd": "ls -la"}.`);
@@ -63,7 +65,11 @@ export async function checkShellCommand(stdin: NodeJS.ReadableStream, stdout: No
 export const checkShellEntry: CommandEntry = {
   usage: USAGE,
   run: async (argv: readonly string[], io: CliIO) => {
-    if (argv.length) throw new UsageError(`slm check-shell: takes no arguments (got ${argv.join(' ')}); the commands come on stdin`, USAGE);
+    if (argv.length)
+      throw new UsageError(
+        `slm check-shell: takes no arguments (got ${argv.join(' ')}); the commands come on stdin`,
+        USAGE,
+      );
     return checkShellCommand(io.stdin, io.stdout);
   },
 };

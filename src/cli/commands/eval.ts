@@ -66,7 +66,8 @@ function usage(message: string): UsageError {
 function whole(name: string, text: string | undefined, fallback: number, min: number): number {
   if (text === undefined) return fallback;
   const n = Number(text);
-  if (!Number.isInteger(n) || n < min) throw usage(`${name} must be a whole number ≥ ${min}, not ${JSON.stringify(text)}`);
+  if (!Number.isInteger(n) || n < min)
+    throw usage(`${name} must be a whole number ≥ ${min}, not ${JSON.stringify(text)}`);
   return n;
 }
 
@@ -91,14 +92,21 @@ function parseCommandLine(argv: readonly string[]): EvalRequest {
     throw usage((e as Error).message);
   }
   const v = parsed.values;
-  if (v.model === undefined) throw usage(`--model SPEC is required: openai:BASE_URL#MODEL, gguf:FILE, scripted:FILE or ${REFERENCE_MODEL}`);
-  if (v.out === undefined) throw usage('--out DIR is required: the folder the sessions, results.json and the reports go to');
+  if (v.model === undefined)
+    throw usage(`--model SPEC is required: openai:BASE_URL#MODEL, gguf:FILE, scripted:FILE or ${REFERENCE_MODEL}`);
+  if (v.out === undefined)
+    throw usage('--out DIR is required: the folder the sessions, results.json and the reports go to');
   const temperature = v.temperature === undefined ? EVAL_DEFAULTS.temperature : Number(v.temperature);
-  if (!Number.isFinite(temperature) || temperature < 0 || temperature > 2) throw usage(`--temperature must be a number from 0 to 2, not ${JSON.stringify(v.temperature)}`);
+  if (!Number.isFinite(temperature) || temperature < 0 || temperature > 2)
+    throw usage(`--temperature must be a number from 0 to 2, not ${JSON.stringify(v.temperature)}`);
   const jobs = whole('--jobs', v.jobs, 1, 1);
-  if (jobs > 1 && v.model.startsWith('gguf:')) throw usage('--jobs above 1 needs an endpoint or a scripted model: a gguf: model runs one session at a time on this machine');
+  if (jobs > 1 && v.model.startsWith('gguf:'))
+    throw usage(
+      '--jobs above 1 needs an endpoint or a scripted model: a gguf: model runs one session at a time on this machine',
+    );
   const toolsApi = v['tools-api'] ?? false;
-  if (toolsApi && !v.model.startsWith('openai:')) throw usage('--tools-api needs an endpoint: use it with --model openai:BASE_URL#MODEL');
+  if (toolsApi && !v.model.startsWith('openai:'))
+    throw usage('--tools-api needs an endpoint: use it with --model openai:BASE_URL#MODEL');
   if (toolsApi && v['free-text']) throw usage('give --tools-api or --free-text, not both');
   return {
     model: v.model,
@@ -133,11 +141,20 @@ async function modelSource(spec: string, req: EvalRequest): Promise<ModelSource>
       // makeModel speaks for slm run; its messages are about the same --model option.
       throw e instanceof UsageError ? usage(e.message.replace(/^slm run: /, '')) : e;
     });
-  if (spec === REFERENCE_MODEL) return { info: modelInfo(spec), forRun: async (s) => ({ model: referenceModel(s.task, context) }), close: async () => {} };
+  if (spec === REFERENCE_MODEL)
+    return {
+      info: modelInfo(spec),
+      forRun: async (s) => ({ model: referenceModel(s.task, context) }),
+      close: async () => {},
+    };
   if (spec.startsWith('gguf:')) {
     const name = await ggufName(spec.slice('gguf:'.length));
     const shared = await made(spec);
-    return { info: modelInfo(spec, name), forRun: async () => ({ model: shared.model }), close: async () => shared.close?.() };
+    return {
+      info: modelInfo(spec, name),
+      forRun: async () => ({ model: shared.model }),
+      close: async () => shared.close?.(),
+    };
   }
   await made(spec); // the spec is checked (and a scripted file read) before anything runs
   return { info: modelInfo(spec), forRun: async () => ({ model: (await made(spec)).model }), close: async () => {} };
@@ -189,7 +206,9 @@ class Progress {
 
   end(): void {
     if (this.tty) this.io.stderr.write('\n');
-    this.io.stderr.write(`${this.finished} of ${this.total} sessions in ${((Date.now() - this.started) / 1000).toFixed(1)} s\n`);
+    this.io.stderr.write(
+      `${this.finished} of ${this.total} sessions in ${((Date.now() - this.started) / 1000).toFixed(1)} s\n`,
+    );
   }
 }
 
@@ -212,7 +231,16 @@ async function runEvalCommand(argv: readonly string[], io: CliIO): Promise<numbe
   const createdAt = new Date().toISOString();
   const finished: EvalRun[] = [];
   const results = (complete: boolean) =>
-    buildResults({ suite: req.suite, model: source.info, createdAt, arms: arms.arms, seeds: req.seeds, tasks, runs: finished, complete });
+    buildResults({
+      suite: req.suite,
+      model: source.info,
+      createdAt,
+      arms: arms.arms,
+      seeds: req.seeds,
+      tasks,
+      runs: finished,
+      complete,
+    });
   const progress = new Progress(io, plan.length, req.jobs);
   const ac = new AbortController();
   const onSigint = () => {
@@ -235,7 +263,9 @@ async function runEvalCommand(argv: readonly string[], io: CliIO): Promise<numbe
         await writeFile(file, `${JSON.stringify(session, null, 2)}\n`);
         finished.push(run);
         // Sessions finish side by side: one write at a time, each with every run finished so far.
-        saving = saving.then(() => writeAtomic(join(req.out, 'results.json'), `${JSON.stringify(results(false), null, 2)}\n`));
+        saving = saving.then(() =>
+          writeAtomic(join(req.out, 'results.json'), `${JSON.stringify(results(false), null, 2)}\n`),
+        );
         await saving;
         progress.done(run);
       },
@@ -248,14 +278,23 @@ async function runEvalCommand(argv: readonly string[], io: CliIO): Promise<numbe
     await saving.catch(() => {}); // the final write below replaces it
     // In plan order, whatever order the jobs finished in.
     const order = new Map(plan.map((s, i) => [`${s.task.id}\0${s.arm.id}\0${s.seed}`, i]));
-    finished.sort((a, b) => order.get(`${a.task}\0${a.arm}\0${a.seed}`)! - order.get(`${b.task}\0${b.arm}\0${b.seed}`)!);
+    finished.sort(
+      (a, b) => order.get(`${a.task}\0${a.arm}\0${a.seed}`)! - order.get(`${b.task}\0${b.arm}\0${b.seed}`)!,
+    );
     const final = results(complete);
     await writeAtomic(join(req.out, 'results.json'), `${JSON.stringify(final, null, 2)}\n`);
     await writeFile(join(req.out, 'results.md'), markdownReport(final));
     await writeFile(join(req.out, 'report.html'), htmlReport(final));
     const table = armTable(final);
-    const lines = [source.info.label === 'real' ? '' : `NOT A MEASUREMENT (${source.info.label}): ${source.info.note}`, table.head.join(' | '), ...table.rows.map((r) => r.join(' | '))];
-    await writeOut(io.stdout, `${lines.filter(Boolean).join('\n')}\nwrote ${join(req.out, 'results.json')}, results.md, report.html and ${finished.length} session file(s)\n`);
+    const lines = [
+      source.info.label === 'real' ? '' : `NOT A MEASUREMENT (${source.info.label}): ${source.info.note}`,
+      table.head.join(' | '),
+      ...table.rows.map((r) => r.join(' | ')),
+    ];
+    await writeOut(
+      io.stdout,
+      `${lines.filter(Boolean).join('\n')}\nwrote ${join(req.out, 'results.json')}, results.md, report.html and ${finished.length} session file(s)\n`,
+    );
   }
   return complete ? EXIT.ok : EXIT.failed;
 }

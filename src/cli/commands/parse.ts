@@ -43,7 +43,9 @@ export function answerParseLine(line: string): ParseAnswer {
   }
   const { raw, tools } = parsed as Record<string, unknown>;
   if (typeof raw !== 'string') {
-    return badLine(`input line has no "raw" string${raw === undefined ? '' : ` (its raw is a ${raw === null ? 'null' : typeof raw})`}.`);
+    return badLine(
+      `input line has no "raw" string${raw === undefined ? '' : ` (its raw is a ${raw === null ? 'null' : typeof raw})`}.`,
+    );
   }
   if (tools !== undefined && !(Array.isArray(tools) && tools.every((t) => typeof t === 'string'))) {
     return badLine('its "tools" is not a list of tool names.');
@@ -67,7 +69,8 @@ export async function parseLinesCommand(stdin: NodeJS.ReadableStream, stdout: No
 export const parseEntry: CommandEntry = {
   usage: USAGE,
   run: async (argv: readonly string[], io: CliIO) => {
-    if (argv.length) throw new UsageError(`slm parse: takes no arguments (got ${argv.join(' ')}); the outputs come on stdin`, USAGE);
+    if (argv.length)
+      throw new UsageError(`slm parse: takes no arguments (got ${argv.join(' ')}); the outputs come on stdin`, USAGE);
     return parseLinesCommand(io.stdin, io.stdout);
   },
 };

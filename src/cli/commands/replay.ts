@@ -35,25 +35,36 @@ async function loadSession(input: string): Promise<SessionCheck> {
   const st = await stat(input).catch(() => null);
   if (st?.isFile()) {
     if (st.size > MAX_SESSION_FILE_BYTES) {
-      return { ok: false, kind: 'too-large', text: `${input} is ${st.size} bytes, more than the ${MAX_SESSION_FILE_BYTES} a session file may have, so it was not read; is it a session file?` };
+      return {
+        ok: false,
+        kind: 'too-large',
+        text: `${input} is ${st.size} bytes, more than the ${MAX_SESSION_FILE_BYTES} a session file may have, so it was not read; is it a session file?`,
+      };
     }
     return parseSessionFile(await readFile(input, 'utf8'));
   }
   if (st) throw usage(`${input} is a directory; give a session file (.session.json) or a share link`);
   // Something path-like that is not there: a missing file, not a link to decode.
-  if (!input.includes('#') && /\.json$|^\.{0,2}\//.test(input)) throw usage(`no file ${input}; give a session file (.session.json), a share link with #s=…, or the encoded string`);
+  if (!input.includes('#') && /\.json$|^\.{0,2}\//.test(input))
+    throw usage(`no file ${input}; give a session file (.session.json), a share link with #s=…, or the encoded string`);
   return decodeShare(input);
 }
 
 async function runReplay(argv: readonly string[], io: CliIO): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], options: { print: { type: 'boolean' } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args: [...argv],
+      options: { print: { type: 'boolean' } },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (e) {
     throw usage((e as Error).message);
   }
   const [input, ...extra] = parsed.positionals;
-  if (input === undefined) throw usage('name the session: a file (.session.json), a share link with #s=…, or the encoded string');
+  if (input === undefined)
+    throw usage('name the session: a file (.session.json), a share link with #s=…, or the encoded string');
   if (extra.length) throw usage(`one session at a time; unexpected ${extra.map((x) => JSON.stringify(x)).join(' ')}`);
   const print = parsed.values.print ?? false;
 

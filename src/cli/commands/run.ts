@@ -94,9 +94,14 @@ function parseCommandLine(argv: readonly string[]): RunRequest {
     throw usage(`--edit-format must be one of ${EDIT_FORMATS.join(', ')}, not ${JSON.stringify(editFormat)}`);
   }
   const toolsApi = v['tools-api'] ?? false;
-  if (toolsApi && !v.model.startsWith('openai:')) throw usage('--tools-api needs an endpoint: use it with --model openai:BASE_URL#MODEL');
-  if (toolsApi && v['free-text']) throw usage('give --tools-api or --free-text, not both: --tools-api sends the call schema as tools, --free-text sends no schema');
-  if (editFormat !== undefined && v.evolve !== undefined) throw usage('give --edit-format or --evolve, not both: the bandit chooses the format');
+  if (toolsApi && !v.model.startsWith('openai:'))
+    throw usage('--tools-api needs an endpoint: use it with --model openai:BASE_URL#MODEL');
+  if (toolsApi && v['free-text'])
+    throw usage(
+      'give --tools-api or --free-text, not both: --tools-api sends the call schema as tools, --free-text sends no schema',
+    );
+  if (editFormat !== undefined && v.evolve !== undefined)
+    throw usage('give --edit-format or --evolve, not both: the bandit chooses the format');
   return {
     model: v.model,
     task: v.task,
@@ -118,14 +123,16 @@ function parseCommandLine(argv: readonly string[]): RunRequest {
 function intOption(name: string, text: string | undefined, fallback: number, min: number): number {
   if (text === undefined) return fallback;
   const n = Number(text);
-  if (!Number.isInteger(n) || n < min) throw usage(`${name} must be a whole number ≥ ${min}, not ${JSON.stringify(text)}`);
+  if (!Number.isInteger(n) || n < min)
+    throw usage(`${name} must be a whole number ≥ ${min}, not ${JSON.stringify(text)}`);
   return n;
 }
 
 function numberOption(name: string, text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;
   const n = Number(text);
-  if (!Number.isFinite(n) || n < 0 || n > 2) throw usage(`${name} must be a number from 0 to 2, not ${JSON.stringify(text)}`);
+  if (!Number.isFinite(n) || n < 0 || n > 2)
+    throw usage(`${name} must be a number from 0 to 2, not ${JSON.stringify(text)}`);
   return n;
 }
 
@@ -136,7 +143,12 @@ export interface RunModel {
 }
 
 /** `openai:BASE_URL#MODEL`, `gguf:FILE` or `scripted:FILE`; `onSpeed` hears each step's speed where it is measured (gguf). */
-export async function makeModel(spec: string, context: number, toolsApi: boolean, onSpeed: (speed: StepSpeed) => void): Promise<RunModel> {
+export async function makeModel(
+  spec: string,
+  context: number,
+  toolsApi: boolean,
+  onSpeed: (speed: StepSpeed) => void,
+): Promise<RunModel> {
   if (spec.startsWith('gguf:')) {
     const file = spec.slice('gguf:'.length);
     if (!file) throw usage(`--model gguf: names no file: write gguf:FILE.gguf`);
@@ -154,11 +166,21 @@ async function remoteOrScripted(spec: string, context: number, toolsApi: boolean
   if (spec.startsWith('openai:')) {
     const rest = spec.slice('openai:'.length);
     const hash = rest.lastIndexOf('#');
-    if (hash < 0 || hash === rest.length - 1) throw usage(`--model ${spec} names no model: write openai:BASE_URL#MODEL, e.g. openai:http://127.0.0.1:11434/v1#qwen2.5-coder:1.5b`);
+    if (hash < 0 || hash === rest.length - 1)
+      throw usage(
+        `--model ${spec} names no model: write openai:BASE_URL#MODEL, e.g. openai:http://127.0.0.1:11434/v1#qwen2.5-coder:1.5b`,
+      );
     const baseUrl = rest.slice(0, hash);
-    if (!/^https?:\/\/[^/]/.test(baseUrl)) throw usage(`--model ${spec}: the base URL must start with http:// or https://`);
+    if (!/^https?:\/\/[^/]/.test(baseUrl))
+      throw usage(`--model ${spec}: the base URL must start with http:// or https://`);
     const apiKey = process.env.SLM_API_KEY ?? process.env.OPENAI_API_KEY;
-    return new OpenAIModel({ baseUrl, model: rest.slice(hash + 1), contextWindow: context, toolsApi, ...(apiKey && { apiKey }) });
+    return new OpenAIModel({
+      baseUrl,
+      model: rest.slice(hash + 1),
+      contextWindow: context,
+      toolsApi,
+      ...(apiKey && { apiKey }),
+    });
   }
   if (spec.startsWith('scripted:')) {
     const file = spec.slice('scripted:'.length);
@@ -166,28 +188,40 @@ async function remoteOrScripted(spec: string, context: number, toolsApi: boolean
     try {
       value = JSON.parse(await readFile(file, 'utf8'));
     } catch (e) {
-      throw usage(`--model ${spec}: cannot read ${file} as JSON (${(e as Error).message}); give a JSON array of raw model outputs`);
+      throw usage(
+        `--model ${spec}: cannot read ${file} as JSON (${(e as Error).message}); give a JSON array of raw model outputs`,
+      );
     }
     if (!Array.isArray(value) || !value.every((x) => typeof x === 'string')) {
       throw usage(`--model ${spec}: ${file} must hold a JSON array of strings (the raw outputs, one per step)`);
     }
     return new ScriptedModel(value as string[], { name: file, contextWindow: context });
   }
-  throw usage(`--model ${JSON.stringify(spec)} is not a model spec: use openai:BASE_URL#MODEL, gguf:FILE or scripted:FILE`);
+  throw usage(
+    `--model ${JSON.stringify(spec)} is not a model spec: use openai:BASE_URL#MODEL, gguf:FILE or scripted:FILE`,
+  );
 }
 
 /** The session is written after the run: refuse up front a --out whose directory is missing, rather than lose the run. */
 async function checkOutDir(out: string): Promise<void> {
   const dir = dirname(resolve(out));
   const st = await stat(dir).catch(() => null);
-  if (!st?.isDirectory()) throw usage(`--out ${out}: the directory ${dir} does not exist; create it or write the session elsewhere`);
+  if (!st?.isDirectory())
+    throw usage(`--out ${out}: the directory ${dir} does not exist; create it or write the session elsewhere`);
 }
 
 /** One stderr line per step: index, tool, outcome, notable notes, and the model's speed when measured. */
 function progressLine(step: Step, speed: StepSpeed | undefined): string {
   const what = step.call ? step.call.tool : `(no call: ${step.parseError?.kind})`;
-  const outcome = step.result ? (step.result.ok ? 'ok' : `failed — ${step.result.text.split('\n')[0]!.slice(0, 120)}`) : 'retry';
-  const notes = [...(step.result?.notes ?? []).filter((n) => n.kind !== 'checkpoint'), ...step.notes.filter((n) => n.kind !== 'repair')].map((n) => n.kind);
+  const outcome = step.result
+    ? step.result.ok
+      ? 'ok'
+      : `failed — ${step.result.text.split('\n')[0]!.slice(0, 120)}`
+    : 'retry';
+  const notes = [
+    ...(step.result?.notes ?? []).filter((n) => n.kind !== 'checkpoint'),
+    ...step.notes.filter((n) => n.kind !== 'repair'),
+  ].map((n) => n.kind);
   return `step ${step.index} ${what} ${outcome}${notes.length ? ` [${notes.join(', ')}]` : ''}${speed ? ` (${speedText(speed)})` : ''}\n`;
 }
 
@@ -218,7 +252,9 @@ async function runRun(argv: readonly string[], io: CliIO): Promise<number> {
   const ac = new AbortController();
   const onSigint = () => ac.abort();
   process.once('SIGINT', onSigint);
-  const files = bandit ? (await walkTree(root.ws, '', { maxEntries: 5000 })).entries.filter((e) => e.type === 'file').map((e) => e.path) : [];
+  const files = bandit
+    ? (await walkTree(root.ws, '', { maxEntries: 5000 })).entries.filter((e) => e.type === 'file').map((e) => e.path)
+    : [];
   const options: LoopOptions = {
     engine,
     model,
@@ -237,7 +273,10 @@ async function runRun(argv: readonly string[], io: CliIO): Promise<number> {
     ...(bandit && { evolve: bandit, language: dominantLanguage(files) }),
   };
   // Recording describes the starting files and hashes the tree after every step: only when a session is wanted.
-  const running = req.out === undefined ? runLoop(options).then((result) => ({ result, session: undefined, unrecorded: [] })) : recordRun(options);
+  const running =
+    req.out === undefined
+      ? runLoop(options).then((result) => ({ result, session: undefined, unrecorded: [] }))
+      : recordRun(options);
   const { result, session, unrecorded } = await running.finally(async () => {
     process.off('SIGINT', onSigint);
     await close?.();
@@ -248,7 +287,10 @@ async function runRun(argv: readonly string[], io: CliIO): Promise<number> {
     for (const entry of unrecorded) io.stderr.write(`not in the session: ${entry}\n`);
     await writeFile(req.out, `${JSON.stringify(session, null, 2)}\n`);
   }
-  await writeOut(io.stdout, `${stopText(result.stop)} (${result.steps.length} step${result.steps.length === 1 ? '' : 's'})\n`);
+  await writeOut(
+    io.stdout,
+    `${stopText(result.stop)} (${result.steps.length} step${result.steps.length === 1 ? '' : 's'})\n`,
+  );
   return result.stop.kind === 'done' ? EXIT.ok : EXIT.failed;
 }
 

@@ -11,13 +11,23 @@ export type Change =
   | { readonly kind: 'added'; readonly path: string; readonly after: GitBlob }
   | { readonly kind: 'deleted'; readonly path: string; readonly before: GitBlob }
   | { readonly kind: 'modified'; readonly path: string; readonly before: GitBlob; readonly after: GitBlob }
-  | { readonly kind: 'renamed'; readonly from: string; readonly path: string; readonly before: GitBlob; readonly after: GitBlob };
+  | {
+      readonly kind: 'renamed';
+      readonly from: string;
+      readonly path: string;
+      readonly before: GitBlob;
+      readonly after: GitBlob;
+    };
 
 /**
  * Changes from `before` to `after`, sorted as git sorts them: by the path the change ends at
  * (a rename sits at its new path). `paths` limits the comparison to these paths, when given.
  */
-export function compareFiles(before: FileMap, after: FileMap, opts: { renames: boolean; paths?: ReadonlySet<string> }): Change[] {
+export function compareFiles(
+  before: FileMap,
+  after: FileMap,
+  opts: { renames: boolean; paths?: ReadonlySet<string> },
+): Change[] {
   const wanted = (p: string) => !opts.paths || opts.paths.has(p);
   const changes: Change[] = [];
   const deleted: Array<{ path: string; before: GitBlob }> = [];

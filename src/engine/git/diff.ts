@@ -11,7 +11,16 @@
 import { structuredPatch } from 'diff';
 import { decodeText, looksBinary } from '../text.ts';
 import { compareFiles, quotePath, type Change } from './changes.ts';
-import { commitFiles, indexFiles, readBlobBytes, readHead, type FileMap, type GitBlob, type HeadInfo, type Repo } from './repo.ts';
+import {
+  commitFiles,
+  indexFiles,
+  readBlobBytes,
+  readHead,
+  type FileMap,
+  type GitBlob,
+  type HeadInfo,
+  type Repo,
+} from './repo.ts';
 import { scanWorktree, type WorkFile } from './worktree.ts';
 
 export interface DiffRequest {
@@ -72,7 +81,9 @@ const abbrev = (oid: string): string => oid.slice(0, 7);
 /** One file's section of the diff, ending with a newline. */
 async function formatChange(c: Change, bytesOf: BytesOf): Promise<string> {
   const from = c.kind === 'renamed' ? c.from : c.path;
-  const lines = [`diff --git ${quotePath(`a/${from}`, { quoteSpaces: false })} ${quotePath(`b/${c.path}`, { quoteSpaces: false })}`];
+  const lines = [
+    `diff --git ${quotePath(`a/${from}`, { quoteSpaces: false })} ${quotePath(`b/${c.path}`, { quoteSpaces: false })}`,
+  ];
   let oldBytes: Uint8Array | null = null;
   let newBytes: Uint8Array | null = null;
   switch (c.kind) {
@@ -86,8 +97,13 @@ async function formatChange(c: Change, bytesOf: BytesOf): Promise<string> {
       break;
     case 'renamed':
       // Exact renames only: the content is the same, so there is no hunk.
-      if (c.before.mode !== c.after.mode) lines.push(`old mode ${mode(c.before.mode)}`, `new mode ${mode(c.after.mode)}`);
-      lines.push('similarity index 100%', `rename from ${quotePath(c.from, { quoteSpaces: false })}`, `rename to ${quotePath(c.path, { quoteSpaces: false })}`);
+      if (c.before.mode !== c.after.mode)
+        lines.push(`old mode ${mode(c.before.mode)}`, `new mode ${mode(c.after.mode)}`);
+      lines.push(
+        'similarity index 100%',
+        `rename from ${quotePath(c.from, { quoteSpaces: false })}`,
+        `rename to ${quotePath(c.path, { quoteSpaces: false })}`,
+      );
       return `${lines.join('\n')}\n`;
     case 'modified':
       if (c.before.mode !== c.after.mode) {
@@ -133,7 +149,10 @@ function hunks(oldText: string, newText: string): string[] {
   const out: string[] = [];
   for (const h of patch.hunks) {
     const func = funcContext(oldLines, h.oldStart - 1);
-    out.push(`@@ -${range(h.oldStart, h.oldLines)} +${range(h.newStart, h.newLines)} @@${func ? ` ${func}` : ''}`, ...h.lines);
+    out.push(
+      `@@ -${range(h.oldStart, h.oldLines)} +${range(h.newStart, h.newLines)} @@${func ? ` ${func}` : ''}`,
+      ...h.lines,
+    );
   }
   return out;
 }

@@ -176,7 +176,11 @@ export function gitFs(ws: Workspace, opts: { readOnly: boolean }): GitFsClient {
     },
     async symlink(_target, gitPath) {
       // Only checkout creates links, and the engine never checks out; the Workspace cannot make them.
-      throw new GitFsError('ENOSYS', writable(gitPath), `ENOSYS: ${gitPath} — the workspace git client cannot create symlinks`);
+      throw new GitFsError(
+        'ENOSYS',
+        writable(gitPath),
+        `ENOSYS: ${gitPath} — the workspace git client cannot create symlinks`,
+      );
     },
   };
   return { promises };

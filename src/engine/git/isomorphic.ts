@@ -7,4 +7,7 @@ import { loadOnce } from '../lazy-load.ts';
 
 export type Git = typeof import('isomorphic-git').default;
 
-export const loadGit: () => Promise<Git> = loadOnce('git (isomorphic-git)', async () => (await import('isomorphic-git')).default);
+export const loadGit: () => Promise<Git> = loadOnce(
+  'git (isomorphic-git)',
+  async () => (await import('isomorphic-git')).default,
+);

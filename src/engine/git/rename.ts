@@ -33,7 +33,14 @@ export async function recordRename(ws: Workspace, from: string, to: string): Pro
     for (const [path, blob] of moved) {
       // force: the old path is gone from the working tree, but say so explicitly rather than rely on it.
       await git.updateIndex({ fs, dir, filepath: path, remove: true, force: true });
-      await git.updateIndex({ fs, dir, filepath: to + path.slice(from.length), oid: blob.oid, mode: blob.mode, add: true });
+      await git.updateIndex({
+        fs,
+        dir,
+        filepath: to + path.slice(from.length),
+        oid: blob.oid,
+        mode: blob.mode,
+        add: true,
+      });
     }
     return { kind: 'recorded', files: moved.length };
   } catch (e) {

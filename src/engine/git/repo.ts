@@ -85,7 +85,9 @@ export async function readHead(repo: Repo): Promise<HeadInfo> {
 /** Collects every blob (file or symlink) a walker sees; submodule links (type "commit") are left out. */
 async function collectBlobs(repo: Repo, walker: ReturnType<typeof git.STAGE>): Promise<Map<string, GitBlob>> {
   const out = new Map<string, GitBlob>();
-  await (await loadGit()).walk({
+  await (
+    await loadGit()
+  ).walk({
     fs: repo.fs,
     dir: repo.dir,
     cache: repo.cache,

@@ -80,7 +80,8 @@ export function branchLine(head: HeadInfo): string {
 export function formatShortStatus(report: StatusReport): string {
   const q = (p: string) => quotePath(p, { quoteSpaces: true });
   const lines = [branchLine(report.head)];
-  for (const e of report.entries) lines.push(`${e.x}${e.y} ${e.from !== undefined ? `${q(e.from)} -> ` : ''}${q(e.path)}`);
+  for (const e of report.entries)
+    lines.push(`${e.x}${e.y} ${e.from !== undefined ? `${q(e.from)} -> ` : ''}${q(e.path)}`);
   for (const u of report.untracked) lines.push(`?? ${q(u)}`);
   return lines.join('\n');
 }

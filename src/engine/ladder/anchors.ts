@@ -74,7 +74,11 @@ export function pairLines(a: readonly string[], b: readonly string[], band = Mat
     prev = cur;
   }
   const end = prev[b.length]!;
-  return { pairs: end.pairs, unpaired: a.length + b.length - 2 * end.pairs, similarity: end.pairs === 0 ? 1 : end.sum / end.pairs };
+  return {
+    pairs: end.pairs,
+    unpaired: a.length + b.length - 2 * end.pairs,
+    similarity: end.pairs === 0 ? 1 : end.sum / end.pairs,
+  };
 }
 
 /** Every place where old_str's first and last lines anchor a span whose middle is close to old_str's. */
@@ -102,11 +106,16 @@ export function anchoredPlaces(hay: Haystack, old: SplitText): Place[] {
       while (a + b < k && q - b >= a && fileKey(q - b) === oldKeys[k - 1 - b]) b++;
       const anchors = [...oldKeys.slice(0, a), ...oldKeys.slice(k - b)];
       if (!anchors.some((l) => wordChars(l) >= MIN_ANCHOR_WORD_CHARS)) continue;
-      const pairing = pairLines(oldKeys.slice(a, k - b), run.slice(a, q - b + 1).map((i) => hay.key(rule.key, i)), tol);
+      const pairing = pairLines(
+        oldKeys.slice(a, k - b),
+        run.slice(a, q - b + 1).map((i) => hay.key(rule.key, i)),
+        tol,
+      );
       if (pairing.unpaired > tol || pairing.similarity < MIN_PAIRED_SIMILARITY) continue;
       const pairs: IndentPair[] = [];
       for (let t = 0; t < a; t++) pairs.push({ from: indentOf(oldLines[t]!), to: indentOf(hay.table.line(run[t]!)) });
-      for (let t = b - 1; t >= 0; t--) pairs.push({ from: indentOf(oldLines[k - 1 - t]!), to: indentOf(hay.table.line(run[q - t]!)) });
+      for (let t = b - 1; t >= 0; t--)
+        pairs.push({ from: indentOf(oldLines[k - 1 - t]!), to: indentOf(hay.table.line(run[q - t]!)) });
       if (!indentationFits(pairs, false)) continue;
       found.push({ place: { span: hay.table.span(head, run[q]!), pairs }, unpaired: pairing.unpaired });
     }
@@ -122,7 +131,7 @@ export function anchoredPlaces(hay: Haystack, old: SplitText): Place[] {
 function settleOverlaps(found: readonly { place: Place; unpaired: number }[]): Place[] {
   const sorted = [...found].sort((a, b) => a.place.span.start - b.place.span.start);
   const places: Place[] = [];
-  for (let i = 0; i < sorted.length; ) {
+  for (let i = 0; i < sorted.length;) {
     let end = sorted[i]!.place.span.end;
     let j = i + 1;
     while (j < sorted.length && sorted[j]!.place.span.start < end) end = Math.max(end, sorted[j++]!.place.span.end);

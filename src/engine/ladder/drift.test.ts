@@ -10,22 +10,66 @@ import type { Drift, LadderOptions, RungId } from './types.ts';
 
 const ON: LadderOptions = { tolerance: true, disabled: [] };
 const JS = 'function greet(name) {\n  const msg = "hi " + name;\n  log(msg);\n  return msg;\n}\n';
-const SUM = 'function total(items) {\n  let sum = 0;\n  for (const item of items) sum += item.price;\n  return sum;\n}\n';
+const SUM =
+  'function total(items) {\n  let sum = 0;\n  for (const item of items) sum += item.price;\n  return sum;\n}\n';
 
 const rows: { name: string; file?: string; old: string; opts?: LadderOptions; rung: RungId; drifts: Drift[] }[] = [
   { name: 'exact', old: '  log(msg);', rung: 'exact', drifts: [] },
   { name: 'trailing whitespace', old: '  log(msg);  \n  return msg;', rung: 'trailing-ws', drifts: ['trailing-ws'] },
-  { name: 'CRLF old_str in an LF file', old: '  log(msg);\r\n  return msg;', rung: 'trailing-ws', drifts: ['trailing-ws'] },
+  {
+    name: 'CRLF old_str in an LF file',
+    old: '  log(msg);\r\n  return msg;',
+    rung: 'trailing-ws',
+    drifts: ['trailing-ws'],
+  },
   { name: 'indentation', old: '    log(msg);\n    return msg;', rung: 'indent', drifts: ['indent'] },
   { name: 'a blank line added', old: '  log(msg);\n\n  return msg;', rung: 'blank-lines', drifts: ['blank-lines'] },
-  { name: 'curly quotes', old: '  const msg = \u201chi \u201d + name;', rung: 'quotes-dashes', drifts: ['quotes-dashes'] },
-  { name: 'a misremembered middle line', file: SUM, old: '  let sum = 0;\n  for (const item of items) sum += item.cost;\n  return sum;', rung: 'anchors', drifts: ['anchors'] },
+  {
+    name: 'curly quotes',
+    old: '  const msg = \u201chi \u201d + name;',
+    rung: 'quotes-dashes',
+    drifts: ['quotes-dashes'],
+  },
+  {
+    name: 'a misremembered middle line',
+    file: SUM,
+    old: '  let sum = 0;\n  for (const item of items) sum += item.cost;\n  return sum;',
+    rung: 'anchors',
+    drifts: ['anchors'],
+  },
   // The cases.
-  { name: 'indentation only, with the indent rung off', old: '    log(msg);\n    return msg;', opts: { tolerance: true, disabled: ['indent'] }, rung: 'blank-lines', drifts: ['indent'] },
-  { name: 'indentation shifted and a blank line added', old: '    log(msg);\n\n    return msg;', rung: 'blank-lines', drifts: ['indent', 'blank-lines'] },
-  { name: 'tabs for spaces and curly quotes', old: '\tconst msg = \u201chi \u201d + name;\n\tlog(msg);', rung: 'quotes-dashes', drifts: ['indent', 'quotes-dashes'] },
-  { name: 'a misremembered middle line and shifted indentation', file: SUM, old: '    let sum = 0;\n    for (const item of items) sum += item.cost;\n    return sum;', rung: 'anchors', drifts: ['indent', 'anchors'] },
-  { name: 'trailing whitespace and curly quotes', old: '  const msg = \u201chi \u201d + name;   \n  log(msg);', rung: 'quotes-dashes', drifts: ['trailing-ws', 'quotes-dashes'] },
+  {
+    name: 'indentation only, with the indent rung off',
+    old: '    log(msg);\n    return msg;',
+    opts: { tolerance: true, disabled: ['indent'] },
+    rung: 'blank-lines',
+    drifts: ['indent'],
+  },
+  {
+    name: 'indentation shifted and a blank line added',
+    old: '    log(msg);\n\n    return msg;',
+    rung: 'blank-lines',
+    drifts: ['indent', 'blank-lines'],
+  },
+  {
+    name: 'tabs for spaces and curly quotes',
+    old: '\tconst msg = \u201chi \u201d + name;\n\tlog(msg);',
+    rung: 'quotes-dashes',
+    drifts: ['indent', 'quotes-dashes'],
+  },
+  {
+    name: 'a misremembered middle line and shifted indentation',
+    file: SUM,
+    old: '    let sum = 0;\n    for (const item of items) sum += item.cost;\n    return sum;',
+    rung: 'anchors',
+    drifts: ['indent', 'anchors'],
+  },
+  {
+    name: 'trailing whitespace and curly quotes',
+    old: '  const msg = \u201chi \u201d + name;   \n  log(msg);',
+    rung: 'quotes-dashes',
+    drifts: ['trailing-ws', 'quotes-dashes'],
+  },
 ];
 
 describe('the drifts a match tolerated', () => {
@@ -46,10 +90,22 @@ describe('the note', () => {
   });
 
   it.each([
-    [['indent', 'blank-lines'], '[matched after normalizing indentation and ignoring blank lines — your old_str was indented differently and had different blank-line spacing]'],
-    [['indent', 'quotes-dashes'], '[matched after normalizing indentation and ignoring quote and dash style — your old_str was indented differently and had curly quotes or long dashes where the file has plain ones, or the reverse]'],
-    [['indent', 'anchors'], '[matched after normalizing indentation and on first+last line anchors — your old_str was indented differently, and its middle did not match exactly; verify the result with ws_read]'],
-    [['trailing-ws', 'indent', 'blank-lines'], '[matched ignoring trailing whitespace, after normalizing indentation and ignoring blank lines — your old_str had different trailing whitespace or line endings, was indented differently and had different blank-line spacing]'],
+    [
+      ['indent', 'blank-lines'],
+      '[matched after normalizing indentation and ignoring blank lines — your old_str was indented differently and had different blank-line spacing]',
+    ],
+    [
+      ['indent', 'quotes-dashes'],
+      '[matched after normalizing indentation and ignoring quote and dash style — your old_str was indented differently and had curly quotes or long dashes where the file has plain ones, or the reverse]',
+    ],
+    [
+      ['indent', 'anchors'],
+      '[matched after normalizing indentation and on first+last line anchors — your old_str was indented differently, and its middle did not match exactly; verify the result with ws_read]',
+    ],
+    [
+      ['trailing-ws', 'indent', 'blank-lines'],
+      '[matched ignoring trailing whitespace, after normalizing indentation and ignoring blank lines — your old_str had different trailing whitespace or line endings, was indented differently and had different blank-line spacing]',
+    ],
   ] as [Drift[], string][])('%j are named together', (drifts, text) => {
     expect(driftNote(drifts)).toBe(text);
   });
@@ -59,7 +115,9 @@ describe('the note', () => {
       { kind: 'rung', text: 'indent drift tolerated by the blank-lines rung', detail: 'indent' },
       { kind: 'rung', text: 'matched by the blank-lines rung', detail: 'blank-lines' },
     ]);
-    expect(driftNotes('indent', ['indent'], 'a.py hunk 1 ')).toEqual([{ kind: 'rung', text: 'a.py hunk 1 matched by the indent rung', detail: 'indent' }]);
+    expect(driftNotes('indent', ['indent'], 'a.py hunk 1 ')).toEqual([
+      { kind: 'rung', text: 'a.py hunk 1 matched by the indent rung', detail: 'indent' },
+    ]);
   });
 
   it('replace_all: the drifts of every place, once each, in ladder order', () => {

@@ -18,8 +18,10 @@ export const RUNG_NOTES: Readonly<Record<LineRung, string>> = {
   'trailing-ws': '[matched ignoring trailing whitespace — your old_str had different line endings]',
   indent: '[matched after normalizing indentation — your old_str was indented differently]',
   'blank-lines': '[matched ignoring blank lines — your old_str had different blank-line spacing]',
-  'quotes-dashes': '[matched ignoring quote and dash style — your old_str had curly quotes or long dashes where the file has plain ones, or the reverse]',
-  anchors: '[matched on first+last line anchors — the middle of your old_str did not match exactly; verify the result with ws_read]',
+  'quotes-dashes':
+    '[matched ignoring quote and dash style — your old_str had curly quotes or long dashes where the file has plain ones, or the reverse]',
+  anchors:
+    '[matched on first+last line anchors — the middle of your old_str did not match exactly; verify the result with ws_read]',
 };
 
 /** How the match got past each drift, and what old_str had, for a note naming several. */
@@ -45,7 +47,9 @@ function list(items: readonly string[]): string {
 export function driftNote(drifts: readonly LineRung[]): string {
   if (drifts.length === 1) return RUNG_NOTES[drifts[0]!];
   const had = drifts.filter((d): d is Exclude<LineRung, 'anchors'> => d !== 'anchors').map((d) => HAD[d]);
-  const middle = drifts.includes('anchors') ? ', and its middle did not match exactly; verify the result with ws_read' : '';
+  const middle = drifts.includes('anchors')
+    ? ', and its middle did not match exactly; verify the result with ws_read'
+    : '';
   return `[matched ${list(drifts.map((d) => HOW[d]))} — your old_str ${list(had)}${middle}]`;
 }
 
@@ -54,7 +58,11 @@ export function driftNote(drifts: readonly LineRung[]): string {
  * drift), so the run's chart and the edit-format bandit count each one. `where` prefixes the text.
  */
 export function driftNotes(rung: RungId, drifts: readonly LineRung[], where = ''): Note[] {
-  return drifts.map((d) => ({ kind: 'rung', text: d === rung ? `${where}matched by the ${d} rung` : `${where}${d} drift tolerated by the ${rung} rung`, detail: d }));
+  return drifts.map((d) => ({
+    kind: 'rung',
+    text: d === rung ? `${where}matched by the ${d} rung` : `${where}${d} drift tolerated by the ${rung} rung`,
+    detail: d,
+  }));
 }
 
 /** Every drift any of `sets` names, once, in ladder order. */
@@ -99,7 +107,13 @@ function blanksBeside(table: LineTable, from: number, step: 1 | -1, max: number)
  * their first and last lines (the anchors); a pair that differs in its words is the anchors'
  * drift (a misremembered line) and shows nothing else.
  */
-export function driftsOf(rung: LineRung, old: SplitText, oldStr: string, table: LineTable, span: MatchSpan): LineRung[] {
+export function driftsOf(
+  rung: LineRung,
+  old: SplitText,
+  oldStr: string,
+  table: LineTable,
+  span: MatchSpan,
+): LineRung[] {
   const found = new Set<LineRung>();
   if (rung === 'anchors') found.add('anchors');
   const fileLines: string[] = [];
@@ -109,7 +123,10 @@ export function driftsOf(rung: LineRung, old: SplitText, oldStr: string, table: 
   const sameCount = oldSolid.length === fileSolid.length;
   const pairs: [string, string][] = sameCount
     ? oldSolid.map((l, i) => [l, fileSolid[i]!])
-    : [[oldSolid[0] ?? '', fileSolid[0] ?? ''], [oldSolid.at(-1) ?? '', fileSolid.at(-1) ?? '']];
+    : [
+        [oldSolid[0] ?? '', fileSolid[0] ?? ''],
+        [oldSolid.at(-1) ?? '', fileSolid.at(-1) ?? ''],
+      ];
   for (const [o, f] of pairs) {
     if (plainTrim(o) !== plainTrim(f)) continue;
     if (indentOf(o) !== indentOf(f)) found.add('indent');

@@ -5,26 +5,56 @@ import { LineTable } from './lines.ts';
 import { plainPunctuation, RUNG_RULES, verbatimCore } from './normalize.ts';
 
 /** Pieces of lines: words, punctuation plain and typographic, and every kind of whitespace the keys trim. */
-const piece = fc.constantFrom('value', 'x', '(a)', '=', '"', "'", '-', '.', '...', '“', '’', '—', '…', '\u00a0', ' ', '  ', '\t', '\r', '}');
+const piece = fc.constantFrom(
+  'value',
+  'x',
+  '(a)',
+  '=',
+  '"',
+  "'",
+  '-',
+  '.',
+  '...',
+  '“',
+  '’',
+  '—',
+  '…',
+  '\u00a0',
+  ' ',
+  '  ',
+  '\t',
+  '\r',
+  '}',
+);
 const line = fc.array(piece, { maxLength: 6 }).map((ps) => ps.join(''));
-const text = fc.tuple(fc.array(line, { maxLength: 14 }), fc.constantFrom('\n', '\r\n'), fc.boolean()).map(([ls, eol, final]) => ls.join(eol) + (final && ls.length ? eol : ''));
+const text = fc
+  .tuple(fc.array(line, { maxLength: 14 }), fc.constantFrom('\n', '\r\n'), fc.boolean())
+  .map(([ls, eol, final]) => ls.join(eol) + (final && ls.length ? eol : ''));
 const rule = fc.constantFrom(...Object.values(RUNG_RULES));
 
 describe('Haystack', () => {
   it('finds exactly the window lines a key-by-key scan finds, for every rung key', () => {
     fc.assert(
-      fc.property(text, line, fc.constantFrom('own', 'plain', 'other'), rule, fc.nat(16), fc.nat(16), (t, other, pick, r, a, b) => {
-        const table = new LineTable(t);
-        // A line of the file's own (so some line has its key), written with plain punctuation, or any line.
-        const own = table.count > 0 ? table.line(b % table.count) : other;
-        const target = pick === 'own' ? own : pick === 'plain' ? plainPunctuation(own) : other;
-        const first = Math.min(a, Math.max(table.count - 1, 0));
-        const last = Math.min(Math.max(first, b), Math.max(table.count - 1, 0));
-        const key = r.key(target);
-        const want: number[] = [];
-        for (let i = first; i <= last; i++) if (r.key(table.line(i)) === key) want.push(i);
-        expect(new Haystack(table, first, last).linesKeyed(r.key, key)).toEqual(want);
-      }),
+      fc.property(
+        text,
+        line,
+        fc.constantFrom('own', 'plain', 'other'),
+        rule,
+        fc.nat(16),
+        fc.nat(16),
+        (t, other, pick, r, a, b) => {
+          const table = new LineTable(t);
+          // A line of the file's own (so some line has its key), written with plain punctuation, or any line.
+          const own = table.count > 0 ? table.line(b % table.count) : other;
+          const target = pick === 'own' ? own : pick === 'plain' ? plainPunctuation(own) : other;
+          const first = Math.min(a, Math.max(table.count - 1, 0));
+          const last = Math.min(Math.max(first, b), Math.max(table.count - 1, 0));
+          const key = r.key(target);
+          const want: number[] = [];
+          for (let i = first; i <= last; i++) if (r.key(table.line(i)) === key) want.push(i);
+          expect(new Haystack(table, first, last).linesKeyed(r.key, key)).toEqual(want);
+        },
+      ),
     );
   });
 

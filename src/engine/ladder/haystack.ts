@@ -55,7 +55,7 @@ export class Haystack {
     const { text } = this.table;
     const to = this.table.nextStart(this.last);
     // One hit is enough to look at a line: the search goes on from the next line.
-    for (let at = text.indexOf(probe, this.table.starts[this.first]); at >= 0 && at < to; ) {
+    for (let at = text.indexOf(probe, this.table.starts[this.first]); at >= 0 && at < to;) {
       const i = this.table.lineAt(at);
       lines.push(i);
       at = text.indexOf(probe, this.table.nextStart(i));
@@ -70,7 +70,8 @@ export class Haystack {
    */
   run(start: number, n: number, skipBlank: boolean): number[] {
     const lines = [start];
-    for (let i = start + 1; lines.length < n && i <= this.last; i++) if (!skipBlank || !this.blankLine(i)) lines.push(i);
+    for (let i = start + 1; lines.length < n && i <= this.last; i++)
+      if (!skipBlank || !this.blankLine(i)) lines.push(i);
     return lines;
   }
 

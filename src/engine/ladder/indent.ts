@@ -99,7 +99,10 @@ export function makeReindent(
   const table = new Map<string, string>();
   for (const p of pairs) if (!table.has(p.from)) table.set(p.from, p.to);
 
-  const file = indentStyle(pairs.map((p) => `${p.to}x`), fileStyle);
+  const file = indentStyle(
+    pairs.map((p) => `${p.to}x`),
+    fileStyle,
+  );
   const old = indentStyle([...pairs.map((p) => `${p.from}x`), ...replacementLines], () => file);
   // Columns per tab: the space level of whichever side uses spaces, so one tab is one level —
   // unless another width is the one that moves every matched line alike.

@@ -2,6 +2,14 @@
 export * from './types.ts';
 export { findMatch, replaceSpans, toRungIds, RUNG_ORDER, RUNG_NAMES } from './ladder.ts';
 export { RUNG_NOTES, driftNote, driftNotes, allDrifts } from './drift.ts';
-export { foundTimesText, ambiguousText, notFoundText, placeList, OLD_STR_SUBJECT, type SearchSubject, type LadderTried } from './messages.ts';
+export {
+  foundTimesText,
+  ambiguousText,
+  notFoundText,
+  placeList,
+  OLD_STR_SUBJECT,
+  type SearchSubject,
+  type LadderTried,
+} from './messages.ts';
 export { LineTable, splitText, withEol, detectEol, type Eol, type SplitText } from './lines.ts';
 export { plainPunctuation } from './normalize.ts';

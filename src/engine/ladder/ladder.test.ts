@@ -8,7 +8,11 @@ const ON: LadderOptions = { tolerance: true, disabled: [] };
 /** Applies a unique match (or every candidate of an ambiguous one) and returns the new text. */
 function apply(text: string, m: LadderMatch, newStr: string): string {
   if (m.kind === 'unique') return replaceSpans(text, [{ span: m.span, text: m.adapt(newStr) }]);
-  if (m.kind === 'ambiguous') return replaceSpans(text, m.candidates.map((c) => ({ span: c.span, text: c.adapt(newStr) })));
+  if (m.kind === 'ambiguous')
+    return replaceSpans(
+      text,
+      m.candidates.map((c) => ({ span: c.span, text: c.adapt(newStr) })),
+    );
   throw new Error('no match to apply');
 }
 
@@ -16,7 +20,14 @@ const PY = 'def foo():\n    if ready:\n        run()\n    return 1\n';
 
 describe('ladder: one row per rung', () => {
   const rows: { name: string; file: string; old: string; neu: string; rung: RungId; want: string }[] = [
-    { name: 'exact', file: PY, old: '        run()', neu: '        go()', rung: 'exact', want: PY.replace('run()', 'go()') },
+    {
+      name: 'exact',
+      file: PY,
+      old: '        run()',
+      neu: '        go()',
+      rung: 'exact',
+      want: PY.replace('run()', 'go()'),
+    },
     {
       name: 'trailing whitespace in old_str',
       file: PY,
@@ -111,9 +122,21 @@ describe('ladder: several places are never applied', () => {
   const rows: { name: string; file: string; old: string; rung: RungId; lines: number[] }[] = [
     { name: 'exact, twice', file: 'x = 1\ny = 2\nx = 1\n', old: 'x = 1', rung: 'exact', lines: [1, 3] },
     { name: 'trailing-ws, twice', file: 'a\nb\n\na\nb\n', old: 'a \nb ', rung: 'trailing-ws', lines: [1, 4] },
-    { name: 'indent, a copy at another depth', file: 'if a:\n    x()\n    y()\nz()\nx()\ny()\n', old: '  x()\n  y()', rung: 'indent', lines: [2, 5] },
+    {
+      name: 'indent, a copy at another depth',
+      file: 'if a:\n    x()\n    y()\nz()\nx()\ny()\n',
+      old: '  x()\n  y()',
+      rung: 'indent',
+      lines: [2, 5],
+    },
     { name: 'blank-lines, twice', file: 'p\n\nq\nr\np\nq\n', old: 'p\n\n\nq', rung: 'blank-lines', lines: [1, 5] },
-    { name: 'quotes, twice', file: 'say("hi")\nok\nsay("hi")\nok\n', old: 'say(“hi”)\nok', rung: 'quotes-dashes', lines: [1, 3] },
+    {
+      name: 'quotes, twice',
+      file: 'say("hi")\nok\nsay("hi")\nok\n',
+      old: 'say(“hi”)\nok',
+      rung: 'quotes-dashes',
+      lines: [1, 3],
+    },
     {
       name: 'anchors, twice',
       file: 'function doIt() {\n  log("a");\n}\nfunction doIt() {\n  log("b");\n}\n',
@@ -141,10 +164,22 @@ describe('ladder: several places are never applied', () => {
 describe('ladder: the anchored rung’s fences', () => {
   const body = 'function total(items) {\n  let sum = 0;\n  for (const i of items) sum += i;\n  return sum;\n}\n';
   const rows: { name: string; file: string; old: string }[] = [
-    { name: 'a hallucinated middle between two real lines', file: body, old: 'function total(items) {\n  const cache = new Map();\n  await flush(cache, items);\n  return sum;' },
-    { name: 'anchors without words (just braces)', file: 'x(() => {\n  a = 1;\n  b = 2;\n});\n', old: '{\n  a = 11;\n  b = 22;\n}' },
+    {
+      name: 'a hallucinated middle between two real lines',
+      file: body,
+      old: 'function total(items) {\n  const cache = new Map();\n  await flush(cache, items);\n  return sum;',
+    },
+    {
+      name: 'anchors without words (just braces)',
+      file: 'x(() => {\n  a = 1;\n  b = 2;\n});\n',
+      old: '{\n  a = 11;\n  b = 22;\n}',
+    },
     { name: 'only two lines: no middle to tolerate', file: body, old: 'function total(items) {\n  return sum;' },
-    { name: 'span much longer than old_str', file: `function total(items) {\n${'  step();\n'.repeat(8)}  return sum;\n}\n`, old: 'function total(items) {\n  stepp();\n  return sum;' },
+    {
+      name: 'span much longer than old_str',
+      file: `function total(items) {\n${'  step();\n'.repeat(8)}  return sum;\n}\n`,
+      old: 'function total(items) {\n  stepp();\n  return sum;',
+    },
     {
       name: 'anchors at a different indentation structure (an inner brace for an outer one)',
       file: 'def f():\n    if a:\n        if b:\n            go()\n        done()\n',
@@ -177,13 +212,25 @@ describe('ladder: options', () => {
   it('a disabled rung is skipped and the next one tried', () => {
     const m = findMatch(PY, 'if ready:\n    run()', { tolerance: true, disabled: ['indent'] });
     expect(m).toMatchObject({ kind: 'unique', rung: 'blank-lines' });
-    expect(findMatch(PY, 'if ready:\n    run()', { tolerance: true, disabled: ['indent', 'blank-lines', 'quotes-dashes', 'anchors'] }).kind).toBe('none');
+    expect(
+      findMatch(PY, 'if ready:\n    run()', {
+        tolerance: true,
+        disabled: ['indent', 'blank-lines', 'quotes-dashes', 'anchors'],
+      }).kind,
+    ).toBe('none');
   });
   it('a window restricts the search and the ambiguity to its lines', () => {
     const file = 'x = 1\na\nx = 1\nb\nx = 1\n';
     expect(findMatch(file, 'x = 1', ON).kind).toBe('ambiguous');
-    expect(findMatch(file, 'x = 1', { ...ON, window: { startLine: 2, endLine: 4 } })).toMatchObject({ kind: 'unique', span: { startLine: 3 } });
-    expect(findMatch(file, ' x = 1 ', { ...ON, window: { startLine: 4, endLine: 5 } })).toMatchObject({ kind: 'unique', rung: 'indent', span: { startLine: 5 } });
+    expect(findMatch(file, 'x = 1', { ...ON, window: { startLine: 2, endLine: 4 } })).toMatchObject({
+      kind: 'unique',
+      span: { startLine: 3 },
+    });
+    expect(findMatch(file, ' x = 1 ', { ...ON, window: { startLine: 4, endLine: 5 } })).toMatchObject({
+      kind: 'unique',
+      rung: 'indent',
+      span: { startLine: 5 },
+    });
   });
   it('not found carries the closest span', () => {
     const m = findMatch(PY, 'def foo():\n    if steady:\n        walk()', ON);
@@ -198,10 +245,22 @@ describe('ladder: options', () => {
 
 describe('notFoundText names only the rungs that ran', () => {
   it.each([
-    [{ tolerance: true, disabled: [] }, 'not even after ignoring trailing whitespace, indentation, blank lines and quote/dash style, nor by its first and last lines'],
-    [{ tolerance: true, disabled: ['indent', 'anchors'] }, 'not even after ignoring trailing whitespace, blank lines and quote/dash style.'],
-    [{ tolerance: true, disabled: ['trailing-ws', 'indent', 'blank-lines', 'quotes-dashes'] }, 'no exact match, not even by its first and last lines.'],
-    [{ tolerance: true, disabled: ['trailing-ws', 'indent', 'blank-lines', 'quotes-dashes', 'anchors'] }, 'every looser rung is switched off (disabled_rungs), so old_str must match the file byte for byte'],
+    [
+      { tolerance: true, disabled: [] },
+      'not even after ignoring trailing whitespace, indentation, blank lines and quote/dash style, nor by its first and last lines',
+    ],
+    [
+      { tolerance: true, disabled: ['indent', 'anchors'] },
+      'not even after ignoring trailing whitespace, blank lines and quote/dash style.',
+    ],
+    [
+      { tolerance: true, disabled: ['trailing-ws', 'indent', 'blank-lines', 'quotes-dashes'] },
+      'no exact match, not even by its first and last lines.',
+    ],
+    [
+      { tolerance: true, disabled: ['trailing-ws', 'indent', 'blank-lines', 'quotes-dashes', 'anchors'] },
+      'every looser rung is switched off (disabled_rungs), so old_str must match the file byte for byte',
+    ],
     [{ tolerance: false, disabled: [] }, 'edit_tolerance is off, so old_str must match the file byte for byte'],
   ] as const)('%j', (tried, says) => {
     expect(notFoundText('a.js', 'x', undefined, tried)).toContain(says);
@@ -209,11 +268,17 @@ describe('notFoundText names only the rungs that ran', () => {
 });
 
 describe('the tolerant rungs are bounded by MAX_TOLERANT_LINE_PAIRS', () => {
-  const file = Array.from({ length: 15_000 }, (_, i) => `    const value${i} = compute(alpha${i % 97}, beta${i % 89}, 'gamma');`).join('\n');
+  const file = Array.from(
+    { length: 15_000 },
+    (_, i) => `    const value${i} = compute(alpha${i % 97}, beta${i % 89}, 'gamma');`,
+  ).join('\n');
   const opts: LadderOptions = { tolerance: true, disabled: [] };
 
   it('an old text whose lines × the file lines pass the bound is searched exactly only: not found, no hint', () => {
-    const missing = Array.from({ length: 3_000 }, (_, i) => `    const value${i} = compute(alpha${i % 97}, beta${i % 89}, 'gamma')`).join('\n');
+    const missing = Array.from(
+      { length: 3_000 },
+      (_, i) => `    const value${i} = compute(alpha${i % 97}, beta${i % 89}, 'gamma')`,
+    ).join('\n');
     expect(missing.split('\n').length * 15_000).toBeGreaterThan(MAX_TOLERANT_LINE_PAIRS);
     expect(findMatch(file, missing, opts)).toEqual({ kind: 'none' });
   });
@@ -224,7 +289,11 @@ describe('the tolerant rungs are bounded by MAX_TOLERANT_LINE_PAIRS', () => {
   });
 
   it('within the bound the ladder runs as before (a trailing-whitespace drift lands)', () => {
-    const drifted = file.split('\n').slice(10, 12).map((l) => `${l}   `).join('\n');
+    const drifted = file
+      .split('\n')
+      .slice(10, 12)
+      .map((l) => `${l}   `)
+      .join('\n');
     expect(findMatch(file, drifted, opts)).toMatchObject({ kind: 'unique', rung: 'trailing-ws' });
   });
 });

@@ -17,7 +17,14 @@ import { exactPlaces, sequencePlaces, type Place } from './search.ts';
 import type { ClosestSpan, LadderCandidate, LadderMatch, LadderOptions, MatchSpan, RungId } from './types.ts';
 
 /** The rungs in the order they are tried. */
-export const RUNG_ORDER: readonly RungId[] = ['exact', 'trailing-ws', 'indent', 'blank-lines', 'quotes-dashes', 'anchors'];
+export const RUNG_ORDER: readonly RungId[] = [
+  'exact',
+  'trailing-ws',
+  'indent',
+  'blank-lines',
+  'quotes-dashes',
+  'anchors',
+];
 
 /** The strategy names the spec's messages use. */
 export const RUNG_NAMES: Readonly<Record<RungId, string>> = {
@@ -56,7 +63,10 @@ export function findMatch(text: string, oldStr: string, opts: LadderOptions): La
   const exact = exactPlaces(text, oldStr, from, to);
   if (exact.length > 0) {
     const eol = table?.eol ?? detectEol(text);
-    return decide('exact', exact.map((p) => ({ span: p.span, drifts: [], adapt: (s: string) => withEol(s, eol) })));
+    return decide(
+      'exact',
+      exact.map((p) => ({ span: p.span, drifts: [], adapt: (s: string) => withEol(s, eol) })),
+    );
   }
   const old = splitText(oldStr);
   const searched = window ? window.last - window.first + 1 : lines().count;
@@ -67,7 +77,11 @@ export function findMatch(text: string, oldStr: string, opts: LadderOptions): La
   for (const rung of RUNG_ORDER) {
     if (rung === 'exact' || opts.disabled.includes(rung)) continue;
     const places = rung === 'anchors' ? anchoredPlaces(hay, old) : sequencePlaces(hay, RUNG_RULES[rung], old);
-    if (places.length > 0) return decide(rung, places.map((p) => candidate(rung, p, old, oldStr, hay)));
+    if (places.length > 0)
+      return decide(
+        rung,
+        places.map((p) => candidate(rung, p, old, oldStr, hay)),
+      );
   }
   return { kind: 'none', closest: hint(lines(), oldStr, window) };
 }
@@ -79,7 +93,8 @@ function decide(rung: RungId, candidates: LadderCandidate[]): LadderMatch {
     return { kind: 'unique', rung, span: only.span, drifts: only.drifts, adapt: only.adapt };
   }
   const apart: LadderCandidate[] = [];
-  for (const c of candidates) if (apart.length === 0 || c.span.start >= apart[apart.length - 1]!.span.end) apart.push(c);
+  for (const c of candidates)
+    if (apart.length === 0 || c.span.start >= apart[apart.length - 1]!.span.end) apart.push(c);
   return { kind: 'ambiguous', rung, spans: candidates.map((c) => c.span), candidates: apart };
 }
 
@@ -166,7 +181,8 @@ export function replaceSpans(text: string, edits: readonly { span: MatchSpan; te
   let out = '';
   let at = 0;
   for (const e of sorted) {
-    if (e.span.start < at) throw new RangeError(`replaceSpans: overlapping spans at offset ${e.span.start} (previous ended at ${at})`);
+    if (e.span.start < at)
+      throw new RangeError(`replaceSpans: overlapping spans at offset ${e.span.start} (previous ended at ${at})`);
     out += text.slice(at, e.span.start) + e.text;
     at = e.span.end;
   }

@@ -71,7 +71,10 @@ export interface SearchSubject {
   readonly retry: string;
 }
 
-export const OLD_STR_SUBJECT: SearchSubject = { name: 'old_str', retry: 'retry ws_edit with old_str copied exactly from it' };
+export const OLD_STR_SUBJECT: SearchSubject = {
+  name: 'old_str',
+  retry: 'retry ws_edit with old_str copied exactly from it',
+};
 
 /** Which rungs a search walked: ws_edit's and ws_patch's ladder settings. */
 export type LadderTried = Pick<LadderOptions, 'tolerance' | 'disabled'>;
@@ -90,9 +93,15 @@ function triedText(tried: LadderTried, name: string): string {
   const on = (r: RungId) => !tried.disabled.includes(r);
   const ignored = (Object.keys(IGNORED) as (keyof typeof IGNORED)[]).filter(on).map((r) => IGNORED[r]);
   const parts: string[] = [];
-  if (ignored.length) parts.push(`not even after ignoring ${ignored.length > 1 ? `${ignored.slice(0, -1).join(', ')} and ${ignored.at(-1)}` : ignored[0]}`);
-  if (on('anchors')) parts.push(parts.length ? 'nor by its first and last lines' : 'not even by its first and last lines');
-  return parts.length ? parts.join(', ') : `and every looser rung is switched off (disabled_rungs), so ${name} must match the file byte for byte`;
+  if (ignored.length)
+    parts.push(
+      `not even after ignoring ${ignored.length > 1 ? `${ignored.slice(0, -1).join(', ')} and ${ignored.at(-1)}` : ignored[0]}`,
+    );
+  if (on('anchors'))
+    parts.push(parts.length ? 'nor by its first and last lines' : 'not even by its first and last lines');
+  return parts.length
+    ? parts.join(', ')
+    : `and every looser rung is switched off (disabled_rungs), so ${name} must match the file byte for byte`;
 }
 
 export function notFoundText(

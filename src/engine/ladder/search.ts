@@ -22,7 +22,11 @@ export function exactPlaces(text: string, needle: string, from = 0, to = text.le
   const places: Place[] = [];
   let line = 1;
   let counted = 0;
-  for (let i = text.indexOf(needle, from); i >= 0 && i + needle.length <= to; i = text.indexOf(needle, i + needle.length)) {
+  for (
+    let i = text.indexOf(needle, from);
+    i >= 0 && i + needle.length <= to;
+    i = text.indexOf(needle, i + needle.length)
+  ) {
     // Line numbers are counted incrementally from the previous place, not from the top each time.
     line += countBreaks(text, counted, i);
     counted = i;

@@ -25,8 +25,10 @@ function brief(o: HunkOutcome): string {
       return `inserted ${o.lines} after ${o.afterLine}`;
     case 'failed': {
       const f = o.failure;
-      if (f.kind === 'ambiguous') return `ambiguous ${f.rung}/${f.scope} at ${f.spans.map((s) => s.startLine).join(',')}`;
-      if (f.kind === 'conflict') return `conflict ${f.near.rung}@${f.near.span.startLine} vs ${f.far.rung}@${f.far.spans.map((s) => s.startLine).join(',')}`;
+      if (f.kind === 'ambiguous')
+        return `ambiguous ${f.rung}/${f.scope} at ${f.spans.map((s) => s.startLine).join(',')}`;
+      if (f.kind === 'conflict')
+        return `conflict ${f.near.rung}@${f.near.span.startLine} vs ${f.far.rung}@${f.far.spans.map((s) => s.startLine).join(',')}`;
       if (f.kind === 'not-found') return `not-found${f.closest ? ` closest ${f.closest.startLine}` : ''}`;
       if (f.kind === 'partial-gutter') return `partial-gutter ${f.plan.side}`;
       return f.kind;
@@ -40,9 +42,15 @@ function brief(o: HunkOutcome): string {
 
 const BASE = `${numbered(100).join('\n')}\n`;
 /** A block repeated at lines 10–12 and 60–62 of a 100-line file. */
-const TWICE = BASE.replace('line 10\nline 11\nline 12', 'if (a) {\n  go();\n}').replace('line 60\nline 61\nline 62', 'if (a) {\n  go();\n}');
+const TWICE = BASE.replace('line 10\nline 11\nline 12', 'if (a) {\n  go();\n}').replace(
+  'line 60\nline 61\nline 62',
+  'if (a) {\n  go();\n}',
+);
 /** The same block at lines 45–47 (a decoy) and 72–74. */
-const DECOY = BASE.replace('line 45\nline 46\nline 47', 'x();\ny();\nz();').replace('line 72\nline 73\nline 74', 'x();\ny();\nz();');
+const DECOY = BASE.replace('line 45\nline 46\nline 47', 'x();\ny();\nz();').replace(
+  'line 72\nline 73\nline 74',
+  'x();\ny();\nz();',
+);
 
 describe('applyHunks: anchoring, one row per rule', () => {
   const rows: { name: string; file: string; patch: string; outcomes: string[]; after?: string }[] = [
@@ -106,7 +114,10 @@ describe('applyHunks: anchoring, one row per rule', () => {
     },
     {
       name: 'near the @@ line only by first+last anchors, whole elsewhere: the whole match wins',
-      file: BASE.replace('line 30\nline 31\nline 32', 'start here()\n  middle one\nend here()').replace('line 70\nline 71\nline 72', 'start here()\n  middle two\nend here()'),
+      file: BASE.replace('line 30\nline 31\nline 32', 'start here()\n  middle one\nend here()').replace(
+        'line 70\nline 71\nline 72',
+        'start here()\n  middle two\nend here()',
+      ),
       patch: '@@ -30,3 +30,3 @@\n start here()\n-  middle two\n+  middle 2\n end here()\n',
       outcomes: ['exact@70..72/file'],
     },
@@ -241,15 +252,29 @@ describe('applyHunks: anchoring, one row per rule', () => {
 
   it('with edit_tolerance off only exact places count, and a gutter is not stripped', () => {
     const strict = { tolerance: false, disabled: [] };
-    expect(applyHunks('    a\n', hunksOf('<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE'), strict).outcomes.map(brief)).toEqual(['exact@1..1/file']);
-    expect(applyHunks('def f():\n    if x:\n        return 1\n', hunksOf('@@ -2,2 +2,2 @@\n if x:\n-    return 1\n+    return 3\n'), strict).ok).toBe(false);
-    expect(applyHunks('a\nb\n', hunksOf('<<<<<<< SEARCH\n     1|a\n=======\nA\n>>>>>>> REPLACE'), strict).outcomes.map(brief)).toEqual(['not-found']);
+    expect(
+      applyHunks('    a\n', hunksOf('<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE'), strict).outcomes.map(brief),
+    ).toEqual(['exact@1..1/file']);
+    expect(
+      applyHunks(
+        'def f():\n    if x:\n        return 1\n',
+        hunksOf('@@ -2,2 +2,2 @@\n if x:\n-    return 1\n+    return 3\n'),
+        strict,
+      ).ok,
+    ).toBe(false);
+    expect(
+      applyHunks('a\nb\n', hunksOf('<<<<<<< SEARCH\n     1|a\n=======\nA\n>>>>>>> REPLACE'), strict).outcomes.map(
+        brief,
+      ),
+    ).toEqual(['not-found']);
   });
 
   it('a switched-off rung is not tried', () => {
     const hunks = hunksOf('@@ -2,2 +2,2 @@\n if x:\n-    return 1\n+    return 3\n');
     const file = 'def f():\n    if x:\n        return 1\n';
     expect(applyHunks(file, hunks, OPTS).ok).toBe(true);
-    expect(applyHunks(file, hunks, { tolerance: true, disabled: ['indent', 'blank-lines', 'quotes-dashes', 'anchors'] }).ok).toBe(false);
+    expect(
+      applyHunks(file, hunks, { tolerance: true, disabled: ['indent', 'blank-lines', 'quotes-dashes', 'anchors'] }).ok,
+    ).toBe(false);
   });
 });

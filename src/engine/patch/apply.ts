@@ -8,7 +8,18 @@
  * nothing unless all of them applied. Line numbers in the outcomes are those of the file as
  * it was before the patch — the file the model read, and the one still on disk after a miss.
  */
-import { detectEol, LineTable, plainPunctuation, replaceSpans, splitText, type ClosestSpan, type LadderOptions, type MatchSpan, type RungId, type Drift } from '../ladder/index.ts';
+import {
+  detectEol,
+  LineTable,
+  plainPunctuation,
+  replaceSpans,
+  splitText,
+  type ClosestSpan,
+  type LadderOptions,
+  type MatchSpan,
+  type RungId,
+  type Drift,
+} from '../ladder/index.ts';
 import { splitLines } from '../text.ts';
 import { countBreaks } from '../ladder/lines.ts';
 import { planGutter, type GutterPlan } from './gutter.ts';
@@ -18,7 +29,13 @@ import type { Hunk } from './model.ts';
 /** Why a hunk did not apply; line numbers are the original file's. */
 export type HunkFailure =
   | { readonly kind: 'not-found'; readonly oldText: string; readonly closest?: ClosestSpan }
-  | { readonly kind: 'ambiguous'; readonly rung: RungId; readonly spans: readonly MatchSpan[]; readonly scope: 'window' | 'file'; readonly header?: number }
+  | {
+      readonly kind: 'ambiguous';
+      readonly rung: RungId;
+      readonly spans: readonly MatchSpan[];
+      readonly scope: 'window' | 'file';
+      readonly header?: number;
+    }
   | {
       readonly kind: 'conflict';
       readonly near: { readonly rung: RungId; readonly span: MatchSpan };
@@ -91,7 +108,10 @@ export function applyHunks(before: string, hunks: readonly Hunk[], opts: HunkOpt
         outcomes.push({ kind: 'failed', failure: { kind: 'no-anchor' } });
         failed++;
       } else if (after < 0 || after > count) {
-        outcomes.push({ kind: 'failed', failure: { kind: 'insert-range', afterLine: hunk.oldStart ?? after, lineCount: lineCount(before) } });
+        outcomes.push({
+          kind: 'failed',
+          failure: { kind: 'insert-range', afterLine: hunk.oldStart ?? after, lineCount: lineCount(before) },
+        });
         failed++;
       } else {
         text = insertLines(text, after, hunk.newLines, eol, hunk.newNoEol);
@@ -142,9 +162,19 @@ type Found =
   | { readonly kind: 'failed'; readonly failure: HunkFailure };
 
 /** Locates a hunk with its lines as written, or with a read gutter stripped when that is what they carry. */
-function findHunk(text: string, hunk: Hunk, eol: '\n' | '\r\n', opts: HunkOptions, expected: number | undefined, known: LineStart): Found {
+function findHunk(
+  text: string,
+  hunk: Hunk,
+  eol: '\n' | '\r\n',
+  opts: HunkOptions,
+  expected: number | undefined,
+  known: LineStart,
+): Found {
   const asWritten = hunk.oldLines.join(eol);
-  const plan = opts.tolerance && opts.gutter !== false ? planGutter(hunk.oldLines, hunk.newLines, () => text.includes(asWritten)) : ({ kind: 'keep' } as const);
+  const plan =
+    opts.tolerance && opts.gutter !== false
+      ? planGutter(hunk.oldLines, hunk.newLines, () => text.includes(asWritten))
+      : ({ kind: 'keep' } as const);
   if (plan.kind === 'partial') return { kind: 'failed', failure: { kind: 'partial-gutter', plan } };
   const ladder: LadderOptions = { tolerance: opts.tolerance, disabled: opts.disabled };
   const oldLines = plan.kind === 'strip' ? plan.oldLines : hunk.oldLines;
@@ -163,14 +193,28 @@ function findHunk(text: string, hunk: Hunk, eol: '\n' | '\r\n', opts: HunkOption
     case 'found':
       return { kind: 'found', located, oldLines: hunk.oldLines, newLines: hunk.newLines, gutter: false };
     case 'none':
-      return { kind: 'failed', failure: located.closest ? { kind: 'not-found', oldText: searched, closest: located.closest } : { kind: 'not-found', oldText: searched } };
+      return {
+        kind: 'failed',
+        failure: located.closest
+          ? { kind: 'not-found', oldText: searched, closest: located.closest }
+          : { kind: 'not-found', oldText: searched },
+      };
     case 'ambiguous':
       return {
         kind: 'failed',
-        failure: { kind: 'ambiguous', rung: located.rung, spans: located.spans, scope: located.scope, ...(hunk.oldStart !== undefined ? { header: hunk.oldStart } : {}) },
+        failure: {
+          kind: 'ambiguous',
+          rung: located.rung,
+          spans: located.spans,
+          scope: located.scope,
+          ...(hunk.oldStart !== undefined ? { header: hunk.oldStart } : {}),
+        },
       };
     case 'conflict':
-      return { kind: 'failed', failure: { kind: 'conflict', near: located.near, far: located.far, header: hunk.oldStart ?? 0 } };
+      return {
+        kind: 'failed',
+        failure: { kind: 'conflict', near: located.near, far: located.far, header: hunk.oldStart ?? 0 },
+      };
     default: {
       const never: never = located;
       throw new Error(`findHunk: unhandled ${JSON.stringify(never)}`);
@@ -218,7 +262,11 @@ function keepContext(
  * Replaces the matched lines with `replacement`; null deletes the lines with their line
  * breaks (a hunk is whole lines: removing them must not leave an empty line behind).
  */
-function replaceLines(text: string, located: Extract<Located, { kind: 'found' }>, replacement: string | null): { text: string; removed: number; added: number } {
+function replaceLines(
+  text: string,
+  located: Extract<Located, { kind: 'found' }>,
+  replacement: string | null,
+): { text: string; removed: number; added: number } {
   const { span } = located;
   const removed = span.endLine - span.startLine + 1;
   if (replacement === null) {
@@ -229,7 +277,11 @@ function replaceLines(text: string, located: Extract<Located, { kind: 'found' }>
     const to = table.nextStart(span.endLine - 1 + (tookBreak ? 1 : 0));
     return { text: text.slice(0, from) + text.slice(to), removed, added: 0 };
   }
-  return { text: replaceSpans(text, [{ span, text: replacement }]), removed, added: splitLines(replacement.replace(/\r\n/g, '\n')).length || 1 };
+  return {
+    text: replaceSpans(text, [{ span, text: replacement }]),
+    removed,
+    added: splitLines(replacement.replace(/\r\n/g, '\n')).length || 1,
+  };
 }
 
 /** `\ No newline at end of file` on a hunk that reaches the file's last line decides its final line break. */
@@ -296,11 +348,24 @@ class LineMap {
   failure(f: HunkFailure): HunkFailure {
     switch (f.kind) {
       case 'not-found':
-        return f.closest ? { ...f, closest: { ...f.closest, startLine: this.toOriginal(f.closest.startLine), endLine: this.toOriginal(f.closest.endLine) } } : f;
+        return f.closest
+          ? {
+              ...f,
+              closest: {
+                ...f.closest,
+                startLine: this.toOriginal(f.closest.startLine),
+                endLine: this.toOriginal(f.closest.endLine),
+              },
+            }
+          : f;
       case 'ambiguous':
         return { ...f, spans: f.spans.map((s) => this.span(s)) };
       case 'conflict':
-        return { ...f, near: { ...f.near, span: this.span(f.near.span) }, far: { ...f.far, spans: f.far.spans.map((s) => this.span(s)) } };
+        return {
+          ...f,
+          near: { ...f.near, span: this.span(f.near.span) },
+          far: { ...f.far, spans: f.far.spans.map((s) => this.span(s)) },
+        };
       case 'partial-gutter':
       case 'insert-range':
       case 'no-anchor':

@@ -19,7 +19,18 @@
  * hunk its window, not a ladder over the whole file.
  */
 import { similarity } from '../fuzzy.ts';
-import { detectEol, findMatch, withEol, RUNG_ORDER, type ClosestSpan, type LadderMatch, type LadderOptions, type MatchSpan, type RungId, type Drift } from '../ladder/index.ts';
+import {
+  detectEol,
+  findMatch,
+  withEol,
+  RUNG_ORDER,
+  type ClosestSpan,
+  type LadderMatch,
+  type LadderOptions,
+  type MatchSpan,
+  type RungId,
+  type Drift,
+} from '../ladder/index.ts';
 import { countBreaks } from '../ladder/lines.ts';
 
 /** Lines either side of a hunk's @@ line searched before the whole file (the spec's AnchorWindowLines). */
@@ -37,7 +48,12 @@ export type Located =
       /** 'window' = near its @@ line; 'file' = found by searching the whole file. */
       readonly scope: 'window' | 'file';
     }
-  | { readonly kind: 'ambiguous'; readonly rung: RungId; readonly spans: readonly MatchSpan[]; readonly scope: 'window' | 'file' }
+  | {
+      readonly kind: 'ambiguous';
+      readonly rung: RungId;
+      readonly spans: readonly MatchSpan[];
+      readonly scope: 'window' | 'file';
+    }
   | {
       readonly kind: 'conflict';
       /** The best place near the @@ line and the stricter match elsewhere. */
@@ -56,7 +72,13 @@ export interface LineStart {
 export const TOP: LineStart = { line: 1, offset: 0 };
 
 type Settled =
-  | { readonly kind: 'unique'; readonly rung: RungId; readonly span: MatchSpan; readonly drifts: readonly Drift[]; readonly adapt: (s: string) => string }
+  | {
+      readonly kind: 'unique';
+      readonly rung: RungId;
+      readonly span: MatchSpan;
+      readonly drifts: readonly Drift[];
+      readonly adapt: (s: string) => string;
+    }
   | { readonly kind: 'ambiguous'; readonly rung: RungId; readonly spans: readonly MatchSpan[] }
   | { readonly kind: 'none'; readonly closest?: ClosestSpan };
 
@@ -65,9 +87,21 @@ type Settled =
  * `expectedLine` is the hunk's @@ line with earlier hunks' delta applied; `lineCount` is the
  * old side's number of lines, so the window holds the whole hunk.
  */
-export function locateHunk(text: string, oldText: string, opts: LadderOptions, expectedLine?: number, lineCount = 1, known: LineStart = TOP): Located {
+export function locateHunk(
+  text: string,
+  oldText: string,
+  opts: LadderOptions,
+  expectedLine?: number,
+  lineCount = 1,
+  known: LineStart = TOP,
+): Located {
   const window =
-    expectedLine === undefined ? undefined : { startLine: Math.max(1, expectedLine - AnchorWindowLines), endLine: Math.max(1, expectedLine + lineCount - 1 + AnchorWindowLines) };
+    expectedLine === undefined
+      ? undefined
+      : {
+          startLine: Math.max(1, expectedLine - AnchorWindowLines),
+          endLine: Math.max(1, expectedLine + lineCount - 1 + AnchorWindowLines),
+        };
   const quick = window && oldText !== '' ? exactInWindow(text, oldText, window, known) : null;
   if (quick) return quick;
   const file = settle(text, findMatch(text, oldText, opts), oldText);
@@ -92,7 +126,12 @@ export function locateHunk(text: string, oldText: string, opts: LadderOptions, e
  * there are none (or the window starts past the file's last line), and the full search decides.
  * The walk to the window starts at `known` when that line is not below the window.
  */
-function exactInWindow(text: string, oldText: string, window: { startLine: number; endLine: number }, known: LineStart): Located | null {
+function exactInWindow(
+  text: string,
+  oldText: string,
+  window: { startLine: number; endLine: number },
+  known: LineStart,
+): Located | null {
   const start = known.line <= window.startLine ? known : TOP;
   let from = start.offset;
   for (let line = start.line; line < window.startLine; line++) {
@@ -109,10 +148,19 @@ function exactInWindow(text: string, oldText: string, window: { startLine: numbe
   const spans: MatchSpan[] = [];
   let line = window.startLine;
   let counted = from;
-  for (let i = text.indexOf(oldText, from); i >= 0 && i + oldText.length <= to; i = text.indexOf(oldText, i + oldText.length)) {
+  for (
+    let i = text.indexOf(oldText, from);
+    i >= 0 && i + oldText.length <= to;
+    i = text.indexOf(oldText, i + oldText.length)
+  ) {
     line += countBreaks(text, counted, i);
     counted = i;
-    const span = { start: i, end: i + oldText.length, startLine: line, endLine: line + countBreaks(oldText, 0, oldText.length - 1) };
+    const span = {
+      start: i,
+      end: i + oldText.length,
+      startLine: line,
+      endLine: line + countBreaks(oldText, 0, oldText.length - 1),
+    };
     if (wholeLines(text, span)) spans.push(span);
   }
   if (spans.length === 0) return null;
@@ -164,6 +212,7 @@ function partLineHint(text: string, span: MatchSpan, oldText: string): ClosestSp
 /** True when only spaces and tabs stand between the span and the line breaks around it. */
 function wholeLines(text: string, span: MatchSpan): boolean {
   for (let i = span.start - 1; i >= 0 && text[i] !== '\n'; i--) if (text[i] !== ' ' && text[i] !== '\t') return false;
-  for (let i = span.end; i < text.length && text[i] !== '\n'; i++) if (text[i] !== ' ' && text[i] !== '\t' && text[i] !== '\r') return false;
+  for (let i = span.end; i < text.length && text[i] !== '\n'; i++)
+    if (text[i] !== ' ' && text[i] !== '\t' && text[i] !== '\r') return false;
   return true;
 }

@@ -6,7 +6,12 @@ import type { Hunk, ParsedPatch } from './model.ts';
 /** A hunk reduced to what the rows compare. */
 function shape(h: Hunk): { old: readonly string[]; new: readonly string[]; at?: number; noEol?: string } {
   const noEol = h.oldNoEol || h.newNoEol ? `${h.oldNoEol ? 'old' : ''}${h.newNoEol ? 'new' : ''}` : undefined;
-  return { old: h.oldLines, new: h.newLines, ...(h.oldStart !== undefined ? { at: h.oldStart } : {}), ...(noEol ? { noEol } : {}) };
+  return {
+    old: h.oldLines,
+    new: h.newLines,
+    ...(h.oldStart !== undefined ? { at: h.oldStart } : {}),
+    ...(noEol ? { noEol } : {}),
+  };
 }
 
 function parsed(text: string): ParsedPatch {
@@ -16,7 +21,13 @@ function parsed(text: string): ParsedPatch {
 }
 
 describe('parsePatchText: every accepted form', () => {
-  const rows: { name: string; text: string; form: ParsedPatch['form']; headers?: ({ old: string | null; new: string | null } | undefined)[]; hunks: ReturnType<typeof shape>[] }[] = [
+  const rows: {
+    name: string;
+    text: string;
+    form: ParsedPatch['form'];
+    headers?: ({ old: string | null; new: string | null } | undefined)[];
+    hunks: ReturnType<typeof shape>[];
+  }[] = [
     {
       name: 'unified diff, one hunk, a/ b/ headers',
       text: '--- a/src/x.js\n+++ b/src/x.js\n@@ -3,3 +3,3 @@\n a\n-b\n+c\n d\n',
@@ -28,8 +39,14 @@ describe('parsePatchText: every accepted form', () => {
       name: 'unified diff, two files',
       text: '--- a/x\n+++ b/x\n@@ -1 +1 @@\n-b\n+c\n--- a/y\n+++ b/y\n@@ -2 +2 @@\n-d\n+e\n',
       form: 'unified',
-      headers: [{ old: 'a/x', new: 'b/x' }, { old: 'a/y', new: 'b/y' }],
-      hunks: [{ old: ['b'], new: ['c'], at: 1 }, { old: ['d'], new: ['e'], at: 2 }],
+      headers: [
+        { old: 'a/x', new: 'b/x' },
+        { old: 'a/y', new: 'b/y' },
+      ],
+      hunks: [
+        { old: ['b'], new: ['c'], at: 1 },
+        { old: ['d'], new: ['e'], at: 2 },
+      ],
     },
     {
       name: 'git diff with timestamps-free headers and an index line',
@@ -124,7 +141,10 @@ describe('parsePatchText: every accepted form', () => {
       name: 'several blocks, text between them ignored, @@ inside content kept',
       text: 'src/x.py\n```python\n<<<<<<< SEARCH\n@@ odd\n=======\nx\n>>>>>>> REPLACE\n```\n<<<<<<< SEARCH\ny\n=======\n>>>>>>> REPLACE\n',
       form: 'search-replace',
-      hunks: [{ old: ['@@ odd'], new: ['x'] }, { old: ['y'], new: [] }],
+      hunks: [
+        { old: ['@@ odd'], new: ['x'] },
+        { old: ['y'], new: [] },
+      ],
     },
     {
       name: 'missing final REPLACE marker: the block ends at the end',
@@ -193,22 +213,69 @@ describe('parsePatchText: what jsdiff reads, the tolerant reader reads the same 
     expect(() => parsePatch(text.replace(/^(@@ -\d+)(,\d+)? /gm, '$1,99 '))).toThrow();
     const miscounted = parsed(text.replace(/^(@@ -\d+)(,\d+)? /gm, '$1,99 '));
     expect(miscounted.files.map((f) => f.hunks)).toEqual(strict.files.map((f) => f.hunks));
-    expect(tolerant.files.map((f) => f.hunks.map((h) => h.oldLines))).toEqual(strict.files.map((f) => f.hunks.map((h) => h.oldLines)));
+    expect(tolerant.files.map((f) => f.hunks.map((h) => h.oldLines))).toEqual(
+      strict.files.map((f) => f.hunks.map((h) => h.oldLines)),
+    );
   });
 });
 
 describe('parsePatchText: refusals, one row per message', () => {
   const rows: { name: string; text: string; rule: string; says: RegExp }[] = [
     { name: 'empty patch', text: '  \n\n', rule: 'empty-patch', says: /^Patch refused — the patch is empty/ },
-    { name: 'no form at all', text: 'please change foo to bar', rule: 'not-a-patch', says: /not a patch in any form ws_patch reads[\s\S]*<<<<<<< SEARCH/ },
-    { name: 'line breaks written out as \\n', text: '--- a/x\\n+++ b/x\\n@@ -1 +1 @@\\n-a\\n+b', rule: 'escaped-newlines', says: /single line with its line breaks written out as \\n/ },
-    { name: 'headers without hunks', text: '--- a/x\n+++ b/x\n', rule: 'no-hunks', says: /no @@ hunk with - or \+ lines/ },
-    { name: 'block without =======', text: '<<<<<<< SEARCH\na\n>>>>>>> REPLACE\n', rule: 'malformed-block', says: /block 1 has ">>>>>>> REPLACE" inside its SEARCH part/ },
-    { name: 'block cut before =======', text: '<<<<<<< SEARCH\na\n', rule: 'malformed-block', says: /block 1 has no ======= line/ },
-    { name: 'two bare separators', text: 'a\n=======\nb\n=======\nc\n', rule: 'malformed-block', says: /has 2 "=======" lines but no <<<<<<< SEARCH/ },
-    { name: 'a close marker only', text: 'x\n>>>>>>> REPLACE\n', rule: 'malformed-block', says: /no complete SEARCH\/REPLACE block/ },
-    { name: 'a git rename', text: 'diff --git a/x b/y\nsimilarity index 100%\nrename from x\nrename to y\n', rule: 'rename-diff', says: /renames x to y[\s\S]*ws_mv/ },
-    { name: 'a binary diff', text: 'diff --git a/i.png b/i.png\nBinary files a/i.png and b/i.png differ\n', rule: 'binary-diff', says: /as a binary file/ },
+    {
+      name: 'no form at all',
+      text: 'please change foo to bar',
+      rule: 'not-a-patch',
+      says: /not a patch in any form ws_patch reads[\s\S]*<<<<<<< SEARCH/,
+    },
+    {
+      name: 'line breaks written out as \\n',
+      text: '--- a/x\\n+++ b/x\\n@@ -1 +1 @@\\n-a\\n+b',
+      rule: 'escaped-newlines',
+      says: /single line with its line breaks written out as \\n/,
+    },
+    {
+      name: 'headers without hunks',
+      text: '--- a/x\n+++ b/x\n',
+      rule: 'no-hunks',
+      says: /no @@ hunk with - or \+ lines/,
+    },
+    {
+      name: 'block without =======',
+      text: '<<<<<<< SEARCH\na\n>>>>>>> REPLACE\n',
+      rule: 'malformed-block',
+      says: /block 1 has ">>>>>>> REPLACE" inside its SEARCH part/,
+    },
+    {
+      name: 'block cut before =======',
+      text: '<<<<<<< SEARCH\na\n',
+      rule: 'malformed-block',
+      says: /block 1 has no ======= line/,
+    },
+    {
+      name: 'two bare separators',
+      text: 'a\n=======\nb\n=======\nc\n',
+      rule: 'malformed-block',
+      says: /has 2 "=======" lines but no <<<<<<< SEARCH/,
+    },
+    {
+      name: 'a close marker only',
+      text: 'x\n>>>>>>> REPLACE\n',
+      rule: 'malformed-block',
+      says: /no complete SEARCH\/REPLACE block/,
+    },
+    {
+      name: 'a git rename',
+      text: 'diff --git a/x b/y\nsimilarity index 100%\nrename from x\nrename to y\n',
+      rule: 'rename-diff',
+      says: /renames x to y[\s\S]*ws_mv/,
+    },
+    {
+      name: 'a binary diff',
+      text: 'diff --git a/i.png b/i.png\nBinary files a/i.png and b/i.png differ\n',
+      rule: 'binary-diff',
+      says: /as a binary file/,
+    },
   ];
   it.each(rows)('$name', ({ text, rule, says }) => {
     const r = parsePatchText(text);

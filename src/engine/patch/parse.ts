@@ -79,7 +79,10 @@ const FORMS_HELP =
 export function parsePatchText(text: string): ParseResult {
   const lines = trimBlankEdges(unfence(patchLines(text)));
   if (lines.length === 0) {
-    return refuse('empty-patch', `Patch refused — the patch is empty, so it changes nothing. Nothing was changed.\n${FORMS_HELP}`);
+    return refuse(
+      'empty-patch',
+      `Patch refused — the patch is empty, so it changes nothing. Nothing was changed.\n${FORMS_HELP}`,
+    );
   }
   if (lines.length === 1 && /\\n/.test(lines[0]!)) {
     return refuse(
@@ -97,14 +100,20 @@ export function parsePatchText(text: string): ParseResult {
     const r = parseBlocks(lines, dialect);
     if (!r.ok) return r;
     if (r.hunks.length === 0) {
-      return refuse('malformed-block', `Patch refused — no complete SEARCH/REPLACE block was found (a block opens with <<<<<<< SEARCH). Nothing was changed.\n${FORMS_HELP}`);
+      return refuse(
+        'malformed-block',
+        `Patch refused — no complete SEARCH/REPLACE block was found (a block opens with <<<<<<< SEARCH). Nothing was changed.\n${FORMS_HELP}`,
+      );
     }
     return { ok: true, patch: { form: 'search-replace', files: [{ hunks: r.hunks }] } };
   }
   const first = lines.findIndex(isDiffLine);
   const body = first < 0 ? undefined : readHunkBody(lines, first, () => false);
   if (!body?.changes) {
-    return refuse('not-a-patch', `Patch refused — the text is not a patch in any form ws_patch reads (no @@ hunk, no SEARCH/REPLACE markers, no -/+ lines). Nothing was changed.\n${FORMS_HELP}`);
+    return refuse(
+      'not-a-patch',
+      `Patch refused — the text is not a patch in any form ws_patch reads (no @@ hunk, no SEARCH/REPLACE markers, no -/+ lines). Nothing was changed.\n${FORMS_HELP}`,
+    );
   }
   return { ok: true, patch: { form: 'bare', files: [{ hunks: [body.hunk] }] } };
 }

@@ -4,7 +4,16 @@
  * matched. A refused patch lists every hunk — the ones that would have applied too — so the
  * model can fix the failed ones and send the whole patch again.
  */
-import { notFoundText, placeList, type SearchSubject, type LadderTried, RUNG_NAMES, driftNote, type MatchSpan, type RungId } from '../ladder/index.ts';
+import {
+  notFoundText,
+  placeList,
+  type SearchSubject,
+  type LadderTried,
+  RUNG_NAMES,
+  driftNote,
+  type MatchSpan,
+  type RungId,
+} from '../ladder/index.ts';
 import type { HunkFailure, HunkOutcome } from './apply.ts';
 import { AnchorWindowLines } from './locate.ts';
 
@@ -57,7 +66,10 @@ export function failureText(f: HunkFailure, path: string, tried: LadderTried): s
     case 'not-found':
       return `its context and - lines are not in ${path}.\n${notFoundText(path, f.oldText, f.closest, tried, HUNK_SUBJECT)}`;
     case 'ambiguous': {
-      const where = f.scope === 'window' && f.header !== undefined ? `within ±${AnchorWindowLines} lines of its @@ line ${f.header}` : `in ${path}`;
+      const where =
+        f.scope === 'window' && f.header !== undefined
+          ? `within ±${AnchorWindowLines} lines of its @@ line ${f.header}`
+          : `in ${path}`;
       const more = 'Add 2–3 more unchanged lines around the change (as context) so it matches exactly one place.';
       if (f.rung === 'exact') {
         return `found ${f.spans.length} times ${where} (at lines ${placeList(f.spans)}) — a hunk must change one place. ${more}`;
@@ -77,7 +89,9 @@ export function failureText(f: HunkFailure, path: string, tried: LadderTried): s
     case 'partial-gutter': {
       const p = f.plan;
       const which = p.side === 'old' ? 'context and - lines' : '+ lines';
-      const example = p.example ? `\n  before: ${JSON.stringify(p.example.before)}\n  after:  ${JSON.stringify(p.example.after)}` : '';
+      const example = p.example
+        ? `\n  before: ${JSON.stringify(p.example.before)}\n  after:  ${JSON.stringify(p.example.after)}`
+        : '';
       return (
         `its ${which} carry ws_read line numbers (the "42|" gutter) on ${p.marked} of their ${p.of} non-blank lines but not on the others, ` +
         `so they are neither the file's text nor a clean paste of a read. The gutter is display only: remove it from every line of the hunk.${example}`
@@ -105,7 +119,8 @@ export function failureText(f: HunkFailure, path: string, tried: LadderTried): s
 /** The drift note of every hunk that matched inexactly, each distinct note once (the spec's texts for a single drift). */
 export function rungNotes(files: readonly FileReport[]): string[] {
   const notes = new Set<string>();
-  for (const f of files) for (const o of f.outcomes) if (o.kind === 'anchored' && o.drifts.length) notes.add(driftNote(o.drifts));
+  for (const f of files)
+    for (const o of f.outcomes) if (o.kind === 'anchored' && o.drifts.length) notes.add(driftNote(o.drifts));
   return [...notes];
 }
 
@@ -128,8 +143,11 @@ export function failedText(files: readonly FileReport[], tried: LadderTried): st
   const failedFiles = files.filter((f) => f.outcomes.some((o) => o.kind === 'failed'));
   const failed = failedFiles.reduce((n, f) => n + f.outcomes.filter((o) => o.kind === 'failed').length, 0);
   const where = files.length === 1 ? `to ${files[0]!.display}` : `(in ${failedFiles.map((f) => f.display).join(', ')})`;
-  const nothing = files.length === 1 ? 'nothing was written' : `nothing was written to any of its ${files.length} files`;
-  const out = [`Patch refused — ${failed} of ${plural(total, 'hunk')} did not apply ${where}, so ${nothing}: a patch applies whole or not at all.`];
+  const nothing =
+    files.length === 1 ? 'nothing was written' : `nothing was written to any of its ${files.length} files`;
+  const out = [
+    `Patch refused — ${failed} of ${plural(total, 'hunk')} did not apply ${where}, so ${nothing}: a patch applies whole or not at all.`,
+  ];
   for (const f of files) {
     if (files.length > 1) out.push(`${f.display}:`);
     f.outcomes.forEach((o, i) => out.push(hunkLine(i + 1, o, f.display, tried)));

@@ -44,7 +44,10 @@ export function parseBlocks(lines: readonly string[], dialect: Dialect): BlocksR
   const isOpen = dialect === 'markers' ? (l: string) => OPEN.test(l) : (l: string) => PLAIN_SEARCH.test(l);
   const isClose = dialect === 'markers' ? (l: string) => CLOSE.test(l) : (l: string) => PLAIN_REPLACE.test(l);
   // Plain blocks may also use their REPLACE header line as the separator.
-  const isSeparator = dialect === 'markers' ? (l: string) => SEPARATOR.test(l) : (l: string) => SEPARATOR.test(l) || PLAIN_REPLACE.test(l);
+  const isSeparator =
+    dialect === 'markers'
+      ? (l: string) => SEPARATOR.test(l)
+      : (l: string) => SEPARATOR.test(l) || PLAIN_REPLACE.test(l);
   const hunks: Hunk[] = [];
   let state: 'outside' | 'meta' | 'search' | 'replace' = 'outside';
   let search: string[] = [];

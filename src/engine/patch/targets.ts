@@ -7,7 +7,15 @@
  * (`.slmcode/` included) before anything is read.
  */
 import type { ToolContext } from '../context.ts';
-import { binaryText, directoryText, fileState, jail, notTextResult, type FileState, type JailedPath } from '../file-io.ts';
+import {
+  binaryText,
+  directoryText,
+  fileState,
+  jail,
+  notTextResult,
+  type FileState,
+  type JailedPath,
+} from '../file-io.ts';
 import { refusal, type ToolResult } from '../result.ts';
 import { splitLines } from '../text.ts';
 import type { FileHeaders, FilePatch, Hunk, ParsedPatch } from './model.ts';
@@ -23,7 +31,8 @@ export interface Target {
 }
 
 /** Every file of the patch resolved, or the refusal that stops it before anything is read further. */
-export type Targets = { readonly ok: true; readonly targets: readonly Target[] } | { readonly ok: false; readonly result: ToolResult };
+export type Targets =
+  { readonly ok: true; readonly targets: readonly Target[] } | { readonly ok: false; readonly result: ToolResult };
 
 /** The names a header pair may mean, most likely first: the new name, then the old, each without and with its a/ b/ prefix. */
 export function headerCandidates(h: FileHeaders, side: 'both' | 'old' | 'new' = 'both'): string[] {
@@ -44,7 +53,11 @@ function modeOf(h: FileHeaders | undefined): Target['mode'] {
 }
 
 /** Resolves every file of `patch` to a jailed path and its current state, or the refusal that stops the patch. */
-export async function resolveTargets(ctx: ToolContext, patch: ParsedPatch, pathArg: string | undefined): Promise<Targets> {
+export async function resolveTargets(
+  ctx: ToolContext,
+  patch: ParsedPatch,
+  pathArg: string | undefined,
+): Promise<Targets> {
   const given = pathArg?.trim() ? pathArg.trim().replace(/^\.\//, '') : undefined;
   const headed = patch.files.filter((f) => f.headers);
   if (given !== undefined && headed.length > 0 && !headed.some((f) => headerCandidates(f.headers!).includes(given))) {
@@ -62,7 +75,12 @@ export async function resolveTargets(ctx: ToolContext, patch: ParsedPatch, pathA
   return { ok: true, targets };
 }
 
-async function resolveOne(ctx: ToolContext, f: FilePatch, given: string | undefined, form: ParsedPatch['form']): Promise<{ ok: true; target: Target } | { ok: false; result: ToolResult }> {
+async function resolveOne(
+  ctx: ToolContext,
+  f: FilePatch,
+  given: string | undefined,
+  form: ParsedPatch['form'],
+): Promise<{ ok: true; target: Target } | { ok: false; result: ToolResult }> {
   const mode = modeOf(f.headers);
   let names: string[];
   if (!f.headers) {
@@ -75,23 +93,33 @@ async function resolveOne(ctx: ToolContext, f: FilePatch, given: string | undefi
   const picked = await pick(ctx, names);
   if (!picked.ok) return picked;
   const { file, state } = picked;
-  if (state.kind === 'dir') return { ok: false, result: refusal(`Patch refused — ${directoryText(file)}`, 'directory') };
-  if (state.kind === 'binary') return { ok: false, result: refusal(`Patch refused — ${binaryText(file, state.size, 'ws_patch')}`, 'binary') };
+  if (state.kind === 'dir')
+    return { ok: false, result: refusal(`Patch refused — ${directoryText(file)}`, 'directory') };
+  if (state.kind === 'binary')
+    return { ok: false, result: refusal(`Patch refused — ${binaryText(file, state.size, 'ws_patch')}`, 'binary') };
   const text = state.kind === 'text' ? state.text : null;
   if (mode === 'create') {
-    if (text !== null && text.trim() !== '') return { ok: false, result: refusal(existsText(file.display, text), 'file-exists') };
+    if (text !== null && text.trim() !== '')
+      return { ok: false, result: refusal(existsText(file.display, text), 'file-exists') };
     return { ok: true, target: { file, before: text, mode, hunks: f.hunks } };
   }
   if (text === null) {
     // A block with nothing to find creates the file; anything else needs the file to exist.
-    if (mode === 'modify' && f.hunks.every((h) => h.oldLines.length === 0)) return { ok: true, target: { file, before: null, mode: 'create', hunks: f.hunks } };
-    return { ok: false, result: await notTextResult(ctx, file, state as Exclude<FileState, { kind: 'text' }>, 'ws_patch') };
+    if (mode === 'modify' && f.hunks.every((h) => h.oldLines.length === 0))
+      return { ok: true, target: { file, before: null, mode: 'create', hunks: f.hunks } };
+    return {
+      ok: false,
+      result: await notTextResult(ctx, file, state as Exclude<FileState, { kind: 'text' }>, 'ws_patch'),
+    };
   }
   return { ok: true, target: { file, before: text, mode, hunks: f.hunks } };
 }
 
 /** The first name that exists, or else the first name; each is jailed for writing. */
-async function pick(ctx: ToolContext, names: readonly string[]): Promise<{ ok: true; file: JailedPath; state: FileState } | { ok: false; result: ToolResult }> {
+async function pick(
+  ctx: ToolContext,
+  names: readonly string[],
+): Promise<{ ok: true; file: JailedPath; state: FileState } | { ok: false; result: ToolResult }> {
   let first: { ok: true; file: JailedPath; state: FileState } | { ok: false; result: ToolResult } | undefined;
   for (const name of names) {
     const j = await jail(ctx, name, 'write');
@@ -112,7 +140,12 @@ function mismatchText(given: string, headed: readonly FilePatch[]): string {
 }
 
 function pathRequiredText(form: ParsedPatch['form']): string {
-  const what = form === 'unified' ? 'a diff without --- / +++ file headers' : form === 'search-replace' ? 'a SEARCH/REPLACE block' : 'a bare -/+ block';
+  const what =
+    form === 'unified'
+      ? 'a diff without --- / +++ file headers'
+      : form === 'search-replace'
+        ? 'a SEARCH/REPLACE block'
+        : 'a bare -/+ block';
   return `Patch refused — ${what} does not say which file it changes, and no path was given. Nothing was changed. Repeat the call with "path": the file to patch, e.g. {"path": "src/app.js", "patch": "…"}.`;
 }
 

@@ -39,7 +39,10 @@ export function parseUnified(lines: readonly string[]): UnifiedResult {
   }
   const special = strict?.find((p) => p.isRename || p.isCopy || p.isBinary);
   if (special) return specialRefusal(special);
-  const files = strict && strict.some((p) => p.hunks.length > 0) ? strict.filter((p) => p.hunks.length > 0).map(fromJsdiff) : tolerant(lines);
+  const files =
+    strict && strict.some((p) => p.hunks.length > 0)
+      ? strict.filter((p) => p.hunks.length > 0).map(fromJsdiff)
+      : tolerant(lines);
   if (!files.some((f) => f.hunks.length > 0)) {
     return {
       ok: false,
@@ -70,7 +73,9 @@ function isHeaderPair(lines: readonly string[], i: number): boolean {
 
 function fromJsdiff(p: StructuredPatch): FilePatch {
   const named = p.oldFileName !== undefined || p.newFileName !== undefined;
-  const headers: FileHeaders | undefined = named ? { old: headerName(p.oldFileName), new: headerName(p.newFileName) } : undefined;
+  const headers: FileHeaders | undefined = named
+    ? { old: headerName(p.oldFileName), new: headerName(p.newFileName) }
+    : undefined;
   const hunks = p.hunks.map((h): Hunk => {
     const body = readHunkBody(h.lines, 0, () => false).hunk;
     // jsdiff moves an empty old side's start one line on; the model keeps the number as written.
@@ -142,7 +147,11 @@ function specialRefusal(p: StructuredPatch): ParseFailure {
   };
   const name = shown(p.newFileName) ?? shown(p.oldFileName) ?? 'a file';
   if (p.isBinary) {
-    return { ok: false, rule: 'binary-diff', text: `Patch refused — the diff changes ${name} as a binary file, which a text patch cannot carry. Nothing was changed.` };
+    return {
+      ok: false,
+      rule: 'binary-diff',
+      text: `Patch refused — the diff changes ${name} as a binary file, which a text patch cannot carry. Nothing was changed.`,
+    };
   }
   const what = p.isRename ? 'renames' : 'copies';
   return {

@@ -26,7 +26,24 @@ const DANGEROUS_NAMES: Readonly<Record<string, string>> = {
   FUNCTAB: 'calls functions by name, system included',
 };
 /** After these words a `/` starts a regex, not a division. */
-const KEYWORDS = new Set(['if', 'while', 'for', 'do', 'else', 'return', 'in', 'print', 'printf', 'case', 'delete', 'exit', 'next', 'nextfile', 'function', 'func']);
+const KEYWORDS = new Set([
+  'if',
+  'while',
+  'for',
+  'do',
+  'else',
+  'return',
+  'in',
+  'print',
+  'printf',
+  'case',
+  'delete',
+  'exit',
+  'next',
+  'nextfile',
+  'function',
+  'func',
+]);
 
 function problem(program: string, what: string, use: string = USE.write): Finding {
   return never('awk-program', `awk program ${q(program)} ${what}`, use);
@@ -77,7 +94,8 @@ export function awkProgramFinding(p: string): Finding | null {
     if (ident) {
       const name = ident[0];
       const danger = DANGEROUS_NAMES[name];
-      if (danger) return problem(p, `uses ${name}, which ${danger}`, danger.includes('command') ? USE.oneCommand : USE.readOnly);
+      if (danger)
+        return problem(p, `uses ${name}, which ${danger}`, danger.includes('command') ? USE.oneCommand : USE.readOnly);
       if (name === 'print' || name === 'printf') printDepth = depth;
       operand = !KEYWORDS.has(name);
       i += name.length - 1;
@@ -91,7 +109,8 @@ export function awkProgramFinding(p: string): Finding | null {
       }
       return problem(p, `pipes to or from a command with ${q(p.slice(i, i + 2).trim())}`, USE.oneCommand);
     }
-    if (c === '>' && printDepth >= 0 && depth === printDepth) return problem(p, 'redirects print output to a file with ">"');
+    if (c === '>' && printDepth >= 0 && depth === printDepth)
+      return problem(p, 'redirects print output to a file with ">"');
     if (c === '@') return problem(p, 'uses a gawk @ directive (@include, @load) or an indirect call', USE.literal);
     if (c === '(') depth++;
     if (c === ')') depth--;
@@ -101,7 +120,24 @@ export function awkProgramFinding(p: string): Finding | null {
 }
 
 /** gawk long options that only change parsing or reporting. */
-const SAFE_LONG = ['field-separator', 'assign', 'source', 'sandbox', 'posix', 'traditional', 'characters-as-bytes', 're-interval', 'lint', 'version', 'help', 'use-lc-numeric', 'non-decimal-data', 'copyright', 'optimize', 'no-optimize'];
+const SAFE_LONG = [
+  'field-separator',
+  'assign',
+  'source',
+  'sandbox',
+  'posix',
+  'traditional',
+  'characters-as-bytes',
+  're-interval',
+  'lint',
+  'version',
+  'help',
+  'use-lc-numeric',
+  'non-decimal-data',
+  'copyright',
+  'optimize',
+  'no-optimize',
+];
 
 function optionFinding(t: Token): Verdict | null {
   if (t.kind === 'operand') return null;
@@ -109,23 +145,42 @@ function optionFinding(t: Token): Verdict | null {
   if (t.kind === 'short' ? 'fE'.includes(name) : ['file', 'exec'].some((n) => longSelects(name, n))) {
     return (
       optionPathFinding(t) ??
-      writing(gated('awk-program-file', `awk ${q(shown(t))} runs a program file ws_shell cannot check`, "Put the program on the command line: awk '{print $1}' FILE."), ['whatever the program file writes (not known before it runs)'])
+      writing(
+        gated(
+          'awk-program-file',
+          `awk ${q(shown(t))} runs a program file ws_shell cannot check`,
+          "Put the program on the command line: awk '{print $1}' FILE.",
+        ),
+        ['whatever the program file writes (not known before it runs)'],
+      )
     );
   }
   // -W passes an implementation option: mawk's -W exec runs a program file, gawk's -W takes any long option.
   if (t.kind === 'short' && name === 'W') {
-    return never('awk-option', `awk ${q(shown(t))} passes an implementation option (mawk's -W exec runs a program file)`, "Put the program on the command line: awk '{print $1}' FILE.");
+    return never(
+      'awk-option',
+      `awk ${q(shown(t))} passes an implementation option (mawk's -W exec runs a program file)`,
+      "Put the program on the command line: awk '{print $1}' FILE.",
+    );
   }
   // -i/--include loads a library (gawk's "inplace" edits files in place), -l an extension.
   if (t.kind === 'short' ? 'ildDopL'.includes(name) : !SAFE_LONG.some((n) => longSelects(name, n))) {
-    return never('awk-option', `awk ${q(shown(t))} loads a library or extension (such as inplace), starts a debugger or writes a file`, USE.write);
+    return never(
+      'awk-option',
+      `awk ${q(shown(t))} loads a library or extension (such as inplace), starts a debugger or writes a file`,
+      USE.write,
+    );
   }
   return null;
 }
 
 /** The verdict for `awk ARGS…` (also gawk, mawk, nawk). */
 export function checkAwk(name: string, args: readonly Word[]): Verdict {
-  const tokens = scanOptions(args, { shortValue: 'FvfeEilW', shortOptional: 'dDopL', longValue: ['field-separator', 'assign', 'file', 'source', 'exec', 'include', 'load'] });
+  const tokens = scanOptions(args, {
+    shortValue: 'FvfeEilW',
+    shortOptional: 'dDopL',
+    longValue: ['field-separator', 'assign', 'file', 'source', 'exec', 'include', 'load'],
+  });
   for (const t of tokens) {
     const f = optionFinding(t);
     if (f) return f;
@@ -133,12 +188,15 @@ export function checkAwk(name: string, args: readonly Word[]): Verdict {
   const given = findAll(tokens, 'e', ['source']);
   const ops = operands(tokens);
   const programs = given.length ? given.map((t) => t.value ?? '') : ops.slice(0, 1).map((o) => o.text);
-  if (programs.length === 0) return never('awk-program', `${name} without a program does nothing useful`, "Run awk '{print $1}' FILE.");
+  if (programs.length === 0)
+    return never('awk-program', `${name} without a program does nothing useful`, "Run awk '{print $1}' FILE.");
   for (const p of programs) {
     const f = awkProgramFinding(p);
     if (f) return f;
   }
   // Operands of the form var=value are assignments, not files.
-  const files = (given.length ? ops : ops.slice(1)).filter((o) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(o.text)).map((o) => o.word);
+  const files = (given.length ? ops : ops.slice(1))
+    .filter((o) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(o.text))
+    .map((o) => o.word);
   return pathOperandsFinding(name, files, true) ?? { free: 'filters text only' };
 }

@@ -43,7 +43,11 @@ export function lookup(name: string): Checker | undefined {
 }
 
 /** Test runners, build tools, interpreters and package managers: every argument may name a file, a module or a directory. */
-const RUNS_PROJECT_CODE: ReadonlySet<string> = new Set([...Object.keys(TEST_RUNNERS), ...Object.keys(INTERPRETERS), ...Object.keys(PACKAGE_MANAGERS)]);
+const RUNS_PROJECT_CODE: ReadonlySet<string> = new Set([
+  ...Object.keys(TEST_RUNNERS),
+  ...Object.keys(INTERPRETERS),
+  ...Object.keys(PACKAGE_MANAGERS),
+]);
 
 /**
  * For tools that read files, load modules and run code, any argument — an operand, or an
@@ -78,7 +82,11 @@ function moduleOptionValue(args: readonly Word[]): Verdict | null {
     if (!w.text.startsWith('-') || eq < 0) continue;
     const value = w.text.slice(eq + 1);
     if (MODULE_FILE.test(value)) {
-      return gated('module-option', `${q(w.raw)} loads the code file ${q(value)} into the tool`, 'It runs only after a person approves it; run the tests without that option if you can.');
+      return gated(
+        'module-option',
+        `${q(w.raw)} loads the code file ${q(value)} into the tool`,
+        'It runs only after a person approves it; run the tests without that option if you can.',
+      );
     }
   }
   return null;
@@ -95,7 +103,11 @@ function resolveName(word: Word): string | Verdict {
   const dir = t.slice(0, cut);
   const base = t.slice(cut + 1);
   if (SYSTEM_BIN.has(dir) || dir === 'node_modules/.bin' || dir === './node_modules/.bin') return base;
-  return never('path-exec', `${q(word.raw)} runs a program by its path, not a known read-only tool or test runner`, `${USE.readOnly} Run scripts with node FILE or npm test.`);
+  return never(
+    'path-exec',
+    `${q(word.raw)} runs a program by its path, not a known read-only tool or test runner`,
+    `${USE.readOnly} Run scripts with node FILE or npm test.`,
+  );
 }
 
 /** The verdict for one simple command, given its decoded words (name first). */
@@ -103,9 +115,18 @@ export function checkCommand(words: readonly Word[]): Verdict {
   const first = words[0];
   if (first === undefined) return never('empty', 'the command is empty', USE.readOnly);
   if (!first.plain) {
-    return never('quoted-name', `the command name ${q(first.raw)} is quoted or escaped, which hides what runs from string checks`, 'Write the command name plainly (rm, not r\'\'m).');
+    return never(
+      'quoted-name',
+      `the command name ${q(first.raw)} is quoted or escaped, which hides what runs from string checks`,
+      "Write the command name plainly (rm, not r''m).",
+    );
   }
-  if (hasGlob(first)) return never('glob-name', `the command name ${q(first.raw)} is a pattern the shell would expand to a program`, 'Write the command name plainly.');
+  if (hasGlob(first))
+    return never(
+      'glob-name',
+      `the command name ${q(first.raw)} is a pattern the shell would expand to a program`,
+      'Write the command name plainly.',
+    );
   const name = resolveName(first);
   if (typeof name !== 'string') return name;
   const args = words.slice(1);

@@ -48,20 +48,25 @@ export function isFinding(v: Verdict): v is Finding {
 
 /** The recovery pointers, one per family of refusal, so every rule names the same tools the same way. */
 export const USE = {
-  write: 'Write files with ws_write (new files), ws_edit or ws_patch (changes); redirecting to /dev/null and 2>&1 are fine.',
+  write:
+    'Write files with ws_write (new files), ws_edit or ws_patch (changes); redirecting to /dev/null and 2>&1 are fine.',
   delete: 'Delete files with ws_delete (it keeps a checkpoint).',
   move: 'Rename or move files with ws_mv.',
   find: 'Find files with ws_glob and search their contents with ws_grep.',
-  gitRead: 'For repository state use git_status and git_diff, or run the read-only git command alone (git status, git log, git diff, git show).',
-  oneCommand: 'Send one command per ws_shell call (a single command or a read-only pipeline); make another call for the next one.',
+  gitRead:
+    'For repository state use git_status and git_diff, or run the read-only git command alone (git status, git log, git diff, git show).',
+  oneCommand:
+    'Send one command per ws_shell call (a single command or a read-only pipeline); make another call for the next one.',
   substitution: 'Run the inner command on its own call first, then pass its output as literal text.',
   literal: 'Write the value out literally; ws_shell does not expand variables, globs in command names, braces or ~.',
   jail: 'Only paths inside the workspace can be used, written relative to its root (e.g. src/index.ts); ws_list shows the tree.',
   wrapper: 'Run the command itself without a wrapper; ws_shell already applies a timeout and keeps the process group.',
   inlineCode: 'Write the code to a file with ws_write, then run it with node file.js (or python file.py).',
   tests: 'Run the test runner without that option (npm test, npx vitest run, pytest, go test …).',
-  approval: 'It runs only after a person approves it in the UI; prefer a read-only command or a ws_* tool if one does the job.',
-  readOnly: 'ws_shell runs read-only tools (ls, cat, grep, rg, find, git status/log/diff …) and the project\'s test runners freely.',
+  approval:
+    'It runs only after a person approves it in the UI; prefer a read-only command or a ws_* tool if one does the job.',
+  readOnly:
+    "ws_shell runs read-only tools (ls, cat, grep, rg, find, git status/log/diff …) and the project's test runners freely.",
 } as const;
 
 /** Shortens long quoted text so a message stays one line. */
@@ -94,7 +99,12 @@ export function worst(findings: readonly (Finding | null)[]): Finding | null {
 }
 
 /** The public decision for a command: its worst finding, or allow with a description of what runs. */
-export function decisionFrom(finding: Finding | null, allowed: string, argv?: string[][], plan?: ShellPlan): ShellDecision {
+export function decisionFrom(
+  finding: Finding | null,
+  allowed: string,
+  argv?: string[][],
+  plan?: ShellPlan,
+): ShellDecision {
   const withArgv = { ...(argv ? { argv } : {}), ...(plan && finding?.tier !== 'never' ? { plan } : {}) };
   if (finding === null) {
     return { decision: 'allow', tier: 'free', reason: `allowed (tier free): ${allowed}.`, rule: 'free', ...withArgv };
@@ -102,7 +112,20 @@ export function decisionFrom(finding: Finding | null, allowed: string, argv?: st
   const tail = finding.use ? ` ${finding.use}` : '';
   if (finding.tier === 'gated') {
     const writes = finding.writes ? { writes: finding.writes } : {};
-    return { decision: 'gated', tier: 'gated', reason: `needs approval (tier gated): ${finding.what}.${tail}`, rule: finding.rule, ...withArgv, ...writes };
+    return {
+      decision: 'gated',
+      tier: 'gated',
+      reason: `needs approval (tier gated): ${finding.what}.${tail}`,
+      rule: finding.rule,
+      ...withArgv,
+      ...writes,
+    };
   }
-  return { decision: 'refuse', tier: 'never', reason: `refused (tier never): ${finding.what}.${tail}`, rule: finding.rule, ...withArgv };
+  return {
+    decision: 'refuse',
+    tier: 'never',
+    reason: `refused (tier never): ${finding.what}.${tail}`,
+    rule: finding.rule,
+    ...withArgv,
+  };
 }

@@ -26,35 +26,157 @@ const FAMILIES: readonly (readonly [string, Family])[] = [
     'sudo su doas pkexec runuser nice ionice nohup setsid timeout time stdbuf chroot unshare flock watch strace ltrace gdb script expect parallel busybox command builtin exec coproc caffeinate taskset chrt firejail nsenter systemd-run fakeroot proot xvfb-run',
     { tier: 'never', rule: 'wrapper', why: 'runs another command, hiding it from these checks', use: USE.wrapper },
   ],
-  ['env', { tier: 'never', rule: 'wrapper', why: 'runs another command with a changed environment (alone, it prints the environment and its secrets)', use: USE.wrapper }],
-  ['eval source . trap alias unalias', { tier: 'never', rule: 'eval', why: 'runs text or a file as shell code in this shell', use: USE.oneCommand }],
-  ['printenv set', { tier: 'never', rule: 'environment', why: 'prints or changes the shell environment, which holds secrets', use: USE.readOnly }],
-  ['rm rmdir unlink shred wipe srm', { tier: 'never', rule: 'delete', why: 'deletes files from the shell, with no checkpoint', use: USE.delete, paths: true }],
-  ['mv', { tier: 'gated', rule: 'writer', why: 'moves files from the shell', use: `${USE.move} Otherwise a person must approve it.`, paths: true }],
+  [
+    'env',
+    {
+      tier: 'never',
+      rule: 'wrapper',
+      why: 'runs another command with a changed environment (alone, it prints the environment and its secrets)',
+      use: USE.wrapper,
+    },
+  ],
+  [
+    'eval source . trap alias unalias',
+    { tier: 'never', rule: 'eval', why: 'runs text or a file as shell code in this shell', use: USE.oneCommand },
+  ],
+  [
+    'printenv set',
+    {
+      tier: 'never',
+      rule: 'environment',
+      why: 'prints or changes the shell environment, which holds secrets',
+      use: USE.readOnly,
+    },
+  ],
+  [
+    'rm rmdir unlink shred wipe srm',
+    {
+      tier: 'never',
+      rule: 'delete',
+      why: 'deletes files from the shell, with no checkpoint',
+      use: USE.delete,
+      paths: true,
+    },
+  ],
+  [
+    'mv',
+    {
+      tier: 'gated',
+      rule: 'writer',
+      why: 'moves files from the shell',
+      use: `${USE.move} Otherwise a person must approve it.`,
+      paths: true,
+    },
+  ],
   [
     'cp touch mkdir ln install tar unzip zip gzip gunzip bzip2 bunzip2 xz unxz 7z patch truncate split csplit mkfifo',
-    { tier: 'gated', rule: 'writer', why: 'writes files from the shell', use: `${USE.write} Otherwise a person must approve it.`, paths: true },
+    {
+      tier: 'gated',
+      rule: 'writer',
+      why: 'writes files from the shell',
+      use: `${USE.write} Otherwise a person must approve it.`,
+      paths: true,
+    },
   ],
-  ['chmod', { tier: 'gated', rule: 'writer', why: 'changes file modes from the shell', use: 'A person must approve it.', paths: true }],
-  ['dd tee sponge chown chgrp mknod', { tier: 'never', rule: 'writer', why: 'writes files from the shell', use: USE.write }],
-  ['less more most man info', { tier: 'gated', rule: 'pager', why: 'is an interactive pager (it can run commands and never exits on its own)', use: 'Read files with ws_read, cat or head.', paths: true, writes: [] }],
-  ['vi vim nvim nano emacs ed ex pico micro joe code', { tier: 'never', rule: 'editor', why: 'is an interactive editor', use: 'Edit files with ws_edit or ws_patch.' }],
-  ['curl wget', { tier: 'gated', rule: 'network', why: 'uses the network (a channel out of the workspace)', use: USE.approval, paths: true }],
-  ['dig nslookup host ping', { tier: 'gated', rule: 'network', why: 'uses the network (a channel out of the workspace)', use: USE.approval, paths: true, writes: [] }],
-  ['http https', { tier: 'gated', rule: 'network', why: 'uses the network (a channel out of the workspace)', use: USE.approval, paths: true, writes: ['files it is told to download (-o, --download), if any'] }],
-  ['nc ncat netcat socat telnet ssh scp sftp ftp rsync', { tier: 'never', rule: 'network', why: 'opens a remote connection or shell', use: USE.readOnly }],
+  [
+    'chmod',
+    {
+      tier: 'gated',
+      rule: 'writer',
+      why: 'changes file modes from the shell',
+      use: 'A person must approve it.',
+      paths: true,
+    },
+  ],
+  [
+    'dd tee sponge chown chgrp mknod',
+    { tier: 'never', rule: 'writer', why: 'writes files from the shell', use: USE.write },
+  ],
+  [
+    'less more most man info',
+    {
+      tier: 'gated',
+      rule: 'pager',
+      why: 'is an interactive pager (it can run commands and never exits on its own)',
+      use: 'Read files with ws_read, cat or head.',
+      paths: true,
+      writes: [],
+    },
+  ],
+  [
+    'vi vim nvim nano emacs ed ex pico micro joe code',
+    { tier: 'never', rule: 'editor', why: 'is an interactive editor', use: 'Edit files with ws_edit or ws_patch.' },
+  ],
+  [
+    'curl wget',
+    {
+      tier: 'gated',
+      rule: 'network',
+      why: 'uses the network (a channel out of the workspace)',
+      use: USE.approval,
+      paths: true,
+    },
+  ],
+  [
+    'dig nslookup host ping',
+    {
+      tier: 'gated',
+      rule: 'network',
+      why: 'uses the network (a channel out of the workspace)',
+      use: USE.approval,
+      paths: true,
+      writes: [],
+    },
+  ],
+  [
+    'http https',
+    {
+      tier: 'gated',
+      rule: 'network',
+      why: 'uses the network (a channel out of the workspace)',
+      use: USE.approval,
+      paths: true,
+      writes: ['files it is told to download (-o, --download), if any'],
+    },
+  ],
+  [
+    'nc ncat netcat socat telnet ssh scp sftp ftp rsync',
+    { tier: 'never', rule: 'network', why: 'opens a remote connection or shell', use: USE.readOnly },
+  ],
   [
     'kill pkill killall systemctl service shutdown reboot halt poweroff mount umount fdisk parted iptables ufw modprobe insmod rmmod useradd userdel usermod passwd chpasswd groupadd launchctl defaults pmset csrutil sysctl crontab at batch docker podman kubectl terraform aws gcloud az gh open xdg-open osascript history hostname',
-    { tier: 'never', rule: 'system', why: 'changes the system or reaches services outside the workspace', use: USE.readOnly },
+    {
+      tier: 'never',
+      rule: 'system',
+      why: 'changes the system or reaches services outside the workspace',
+      use: USE.readOnly,
+    },
   ],
   [
     'make cmake ninja gradle gradlew mvn ant bazel meson webpack vite rollup esbuild tsup',
-    { tier: 'gated', rule: 'build', why: 'builds the project and writes its output', use: USE.approval, paths: true, writes: ['the build output (paths chosen by the build files, not known before it runs)'] },
+    {
+      tier: 'gated',
+      rule: 'build',
+      why: 'builds the project and writes its output',
+      use: USE.approval,
+      paths: true,
+      writes: ['the build output (paths chosen by the build files, not known before it runs)'],
+    },
   ],
-  ['cd pushd popd', { tier: 'never', rule: 'cd', why: 'has no lasting effect: every ws_shell call starts in the workspace root', use: 'Pass paths relative to the workspace root instead (e.g. ls src/lib).' }],
+  [
+    'cd pushd popd',
+    {
+      tier: 'never',
+      rule: 'cd',
+      why: 'has no lasting effect: every ws_shell call starts in the workspace root',
+      use: 'Pass paths relative to the workspace root instead (e.g. ls src/lib).',
+    },
+  ],
 ];
 
-const BY_NAME: ReadonlyMap<string, Family> = new Map(FAMILIES.flatMap(([names, f]) => names.split(' ').map((n) => [n, f] as const)));
+const BY_NAME: ReadonlyMap<string, Family> = new Map(
+  FAMILIES.flatMap(([names, f]) => names.split(' ').map((n) => [n, f] as const)),
+);
 
 /** The family a command name belongs to (`mkfs.ext4` counts as a system tool). */
 export function familyOf(name: string): Family | undefined {
@@ -78,7 +200,8 @@ export function checkFamily(name: string, family: Family, args: readonly Word[])
   const what = `${q(name)} ${family.why}`;
   if (family.tier === 'gated' && isModelledWriter(name)) {
     const verdict = writerVerdict(name, args, gated(family.rule, what, family.use));
-    if (isFinding(verdict) && verdict.tier === 'never' && verdict.rule === 'outside-path') return never(verdict.rule, `${what}, and ${verdict.what}`, verdict.use);
+    if (isFinding(verdict) && verdict.tier === 'never' && verdict.rule === 'outside-path')
+      return never(verdict.rule, `${what}, and ${verdict.what}`, verdict.use);
     return verdict;
   }
   if (family.paths) {

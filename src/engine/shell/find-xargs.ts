@@ -47,10 +47,18 @@ export function checkFind(args: readonly Word[]): Verdict {
     const w = args[i]!;
     const action = ACTIONS[w.text];
     if (action !== undefined) {
-      return never('find-action', `find ${q(w.raw)} ${action}`, w.text === '-delete' ? `${USE.delete} ${USE.find}` : USE.find);
+      return never(
+        'find-action',
+        `find ${q(w.raw)} ${action}`,
+        w.text === '-delete' ? `${USE.delete} ${USE.find}` : USE.find,
+      );
     }
     if (w.text.startsWith('-') && hasGlob(w)) {
-      return never('glob-option', `find ${q(w.raw)} is a pattern that can expand to an action such as -delete`, 'Write find predicates out in full.');
+      return never(
+        'glob-option',
+        `find ${q(w.raw)} is a pattern that can expand to an action such as -delete`,
+        'Write find predicates out in full.',
+      );
     }
     // -newerXY with a reference file (X is a, B, c or m; Y is a, B, c or m, or t for a date string).
     if ((PATH_PREDICATES.has(w.text) || /^-newer[aBcm][aBcm]$/.test(w.text)) && i + 1 < args.length) {
@@ -85,19 +93,37 @@ const XARGS_SPEC: OptionSpec = {
  */
 export function checkXargs(args: readonly Word[]): Verdict {
   const spec = readXargs(args.map((w) => w.text));
-  if (typeof spec === 'string') return never('xargs-option', spec, 'Use xargs with -0, -d, -n, -L, -I or -r only, or pass the files to the command directly.');
+  if (typeof spec === 'string')
+    return never(
+      'xargs-option',
+      spec,
+      'Use xargs with -0, -d, -n, -L, -I or -r only, or pass the files to the command directly.',
+    );
   const tokens = scanOptions(args, XARGS_SPEC);
   const command = operands(tokens);
   const name = command[0];
   if (name === undefined) return { free: 'prints its input' };
   if (spec.replace !== undefined && name.text.includes(spec.replace)) {
-    return never('xargs', `xargs -I ${q(spec.replace)} would put its input into the command name ${q(name.word.raw)}, so the input would choose the program`, 'Name the command plainly.');
+    return never(
+      'xargs',
+      `xargs -I ${q(spec.replace)} would put its input into the command name ${q(name.word.raw)}, so the input would choose the program`,
+      'Name the command plainly.',
+    );
   }
   const tool = SIMPLE_TOOLS[name.text];
-  if (tool && injectionSafe(tool) && name.word.plain) return checkSimple(name.text, tool, command.slice(1).map((o) => o.word));
+  if (tool && injectionSafe(tool) && name.word.plain)
+    return checkSimple(
+      name.text,
+      tool,
+      command.slice(1).map((o) => o.word),
+    );
   const family = familyOf(name.text);
   const why = family ? `${family.why}` : 'is not a read-only tool that appended arguments cannot turn into a writer';
-  return never('xargs', `xargs runs ${q(name.word.raw)}, which ${why}`, family?.use ?? `xargs may run wc, cat, grep, ls, head and similar read-only tools. ${USE.find}`);
+  return never(
+    'xargs',
+    `xargs runs ${q(name.word.raw)}, which ${why}`,
+    family?.use ?? `xargs may run wc, cat, grep, ls, head and similar read-only tools. ${USE.find}`,
+  );
 }
 
 /** Tools that pass lines of their input through unchanged (a subset, reordered), when given no file operand. */
@@ -109,9 +135,15 @@ function listsPaths(words: readonly Word[]): boolean {
   // Long listings (`ls -l`, `find -ls`, `-printf`) print symlink targets and free text, not just names.
   if (name === 'find') return !args.some((a) => ['-printf', '-fprintf', '-ls', '-fls'].includes(a));
   if (name === 'ls') return !args.some((a) => /^-[^-]*[lngo]/.test(a) || a.startsWith('--format'));
-  if (name === 'git') return ['ls-files', 'diff', 'ls-tree'].includes(args[0] ?? '') && !args.some((a) => a.startsWith('--format')) && (args[0] === 'ls-files' || args.includes('--name-only'));
+  if (name === 'git')
+    return (
+      ['ls-files', 'diff', 'ls-tree'].includes(args[0] ?? '') &&
+      !args.some((a) => a.startsWith('--format')) &&
+      (args[0] === 'ls-files' || args.includes('--name-only'))
+    );
   if (name === 'rg') return args.some((a) => ['--files', '-l', '--files-with-matches'].includes(a));
-  if (name === 'grep' || name === 'egrep' || name === 'fgrep') return args.some((a) => /^-[^-]*[lL]/.test(a) || ['--files-with-matches', '--files-without-match'].includes(a));
+  if (name === 'grep' || name === 'egrep' || name === 'fgrep')
+    return args.some((a) => /^-[^-]*[lL]/.test(a) || ['--files-with-matches', '--files-without-match'].includes(a));
   return false;
 }
 
@@ -123,8 +155,15 @@ function passesLines(words: readonly Word[]): boolean {
   const tokens = scanOptions(words.slice(1), tool.options ?? {});
   if (tokens.some((t) => t.kind !== 'operand' && (t.name === 'o' || t.name.startsWith('only')))) return false;
   // head/tail -c cut bytes, not lines: `tail -c +2` turns "./x" into "/x".
-  if ((name === 'head' || name === 'tail') && tokens.some((t) => t.kind !== 'operand' && (t.name === 'c' || t.name.startsWith('bytes')))) return false;
-  return operands(tokens).length <= (tool.operands === 'pattern' && !tokens.some((t) => t.kind !== 'operand' && 'ef'.includes(t.name)) ? 1 : 0);
+  if (
+    (name === 'head' || name === 'tail') &&
+    tokens.some((t) => t.kind !== 'operand' && (t.name === 'c' || t.name.startsWith('bytes')))
+  )
+    return false;
+  return (
+    operands(tokens).length <=
+    (tool.operands === 'pattern' && !tokens.some((t) => t.kind !== 'operand' && 'ef'.includes(t.name)) ? 1 : 0)
+  );
 }
 
 /**
@@ -143,14 +182,21 @@ export function xargsInputFinding(stages: readonly (readonly Word[])[]): Finding
     const tool = command ? SIMPLE_TOOLS[command.text] : undefined;
     if (!tool || tool.operands === 'data') continue;
     // A delimiter of its own makes other names of the lister's lines ("./x" split at "." is "/x").
-    const delimiter = xargsTokens.find((t) => t.kind !== 'operand' && (t.name === 'd' || longSelects(t.name, 'delimiter')));
+    const delimiter = xargsTokens.find(
+      (t) => t.kind !== 'operand' && (t.name === 'd' || longSelects(t.name, 'delimiter')),
+    );
     if (delimiter) {
-      return never('xargs-input', `xargs ${q(shown(delimiter))} splits the listed paths at a delimiter of its own, which can turn them into other paths`, 'Use xargs without -d (or -0 with find -print0).');
+      return never(
+        'xargs-input',
+        `xargs ${q(shown(delimiter))} splits the listed paths at a delimiter of its own, which can turn them into other paths`,
+        'Use xargs without -d (or -0 with find -print0).',
+      );
     }
     let from = i - 1;
     while (from >= 0 && passesLines(stages[from]!)) from--;
     if (from < 0 || !listsPaths(stages[from]!)) {
-      const source = from < 0 ? 'its own input (a redirection, a heredoc or nothing)' : q(stages[from]!.map((w) => w.raw).join(' '));
+      const source =
+        from < 0 ? 'its own input (a redirection, a heredoc or nothing)' : q(stages[from]!.map((w) => w.raw).join(' '));
       return never(
         'xargs-input',
         `xargs ${command!.text} reads the files named by ${source}, which can name any file, /proc/self/environ included`,

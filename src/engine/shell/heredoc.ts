@@ -8,7 +8,13 @@
 
 /** The body bash would read, or why it cannot be known for certain. */
 export type HeredocBody =
-  | { readonly ok: true; readonly delimiter: string; readonly quoted: boolean; readonly body: string; readonly end: number }
+  | {
+      readonly ok: true;
+      readonly delimiter: string;
+      readonly quoted: boolean;
+      readonly body: string;
+      readonly end: number;
+    }
   | { readonly ok: false; readonly why: string };
 
 /** The delimiter word after quote removal, when it is one plain name, quoted whole or not at all. */
@@ -28,7 +34,10 @@ function delimiterOf(raw: string): { delimiter: string; quoted: boolean } | null
 export function readHeredocBody(src: string, rawDelimiter: string, stripTabs: boolean, lineEnd: number): HeredocBody {
   const d = delimiterOf(rawDelimiter);
   if (d === null) {
-    return { ok: false, why: `the heredoc delimiter ${JSON.stringify(rawDelimiter)} is not a plain name such as EOF (quoted whole, like 'EOF', or not at all)` };
+    return {
+      ok: false,
+      why: `the heredoc delimiter ${JSON.stringify(rawDelimiter)} is not a plain name such as EOF (quoted whole, like 'EOF', or not at all)`,
+    };
   }
   if (src[lineEnd] !== '\n') return { ok: false, why: 'the heredoc body does not start on the line after the command' };
   let at = lineEnd + 1;

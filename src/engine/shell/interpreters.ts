@@ -20,33 +20,111 @@ import type { Word } from './words.ts';
 const SCRIPT: Verdict = { free: 'runs a script file from the workspace' };
 
 function stdinFinding(name: string): Verdict {
-  return never('stdin-code', `${q(name)} without a script file runs code from stdin or an interactive prompt`, USE.inlineCode);
+  return never(
+    'stdin-code',
+    `${q(name)} without a script file runs code from stdin or an interactive prompt`,
+    USE.inlineCode,
+  );
 }
 
 function inlineFinding(name: string, t: Token): Verdict {
-  return never('inline-code', `${name} ${q(shown(t))} runs code given on the command line or preloads a module`, USE.inlineCode);
+  return never(
+    'inline-code',
+    `${name} ${q(shown(t))} runs code given on the command line or preloads a module`,
+    USE.inlineCode,
+  );
 }
 
 /** node's options: those that run code given on the command line or open a debugger, those that load a module, those that write. */
-const NODE_CODE = ['e', 'p', 'i', 'eval', 'print', 'interactive', 'inspect', 'inspect-brk', 'inspect-port', 'inspect-wait'];
+const NODE_CODE = [
+  'e',
+  'p',
+  'i',
+  'eval',
+  'print',
+  'interactive',
+  'inspect',
+  'inspect-brk',
+  'inspect-port',
+  'inspect-wait',
+];
 const NODE_MODULE = ['r', 'require', 'import', 'loader', 'experimental-loader'];
 /** Options whose value is a file or directory node writes. */
-const NODE_WRITE_VALUE = ['test-reporter-destination', 'redirect-warnings', 'diagnostic-dir', 'cpu-prof-dir', 'heap-prof-dir', 'report-dir', 'report-directory', 'report-filename', 'snapshot-blob'];
+const NODE_WRITE_VALUE = [
+  'test-reporter-destination',
+  'redirect-warnings',
+  'diagnostic-dir',
+  'cpu-prof-dir',
+  'heap-prof-dir',
+  'report-dir',
+  'report-directory',
+  'report-filename',
+  'snapshot-blob',
+];
 /** Options that write files named by node itself, in the workspace root. */
 const NODE_WRITE_FLAG = ['cpu-prof', 'heap-prof', 'report-on-signal', 'report-uncaught-exception', 'build-snapshot'];
-const NODE_VALUE = [...NODE_WRITE_VALUE, ...NODE_MODULE.slice(1), 'eval', 'print', 'test-reporter', 'test-name-pattern', 'test-skip-pattern', 'test-concurrency', 'test-timeout', 'test-shard', 'env-file', 'env-file-if-exists', 'conditions', 'max-old-space-size', 'stack-size', 'unhandled-rejections', 'title', 'input-type', 'tsconfig', 'experimental-config-file'];
+const NODE_VALUE = [
+  ...NODE_WRITE_VALUE,
+  ...NODE_MODULE.slice(1),
+  'eval',
+  'print',
+  'test-reporter',
+  'test-name-pattern',
+  'test-skip-pattern',
+  'test-concurrency',
+  'test-timeout',
+  'test-shard',
+  'env-file',
+  'env-file-if-exists',
+  'conditions',
+  'max-old-space-size',
+  'stack-size',
+  'unhandled-rejections',
+  'title',
+  'input-type',
+  'tsconfig',
+  'experimental-config-file',
+];
 const NODE_SAFE = new Set([
   ...NODE_VALUE,
-  'test', 'test-only', 'experimental-test-coverage', 'test-force-exit', 'enable-source-maps', 'no-warnings', 'trace-warnings', 'trace-uncaught', 'trace-deprecation', 'no-deprecation',
-  'experimental-strip-types', 'no-experimental-strip-types', 'experimental-transform-types', 'experimental-vm-modules', 'experimental-detect-module', 'preserve-symlinks',
-  'check', 'c', 'version', 'v', 'help', 'h', 'abort-on-uncaught-exception', 'watch', 'C', 'no-cache', 'test-update-snapshots',
+  'test',
+  'test-only',
+  'experimental-test-coverage',
+  'test-force-exit',
+  'enable-source-maps',
+  'no-warnings',
+  'trace-warnings',
+  'trace-uncaught',
+  'trace-deprecation',
+  'no-deprecation',
+  'experimental-strip-types',
+  'no-experimental-strip-types',
+  'experimental-transform-types',
+  'experimental-vm-modules',
+  'experimental-detect-module',
+  'preserve-symlinks',
+  'check',
+  'c',
+  'version',
+  'v',
+  'help',
+  'h',
+  'abort-on-uncaught-exception',
+  'watch',
+  'C',
+  'no-cache',
+  'test-update-snapshots',
 ]);
 
 /** One of node's options: never, gated (with what it writes or loads), or null when harmless. */
 function nodeOptionFinding(name: string, t: OptionToken): Verdict | null {
   if (NODE_CODE.includes(t.name)) return inlineFinding(name, t);
   if (!NODE_SAFE.has(t.name) && !NODE_MODULE.includes(t.name) && !NODE_WRITE_FLAG.includes(t.name)) {
-    return never('unknown-option', `${name} option ${q(shown(t))} is not one ws_shell knows to be safe`, USE.inlineCode);
+    return never(
+      'unknown-option',
+      `${name} option ${q(shown(t))} is not one ws_shell knows to be safe`,
+      USE.inlineCode,
+    );
   }
   const value = t.value ?? '';
   if (t.name === 'tsconfig') return optionPathFinding(t);
@@ -54,19 +132,44 @@ function nodeOptionFinding(name: string, t: OptionToken): Verdict | null {
   if (['env-file', 'env-file-if-exists', 'experimental-config-file'].includes(t.name)) {
     return (
       optionPathFinding(t) ??
-      writing(gated('module-option', `${name} ${q(shown(t))} reads ${q(value)}, which can set node's options (NODE_OPTIONS: --require, --import, --inspect) and so load modules or open a debugger`, 'Run the script without it, or a person approves it.'), [`whatever ${value} makes node load (not known before it runs)`])
+      writing(
+        gated(
+          'module-option',
+          `${name} ${q(shown(t))} reads ${q(value)}, which can set node's options (NODE_OPTIONS: --require, --import, --inspect) and so load modules or open a debugger`,
+          'Run the script without it, or a person approves it.',
+        ),
+        [`whatever ${value} makes node load (not known before it runs)`],
+      )
     );
   }
   if (NODE_MODULE.includes(t.name) || (t.name === 'test-reporter' && !NODE_REPORTERS.includes(value))) {
     const outside = moduleSpecifierFinding(name, shown(t), value, t.valueRaw ?? shown(t));
-    return outside ?? writing(gated('module-option', `${name} ${q(shown(t))} loads the module ${q(value)}, which runs as code`, 'Run the script or tests without preloading modules, or a person approves it.'), ['whatever the loaded module writes (not known before it runs)']);
+    return (
+      outside ??
+      writing(
+        gated(
+          'module-option',
+          `${name} ${q(shown(t))} loads the module ${q(value)}, which runs as code`,
+          'Run the script or tests without preloading modules, or a person approves it.',
+        ),
+        ['whatever the loaded module writes (not known before it runs)'],
+      )
+    );
   }
   if (t.name === 'test-reporter-destination' && ['stdout', 'stderr'].includes(value)) return null;
   if (NODE_WRITE_VALUE.includes(t.name)) {
-    return optionWriteFinding(t) ?? writing(gated('writer-flag', `${name} ${q(shown(t))} writes files`, USE.tests), [value]);
+    return (
+      optionWriteFinding(t) ?? writing(gated('writer-flag', `${name} ${q(shown(t))} writes files`, USE.tests), [value])
+    );
   }
-  if (NODE_WRITE_FLAG.includes(t.name)) return writing(gated('writer-flag', `${name} ${q(shown(t))} writes files`, USE.tests), ['profile or report files node names itself, in the workspace root']);
-  if (t.name === 'test-update-snapshots') return writing(gated('snapshot-update', `${name} ${q(shown(t))} rewrites snapshot files`, USE.tests), ['snapshot files next to the tests']);
+  if (NODE_WRITE_FLAG.includes(t.name))
+    return writing(gated('writer-flag', `${name} ${q(shown(t))} writes files`, USE.tests), [
+      'profile or report files node names itself, in the workspace root',
+    ]);
+  if (t.name === 'test-update-snapshots')
+    return writing(gated('snapshot-update', `${name} ${q(shown(t))} rewrites snapshot files`, USE.tests), [
+      'snapshot files next to the tests',
+    ]);
   return null;
 }
 
@@ -105,7 +208,14 @@ function scriptFinding(name: string, w: Word): Verdict | null {
 /** `-X presite=MODULE` imports that module before anything else runs. */
 function presiteFinding(name: string, t: OptionToken): Verdict {
   const module = (t.value ?? '').slice('presite='.length);
-  return writing(gated('module-option', `${name} ${q(shown(t))} imports the module ${q(module)} before the script, and importing it runs its code`, 'Run the script without it, or a person approves it.'), [`whatever the module ${module} does when it is imported (not known before it runs)`]);
+  return writing(
+    gated(
+      'module-option',
+      `${name} ${q(shown(t))} imports the module ${q(module)} before the script, and importing it runs its code`,
+      'Run the script without it, or a person approves it.',
+    ),
+    [`whatever the module ${module} does when it is imported (not known before it runs)`],
+  );
 }
 
 /** python -m MODULE: test modules are free, pip is an installer, any other module needs a person. */
@@ -119,7 +229,12 @@ function python(name: string): Checker {
     for (const t of tokens) {
       if (t.kind === 'operand') break;
       if (t.name === 'c' || t.name === 'i') return inlineFinding(name, t);
-      imports ??= t.name === 'W' ? warningFilterFinding(name, shown(t), t.value ?? '') : t.name === 'X' && /^presite=/.test(t.value ?? '') ? presiteFinding(name, t) : null;
+      imports ??=
+        t.name === 'W'
+          ? warningFilterFinding(name, shown(t), t.value ?? '')
+          : t.name === 'X' && /^presite=/.test(t.value ?? '')
+            ? presiteFinding(name, t)
+            : null;
       // -X pycache_prefix=DIR writes every .pyc under DIR: attached or spaced, DIR stays inside.
       const cache = t.name === 'X' ? /^pycache_prefix=(.*)$/s.exec(t.value ?? '') : null;
       const outside = cache ? pathFinding(cache[1]!, cache[1]) : null;
@@ -128,12 +243,25 @@ function python(name: string): Checker {
         const module = t.value ?? '';
         // The module is the rest of the `-m…` word, or the next word when nothing is attached.
         const rest = args.slice(args.indexOf(t.word) + (t.word.text.endsWith('m') ? 2 : 1));
-        const checker = ['pytest', 'unittest', 'pip'].includes(module) ? lookup(module === 'pip' ? 'pip' : module) : undefined;
+        const checker = ['pytest', 'unittest', 'pip'].includes(module)
+          ? lookup(module === 'pip' ? 'pip' : module)
+          : undefined;
         if (checker) return atLeastImports(checker(rest, lookup));
-        return writing(gated('module', `${name} -m ${q(module)} runs that module, which may serve, build or write files`, USE.approval), [`whatever the module ${module} writes (not known before it runs)`]);
+        return writing(
+          gated(
+            'module',
+            `${name} -m ${q(module)} runs that module, which may serve, build or write files`,
+            USE.approval,
+          ),
+          [`whatever the module ${module} writes (not known before it runs)`],
+        );
       }
       if (t.kind === 'long' ? !['version', 'help'].includes(t.name) : !'VhBuOIEsSqbdvxRPWX'.includes(t.name)) {
-        return never('unknown-option', `${name} option ${q(shown(t))} is not one ws_shell knows to be safe`, USE.inlineCode);
+        return never(
+          'unknown-option',
+          `${name} option ${q(shown(t))} is not one ws_shell knows to be safe`,
+          USE.inlineCode,
+        );
       }
       info ||= t.kind === 'long' || 'Vh'.includes(t.name);
     }
@@ -150,11 +278,18 @@ function scriptOnly(name: string): Checker {
     for (; i < args.length && args[i]!.text.startsWith('-'); i++) {
       const t = args[i]!.text;
       if (!['-w', '-W', '-v', '--version', '-c'].includes(t)) {
-        return never('inline-code', `${name} ${q(args[i]!.raw)} runs code given on the command line or edits files in place`, `${USE.inlineCode} Edit files with ws_edit.`);
+        return never(
+          'inline-code',
+          `${name} ${q(args[i]!.raw)} runs code given on the command line or edits files in place`,
+          `${USE.inlineCode} Edit files with ws_edit.`,
+        );
       }
     }
     const script = args[i];
-    if (script === undefined) return args.some((w) => ['-v', '--version'].includes(w.text)) ? { free: 'is a version query' } : stdinFinding(name);
+    if (script === undefined)
+      return args.some((w) => ['-v', '--version'].includes(w.text))
+        ? { free: 'is a version query' }
+        : stdinFinding(name);
     return pathFinding(script.text, script.raw) ?? SCRIPT;
   };
 }
@@ -163,13 +298,25 @@ function scriptOnly(name: string): Checker {
 function shell(name: string): Checker {
   return (args: readonly Word[]) => {
     const first = args[0];
-    if (first === undefined) return never('wrapper', `${q(name)} reads commands from stdin (e.g. from a pipe) and runs them`, USE.oneCommand);
+    if (first === undefined)
+      return never('wrapper', `${q(name)} reads commands from stdin (e.g. from a pipe) and runs them`, USE.oneCommand);
     if (first.text.startsWith('-') || first.text.startsWith('+')) {
-      return never('wrapper', `${name} ${q(first.raw)} runs a string, stdin or an interactive session as shell code, hiding it from these checks`, USE.oneCommand);
+      return never(
+        'wrapper',
+        `${name} ${q(first.raw)} runs a string, stdin or an interactive session as shell code, hiding it from these checks`,
+        USE.oneCommand,
+      );
     }
     const f = pathFinding(first.text, first.raw);
     if (f) return f;
-    return writing(gated('script', `${q(`${name} ${first.text}`)} runs a shell script, which can do anything`, 'A person must approve it; or run the commands it holds one by one.'), [`whatever ${first.text} writes (not known before it runs)`]);
+    return writing(
+      gated(
+        'script',
+        `${q(`${name} ${first.text}`)} runs a shell script, which can do anything`,
+        'A person must approve it; or run the commands it holds one by one.',
+      ),
+      [`whatever ${first.text} writes (not known before it runs)`],
+    );
   };
 }
 

@@ -11,12 +11,19 @@ import type { Word } from './words.ts';
 import { writing } from './writers.ts';
 
 /** Long options followed by two words; true when the second is a file jq reads. */
-const TWO_VALUES: Readonly<Record<string, boolean>> = { '--arg': false, '--argjson': false, '--rawfile': true, '--slurpfile': true };
+const TWO_VALUES: Readonly<Record<string, boolean>> = {
+  '--arg': false,
+  '--argjson': false,
+  '--rawfile': true,
+  '--slurpfile': true,
+};
 /** Long options followed by one word; true when it is a path. */
 const ONE_VALUE: Readonly<Record<string, boolean>> = { '--indent': false, '--library-path': true };
 /** jq's long options without a value (jq matches long names exactly, no abbreviations). */
 const FLAGS = new Set(
-  'null-input raw-input slurp compact-output tab ascii-output unbuffered sort-keys color-output monochrome-output raw-output raw-output0 join-output exit-status seq stream stream-errors help version build-configuration from-file args jsonargs'.split(' ').map((n) => `--${n}`),
+  'null-input raw-input slurp compact-output tab ascii-output unbuffered sort-keys color-output monochrome-output raw-output raw-output0 join-output exit-status seq stream stream-errors help version build-configuration from-file args jsonargs'
+    .split(' ')
+    .map((n) => `--${n}`),
 );
 /** jq's short letters (a bundle such as `-nrf` sets each); `-L` takes a directory and must come first. */
 const SHORT = 'nRscCMSajrehVf';
@@ -128,7 +135,12 @@ export function checkJq(args: readonly Word[]): Verdict {
       if (dir) reads.push(dir);
     } else if (FLAGS.has(t)) programFile ||= t === '--from-file';
     else if (!t.startsWith('--') && [...t.slice(1)].every((c) => SHORT.includes(c))) programFile ||= t.includes('f');
-    else return never('jq-option', `jq option ${q(w.raw)} is not one ws_shell knows`, "Run jq with its usual options (-r, -c, -n, -s, --arg …): jq -r '.name' package.json.");
+    else
+      return never(
+        'jq-option',
+        `jq option ${q(w.raw)} is not one ws_shell knows`,
+        "Run jq with its usual options (-r, -c, -n, -s, --arg …): jq -r '.name' package.json.",
+      );
   }
   // The first operand is the program (or, with -f, the program file); later ones are files unless they are $ARGS values.
   const [program, ...rest] = positional;
@@ -137,6 +149,14 @@ export function checkJq(args: readonly Word[]): Verdict {
     const f = pathFinding(w.text, w.raw);
     if (f) return f;
   }
-  if (programFile) return writing(gated('jq-program-file', 'jq -f runs a program file ws_shell cannot check', "Put the program on the command line: jq '.name' package.json."), []);
+  if (programFile)
+    return writing(
+      gated(
+        'jq-program-file',
+        'jq -f runs a program file ws_shell cannot check',
+        "Put the program on the command line: jq '.name' package.json.",
+      ),
+      [],
+    );
   return jqProgramFinding(program?.word.text ?? '.') ?? { free: 'reads JSON and prints it' };
 }

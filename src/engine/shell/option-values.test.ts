@@ -169,8 +169,8 @@ const AWK: readonly Row[] = [
   ['awk \'{print "x",\n"y" > "/tmp/f"}\' a', 'refuse', 'awk-program', 'redirects print output'],
   ['awk \'{print "x" ||\n 1 > "f"}\' a', 'refuse', 'awk-program', 'redirects print output'],
   ['awk \'{printf("%s",\n$1) > "f"}\' a', 'refuse', 'awk-program', 'redirects print output'],
-  ["awk 'BEGIN{ARGV[1]=\"/etc/passwd\";ARGC=2}{print}' a", 'refuse', 'awk-program', 'uses ARGV'],
-  ["awk '{ x = SYMTAB[\"ENVIRON\"] }' f", 'refuse', 'awk-program', 'uses SYMTAB'],
+  ['awk \'BEGIN{ARGV[1]="/etc/passwd";ARGC=2}{print}\' a', 'refuse', 'awk-program', 'uses ARGV'],
+  ['awk \'{ x = SYMTAB["ENVIRON"] }\' f', 'refuse', 'awk-program', 'uses SYMTAB'],
   ["awk '{print $1,\n$2}' f", 'allow', 'free', 'filters text only'],
   ["awk 'NR>1\n{print}' f", 'allow', 'free', 'filters text only'],
   ["awk '$1 > 5 {print $2}' f", 'allow', 'free', 'filters text only'],
@@ -184,7 +184,7 @@ const JQ: readonly Row[] = [
   ["jq -n '$ARGS' --args /etc/passwd", 'allow', 'free', 'reads JSON'],
   ["jq -n --rawfile a /proc/self/environ '$a'", 'refuse', 'device-path', '/proc/self/environ'],
   ["jq '$ENV' f", 'refuse', 'jq-program', '$ENV'],
-  ["jq -n '\"x\" | modulemeta'", 'refuse', 'jq-program', 'modulemeta'],
+  ['jq -n \'"x" | modulemeta\'', 'refuse', 'jq-program', 'modulemeta'],
   ["jq 'input_filename' f.json", 'allow', 'free', 'reads JSON'],
   ['jq -L /tmp . f', 'refuse', 'outside-path', '/tmp'],
   ['jq --frob .', 'refuse', 'jq-option', '"--frob"'],
@@ -194,7 +194,12 @@ const JQ: readonly Row[] = [
 const NESTED: readonly Row[] = [
   ['go test -ldflags=-memprofile=.git/hooks/x ./...', 'refuse', 'protected-path', 'names .git/'],
   ['go build -gcflags=all=-trace=.slmcode/t .', 'refuse', 'protected-path', 'names .slmcode/'],
-  ['go test -gcflags=all=-cpuprofile=/tmp/x ./...', 'gated', 'go-tool-flags', 'passes flags to the Go compiler, assembler or linker'],
+  [
+    'go test -gcflags=all=-cpuprofile=/tmp/x ./...',
+    'gated',
+    'go-tool-flags',
+    'passes flags to the Go compiler, assembler or linker',
+  ],
   ['go build -ldflags="-s -w" .', 'gated', 'go-tool-flags', 'can read and write files of their own'],
   ['go test ./...', 'allow', 'free', "runs the project's tests"],
   ['python3 -X pycache_prefix=/tmp a.py', 'refuse', 'outside-path', '"/tmp"'],
@@ -213,7 +218,12 @@ const NAMES_FROM: readonly Row[] = [
   ['file --files-from=names', 'gated', 'names-from', 'from "names"'],
   ['sha256sum -c SUMS', 'gated', 'names-from', 'the lists it is given'],
   ['md5sum -bc SUMS', 'gated', 'names-from', '"-bc"'],
-  ['find -files0-from names0 -name "*.ts"', 'gated', 'names-from', 'reads the names of the starting points from "names0"'],
+  [
+    'find -files0-from names0 -name "*.ts"',
+    'gated',
+    'names-from',
+    'reads the names of the starting points from "names0"',
+  ],
   ['find -files0-from /etc/passwd', 'refuse', 'outside-path', '/etc/passwd'],
   ['find . -newermm /etc/passwd', 'refuse', 'outside-path', '/etc/passwd'],
   ['find . -newerBm ../x', 'refuse', 'outside-path', 'climbs out'],
@@ -325,7 +335,10 @@ describe('gated decisions list the paths they would write', () => {
     ['curl -sSo out.txt https://x.example', ['out.txt']],
     ['curl https://x.example', []],
     ['less README.md', []],
-    ['npm install', ['node_modules/', 'package.json', 'package-lock.json', "whatever the packages' install scripts write"]],
+    [
+      'npm install',
+      ['node_modules/', 'package.json', 'package-lock.json', "whatever the packages' install scripts write"],
+    ],
     ['git commit -m x', ['.git/ (the repository)']],
     ['git rm src/a.ts', ['.git/ (the repository)', 'src/a.ts']],
     ['npx vitest run -u', ['snapshot files next to the tests (__snapshots__/ …)']],
@@ -346,7 +359,8 @@ describe('gated decisions list the paths they would write', () => {
 });
 
 describe('xargsInputFinding: xargs may hand a file reader only paths a lister printed', () => {
-  const w = (line: string): Word[] => line.split(' ').map((text) => ({ text, raw: text, quoted: [...text].map(() => false), plain: true }));
+  const w = (line: string): Word[] =>
+    line.split(' ').map((text) => ({ text, raw: text, quoted: [...text].map(() => false), plain: true }));
   const rows: readonly (readonly [string[], string | null])[] = [
     [['find src -name x', 'xargs wc -l'], null],
     [['git ls-files', 'grep ts', 'xargs cat'], null],
@@ -385,7 +399,14 @@ const OPTIONS: readonly ValuedOption[] = [
   { cmd: (o) => `tar -x -f a.tar ${o}`, long: 'directory', short: 'C', bundle: 'v', abbrev: true, kind: 'write' },
   { cmd: (o) => `cp ${o} a`, long: 'target-directory', short: 't', bundle: 'r', abbrev: true, kind: 'write' },
   { cmd: (o) => `curl ${o} https://x.example`, long: 'output', short: 'o', bundle: 's', abbrev: true, kind: 'write' },
-  { cmd: (o) => `wget ${o} https://x.example`, long: 'output-document', short: 'O', bundle: 'q', abbrev: true, kind: 'write' },
+  {
+    cmd: (o) => `wget ${o} https://x.example`,
+    long: 'output-document',
+    short: 'O',
+    bundle: 'q',
+    abbrev: true,
+    kind: 'write',
+  },
   { cmd: (o) => `npx vitest run ${o}`, long: 'outputFile', abbrev: false, kind: 'write' },
   { cmd: (o) => `npx vitest run ${o}`, long: 'output-file', abbrev: false, kind: 'write' },
   { cmd: (o) => `npx jest ${o}`, long: 'coverageDirectory', abbrev: false, kind: 'write' },
@@ -416,7 +437,14 @@ const OPTIONS: readonly ValuedOption[] = [
 ];
 
 const OUTSIDE = ['/etc/x', '../x', 'src/../../x', '/proc/self/environ', '/dev/stdin', '/dev/fd/3'];
-const PROTECTED_PATHS = ['.git/x', '.git', '.slmcode/hooks.json', 'sub/.git/hooks/pre-commit', '.GIT/config', '.slmcode/scratch'];
+const PROTECTED_PATHS = [
+  '.git/x',
+  '.git',
+  '.slmcode/hooks.json',
+  'sub/.git/hooks/pre-commit',
+  '.GIT/config',
+  '.slmcode/scratch',
+];
 
 /** Every spelling of `opt` with `value` that the tool's parser reads as that option. */
 function spellings(opt: ValuedOption, value: string): string[] {
@@ -434,9 +462,16 @@ function spellings(opt: ValuedOption, value: string): string[] {
 
 describe('option values property', () => {
   it('a value outside the workspace, or (for writes and modules) under .git/ or .slmcode/, is never allowed, however the option is spelled', () => {
-    const cases = fc.constantFrom(...OPTIONS).chain((opt) =>
-      fc.tuple(fc.constant(opt), fc.constantFrom(...(opt.kind === 'read' ? OUTSIDE : [...OUTSIDE, ...PROTECTED_PATHS]))).chain(([o, value]) => fc.constantFrom(...spellings(o, value).map((s) => o.cmd(s)))),
-    );
+    const cases = fc
+      .constantFrom(...OPTIONS)
+      .chain((opt) =>
+        fc
+          .tuple(
+            fc.constant(opt),
+            fc.constantFrom(...(opt.kind === 'read' ? OUTSIDE : [...OUTSIDE, ...PROTECTED_PATHS])),
+          )
+          .chain(([o, value]) => fc.constantFrom(...spellings(o, value).map((s) => o.cmd(s)))),
+      );
     fc.assert(
       fc.property(cases, (cmd) => {
         expect(decideShell(parser, cmd).decision, cmd).not.toBe('allow');
@@ -446,7 +481,9 @@ describe('option values property', () => {
   });
 
   it('the same options with an ordinary workspace value are not refused (the property above is not vacuous)', () => {
-    const refused = OPTIONS.map((opt) => opt.cmd(spellings(opt, opt.kind === 'module' ? './m.js' : 'out/r.txt')[0]!)).filter((cmd) => decideShell(parser, cmd).decision === 'refuse');
+    const refused = OPTIONS.map((opt) =>
+      opt.cmd(spellings(opt, opt.kind === 'module' ? './m.js' : 'out/r.txt')[0]!),
+    ).filter((cmd) => decideShell(parser, cmd).decision === 'refuse');
     // sort -o is refused whatever it names: it writes from the shell, and ws_write does the job.
     expect(refused).toEqual(['sort --output=out/r.txt in.txt']);
   });

@@ -4,7 +4,8 @@ import { findLong, findShort, longSelects, scanOptions, type OptionSpec } from '
 import { pathFinding } from './paths.ts';
 import { decodeAnsiC, type Word } from './words.ts';
 
-const words = (...texts: string[]): Word[] => texts.map((text) => ({ text, raw: text, quoted: [...text].map(() => false), plain: true }));
+const words = (...texts: string[]): Word[] =>
+  texts.map((text) => ({ text, raw: text, quoted: [...text].map(() => false), plain: true }));
 
 describe('scanOptions', () => {
   const SORT: OptionSpec = { shortValue: 'kStTo', longValue: ['output', 'key', 'compress-program'] };
@@ -23,7 +24,9 @@ describe('scanOptions', () => {
   ];
   it.each(rows)('%j scans to %j', (args, spec, expected) => {
     const shownTokens = scanOptions(words(...args), spec).map((t) =>
-      t.kind === 'operand' ? t.text : `${t.kind === 'short' ? '-' : '--'}${t.name}${t.value === null ? '' : `=${t.value}`}`,
+      t.kind === 'operand'
+        ? t.text
+        : `${t.kind === 'short' ? '-' : '--'}${t.name}${t.value === null ? '' : `=${t.value}`}`,
     );
     expect(shownTokens).toEqual(expected);
   });

@@ -79,7 +79,8 @@ export function scanOptions(args: readonly Word[], spec: OptionSpec): Token[] {
       let valueWord: Word | null = eq < 0 ? null : tail(word, eq + 1);
       // The next word is the value only when the name surely takes one (exact, or a unique abbreviation).
       const takers = longValue.filter((l) => longSelects(name, l));
-      if (valueWord === null && (longValue.includes(name) || takers.length === 1) && i + 1 < args.length) valueWord = args[++i]!;
+      if (valueWord === null && (longValue.includes(name) || takers.length === 1) && i + 1 < args.length)
+        valueWord = args[++i]!;
       const valueRaw = valueWord === null ? null : eq < 0 ? valueWord.raw : word.raw;
       out.push({ kind: 'long', name, value: valueWord?.text ?? null, valueRaw, valueWord, word });
       continue;
@@ -89,12 +90,26 @@ export function scanOptions(args: readonly Word[], spec: OptionSpec): Token[] {
       if (shortValue.includes(c)) {
         const attached = j + 1 < t.length;
         const valueWord = attached ? tail(word, j + 1) : i + 1 < args.length ? args[++i]! : null;
-        out.push({ kind: 'short', name: c, value: valueWord?.text ?? null, valueRaw: attached ? word.raw : (valueWord?.raw ?? null), valueWord, word });
+        out.push({
+          kind: 'short',
+          name: c,
+          value: valueWord?.text ?? null,
+          valueRaw: attached ? word.raw : (valueWord?.raw ?? null),
+          valueWord,
+          word,
+        });
         break;
       }
       if (shortOptional.includes(c)) {
         const valueWord = j + 1 < t.length ? tail(word, j + 1) : null;
-        out.push({ kind: 'short', name: c, value: valueWord?.text ?? null, valueRaw: valueWord === null ? null : word.raw, valueWord, word });
+        out.push({
+          kind: 'short',
+          name: c,
+          value: valueWord?.text ?? null,
+          valueRaw: valueWord === null ? null : word.raw,
+          valueWord,
+          word,
+        });
         break;
       }
       out.push({ kind: 'short', name: c, value: null, valueRaw: null, valueWord: null, word });
@@ -116,7 +131,9 @@ export function findShort(tokens: readonly Token[], letters: string): OptionToke
 /** Every option among `letters` or selecting one of `names`, in order. */
 export function findAll(tokens: readonly Token[], letters: string, names: readonly string[]): OptionToken[] {
   return tokens.filter(
-    (t): t is OptionToken => (t.kind === 'short' && letters.includes(t.name)) || (t.kind === 'long' && names.some((n) => longSelects(t.name, n))),
+    (t): t is OptionToken =>
+      (t.kind === 'short' && letters.includes(t.name)) ||
+      (t.kind === 'long' && names.some((n) => longSelects(t.name, n))),
   );
 }
 

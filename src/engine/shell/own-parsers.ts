@@ -39,7 +39,14 @@ export function scanXxd(args: readonly Word[]): Token[] {
     // `-c8` / `-s+4` carry the value; `-c`, `-cols`, `-seek` … take the next word.
     const attached = t.length > 2 && /^[-+0-9x]/i.test(t.slice(2));
     const valueWord = attached ? tail(word, 2) : i + 1 < args.length ? args[++i]! : null;
-    out.push({ kind: 'short', name, value: valueWord?.text ?? null, valueRaw: attached ? word.raw : (valueWord?.raw ?? null), valueWord, word });
+    out.push({
+      kind: 'short',
+      name,
+      value: valueWord?.text ?? null,
+      valueRaw: attached ? word.raw : (valueWord?.raw ?? null),
+      valueWord,
+      word,
+    });
   }
   return out;
 }
@@ -80,12 +87,26 @@ export function scanTree(args: readonly Word[]): Token[] {
       const eq = t.indexOf('=');
       const name = eq < 0 ? t.slice(2) : t.slice(2, eq);
       const valueWord = eq >= 0 ? tail(word, eq + 1) : TREE_LONG_VALUE.includes(name) ? nextFree() : null;
-      out.push({ kind: 'long', name, value: valueWord?.text ?? null, valueRaw: valueWord === null ? null : eq >= 0 ? word.raw : valueWord.raw, valueWord, word });
+      out.push({
+        kind: 'long',
+        name,
+        value: valueWord?.text ?? null,
+        valueRaw: valueWord === null ? null : eq >= 0 ? word.raw : valueWord.raw,
+        valueWord,
+        word,
+      });
       continue;
     }
     for (const c of t.slice(1)) {
       const valueWord = TREE_VALUE.includes(c) ? nextFree() : null;
-      out.push({ kind: 'short', name: c, value: valueWord?.text ?? null, valueRaw: valueWord?.raw ?? null, valueWord, word });
+      out.push({
+        kind: 'short',
+        name: c,
+        value: valueWord?.text ?? null,
+        valueRaw: valueWord?.raw ?? null,
+        valueWord,
+        word,
+      });
     }
   }
   return out;

@@ -39,7 +39,8 @@ export function pathFinding(path: string, raw: string = path): Finding | null {
   let depth = 0;
   for (const seg of path.split('/')) {
     if (seg === '' || seg === '.') continue;
-    if (dotPattern(seg)) return never('outside-path', `the pattern ${q(raw)} can match ".." and leave the workspace`, USE.jail);
+    if (dotPattern(seg))
+      return never('outside-path', `the pattern ${q(raw)} can match ".." and leave the workspace`, USE.jail);
     depth += seg === '..' ? -1 : 1;
     if (depth < 0) return never('outside-path', `the path ${q(raw)} climbs out of the workspace`, USE.jail);
   }
@@ -61,7 +62,11 @@ function segmentsOf(path: string): { spelled: string[]; normal: string[] } {
 export function writePathFinding(path: string, raw: string = path, word?: Word): Finding | null {
   if (path === '' || path === '-' || OUTPUT_DEVICES.has(path)) return null;
   if (word && hasGlob(word)) {
-    return never('write-pattern', `the write target ${q(raw)} is a pattern, which could expand to .git or .slmcode`, 'Name the file or directory it writes literally.');
+    return never(
+      'write-pattern',
+      `the write target ${q(raw)} is a pattern, which could expand to .git or .slmcode`,
+      'Name the file or directory it writes literally.',
+    );
   }
   const outside = pathFinding(path, raw);
   if (outside) return outside;

@@ -33,7 +33,11 @@ function planArg(w: Word): PlanArg {
 }
 
 function unsupported(r: Redirect, why: string): Finding {
-  return never('redirect-plan', `the redirection ${q(r.raw)} ${why}`, 'Use 2>&1, >/dev/null, 2>/dev/null, < FILE, a here-string or one heredoc with a quoted delimiter.');
+  return never(
+    'redirect-plan',
+    `the redirection ${q(r.raw)} ${why}`,
+    'Use 2>&1, >/dev/null, 2>/dev/null, < FILE, a here-string or one heredoc with a quoted delimiter.',
+  );
 }
 
 /** The stdin of a heredoc, found the way bash finds it, or why it cannot be trusted. */
@@ -42,19 +46,41 @@ function heredocInput(r: Redirect, src: string): PlanInput | Finding {
   if (!h) return unsupported(r, 'is a heredoc the policy could not locate');
   const firstNewline = src.indexOf('\n');
   if (firstNewline === -1 || firstNewline < h.lineTokensEnd) {
-    return never('heredoc', `the heredoc ${q(r.raw)} must have its command on one line and its body on the lines after it`, USE.oneCommand);
+    return never(
+      'heredoc',
+      `the heredoc ${q(r.raw)} must have its command on one line and its body on the lines after it`,
+      USE.oneCommand,
+    );
   }
-  if (src[firstNewline - 1] === '\\') return never('heredoc', 'the heredoc\'s command line ends with a line continuation', USE.oneCommand);
+  if (src[firstNewline - 1] === '\\')
+    return never('heredoc', "the heredoc's command line ends with a line continuation", USE.oneCommand);
   const read = readHeredocBody(src, h.delimiterRaw, h.stripTabs, firstNewline);
-  if (!read.ok) return never('heredoc', read.why, 'Write the input with a quoted delimiter (cat <<\'EOF\'), or put it in a file with ws_write.');
+  if (!read.ok)
+    return never(
+      'heredoc',
+      read.why,
+      "Write the input with a quoted delimiter (cat <<'EOF'), or put it in a file with ws_write.",
+    );
   if (read.end !== h.treeEnd) {
-    return never('heredoc', `the heredoc ${q(r.raw)} could end at more than one line, depending on who reads it`, 'Write the input with a quoted delimiter that no line of the body equals.');
+    return never(
+      'heredoc',
+      `the heredoc ${q(r.raw)} could end at more than one line, depending on who reads it`,
+      'Write the input with a quoted delimiter that no line of the body equals.',
+    );
   }
   if (src.slice(read.end).trim() !== '') {
-    return never('chaining', `text after the heredoc's last line ${q(src.slice(read.end).trim())} would run as another command`, USE.oneCommand);
+    return never(
+      'chaining',
+      `text after the heredoc's last line ${q(src.slice(read.end).trim())} would run as another command`,
+      USE.oneCommand,
+    );
   }
   if (!read.quoted && /[$`\\]/.test(read.body)) {
-    return never('heredoc', `the heredoc body has $, \` or \\, which bash expands because the delimiter ${q(read.delimiter)} is not quoted`, `Quote the delimiter (<<'${read.delimiter}') so the body is literal.`);
+    return never(
+      'heredoc',
+      `the heredoc body has $, \` or \\, which bash expands because the delimiter ${q(read.delimiter)} is not quoted`,
+      `Quote the delimiter (<<'${read.delimiter}') so the body is literal.`,
+    );
   }
   return { kind: 'text', text: read.body, from: 'heredoc' };
 }
@@ -68,7 +94,11 @@ function deviceSink(target: string, fds: { 1: ExecSink; 2: ExecSink }): ExecSink
 }
 
 /** Applies one stage's redirections in order: its stdin and the final routing of descriptors 1 and 2. */
-function routeStage(stage: Stage, first: boolean, src: string): { stdin: PlanInput; stdout: ExecSink; stderr: ExecSink } | Finding {
+function routeStage(
+  stage: Stage,
+  first: boolean,
+  src: string,
+): { stdin: PlanInput; stdout: ExecSink; stderr: ExecSink } | Finding {
   const fds: { 1: ExecSink; 2: ExecSink } = { 1: 'next', 2: 'output' };
   let stdin: PlanInput = first ? { kind: 'empty' } : { kind: 'pipe' };
   let heredocs = 0;
@@ -107,9 +137,11 @@ function routeStage(stage: Stage, first: boolean, src: string): { stdin: PlanInp
       continue;
     }
     const n = fd ?? 1;
-    if (n !== 1 && n !== 2) return unsupported(r, `uses descriptor ${n}; only 1 (stdout) and 2 (stderr) can be redirected`);
+    if (n !== 1 && n !== 2)
+      return unsupported(r, `uses descriptor ${n}; only 1 (stdout) and 2 (stderr) can be redirected`);
     if (r.op === '>&') {
-      if (target !== '1' && target !== '2') return unsupported(r, target === '-' ? 'closes a descriptor' : `duplicates descriptor ${target}`);
+      if (target !== '1' && target !== '2')
+        return unsupported(r, target === '-' ? 'closes a descriptor' : `duplicates descriptor ${target}`);
       fds[n] = fds[Number(target) as 1 | 2];
       continue;
     }
@@ -133,7 +165,9 @@ export function planFor(stages: readonly Stage[], src: string): ShellPlan | Find
     const routed = routeStage(stage, i === 0, src);
     if ('tier' in routed) return routed;
     const args = stage.words.map(planArg);
-    const outside = args.find((a) => a.glob !== undefined && (a.glob.startsWith('/') || a.glob.split('/').includes('..')));
+    const outside = args.find(
+      (a) => a.glob !== undefined && (a.glob.startsWith('/') || a.glob.split('/').includes('..')),
+    );
     if (outside) {
       return never('outside-path', `the pattern ${q(outside.text)} would be matched outside the workspace`, USE.jail);
     }

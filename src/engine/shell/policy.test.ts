@@ -197,10 +197,10 @@ const TOOLS: readonly Row[] = [
   ["sed -ie 's/a/b/' f", 'refuse', 'sed-in-place', '"-ie"'],
   ["sed --in-pl 's/a/b/' f", 'refuse', 'sed-in-place', 'in place'],
   ["sed 's/a/b/w out' f", 'refuse', 'sed-script', 'writes a file'],
-  ["sed -f script.sed f", 'gated', 'sed-script-file', 'cannot check'],
+  ['sed -f script.sed f', 'gated', 'sed-script-file', 'cannot check'],
   ["awk '{print $1}' f", 'allow', 'free', 'filters text only'],
-  ["awk '{print > \"o\"}' f", 'refuse', 'awk-program', 'redirects print output'],
-  ["awk -f prog.awk f", 'gated', 'awk-program-file', 'cannot check'],
+  ['awk \'{print > "o"}\' f', 'refuse', 'awk-program', 'redirects print output'],
+  ['awk -f prog.awk f', 'gated', 'awk-program-file', 'cannot check'],
   ["awk -o '{print}' f", 'refuse', 'awk-option', 'writes a file'],
   ["gawk -i inplace '{print}' f", 'refuse', 'awk-option', 'inplace'],
   ["jq '.a' package.json", 'allow', 'free', 'reads JSON'],
@@ -392,8 +392,14 @@ describe.each([
 
 describe('argv', () => {
   const rows: readonly (readonly [string, string[][]])[] = [
-    ['ls -la | wc -l', [['ls', '-la'], ['wc', '-l']]],
-    ["echo 'a b' \"c\\\"d\" e\\ f", [['echo', 'a b', 'c"d', 'e f']]],
+    [
+      'ls -la | wc -l',
+      [
+        ['ls', '-la'],
+        ['wc', '-l'],
+      ],
+    ],
+    ['echo \'a b\' "c\\"d" e\\ f', [['echo', 'a b', 'c"d', 'e f']]],
     ["echo $'\\x72\\x6d' $'a\\tb'", [['echo', 'rm', 'a\tb']]],
     ['echo "a\\$b" \'$x\'', [['echo', 'a$b', '$x']]],
     ['echo a\\\nb c', [['echo', 'ab', 'c']]],
@@ -414,13 +420,30 @@ describe('argv', () => {
 describe('plan: stdin and descriptors as bash applies them', () => {
   type Routing = readonly [stdin: string, stdout: string, stderr: string];
   const route = (cmd: string): Routing[] | undefined =>
-    decideShell(parser, cmd).plan?.stages.map((s) => [s.stdin.kind === 'file' ? `file ${s.stdin.path}` : s.stdin.kind === 'text' ? `text ${JSON.stringify(s.stdin.text)}` : s.stdin.kind, s.stdout, s.stderr] as const);
+    decideShell(parser, cmd).plan?.stages.map(
+      (s) =>
+        [
+          s.stdin.kind === 'file'
+            ? `file ${s.stdin.path}`
+            : s.stdin.kind === 'text'
+              ? `text ${JSON.stringify(s.stdin.text)}`
+              : s.stdin.kind,
+          s.stdout,
+          s.stderr,
+        ] as const,
+    );
   const rows: readonly (readonly [string, Routing[]])[] = [
     // Redirections after a heredoc's delimiter apply after it, in order.
     ['cat <<EOF >/dev/null 2>&1\nx\nEOF', [['text "x\\n"', 'null', 'null']]],
     ['cat <<EOF 2>&1 >/dev/null\nx\nEOF', [['text "x\\n"', 'null', 'next']]],
     // `|&` after a heredoc's delimiter joins that stage's stderr into the pipe.
-    ["echo <<'EOF' |& rev\nEOF", [['text ""', 'next', 'next'], ['pipe', 'next', 'output']]],
+    [
+      "echo <<'EOF' |& rev\nEOF",
+      [
+        ['text ""', 'next', 'next'],
+        ['pipe', 'next', 'output'],
+      ],
+    ],
   ];
   it.each(rows)('%j runs as %j', (cmd, routing) => {
     expect(route(cmd)).toEqual(routing);

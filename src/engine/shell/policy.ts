@@ -62,7 +62,10 @@ function judgeStage(stage: Stage): Finding | string {
 export function decideShell(parser: Parser, cmd: string): ShellDecision {
   if (cmd.trim() === '') return decisionFrom(never('empty', 'the command is empty', USE.readOnly), '');
   if (cmd.length > MAX_COMMAND_CHARS) {
-    return decisionFrom(never('too-long', `the command is ${cmd.length} characters long (limit ${MAX_COMMAND_CHARS})`, USE.oneCommand), '');
+    return decisionFrom(
+      never('too-long', `the command is ${cmd.length} characters long (limit ${MAX_COMMAND_CHARS})`, USE.oneCommand),
+      '',
+    );
   }
   const tree = parser.parse(cmd);
   if (tree === null) return decisionFrom(never('parse', 'the command could not be parsed', USE.oneCommand), '');
@@ -94,7 +97,12 @@ export function decideShell(parser: Parser, cmd: string): ShellDecision {
 
 /** A literal argument as the policy reads words: the command name plain, every other character quoted. */
 function literalWord(text: string, name: boolean): Word {
-  return { text, raw: text, quoted: [...text].flatMap((c) => Array.from({ length: c.length }, () => !name)), plain: name };
+  return {
+    text,
+    raw: text,
+    quoted: [...text].flatMap((c) => Array.from({ length: c.length }, () => !name)),
+    plain: name,
+  };
 }
 
 /**
@@ -111,5 +119,9 @@ export function decideLiteral(argv: readonly (readonly string[])[]): ShellDecisi
   });
   const found = worst([...judged, xargsInputFinding(stages)]);
   const finding = found?.tier === 'gated' ? (protectedMentionFinding(stages) ?? found) : found;
-  return decisionFrom(finding, `${argv.map((a) => a.join(' ')).join(' | ')} is read-only or a test run`, argv.map((a) => [...a]));
+  return decisionFrom(
+    finding,
+    `${argv.map((a) => a.join(' ')).join(' | ')} is read-only or a test run`,
+    argv.map((a) => [...a]),
+  );
 }

@@ -20,9 +20,32 @@ beforeAll(async () => {
 
 /** Read-only commands and test runners, each taking any number of plain path operands. */
 const BASES = [
-  'cat', 'head -n 5', 'tail -n 3', 'wc -l', 'ls -la', 'grep -n foo', 'rg -n foo', 'sort -r', 'nl', 'cut -d, -f1',
-  'find', 'stat', 'du -sh', 'diff -u', 'git log --oneline', 'git diff --stat', 'git show HEAD', 'git status --short',
-  "sed -n '1,5p'", "awk '{print $1}'", "jq '.a'", 'npm test --', 'npx vitest run', 'pytest -q', 'node --test', 'echo hi',
+  'cat',
+  'head -n 5',
+  'tail -n 3',
+  'wc -l',
+  'ls -la',
+  'grep -n foo',
+  'rg -n foo',
+  'sort -r',
+  'nl',
+  'cut -d, -f1',
+  'find',
+  'stat',
+  'du -sh',
+  'diff -u',
+  'git log --oneline',
+  'git diff --stat',
+  'git show HEAD',
+  'git status --short',
+  "sed -n '1,5p'",
+  "awk '{print $1}'",
+  "jq '.a'",
+  'npm test --',
+  'npx vitest run',
+  'pytest -q',
+  'node --test',
+  'echo hi',
 ];
 const pathWord = fc.stringMatching(/^[a-z][a-z0-9_]{0,6}(\/[a-z0-9_][a-z0-9_.]{0,6}){0,2}$/);
 const allowedCommand = fc
@@ -33,15 +56,63 @@ const allowedCommand = fc
 const anyCommand = fc.constantFrom('ls', 'rm -rf src', 'git status', 'curl -s https://x.example', 'echo ok', 'id');
 
 const dangerousSuffix = fc.oneof(
-  fc.constantFrom(' > out.txt', ' >> out.txt', ' >| out.txt', ' &> out.txt', ' 2> err.log', ' &>> log', ' >& out', ' &'),
-  fc.constantFrom(' | tee f', ' | tee -a .slmcode/hooks.json', ' | sh', ' | bash', ' |& sh', ' | xargs rm', ' | node', ' | python3'),
+  fc.constantFrom(
+    ' > out.txt',
+    ' >> out.txt',
+    ' >| out.txt',
+    ' &> out.txt',
+    ' 2> err.log',
+    ' &>> log',
+    ' >& out',
+    ' &',
+  ),
+  fc.constantFrom(
+    ' | tee f',
+    ' | tee -a .slmcode/hooks.json',
+    ' | sh',
+    ' | bash',
+    ' |& sh',
+    ' | xargs rm',
+    ' | node',
+    ' | python3',
+  ),
   fc.constantFrom(' $HOME', ' ${x@P}', ' $((1+1))', ' ~', ' ~/x', ' {a,b}', ' $(<f)'),
-  anyCommand.chain((c) => fc.constantFrom(`; ${c}`, ` && ${c}`, ` || ${c}`, ` & ${c}`, `\n${c}`, ` $(${c})`, ` \`${c}\``, ` "$(${c})"`, ` <(${c})`)),
+  anyCommand.chain((c) =>
+    fc.constantFrom(
+      `; ${c}`,
+      ` && ${c}`,
+      ` || ${c}`,
+      ` & ${c}`,
+      `\n${c}`,
+      ` $(${c})`,
+      ` \`${c}\``,
+      ` "$(${c})"`,
+      ` <(${c})`,
+    ),
+  ),
 );
 
 const dangerousWrap = fc.oneof(
-  fc.constantFrom('sudo ', 'env ', 'timeout 5 ', 'nice ', 'nohup ', 'exec ', 'command ', 'LD_PRELOAD=x.so ', 'GIT_PAGER=sh ').map((p) => (c: string) => `${p}${c}`),
-  fc.constantFrom((c: string) => `(${c})`, (c: string) => `{ ${c}; }`, (c: string) => `bash -c '${c}'`, (c: string) => `eval '${c}'`, (c: string) => `! ${c}`),
+  fc
+    .constantFrom(
+      'sudo ',
+      'env ',
+      'timeout 5 ',
+      'nice ',
+      'nohup ',
+      'exec ',
+      'command ',
+      'LD_PRELOAD=x.so ',
+      'GIT_PAGER=sh ',
+    )
+    .map((p) => (c: string) => `${p}${c}`),
+  fc.constantFrom(
+    (c: string) => `(${c})`,
+    (c: string) => `{ ${c}; }`,
+    (c: string) => `bash -c '${c}'`,
+    (c: string) => `eval '${c}'`,
+    (c: string) => `! ${c}`,
+  ),
 );
 
 describe('shell policy invariants', () => {
@@ -57,9 +128,13 @@ describe('shell policy invariants', () => {
   it('naming a file outside the workspace is never allowed for a command that reads files', () => {
     const readers = BASES.filter((b) => !['echo hi', 'npm test --', 'npx vitest run', 'pytest -q'].includes(b));
     fc.assert(
-      fc.property(fc.constantFrom(...readers), fc.constantFrom('/etc/passwd', '../secret', 'src/../../x', '.*/x', '/proc/self/environ'), (base, path) => {
-        expect(decideShell(parser, `${base} ${path}`).decision).not.toBe('allow');
-      }),
+      fc.property(
+        fc.constantFrom(...readers),
+        fc.constantFrom('/etc/passwd', '../secret', 'src/../../x', '.*/x', '/proc/self/environ'),
+        (base, path) => {
+          expect(decideShell(parser, `${base} ${path}`).decision).not.toBe('allow');
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -91,32 +166,87 @@ describe('shell policy invariants', () => {
       (w: string) => `$'${w}'`,
     );
     fc.assert(
-      fc.property(fc.constantFrom(...BASES), fc.array(pathWord, { minLength: 1, maxLength: 3 }), fc.nat(), quote, (base, paths, pick, q) => {
-        const words = [...base.split(' '), ...paths];
-        // Only plain words after the command name; quoting the name itself is refused by design.
-        const candidates = words.map((w, i) => i).filter((i) => i > 0 && /^[A-Za-z0-9_./,-]+$/.test(words[i]!));
-        const at = candidates[pick % candidates.length]!;
-        const quoted = words.map((w, i) => (i === at ? q(w) : w)).join(' ');
-        const plain = decideShell(parser, words.join(' '));
-        const other = decideShell(parser, quoted);
-        expect({ decision: other.decision, argv: other.argv }).toEqual({ decision: plain.decision, argv: plain.argv });
-      }),
+      fc.property(
+        fc.constantFrom(...BASES),
+        fc.array(pathWord, { minLength: 1, maxLength: 3 }),
+        fc.nat(),
+        quote,
+        (base, paths, pick, q) => {
+          const words = [...base.split(' '), ...paths];
+          // Only plain words after the command name; quoting the name itself is refused by design.
+          const candidates = words.map((w, i) => i).filter((i) => i > 0 && /^[A-Za-z0-9_./,-]+$/.test(words[i]!));
+          const at = candidates[pick % candidates.length]!;
+          const quoted = words.map((w, i) => (i === at ? q(w) : w)).join(' ');
+          const plain = decideShell(parser, words.join(' '));
+          const other = decideShell(parser, quoted);
+          expect({ decision: other.decision, argv: other.argv }).toEqual({
+            decision: plain.decision,
+            argv: plain.argv,
+          });
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   it('quoting or escaping the command name is never allowed', () => {
     fc.assert(
-      fc.property(allowedCommand, fc.constantFrom((n: string) => `'${n}'`, (n: string) => `"${n}"`, (n: string) => `\\${n}`), (cmd, q) => {
-        const [name, ...rest] = cmd.split(' ');
-        expect(decideShell(parser, [q(name!), ...rest].join(' ')).decision).toBe('refuse');
-      }),
+      fc.property(
+        allowedCommand,
+        fc.constantFrom(
+          (n: string) => `'${n}'`,
+          (n: string) => `"${n}"`,
+          (n: string) => `\\${n}`,
+        ),
+        (cmd, q) => {
+          const [name, ...rest] = cmd.split(' ');
+          expect(decideShell(parser, [q(name!), ...rest].join(' ')).decision).toBe('refuse');
+        },
+      ),
     );
   });
 
   it('answers any input with a well-formed decision and never throws', () => {
     const shellish = fc
-      .array(fc.constantFrom('ls', 'cat', 'rm', 'x', '-rf', '/', '..', ';', '&&', '||', '|', '&', '>', '<', '>>', '2>&1', '$(', ')', '(', '`', "'", '"', '{', '}', '$', '~', '*', '\\', '\n', ' ', '=', '#', '\u202e', '\u3000'), { maxLength: 12 })
+      .array(
+        fc.constantFrom(
+          'ls',
+          'cat',
+          'rm',
+          'x',
+          '-rf',
+          '/',
+          '..',
+          ';',
+          '&&',
+          '||',
+          '|',
+          '&',
+          '>',
+          '<',
+          '>>',
+          '2>&1',
+          '$(',
+          ')',
+          '(',
+          '`',
+          "'",
+          '"',
+          '{',
+          '}',
+          '$',
+          '~',
+          '*',
+          '\\',
+          '\n',
+          ' ',
+          '=',
+          '#',
+          '\u202e',
+          '\u3000',
+        ),
+        { maxLength: 12 },
+      )
       .map((parts) => parts.join(''));
     fc.assert(
       fc.property(fc.oneof(fc.string({ unit: 'binary', maxLength: 40 }), shellish), (input) => {

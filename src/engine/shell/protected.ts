@@ -44,8 +44,12 @@ export function protectedMentionFinding(stages: readonly (readonly Word[])[]): F
         if (segs === null || segs.length === 0) continue;
         const area = protectedArea(segs);
         if (area === null) continue;
-        const what = area === 'harness' ? '.slmcode/ (the harness\'s own state)' : '.git/ (the repository\'s internals)';
-        return never('protected-path', `${q(w.raw)} names ${what}, which no command may change, so it is not offered for approval`, USE.write);
+        const what = area === 'harness' ? ".slmcode/ (the harness's own state)" : ".git/ (the repository's internals)";
+        return never(
+          'protected-path',
+          `${q(w.raw)} names ${what}, which no command may change, so it is not offered for approval`,
+          USE.write,
+        );
       }
     }
   }

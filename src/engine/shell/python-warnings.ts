@@ -13,7 +13,11 @@ export function warningFilterFinding(tool: string, option: string, filter: strin
   if (!category.includes('.')) return null;
   const module = category.slice(0, category.lastIndexOf('.'));
   return writing(
-    gated('module-option', `${tool} ${q(option)} imports the module ${q(module)} to find the warning category ${q(category)}, and importing it runs its code`, 'Use a built-in warning category (DeprecationWarning, UserWarning …), or a person approves it.'),
+    gated(
+      'module-option',
+      `${tool} ${q(option)} imports the module ${q(module)} to find the warning category ${q(category)}, and importing it runs its code`,
+      'Use a built-in warning category (DeprecationWarning, UserWarning …), or a person approves it.',
+    ),
     [`whatever the module ${module} does when it is imported (not known before it runs)`],
   );
 }

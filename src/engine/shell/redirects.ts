@@ -11,7 +11,23 @@ import type { Assignment, Redirect } from './syntax.ts';
 import { hasGlob, wordFinding } from './words.ts';
 
 /** Environment names that only change output style, locale or mode. */
-const SAFE_ENV = new Set(['CI', 'NODE_ENV', 'FORCE_COLOR', 'NO_COLOR', 'TZ', 'LANG', 'LC_ALL', 'DEBUG', 'COLUMNS', 'TERM', 'PYTHONDONTWRITEBYTECODE', 'PYTHONUNBUFFERED', 'PYTHONHASHSEED', 'RUST_BACKTRACE', 'NODE_NO_WARNINGS']);
+const SAFE_ENV = new Set([
+  'CI',
+  'NODE_ENV',
+  'FORCE_COLOR',
+  'NO_COLOR',
+  'TZ',
+  'LANG',
+  'LC_ALL',
+  'DEBUG',
+  'COLUMNS',
+  'TERM',
+  'PYTHONDONTWRITEBYTECODE',
+  'PYTHONUNBUFFERED',
+  'PYTHONHASHSEED',
+  'RUST_BACKTRACE',
+  'NODE_NO_WARNINGS',
+]);
 
 const OUTPUT_OPS = new Set(['>', '>>', '>|', '&>', '&>>', '>&']);
 /** Output targets that are no file: the null device and the command's own output streams. */
@@ -42,13 +58,15 @@ export function redirectFinding(r: Redirect): Finding | null {
   // `2>&1`, `>&2`, `3<&0`, `2>&-`: descriptor duplication or closing writes no file.
   if (DUPLICATE_OPS.has(r.op) && (target === null || /^(?:\d+|-)$/.test(target.text))) return null;
   if (r.op === '<') {
-    if (target === null || hasGlob(target)) return never('redirect-read', `the input redirection ${q(r.raw)} needs one literal file`, USE.jail);
+    if (target === null || hasGlob(target))
+      return never('redirect-read', `the input redirection ${q(r.raw)} needs one literal file`, USE.jail);
     return pathFinding(target.text, target.raw);
   }
   if (OUTPUT_OPS.has(r.op)) {
     if (target !== null && DISCARD.has(target.text) && !hasGlob(target)) return null;
     return never('redirect-write', `the output redirection ${q(r.raw)} writes a file from the shell`, USE.write);
   }
-  if (r.op === '<>') return never('redirect-write', `${q(r.raw)} opens a file for reading and writing (creating it)`, USE.write);
+  if (r.op === '<>')
+    return never('redirect-write', `${q(r.raw)} opens a file for reading and writing (creating it)`, USE.write);
   return never('redirect-write', `the redirection ${q(r.raw)} is not one ws_shell knows to be read-only`, USE.write);
 }

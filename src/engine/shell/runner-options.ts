@@ -41,7 +41,11 @@ export function normalizeName(name: string): string {
  * `getopt` (argparse, as pytest parses), a short option's attached rest is its value when there
  * is one; otherwise both readings count.
  */
-export function readRunnerOptions(args: readonly Word[], shortNames: Readonly<Record<string, string>>, getopt = false): RunnerOption[] {
+export function readRunnerOptions(
+  args: readonly Word[],
+  shortNames: Readonly<Record<string, string>>,
+  getopt = false,
+): RunnerOption[] {
   const out: RunnerOption[] = [];
   for (let i = 0; i < args.length; i++) {
     const word = args[i]!;
@@ -57,7 +61,11 @@ export function readRunnerOptions(args: readonly Word[], shortNames: Readonly<Re
       for (let j = 1; j < t.length; j++) {
         const letter = t[j]!;
         const attached = j + 1 < t.length ? [tail(word, t[j + 1] === '=' ? j + 2 : j + 1)] : [];
-        out.push({ name: normalizeName(shortNames[letter] ?? letter), word, values: getopt && attached.length ? attached : [...attached, ...nextValue] });
+        out.push({
+          name: normalizeName(shortNames[letter] ?? letter),
+          word,
+          values: getopt && attached.length ? attached : [...attached, ...nextValue],
+        });
       }
     }
   }
@@ -106,7 +114,11 @@ function selects(written: string, full: string): boolean {
  */
 export function moduleSpecifierFinding(tool: string, option: string, value: string, raw: string): Finding | null {
   if (/^[a-z][a-z0-9+.-]*:/i.test(value) && !value.startsWith('node:')) {
-    return never('inline-code', `${tool} ${q(option)} loads ${q(value)}, code from a URL or inline data: text`, USE.inlineCode);
+    return never(
+      'inline-code',
+      `${tool} ${q(option)} loads ${q(value)}, code from a URL or inline data: text`,
+      USE.inlineCode,
+    );
   }
   return value.includes('/') || value.startsWith('.') ? pathFinding(value, raw) : null;
 }
@@ -116,13 +128,21 @@ function moduleFinding(tool: string, o: RunnerOption, v: Word): Finding {
   const outside = moduleSpecifierFinding(tool, o.word.raw, v.text, v.raw);
   if (outside) return outside;
   return writing(
-    gated('module-option', `${tool} ${q(o.word.raw)} loads the module ${q(v.text)}, which runs as code`, 'Use a built-in name (reporters such as spec, dot, json, junit), or a person approves it.'),
+    gated(
+      'module-option',
+      `${tool} ${q(o.word.raw)} loads the module ${q(v.text)}, which runs as code`,
+      'Use a built-in name (reporters such as spec, dot, json, junit), or a person approves it.',
+    ),
     ['whatever the loaded module writes (not known before it runs)'],
   );
 }
 
 /** The worst finding for one runner call under `rules`: never beats gated; null when every option is harmless. */
-export function runnerOptionsFinding(tool: string, options: readonly RunnerOption[], rules: readonly OptionRule[]): Finding | null {
+export function runnerOptionsFinding(
+  tool: string,
+  options: readonly RunnerOption[],
+  rules: readonly OptionRule[],
+): Finding | null {
   let gatedFinding: Finding | null = null;
   const writes: string[] = [];
   for (const o of options) {
@@ -147,21 +167,33 @@ export function runnerOptionsFinding(tool: string, options: readonly RunnerOptio
         f = gated('report-file', `${tool} ${q(o.word.raw)} ${rule.why ?? 'writes a report or output file'}`, USE.tests);
         break;
       case 'module': {
-        const value = o.values.find((v) => !(rule.builtins ?? []).some((b) => (b.endsWith('*') ? v.text.startsWith(b.slice(0, -1)) : v.text === b)));
+        const value = o.values.find(
+          (v) =>
+            !(rule.builtins ?? []).some((b) => (b.endsWith('*') ? v.text.startsWith(b.slice(0, -1)) : v.text === b)),
+        );
         if (value === undefined && o.values.length > 0) break;
-        f = value ? moduleFinding(tool, o, value) : gated('module-option', `${tool} ${q(o.word.raw)} loads a module`, USE.tests);
+        f = value
+          ? moduleFinding(tool, o, value)
+          : gated('module-option', `${tool} ${q(o.word.raw)} loads a module`, USE.tests);
         if (value && f.tier === 'never') return f;
         break;
       }
       case 'port':
-        f = writing(gated('opens-port', `${tool} ${q(o.word.raw)} ${rule.why ?? 'opens a port or a browser'}`, USE.tests), []);
+        f = writing(
+          gated('opens-port', `${tool} ${q(o.word.raw)} ${rule.why ?? 'opens a port or a browser'}`, USE.tests),
+          [],
+        );
         break;
       case 'snapshot':
-        f = writing(gated('snapshot-update', `${tool} ${q(o.word.raw)} rewrites snapshot files`, USE.tests), ['snapshot files next to the tests (__snapshots__/ …)']);
+        f = writing(gated('snapshot-update', `${tool} ${q(o.word.raw)} rewrites snapshot files`, USE.tests), [
+          'snapshot files next to the tests (__snapshots__/ …)',
+        ]);
         break;
     }
     gatedFinding ??= f;
   }
   if (gatedFinding === null) return null;
-  return gatedFinding.rule === 'report-file' || writes.length ? writing(gatedFinding, [...(gatedFinding.writes ?? []), ...writes]) : gatedFinding;
+  return gatedFinding.rule === 'report-file' || writes.length
+    ? writing(gatedFinding, [...(gatedFinding.writes ?? []), ...writes])
+    : gatedFinding;
 }

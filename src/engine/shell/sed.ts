@@ -27,7 +27,10 @@ class SedScript {
   }
 
   private unreadable(): Finding {
-    return this.problem(`could not be read completely near ${q(this.s.slice(this.i, this.i + 12))}; ws_shell runs only sed scripts it can check`, "Print lines with sed -n '10,20p' FILE, or use ws_read and ws_grep.");
+    return this.problem(
+      `could not be read completely near ${q(this.s.slice(this.i, this.i + 12))}; ws_shell runs only sed scripts it can check`,
+      "Print lines with sed -n '10,20p' FILE, or use ws_read and ws_grep.",
+    );
   }
 
   private skipBlanks(): void {
@@ -100,7 +103,8 @@ class SedScript {
     if (!this.skipDelimited(delim, true) || !this.skipDelimited(delim, false)) return this.unreadable();
     while (this.c !== undefined && /[gpiImM0-9]/.test(this.c)) this.i++;
     if (this.c === 'w' || this.c === 'W') return this.problem(`uses the ${q(this.c)} flag of s, which writes a file`);
-    if (this.c === 'e') return this.problem('uses the e flag of s, which runs the pattern space as a shell command', USE.oneCommand);
+    if (this.c === 'e')
+      return this.problem('uses the e flag of s, which runs the pattern space as a shell command', USE.oneCommand);
     return null;
   }
 
@@ -139,14 +143,23 @@ class SedScript {
     if (cmd === undefined) return this.unreadable();
     if (NO_ARGUMENT.includes(cmd)) return null;
     switch (cmd) {
-      case 'l': case 'L': case 'q': case 'Q':
+      case 'l':
+      case 'L':
+      case 'q':
+      case 'Q':
         this.skipBlanks();
         while (this.c !== undefined && /[0-9]/.test(this.c)) this.i++;
         return null;
-      case ':': case 'b': case 't': case 'T': case 'v':
+      case ':':
+      case 'b':
+      case 't':
+      case 'T':
+      case 'v':
         this.restOfLine(true);
         return null;
-      case 'a': case 'i': case 'c':
+      case 'a':
+      case 'i':
+      case 'c':
         this.restOfLine(false);
         return null;
       case 's':
@@ -157,16 +170,21 @@ class SedScript {
         this.i++;
         return this.skipDelimited(delim, false) && this.skipDelimited(delim, false) ? null : this.unreadable();
       }
-      case 'w': case 'W':
+      case 'w':
+      case 'W':
         return this.problem(`uses the ${q(cmd)} command, which writes a file`);
       case 'e':
         return this.problem('uses the e command, which runs a shell command', USE.oneCommand);
-      case 'r': case 'R': {
+      case 'r':
+      case 'R': {
         const file = this.restOfLine(false);
         return pathFinding(file) ? this.problem(`reads ${q(file)}, outside the workspace`, USE.jail) : null;
       }
       default:
-        return this.problem(`uses ${q(cmd)}, which is not a sed command ws_shell knows`, "Print lines with sed -n '10,20p' FILE, or use ws_read and ws_grep.");
+        return this.problem(
+          `uses ${q(cmd)}, which is not a sed command ws_shell knows`,
+          "Print lines with sed -n '10,20p' FILE, or use ws_read and ws_grep.",
+        );
     }
   }
 }
@@ -178,18 +196,35 @@ export function sedScriptFinding(script: string): Finding | null {
 
 /** The verdict for `sed ARGS…`. */
 export function checkSed(args: readonly Word[]): Verdict {
-  const tokens = scanOptions(args, { shortValue: 'efl', shortOptional: 'i', longValue: ['expression', 'file', 'line-length'] });
+  const tokens = scanOptions(args, {
+    shortValue: 'efl',
+    shortOptional: 'i',
+    longValue: ['expression', 'file', 'line-length'],
+  });
   const inPlace = findShort(tokens, 'i') ?? findLong(tokens, ['in-place']);
-  if (inPlace) return never('sed-in-place', `sed ${q(shown(inPlace))} edits files in place`, 'Edit files with ws_edit or ws_patch; sed may only print.');
+  if (inPlace)
+    return never(
+      'sed-in-place',
+      `sed ${q(shown(inPlace))} edits files in place`,
+      'Edit files with ws_edit or ws_patch; sed may only print.',
+    );
   const file = findShort(tokens, 'f') ?? findLong(tokens, ['file']);
   if (file) {
-    const gate = gated('sed-script-file', `sed ${q(shown(file))} runs a script file ws_shell cannot check`, "Put the script on the command line: sed -n '1,20p' FILE.");
-    return optionPathFinding(file) ?? writing(gate, ['whatever the script file writes (sed w commands; not known before it runs)']);
+    const gate = gated(
+      'sed-script-file',
+      `sed ${q(shown(file))} runs a script file ws_shell cannot check`,
+      "Put the script on the command line: sed -n '1,20p' FILE.",
+    );
+    return (
+      optionPathFinding(file) ??
+      writing(gate, ['whatever the script file writes (sed w commands; not known before it runs)'])
+    );
   }
   const given = findAll(tokens, 'e', ['expression']);
   const ops = operands(tokens);
   const scripts = given.length ? given.map((t) => t.value ?? '') : ops.slice(0, 1).map((o) => o.text);
-  if (scripts.length === 0) return never('sed-script', 'sed without a script does nothing useful', "Print lines with sed -n '10,20p' FILE.");
+  if (scripts.length === 0)
+    return never('sed-script', 'sed without a script does nothing useful', "Print lines with sed -n '10,20p' FILE.");
   for (const s of scripts) {
     const f = sedScriptFinding(s);
     if (f) return f;

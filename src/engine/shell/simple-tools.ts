@@ -4,7 +4,17 @@
  * turn it into a writer or a program launcher. One checker applies every entry.
  */
 import { gated, never, q, USE, type Finding, type Verdict } from './decision.ts';
-import { findAll, findLong, findShort, operands, scanOptions, shown, type OptionSpec, type OptionToken, type Token } from './options.ts';
+import {
+  findAll,
+  findLong,
+  findShort,
+  operands,
+  scanOptions,
+  shown,
+  type OptionSpec,
+  type OptionToken,
+  type Token,
+} from './options.ts';
 import { optionPathFinding, pathFinding } from './paths.ts';
 import { scanTree, scanXxd } from './own-parsers.ts';
 import { startsWithGlob, type Word } from './words.ts';
@@ -43,7 +53,23 @@ export interface SimpleTool {
 }
 
 const WRITES_FILE = 'writes its output to a file';
-const GREP_LONG = ['regexp', 'file', 'max-count', 'after-context', 'before-context', 'context', 'directories', 'devices', 'include', 'exclude', 'exclude-dir', 'exclude-from', 'label', 'binary-files', 'group-separator'];
+const GREP_LONG = [
+  'regexp',
+  'file',
+  'max-count',
+  'after-context',
+  'before-context',
+  'context',
+  'directories',
+  'devices',
+  'include',
+  'exclude',
+  'exclude-dir',
+  'exclude-from',
+  'label',
+  'binary-files',
+  'group-separator',
+];
 const GREP: SimpleTool = {
   operands: 'pattern',
   options: { shortValue: 'efmABCdD', longValue: GREP_LONG },
@@ -54,33 +80,88 @@ const CHECKSUM: SimpleTool = { operands: 'paths', options: {}, namesFrom: ['c', 
 
 /** The free utilities by name. */
 export const SIMPLE_TOOLS: Readonly<Record<string, SimpleTool>> = {
-  ls: { operands: 'paths', options: { shortValue: 'IwT', longValue: ['ignore', 'hide', 'width', 'tabsize', 'format', 'sort', 'time', 'time-style', 'block-size', 'quoting-style', 'indicator-style'] } },
+  ls: {
+    operands: 'paths',
+    options: {
+      shortValue: 'IwT',
+      longValue: [
+        'ignore',
+        'hide',
+        'width',
+        'tabsize',
+        'format',
+        'sort',
+        'time',
+        'time-style',
+        'block-size',
+        'quoting-style',
+        'indicator-style',
+      ],
+    },
+  },
   cat: { operands: 'paths' },
   head: { operands: 'paths', options: { shortValue: 'nc', longValue: ['lines', 'bytes'] } },
   tail: {
     operands: 'paths',
     options: { shortValue: 'ncs', longValue: ['lines', 'bytes', 'pid', 'sleep-interval', 'max-unchanged-stats'] },
-    deny: [{ short: 'fF', long: ['follow', 'retry'], tier: 'never', why: 'follows the file and never exits', use: 'Read the end once with tail -n 50 FILE, or use ws_read.' }],
+    deny: [
+      {
+        short: 'fF',
+        long: ['follow', 'retry'],
+        tier: 'never',
+        why: 'follows the file and never exits',
+        use: 'Read the end once with tail -n 50 FILE, or use ws_read.',
+      },
+    ],
   },
-  wc: { operands: 'paths', options: { longValue: ['files0-from'] }, pathOptions: ['files0-from'], namesFrom: ['files0-from'] },
+  wc: {
+    operands: 'paths',
+    options: { longValue: ['files0-from'] },
+    pathOptions: ['files0-from'],
+    namesFrom: ['files0-from'],
+  },
   nl: { operands: 'paths', options: { shortValue: 'bdfhilnsvw' } },
   tac: { operands: 'paths', options: { shortValue: 's', longValue: ['separator'] } },
   rev: { operands: 'paths' },
-  uniq: { operands: 'paths', options: { shortValue: 'fsw', longValue: ['skip-fields', 'skip-chars', 'check-chars'] }, outputOperand: 2 },
+  uniq: {
+    operands: 'paths',
+    options: { shortValue: 'fsw', longValue: ['skip-fields', 'skip-chars', 'check-chars'] },
+    outputOperand: 2,
+  },
   sort: {
     operands: 'paths',
     options: {
       shortValue: 'kStTo',
-      longValue: ['key', 'buffer-size', 'field-separator', 'temporary-directory', 'output', 'compress-program', 'files0-from', 'parallel', 'batch-size', 'random-source', 'sort'],
+      longValue: [
+        'key',
+        'buffer-size',
+        'field-separator',
+        'temporary-directory',
+        'output',
+        'compress-program',
+        'files0-from',
+        'parallel',
+        'batch-size',
+        'random-source',
+        'sort',
+      ],
     },
     pathOptions: ['T', 'temporary-directory', 'files0-from', 'random-source'],
     namesFrom: ['files0-from'],
     deny: [
       { short: 'o', long: ['output'], tier: 'never', why: WRITES_FILE, use: USE.write },
-      { long: ['compress-program'], tier: 'never', why: 'runs a program on the temporary files', use: 'Sort without --compress-program.' },
+      {
+        long: ['compress-program'],
+        tier: 'never',
+        why: 'runs a program on the temporary files',
+        use: 'Sort without --compress-program.',
+      },
     ],
   },
-  cut: { operands: 'paths', options: { shortValue: 'bcdf', longValue: ['bytes', 'characters', 'delimiter', 'fields', 'output-delimiter'] } },
+  cut: {
+    operands: 'paths',
+    options: { shortValue: 'bcdf', longValue: ['bytes', 'characters', 'delimiter', 'fields', 'output-delimiter'] },
+  },
   tr: { operands: 'data' },
   paste: { operands: 'paths', options: { shortValue: 'd', longValue: ['delimiters'] } },
   join: { operands: 'paths', options: { shortValue: 'aeojtv12' } },
@@ -89,7 +170,23 @@ export const SIMPLE_TOOLS: Readonly<Record<string, SimpleTool>> = {
     operands: 'paths',
     options: {
       shortValue: 'CUFILSWxXD',
-      longValue: ['exclude', 'exclude-from', 'ignore-matching-lines', 'label', 'starting-file', 'width', 'context', 'unified', 'ifdef', 'line-format', 'tabsize', 'horizon-lines', 'to-file', 'from-file', 'palette'],
+      longValue: [
+        'exclude',
+        'exclude-from',
+        'ignore-matching-lines',
+        'label',
+        'starting-file',
+        'width',
+        'context',
+        'unified',
+        'ifdef',
+        'line-format',
+        'tabsize',
+        'horizon-lines',
+        'to-file',
+        'from-file',
+        'palette',
+      ],
     },
     pathOptions: ['X', 'exclude-from', 'to-file', 'from-file'],
   },
@@ -99,16 +196,30 @@ export const SIMPLE_TOOLS: Readonly<Record<string, SimpleTool>> = {
     options: { shortValue: 'fmFeP', longValue: ['files-from', 'magic-file', 'separator', 'exclude', 'parameter'] },
     pathOptions: ['f', 'files-from', 'm', 'magic-file'],
     namesFrom: ['f', 'files-from'],
-    deny: [{ short: 'C', long: ['compile'], tier: 'never', why: 'writes a compiled magic file', use: 'Run file without -C.' }],
+    deny: [
+      {
+        short: 'C',
+        long: ['compile'],
+        tier: 'never',
+        why: 'writes a compiled magic file',
+        use: 'Run file without -C.',
+      },
+    ],
   },
   stat: { operands: 'paths', options: { shortValue: 'c', longValue: ['format', 'printf'] } },
   du: {
     operands: 'paths',
-    options: { shortValue: 'BdXt', longValue: ['block-size', 'max-depth', 'exclude-from', 'exclude', 'threshold', 'time-style', 'files0-from'] },
+    options: {
+      shortValue: 'BdXt',
+      longValue: ['block-size', 'max-depth', 'exclude-from', 'exclude', 'threshold', 'time-style', 'files0-from'],
+    },
     pathOptions: ['X', 'exclude-from', 'files0-from'],
     namesFrom: ['files0-from'],
   },
-  df: { operands: 'paths', options: { shortValue: 'Btx', longValue: ['block-size', 'type', 'exclude-type', 'output'] } },
+  df: {
+    operands: 'paths',
+    options: { shortValue: 'Btx', longValue: ['block-size', 'type', 'exclude-type', 'output'] },
+  },
   tree: {
     operands: 'paths',
     scan: scanTree,
@@ -125,13 +236,56 @@ export const SIMPLE_TOOLS: Readonly<Record<string, SimpleTool>> = {
     operands: 'pattern',
     options: {
       shortValue: 'ABCdefgjmMrtTE',
-      longValue: ['regexp', 'file', 'glob', 'iglob', 'type', 'type-not', 'type-add', 'type-clear', 'after-context', 'before-context', 'context', 'max-count', 'max-columns', 'replace', 'threads', 'encoding', 'max-depth', 'max-filesize', 'ignore-file', 'pre', 'pre-glob', 'hostname-bin', 'sort', 'sortr', 'colors', 'color', 'context-separator', 'path-separator', 'engine', 'dfa-size-limit', 'regex-size-limit'],
+      longValue: [
+        'regexp',
+        'file',
+        'glob',
+        'iglob',
+        'type',
+        'type-not',
+        'type-add',
+        'type-clear',
+        'after-context',
+        'before-context',
+        'context',
+        'max-count',
+        'max-columns',
+        'replace',
+        'threads',
+        'encoding',
+        'max-depth',
+        'max-filesize',
+        'ignore-file',
+        'pre',
+        'pre-glob',
+        'hostname-bin',
+        'sort',
+        'sortr',
+        'colors',
+        'color',
+        'context-separator',
+        'path-separator',
+        'engine',
+        'dfa-size-limit',
+        'regex-size-limit',
+      ],
     },
     pathOptions: ['f', 'file', 'ignore-file'],
     patternOptions: ['e', 'f', 'regexp', 'file', 'files', 'type-list'],
     deny: [
-      { long: ['pre', 'hostname-bin'], tier: 'never', why: 'runs an external program for every file it searches', use: 'Search without it, or use ws_grep.' },
-      { short: 'z', long: ['search-zip'], tier: 'never', why: 'spawns decompression programs', use: 'Search without -z, or use ws_grep.' },
+      {
+        long: ['pre', 'hostname-bin'],
+        tier: 'never',
+        why: 'runs an external program for every file it searches',
+        use: 'Search without it, or use ws_grep.',
+      },
+      {
+        short: 'z',
+        long: ['search-zip'],
+        tier: 'never',
+        why: 'spawns decompression programs',
+        use: 'Search without -z, or use ws_grep.',
+      },
     ],
   },
   echo: { operands: 'data' },
@@ -145,7 +299,15 @@ export const SIMPLE_TOOLS: Readonly<Record<string, SimpleTool>> = {
     operands: 'data',
     options: { shortValue: 'dfrs', shortOptional: 'I', longValue: ['date', 'file', 'reference', 'set'] },
     pathOptions: ['f', 'file', 'r', 'reference'],
-    deny: [{ short: 's', long: ['set'], tier: 'never', why: 'sets the system clock', use: 'Print the date with date or date +FORMAT.' }],
+    deny: [
+      {
+        short: 's',
+        long: ['set'],
+        tier: 'never',
+        why: 'sets the system clock',
+        use: 'Print the date with date or date +FORMAT.',
+      },
+    ],
   },
   which: { operands: 'data' },
   type: { operands: 'data' },
@@ -189,7 +351,11 @@ export function injectionSafe(tool: SimpleTool): boolean {
 
 /** Options named in a list that mixes short letters and long names. */
 function optionsIn(tokens: readonly Token[], names: readonly string[]): OptionToken[] {
-  return findAll(tokens, names.filter((n) => n.length === 1).join(''), names.filter((n) => n.length > 1));
+  return findAll(
+    tokens,
+    names.filter((n) => n.length === 1).join(''),
+    names.filter((n) => n.length > 1),
+  );
 }
 
 /** Checks one call of a simple tool: refused options, output operands, and every path it reads. */
@@ -224,22 +390,40 @@ export function checkSimple(name: string, tool: SimpleTool, args: readonly Word[
     );
   }
   if (tool.outputOperand !== undefined && ops.length >= tool.outputOperand) {
-    return never('writer-operand', `${name} writes its output to ${q(ops[tool.outputOperand - 1]!.word.raw)}`, USE.write);
+    return never(
+      'writer-operand',
+      `${name} writes its output to ${q(ops[tool.outputOperand - 1]!.word.raw)}`,
+      USE.write,
+    );
   }
   if (tool.operands === 'data') return { free: 'is read-only' };
   const patternGiven = tool.operands === 'pattern' && optionsIn(tokens, tool.patternOptions ?? []).length > 0;
   const files = tool.operands === 'pattern' && !patternGiven ? ops.slice(1) : ops;
-  return pathOperandsFinding(name, files.map((o) => o.word), tool.deny !== undefined) ?? { free: 'is read-only' };
+  return (
+    pathOperandsFinding(
+      name,
+      files.map((o) => o.word),
+      tool.deny !== undefined,
+    ) ?? { free: 'is read-only' }
+  );
 }
 
 /**
  * The jail for operands that name files. When the tool has options that write or run programs,
  * an operand starting with a glob is refused too: it can expand to a file named like `-o`.
  */
-export function pathOperandsFinding(name: string, files: readonly Word[], hasDangerousOptions: boolean): Finding | null {
+export function pathOperandsFinding(
+  name: string,
+  files: readonly Word[],
+  hasDangerousOptions: boolean,
+): Finding | null {
   for (const w of files) {
     if (hasDangerousOptions && startsWithGlob(w)) {
-      return never('glob-option', `${name} ${q(w.raw)} starts with a pattern that can expand to a file named like an option`, 'Start the pattern with a directory (./*.txt, src/*.ts).');
+      return never(
+        'glob-option',
+        `${name} ${q(w.raw)} starts with a pattern that can expand to a file named like an option`,
+        'Start the pattern with a directory (./*.txt, src/*.ts).',
+      );
     }
     const f = pathFinding(w.text, w.raw);
     if (f) return f;

@@ -66,8 +66,15 @@ const COMPOUND: Record<string, readonly [string, string, string?]> = {
   c_style_for_statement: ['a loop', 'compound'],
   case_statement: ['a case statement', 'compound'],
   negated_command: ['a negated command (!)', 'compound'],
-  test_command: ['a test expression [ … ] / [[ … ]]', 'compound', 'Write the check as test -f FILE, or use ws_list or ws_glob to see whether a file exists.'],
-  declaration_command: ['a declaration (export, declare, local, readonly, typeset) that changes the environment of later commands', 'environment'],
+  test_command: [
+    'a test expression [ … ] / [[ … ]]',
+    'compound',
+    'Write the check as test -f FILE, or use ws_list or ws_glob to see whether a file exists.',
+  ],
+  declaration_command: [
+    'a declaration (export, declare, local, readonly, typeset) that changes the environment of later commands',
+    'environment',
+  ],
   unset_command: ['an unset that changes the environment of later commands', 'environment'],
   variable_assignment: ['a bare variable assignment', 'environment'],
   variable_assignments: ['bare variable assignments', 'environment'],
@@ -79,7 +86,8 @@ function text(src: string, n: Node): string {
 
 function compoundFinding(node: Node, src: string): Finding {
   const kind = COMPOUND[node.type];
-  if (kind === undefined) return never('syntax', `unsupported shell syntax ${q(text(src, node))} (${node.type})`, USE.oneCommand);
+  if (kind === undefined)
+    return never('syntax', `unsupported shell syntax ${q(text(src, node))} (${node.type})`, USE.oneCommand);
   return never(kind[1], `${q(text(src, node))} is ${kind[0]}, not a single simple command`, kind[2] ?? USE.oneCommand);
 }
 
@@ -93,18 +101,31 @@ export function readProgram(root: Node, src: string): Stage[] | Finding {
   const kids = root.children;
   // A comment runs nothing, but text after `#` could hide what a reader takes for more command.
   const comment = root.descendantsOfType('comment')[0];
-  if (comment) return never('comment', `the comment ${q(text(src, comment))} is not run`, 'Send only the command, without a # comment.');
+  if (comment)
+    return never(
+      'comment',
+      `the comment ${q(text(src, comment))} is not run`,
+      'Send only the command, without a # comment.',
+    );
   const statements = kids.filter((k) => k.isNamed);
   const amp = kids.find((k) => k.type === '&');
   if (amp) {
     const before = statements.filter((s) => s.endIndex <= amp.startIndex).pop();
-    return never('background', `"&" runs ${q(before ? text(src, before) : src)} in the background`, 'Run it in the foreground; ws_shell waits for it, with a timeout.');
+    return never(
+      'background',
+      `"&" runs ${q(before ? text(src, before) : src)} in the background`,
+      'Run it in the foreground; ws_shell waits for it, with a timeout.',
+    );
   }
   // Whatever lies between the top-level nodes must be blank: a safety net against dropped text.
   let cursor = root.startIndex;
   for (const k of kids) {
     if (/\S/.test(src.slice(cursor, k.startIndex).replace(/\\\n/g, ''))) {
-      return never('parse', `part of the command was not understood near ${q(src.slice(cursor, k.startIndex))}`, USE.oneCommand);
+      return never(
+        'parse',
+        `part of the command was not understood near ${q(src.slice(cursor, k.startIndex))}`,
+        USE.oneCommand,
+      );
     }
     cursor = k.endIndex;
   }
@@ -116,7 +137,9 @@ export function readProgram(root: Node, src: string): Stage[] | Finding {
   if (statements.length > 1) {
     const [first, second] = statements as [Node, Node];
     const between = src.slice(first.endIndex, second.startIndex);
-    const sep = kids.find((k) => !k.isNamed && k.startIndex >= first.endIndex && k.endIndex <= second.startIndex)?.type ?? (between.includes('\n') ? '\n' : ';');
+    const sep =
+      kids.find((k) => !k.isNamed && k.startIndex >= first.endIndex && k.endIndex <= second.startIndex)?.type ??
+      (between.includes('\n') ? '\n' : ';');
     return chainFinding(sep, text(src, second));
   }
   const dropped = droppedText(statements[0]!, src);
@@ -126,17 +149,34 @@ export function readProgram(root: Node, src: string): Stage[] | Finding {
   for (const stage of stages) {
     // Bash opens every input redirection in turn (a missing file stops the command) and keeps the
     // last; a plan carries exactly one input per command.
-    const inputs = stage.redirects.filter((r) => (r.fd === null || r.fd === '0') && (r.kind !== 'file' || r.op === '<'));
+    const inputs = stage.redirects.filter(
+      (r) => (r.fd === null || r.fd === '0') && (r.kind !== 'file' || r.op === '<'),
+    );
     if (inputs.length > 1) {
-      const shown = inputs.map((r) => q(r.kind === 'heredoc' ? `${r.op}${r.heredoc?.delimiterRaw ?? ''}` : r.raw)).join(', ');
-      return never('redirect-input', `the command ${q(stage.words[0]?.raw ?? stage.raw)} redirects its input ${inputs.length} times (${shown})`, 'Give the command one input: a file (< FILE), a here-string or one heredoc.');
+      const shown = inputs
+        .map((r) => q(r.kind === 'heredoc' ? `${r.op}${r.heredoc?.delimiterRaw ?? ''}` : r.raw))
+        .join(', ');
+      return never(
+        'redirect-input',
+        `the command ${q(stage.words[0]?.raw ?? stage.raw)} redirects its input ${inputs.length} times (${shown})`,
+        'Give the command one input: a file (< FILE), a here-string or one heredoc.',
+      );
     }
   }
   return stages;
 }
 
 /** Nodes whose children are separated by blanks only; inside them, any other text between children was dropped by the parser. */
-const SEPARATED_BY_BLANKS = new Set(['command', 'pipeline', 'redirected_statement', 'file_redirect', 'herestring_redirect', 'variable_assignment', 'concatenation', 'command_name']);
+const SEPARATED_BY_BLANKS = new Set([
+  'command',
+  'pipeline',
+  'redirected_statement',
+  'file_redirect',
+  'herestring_redirect',
+  'variable_assignment',
+  'concatenation',
+  'command_name',
+]);
 
 /**
  * Text inside a command that tree-sitter-bash read as no part of any node. It drops an escaped
@@ -162,7 +202,11 @@ function droppedText(node: Node, src: string, type: string = node.type): Finding
     const k = kids[i];
     const gap = src.slice(cursor, k ? k.startIndex : node.endIndex);
     if (!blanks.test(gap)) {
-      return never('parse', `part of the command was not understood near ${near(src, node, cursor, gap)}`, 'Quote an argument that starts with a blank (\' a\'), and send one plain command.');
+      return never(
+        'parse',
+        `part of the command was not understood near ${near(src, node, cursor, gap)}`,
+        "Quote an argument that starts with a blank (' a'), and send one plain command.",
+      );
     }
     if (k === undefined) break;
     const kType = k.type;
@@ -171,7 +215,11 @@ function droppedText(node: Node, src: string, type: string = node.type): Finding
     // the target at the quote and makes `\t` an argument.
     const wordNext = (kNamed || kType === '$') && !REDIRECT_TYPES.has(kType);
     if (wordNext && afterRedirect && gap.replace(/\\\n/g, '') === '') {
-      return never('parse', `the redirection target in ${near(src, node, cursor, gap)} runs on into the next word, which bash and tree-sitter-bash split differently`, 'Quote the whole redirection target (<<< \'a b\'), and put a space after it.');
+      return never(
+        'parse',
+        `the redirection target in ${near(src, node, cursor, gap)} runs on into the next word, which bash and tree-sitter-bash split differently`,
+        "Quote the whole redirection target (<<< 'a b'), and put a space after it.",
+      );
     }
     if (kNamed) named.push([k, kType]);
     cursor = k.endIndex;
@@ -219,11 +267,14 @@ function readPipeline(node: Node, src: string): Stage[] | Finding {
     }
     if (type === '|') continue;
     const part =
-      type === 'command' ? readCommand(k, src)
-      : type === 'redirected_statement' ? readRedirected(k, src)
-      // tree-sitter nests the rest of a pipeline written after a heredoc's delimiter (`<<EOF | a |& b`).
-      : type === 'pipeline' ? readPipeline(k, src)
-      : compoundFinding(k, src);
+      type === 'command'
+        ? readCommand(k, src)
+        : type === 'redirected_statement'
+          ? readRedirected(k, src)
+          : // tree-sitter nests the rest of a pipeline written after a heredoc's delimiter (`<<EOF | a |& b`).
+            type === 'pipeline'
+            ? readPipeline(k, src)
+            : compoundFinding(k, src);
     if (!Array.isArray(part)) return part;
     // A redirected stage nests the pipeline before it (`a | b 2>&1 | c` is a pipeline inside a
     // redirected statement inside a pipeline): its stages are taken over, not copied per level.
@@ -263,7 +314,8 @@ function readRedirected(node: Node, src: string): Stage[] | Finding {
     const f = collectRedirect(k, src, acc, type);
     if (f) return f;
   }
-  if (body === null) return withExtra([{ assignments: [], words: acc.spill, redirects: acc.redirects, raw: text(src, node) }], acc);
+  if (body === null)
+    return withExtra([{ assignments: [], words: acc.spill, redirects: acc.redirects, raw: text(src, node) }], acc);
   const bodyType = body.type;
   if (bodyType === 'command') return readCommand(body, src, acc);
   if (bodyType === 'pipeline') {
@@ -315,7 +367,13 @@ function collectRedirect(node: Node, src: string, acc: Collected, type: string =
   const targets = targetNodes.length ? decodeWords(targetNodes, src) : [];
   if (!Array.isArray(targets)) return targets;
   acc.spill.push(...targets.slice(1));
-  acc.redirects.push({ kind: type === 'herestring_redirect' ? 'herestring' : 'file', op, fd, target: targets[0] ?? null, raw });
+  acc.redirects.push({
+    kind: type === 'herestring_redirect' ? 'herestring' : 'file',
+    op,
+    fd,
+    target: targets[0] ?? null,
+    raw,
+  });
   return null;
 }
 
@@ -413,9 +471,14 @@ function readAssignment(node: Node, src: string): Assignment | Finding {
   const name = node.childForFieldName('name');
   const value = node.childForFieldName('value');
   const raw = text(src, node);
-  if (name === null || name.type !== 'variable_name') return never('environment', `unsupported assignment ${q(raw)}`, USE.literal);
+  if (name === null || name.type !== 'variable_name')
+    return never('environment', `unsupported assignment ${q(raw)}`, USE.literal);
   if (node.children.some((k) => k.type === '+=')) {
-    return never('environment', `${q(raw)} appends to the value the command would inherit, which is not known before it runs`, 'Set the whole value with NAME=value.');
+    return never(
+      'environment',
+      `${q(raw)} appends to the value the command would inherit, which is not known before it runs`,
+      'Set the whole value with NAME=value.',
+    );
   }
   if (value === null) return { name: text(src, name), value: { text: '', raw: '', quoted: [], plain: true }, raw };
   if (value.type === 'array') return never('environment', `array assignment ${q(raw)}`, USE.literal);

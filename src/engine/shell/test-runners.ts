@@ -20,12 +20,55 @@ import type { Word } from './words.ts';
 
 const TESTS: Verdict = { free: "runs the project's tests" };
 
-const VITEST_REPORTERS = ['default', 'basic', 'verbose', 'dot', 'json', 'junit', 'tap', 'tap-flat', 'hanging-process', 'github-actions', 'html', 'blob', 'tree'];
+const VITEST_REPORTERS = [
+  'default',
+  'basic',
+  'verbose',
+  'dot',
+  'json',
+  'junit',
+  'tap',
+  'tap-flat',
+  'hanging-process',
+  'github-actions',
+  'html',
+  'blob',
+  'tree',
+];
 const JEST_REPORTERS = ['default', 'summary', 'github-actions'];
-const MOCHA_REPORTERS = ['spec', 'dot', 'nyan', 'tap', 'landing', 'list', 'progress', 'json', 'json-stream', 'min', 'doc', 'markdown', 'xunit', 'base'];
+const MOCHA_REPORTERS = [
+  'spec',
+  'dot',
+  'nyan',
+  'tap',
+  'landing',
+  'list',
+  'progress',
+  'json',
+  'json-stream',
+  'min',
+  'doc',
+  'markdown',
+  'xunit',
+  'base',
+];
 const PLAYWRIGHT_REPORTERS = ['list', 'line', 'dot', 'json', 'junit', 'html', 'blob', 'github', 'null'];
 /** istanbul's report formats, which vitest's and jest's coverage reporters name. */
-const COVERAGE_REPORTERS = ['text', 'text-summary', 'text-lcov', 'html', 'html-spa', 'lcov', 'lcovonly', 'json', 'json-summary', 'clover', 'cobertura', 'teamcity', 'none'];
+const COVERAGE_REPORTERS = [
+  'text',
+  'text-summary',
+  'text-lcov',
+  'html',
+  'html-spa',
+  'lcov',
+  'lcovonly',
+  'json',
+  'json-summary',
+  'clover',
+  'cobertura',
+  'teamcity',
+  'none',
+];
 /** node --test's built-in reporters. */
 export const NODE_REPORTERS = ['spec', 'tap', 'dot', 'junit', 'lcov'];
 
@@ -45,7 +88,23 @@ const JEST: readonly OptionRule[] = [
   { names: ['reporters'], kind: 'module', builtins: JEST_REPORTERS },
   { names: ['testEnvironment', 'env'], kind: 'module', builtins: ['node', 'jsdom'] },
   {
-    names: ['config', 'setupFiles', 'setupFilesAfterEnv', 'globalSetup', 'globalTeardown', 'testRunner', 'runner', 'resolver', 'snapshotResolver', 'testSequencer', 'transform', 'preset', 'testResultsProcessor', 'watchPlugins', 'projects'],
+    names: [
+      'config',
+      'setupFiles',
+      'setupFilesAfterEnv',
+      'globalSetup',
+      'globalTeardown',
+      'testRunner',
+      'runner',
+      'resolver',
+      'snapshotResolver',
+      'testSequencer',
+      'transform',
+      'preset',
+      'testResultsProcessor',
+      'watchPlugins',
+      'projects',
+    ],
     kind: 'module',
   },
   { names: ['coverageReporters'], kind: 'module', builtins: COVERAGE_REPORTERS },
@@ -75,44 +134,239 @@ const PLAYWRIGHT: readonly OptionRule[] = [
  */
 const VITEST_KNOWN: KnownOptions = {
   long: [
-    'run', 'watch', 'globals', 'dom', 'isolate', 'passWithNoTests', 'allowOnly', 'silent', 'hideSkippedTests', 'changed', 'related', 'mode', 'project', 'exclude', 'shard',
-    'testNamePattern', 'bail', 'retry', 'testTimeout', 'hookTimeout', 'teardownTimeout', 'slowTestThreshold', 'maxWorkers', 'minWorkers', 'maxConcurrency', 'fileParallelism',
-    'coverage', 'coverage.enabled', 'coverage.all', 'coverage.include', 'coverage.exclude', 'coverage.extension', 'coverage.clean', 'coverage.cleanOnRerun', 'coverage.provider',
-    'coverage.reportOnFailure', 'coverage.allowExternal', 'coverage.skipFull', 'coverage.ignoreEmptyLines', 'coverage.excludeAfterRemap', 'coverage.processingConcurrency', 'coverage.thresholds.*', 'coverage.watermarks.*',
-    'typecheck', 'typecheck.enabled', 'typecheck.only', 'typecheck.include', 'typecheck.ignoreSourceErrors', 'typecheck.allowJs', 'typecheck.spawnTimeout',
-    'sequence.shuffle', 'sequence.shuffle.*', 'sequence.concurrent', 'sequence.seed', 'sequence.hooks', 'sequence.setupFiles',
-    'clearScreen', 'logHeapUsage', 'expandSnapshotDiff', 'disableConsoleIntercept', 'printConsoleTrace', 'includeTaskLocation', 'dangerouslyIgnoreUnhandledErrors',
-    'segfaultRetry', 'color', 'help', 'version', 'json', 'filesOnly', 'cache', 'clearCache', 'tags', 'listTags', 'strictTags',
+    'run',
+    'watch',
+    'globals',
+    'dom',
+    'isolate',
+    'passWithNoTests',
+    'allowOnly',
+    'silent',
+    'hideSkippedTests',
+    'changed',
+    'related',
+    'mode',
+    'project',
+    'exclude',
+    'shard',
+    'testNamePattern',
+    'bail',
+    'retry',
+    'testTimeout',
+    'hookTimeout',
+    'teardownTimeout',
+    'slowTestThreshold',
+    'maxWorkers',
+    'minWorkers',
+    'maxConcurrency',
+    'fileParallelism',
+    'coverage',
+    'coverage.enabled',
+    'coverage.all',
+    'coverage.include',
+    'coverage.exclude',
+    'coverage.extension',
+    'coverage.clean',
+    'coverage.cleanOnRerun',
+    'coverage.provider',
+    'coverage.reportOnFailure',
+    'coverage.allowExternal',
+    'coverage.skipFull',
+    'coverage.ignoreEmptyLines',
+    'coverage.excludeAfterRemap',
+    'coverage.processingConcurrency',
+    'coverage.thresholds.*',
+    'coverage.watermarks.*',
+    'typecheck',
+    'typecheck.enabled',
+    'typecheck.only',
+    'typecheck.include',
+    'typecheck.ignoreSourceErrors',
+    'typecheck.allowJs',
+    'typecheck.spawnTimeout',
+    'sequence.shuffle',
+    'sequence.shuffle.*',
+    'sequence.concurrent',
+    'sequence.seed',
+    'sequence.hooks',
+    'sequence.setupFiles',
+    'clearScreen',
+    'logHeapUsage',
+    'expandSnapshotDiff',
+    'disableConsoleIntercept',
+    'printConsoleTrace',
+    'includeTaskLocation',
+    'dangerouslyIgnoreUnhandledErrors',
+    'segfaultRetry',
+    'color',
+    'help',
+    'version',
+    'json',
+    'filesOnly',
+    'cache',
+    'clearCache',
+    'tags',
+    'listTags',
+    'strictTags',
   ],
   flags: 'uwhv',
   values: 'crt',
 };
 const JEST_KNOWN: KnownOptions = {
   long: [
-    'all', 'bail', 'cache', 'changedFilesWithAncestor', 'changedSince', 'ci', 'clearCache', 'clearMocks', 'collectCoverage', 'coverage', 'collectCoverageFrom', 'color', 'colors',
-    'coveragePathIgnorePatterns', 'coverageProvider', 'coverageThreshold', 'debug', 'detectOpenHandles', 'errorOnDeprecated', 'expand', 'findRelatedTests', 'forceExit', 'help',
-    'injectGlobals', 'json', 'lastCommit', 'listTests', 'logHeapUsage', 'maxConcurrency', 'maxWorkers', 'moduleDirectories', 'moduleFileExtensions', 'modulePathIgnorePatterns',
-    'noStackTrace', 'notify', 'notifyMode', 'onlyChanged', 'onlyFailures', 'openHandlesTimeout', 'passWithNoTests', 'randomize', 'resetMocks', 'resetModules', 'restoreMocks',
-    'runInBand', 'runTestsByPath', 'seed', 'selectProjects', 'ignoreProjects', 'shard', 'showConfig', 'showSeed', 'silent', 'testLocationInResults', 'testMatch', 'testNamePattern',
-    'testPathIgnorePatterns', 'testPathPattern', 'testPathPatterns', 'testRegex', 'testTimeout', 'testFailureExitCode', 'useStderr', 'verbose', 'version', 'watch', 'watchAll',
-    'watchman', 'watchPathIgnorePatterns', 'workerIdleMemoryLimit', 'workerThreads', 'waitForUnhandledRejections',
+    'all',
+    'bail',
+    'cache',
+    'changedFilesWithAncestor',
+    'changedSince',
+    'ci',
+    'clearCache',
+    'clearMocks',
+    'collectCoverage',
+    'coverage',
+    'collectCoverageFrom',
+    'color',
+    'colors',
+    'coveragePathIgnorePatterns',
+    'coverageProvider',
+    'coverageThreshold',
+    'debug',
+    'detectOpenHandles',
+    'errorOnDeprecated',
+    'expand',
+    'findRelatedTests',
+    'forceExit',
+    'help',
+    'injectGlobals',
+    'json',
+    'lastCommit',
+    'listTests',
+    'logHeapUsage',
+    'maxConcurrency',
+    'maxWorkers',
+    'moduleDirectories',
+    'moduleFileExtensions',
+    'modulePathIgnorePatterns',
+    'noStackTrace',
+    'notify',
+    'notifyMode',
+    'onlyChanged',
+    'onlyFailures',
+    'openHandlesTimeout',
+    'passWithNoTests',
+    'randomize',
+    'resetMocks',
+    'resetModules',
+    'restoreMocks',
+    'runInBand',
+    'runTestsByPath',
+    'seed',
+    'selectProjects',
+    'ignoreProjects',
+    'shard',
+    'showConfig',
+    'showSeed',
+    'silent',
+    'testLocationInResults',
+    'testMatch',
+    'testNamePattern',
+    'testPathIgnorePatterns',
+    'testPathPattern',
+    'testPathPatterns',
+    'testRegex',
+    'testTimeout',
+    'testFailureExitCode',
+    'useStderr',
+    'verbose',
+    'version',
+    'watch',
+    'watchAll',
+    'watchman',
+    'watchPathIgnorePatterns',
+    'workerIdleMemoryLimit',
+    'workerThreads',
+    'waitForUnhandledRejections',
   ],
   flags: 'iebfouhv',
   values: 'ctw',
 };
 const MOCHA_KNOWN: KnownOptions = {
   long: [
-    'allowUncaught', 'asyncOnly', 'bail', 'checkLeaks', 'color', 'colors', 'delay', 'diff', 'dryRun', 'exit', 'extension', 'failZero', 'fgrep', 'forbidOnly', 'forbidPending',
-    'fullTrace', 'global', 'globals', 'grep', 'growl', 'inlineDiffs', 'invert', 'jobs', 'listReporters', 'listInterfaces', 'parallel', 'recursive', 'retries', 'slow', 'sort',
-    'spec', 'timeout', 'timeouts', 'watch', 'watchFiles', 'watchIgnore', 'ignore', 'exclude', 'version', 'help', 'enableSourceMaps', 'reporterOption', 'reporterOptions',
+    'allowUncaught',
+    'asyncOnly',
+    'bail',
+    'checkLeaks',
+    'color',
+    'colors',
+    'delay',
+    'diff',
+    'dryRun',
+    'exit',
+    'extension',
+    'failZero',
+    'fgrep',
+    'forbidOnly',
+    'forbidPending',
+    'fullTrace',
+    'global',
+    'globals',
+    'grep',
+    'growl',
+    'inlineDiffs',
+    'invert',
+    'jobs',
+    'listReporters',
+    'listInterfaces',
+    'parallel',
+    'recursive',
+    'retries',
+    'slow',
+    'sort',
+    'spec',
+    'timeout',
+    'timeouts',
+    'watch',
+    'watchFiles',
+    'watchIgnore',
+    'ignore',
+    'exclude',
+    'version',
+    'help',
+    'enableSourceMaps',
+    'reporterOption',
+    'reporterOptions',
   ],
   flags: 'bcwphVAiS',
   values: 'rRuOngftsj',
 };
 const PLAYWRIGHT_KNOWN: KnownOptions = {
   long: [
-    'browser', 'forbidOnly', 'fullyParallel', 'globalTimeout', 'grep', 'grepInvert', 'headed', 'ignoreSnapshots', 'lastFailed', 'list', 'maxFailures', 'deps', 'onlyChanged',
-    'passWithNoTests', 'project', 'quiet', 'repeatEach', 'retries', 'shard', 'timeout', 'trace', 'updateSourceMethod', 'workers', 'help', 'version', 'failOnFlakyTests',
+    'browser',
+    'forbidOnly',
+    'fullyParallel',
+    'globalTimeout',
+    'grep',
+    'grepInvert',
+    'headed',
+    'ignoreSnapshots',
+    'lastFailed',
+    'list',
+    'maxFailures',
+    'deps',
+    'onlyChanged',
+    'passWithNoTests',
+    'project',
+    'quiet',
+    'repeatEach',
+    'retries',
+    'shard',
+    'timeout',
+    'trace',
+    'updateSourceMethod',
+    'workers',
+    'help',
+    'version',
+    'failOnFlakyTests',
   ],
   flags: 'xuhqV',
   values: 'cgj',
@@ -122,12 +376,27 @@ const PLAYWRIGHT_KNOWN: KnownOptions = {
  * left out of every table (mocha's `--diff` is a flag, vitest's names a module), so `npm test --
  * --diff ./d.js` is gated whichever runner the script starts.
  */
-const LOADS_A_FILE = ['runner', 'diff', 'sequence.sequencer', 'typecheck.checker', 'coverage.customProviderModule', 'filter', 'prettierPath', 'snapshotSerializers'];
+const LOADS_A_FILE = [
+  'runner',
+  'diff',
+  'sequence.sequencer',
+  'typecheck.checker',
+  'coverage.customProviderModule',
+  'filter',
+  'prettierPath',
+  'snapshotSerializers',
+];
 /** What `npm test -- …` may pass: whatever any JS runner knows, except what another one loads. */
 const ANY_JS_KNOWN: KnownOptions = {
-  long: [VITEST_KNOWN, JEST_KNOWN, MOCHA_KNOWN, PLAYWRIGHT_KNOWN].flatMap((k) => k.long).filter((n) => !LOADS_A_FILE.includes(n)),
-  flags: [...new Set([VITEST_KNOWN, JEST_KNOWN, MOCHA_KNOWN, PLAYWRIGHT_KNOWN].flatMap((k) => [...(k.flags ?? '')]))].join(''),
-  values: [...new Set([VITEST_KNOWN, JEST_KNOWN, MOCHA_KNOWN, PLAYWRIGHT_KNOWN].flatMap((k) => [...(k.values ?? '')]))].join(''),
+  long: [VITEST_KNOWN, JEST_KNOWN, MOCHA_KNOWN, PLAYWRIGHT_KNOWN]
+    .flatMap((k) => k.long)
+    .filter((n) => !LOADS_A_FILE.includes(n)),
+  flags: [
+    ...new Set([VITEST_KNOWN, JEST_KNOWN, MOCHA_KNOWN, PLAYWRIGHT_KNOWN].flatMap((k) => [...(k.flags ?? '')])),
+  ].join(''),
+  values: [
+    ...new Set([VITEST_KNOWN, JEST_KNOWN, MOCHA_KNOWN, PLAYWRIGHT_KNOWN].flatMap((k) => [...(k.values ?? '')])),
+  ].join(''),
 };
 
 /** The long names a rule table judges, which the unknown-option rule therefore leaves to it. */
@@ -137,25 +406,62 @@ function judged(rules: readonly OptionRule[]): string[] {
 
 /** Any of the JS runners may receive the arguments of `npm test -- …`, so all their rules apply there. */
 const ANY_JS_RUNNER: readonly OptionRule[] = [
-  { names: ['reporter', 'reporters'], kind: 'module', builtins: [...new Set([...VITEST_REPORTERS, ...JEST_REPORTERS, ...MOCHA_REPORTERS, ...PLAYWRIGHT_REPORTERS])] },
-  ...[VITEST, JEST, MOCHA, PLAYWRIGHT].flatMap((rules) => rules.filter((r) => !r.names.includes('reporter') && !r.names.includes('reporters'))),
+  {
+    names: ['reporter', 'reporters'],
+    kind: 'module',
+    builtins: [...new Set([...VITEST_REPORTERS, ...JEST_REPORTERS, ...MOCHA_REPORTERS, ...PLAYWRIGHT_REPORTERS])],
+  },
+  ...[VITEST, JEST, MOCHA, PLAYWRIGHT].flatMap((rules) =>
+    rules.filter((r) => !r.names.includes('reporter') && !r.names.includes('reporters')),
+  ),
   { names: ['junitxml', 'junit-xml', 'resultlog'], kind: 'write' },
 ];
 
 const VITEST_SHORT = { c: 'config', r: 'root', t: 'testNamePattern', u: 'update', w: 'watch' };
-const JEST_SHORT = { c: 'config', u: 'updateSnapshot', t: 'testNamePattern', w: 'maxWorkers', i: 'runInBand', b: 'bail', e: 'expand', o: 'onlyChanged' };
-const MOCHA_SHORT = { r: 'require', R: 'reporter', u: 'ui', O: 'reporterOption', n: 'nodeOption', g: 'grep', f: 'fgrep', t: 'timeout', s: 'slow', j: 'jobs', w: 'watch', b: 'bail', c: 'colors' };
+const JEST_SHORT = {
+  c: 'config',
+  u: 'updateSnapshot',
+  t: 'testNamePattern',
+  w: 'maxWorkers',
+  i: 'runInBand',
+  b: 'bail',
+  e: 'expand',
+  o: 'onlyChanged',
+};
+const MOCHA_SHORT = {
+  r: 'require',
+  R: 'reporter',
+  u: 'ui',
+  O: 'reporterOption',
+  n: 'nodeOption',
+  g: 'grep',
+  f: 'fgrep',
+  t: 'timeout',
+  s: 'slow',
+  j: 'jobs',
+  w: 'watch',
+  b: 'bail',
+  c: 'colors',
+};
 const PLAYWRIGHT_SHORT = { c: 'config', g: 'grep', j: 'workers', x: 'maxFailures', u: 'updateSnapshots' };
 
 /** mocha's reporter options (`-O output=FILE`) can make a reporter write a file. */
 function mochaReporterOptions(args: readonly Word[]): Finding | null {
-  for (const o of readRunnerOptions(args, MOCHA_SHORT).filter((o) => ['reporteroption', 'reporteroptions'].includes(o.name))) {
-    const files = o.values.flatMap((v) => v.text.split(',')).filter((kv) => /^output=/.test(kv)).map((kv) => kv.slice(7));
+  for (const o of readRunnerOptions(args, MOCHA_SHORT).filter((o) =>
+    ['reporteroption', 'reporteroptions'].includes(o.name),
+  )) {
+    const files = o.values
+      .flatMap((v) => v.text.split(','))
+      .filter((kv) => /^output=/.test(kv))
+      .map((kv) => kv.slice(7));
     for (const file of files) {
       const bad = writePathFinding(file, o.word.raw);
       if (bad) return bad;
     }
-    return writing(gated('report-file', `mocha ${q(o.word.raw)} can make the reporter write a file`, USE.tests), files.length ? files : ['the file the reporter option names, if any']);
+    return writing(
+      gated('report-file', `mocha ${q(o.word.raw)} can make the reporter write a file`, USE.tests),
+      files.length ? files : ['the file the reporter option names, if any'],
+    );
   }
   return null;
 }
@@ -166,38 +472,86 @@ function mochaReporterOptions(args: readonly Word[]): Finding | null {
  */
 export function testArgsFinding(runner: string, args: readonly Word[]): Finding | null {
   return (
-    runnerOptionsFinding(runner, readRunnerOptions(args, { c: 'config', u: 'update', r: 'require', R: 'reporter', O: 'reporterOption', n: 'nodeOption' }), ANY_JS_RUNNER) ??
+    runnerOptionsFinding(
+      runner,
+      readRunnerOptions(args, {
+        c: 'config',
+        u: 'update',
+        r: 'require',
+        R: 'reporter',
+        O: 'reporterOption',
+        n: 'nodeOption',
+      }),
+      ANY_JS_RUNNER,
+    ) ??
     mochaReporterOptions(args) ??
     unknownOptionFinding(runner, args, ANY_JS_KNOWN, judged(ANY_JS_RUNNER))
   );
 }
 
 /** A JS runner: its subcommands that set things up are gated; its options follow its rule table. */
-function jsRunner(name: string, rules: readonly OptionRule[], shortNames: Readonly<Record<string, string>>, known: KnownOptions, setup: Readonly<Record<string, readonly string[]>>, extra?: (args: readonly Word[]) => Finding | null): Checker {
+function jsRunner(
+  name: string,
+  rules: readonly OptionRule[],
+  shortNames: Readonly<Record<string, string>>,
+  known: KnownOptions,
+  setup: Readonly<Record<string, readonly string[]>>,
+  extra?: (args: readonly Word[]) => Finding | null,
+): Checker {
   return (args) => {
     const sub = args.find((w) => !w.text.startsWith('-'))?.text;
     if (sub !== undefined && Object.hasOwn(setup, sub)) {
-      return writing(gated('runner-setup', `${q(`${name} ${sub}`)} sets up or changes the project`, USE.tests), setup[sub]!);
+      return writing(
+        gated('runner-setup', `${q(`${name} ${sub}`)} sets up or changes the project`, USE.tests),
+        setup[sub]!,
+      );
     }
-    return runnerOptionsFinding(name, readRunnerOptions(args, shortNames), rules) ?? extra?.(args) ?? unknownOptionFinding(name, args, known, judged(rules)) ?? TESTS;
+    return (
+      runnerOptionsFinding(name, readRunnerOptions(args, shortNames), rules) ??
+      extra?.(args) ??
+      unknownOptionFinding(name, args, known, judged(rules)) ??
+      TESTS
+    );
   };
 }
 
-const vitest = jsRunner('vitest', VITEST, VITEST_SHORT, VITEST_KNOWN, { init: ['vitest config and example files in the workspace root'] });
+const vitest = jsRunner('vitest', VITEST, VITEST_SHORT, VITEST_KNOWN, {
+  init: ['vitest config and example files in the workspace root'],
+});
 const jest: Checker = (args) => {
   const init = args.find((w) => w.text === '--init');
-  if (init) return writing(gated('runner-setup', `jest ${q(init.raw)} writes a config file`, USE.tests), ['jest.config.js (or .ts/.mjs) in the workspace root']);
+  if (init)
+    return writing(gated('runner-setup', `jest ${q(init.raw)} writes a config file`, USE.tests), [
+      'jest.config.js (or .ts/.mjs) in the workspace root',
+    ]);
   return jsRunner('jest', JEST, JEST_SHORT, JEST_KNOWN, {})(args, () => undefined);
 };
 const mocha = jsRunner('mocha', MOCHA, MOCHA_SHORT, MOCHA_KNOWN, {}, mochaReporterOptions);
 const playwright: Checker = (args) => {
-  const tokens = scanOptions(args, { shortValue: 'cgjx', longValue: ['config', 'grep', 'project', 'reporter', 'workers', 'shard', 'output'] });
+  const tokens = scanOptions(args, {
+    shortValue: 'cgjx',
+    longValue: ['config', 'grep', 'project', 'reporter', 'workers', 'shard', 'output'],
+  });
   const sub = operands(tokens)[0]?.text;
-  if (sub === undefined && (findLong(tokens, ['version']) || findShort(tokens, 'V'))) return { free: 'is a version query' };
+  if (sub === undefined && (findLong(tokens, ['version']) || findShort(tokens, 'V')))
+    return { free: 'is a version query' };
   if (sub !== 'test') {
-    return writing(gated('runner-setup', `${q(`playwright ${sub ?? ''}`.trim())} installs browsers or opens tools`, 'Run the tests with npx playwright test.'), ['browser binaries and tool output (outside the workspace, in the Playwright cache, or files the tool is told to write)']);
+    return writing(
+      gated(
+        'runner-setup',
+        `${q(`playwright ${sub ?? ''}`.trim())} installs browsers or opens tools`,
+        'Run the tests with npx playwright test.',
+      ),
+      [
+        'browser binaries and tool output (outside the workspace, in the Playwright cache, or files the tool is told to write)',
+      ],
+    );
   }
-  return runnerOptionsFinding('playwright test', readRunnerOptions(args, PLAYWRIGHT_SHORT), PLAYWRIGHT) ?? unknownOptionFinding('playwright test', args, PLAYWRIGHT_KNOWN, judged(PLAYWRIGHT)) ?? TESTS;
+  return (
+    runnerOptionsFinding('playwright test', readRunnerOptions(args, PLAYWRIGHT_SHORT), PLAYWRIGHT) ??
+    unknownOptionFinding('playwright test', args, PLAYWRIGHT_KNOWN, judged(PLAYWRIGHT)) ??
+    TESTS
+  );
 };
 
 /** tsc's options that name what it writes (when it emits at all). */
@@ -206,22 +560,43 @@ const TSC_WRITES = ['outdir', 'outfile', 'declarationdir', 'tsbuildinfofile', 'g
 /** tsc (and vue-tsc): type-checks freely with --noEmit; options are case-insensitive and take one or two dashes. */
 function tsc(name: string): Checker {
   return (args) => {
-    const opts = args.map((w, i) => ({ w, i, key: w.text.replace(/^--?/, '').toLowerCase() })).filter((o) => o.w.text.startsWith('-'));
+    const opts = args
+      .map((w, i) => ({ w, i, key: w.text.replace(/^--?/, '').toLowerCase() }))
+      .filter((o) => o.w.text.startsWith('-'));
     const info = opts.find((o) => ['version', 'v', 'help', 'h', 'all', 'showconfig', 'listfilesonly'].includes(o.key));
     const project = opts.find((o) => ['p', 'project'].includes(o.key));
     const pf = project ? pathFinding(args[project.i + 1]?.text ?? '', args[project.i + 1]?.raw) : null;
     if (pf) return pf;
-    const outputs = opts.filter((o) => TSC_WRITES.includes(o.key)).map((o) => args[o.i + 1]).filter((w): w is Word => w !== undefined);
+    const outputs = opts
+      .filter((o) => TSC_WRITES.includes(o.key))
+      .map((o) => args[o.i + 1])
+      .filter((w): w is Word => w !== undefined);
     for (const w of outputs) {
       const bad = writePathFinding(w.text, w.raw, w);
       if (bad) return bad;
     }
-    const writes = opts.find((o) => ['generatetrace', 'build', 'b', 'init', 'incremental', 'i', 'watch', 'w', 'generatecpuprofile'].includes(o.key));
-    const emitted = [...outputs.map((w) => w.text), 'compiled files where tsconfig.json puts them (next to the sources by default)'];
-    if (writes) return writing(gated('tsc-writes', `${name} ${q(writes.w.raw)} writes files or keeps running`, 'Type-check with npx tsc --noEmit (add -p tsconfig.json if needed).'), writes.key === 'init' ? ['tsconfig.json'] : emitted);
+    const writes = opts.find((o) =>
+      ['generatetrace', 'build', 'b', 'init', 'incremental', 'i', 'watch', 'w', 'generatecpuprofile'].includes(o.key),
+    );
+    const emitted = [
+      ...outputs.map((w) => w.text),
+      'compiled files where tsconfig.json puts them (next to the sources by default)',
+    ];
+    if (writes)
+      return writing(
+        gated(
+          'tsc-writes',
+          `${name} ${q(writes.w.raw)} writes files or keeps running`,
+          'Type-check with npx tsc --noEmit (add -p tsconfig.json if needed).',
+        ),
+        writes.key === 'init' ? ['tsconfig.json'] : emitted,
+      );
     if (info) return { free: 'prints compiler information' };
     if (!opts.some((o) => o.key === 'noemit')) {
-      return writing(gated('tsc-writes', `${q(name)} without --noEmit writes compiled files`, 'Type-check with npx tsc --noEmit.'), emitted);
+      return writing(
+        gated('tsc-writes', `${q(name)} without --noEmit writes compiled files`, 'Type-check with npx tsc --noEmit.'),
+        emitted,
+      );
     }
     return { free: 'type-checks without writing files' };
   };
@@ -235,27 +610,103 @@ const PRETTIER: readonly OptionRule[] = [
 
 const PRETTIER_KNOWN: KnownOptions = {
   long: [
-    'check', 'listDifferent', 'write', 'ignoreUnknown', 'noConfig', 'editorconfig', 'cache', 'cacheStrategy', 'logLevel', 'color', 'parser', 'printWidth', 'tabWidth', 'useTabs',
-    'semi', 'singleQuote', 'jsxSingleQuote', 'quoteProps', 'trailingComma', 'bracketSpacing', 'bracketSameLine', 'arrowParens', 'proseWrap', 'htmlWhitespaceSensitivity',
-    'vueIndentScriptAndStyle', 'endOfLine', 'embeddedLanguageFormatting', 'singleAttributePerLine', 'objectWrap', 'experimentalTernaries', 'experimentalOperatorPosition',
-    'rangeStart', 'rangeEnd', 'insertPragma', 'requirePragma', 'stdinFilepath', 'cursorOffset', 'findConfigPath', 'fileInfo', 'supportInfo', 'version', 'help',
-    'withNodeModules', 'configPrecedence', 'errorOnUnmatchedPattern',
+    'check',
+    'listDifferent',
+    'write',
+    'ignoreUnknown',
+    'noConfig',
+    'editorconfig',
+    'cache',
+    'cacheStrategy',
+    'logLevel',
+    'color',
+    'parser',
+    'printWidth',
+    'tabWidth',
+    'useTabs',
+    'semi',
+    'singleQuote',
+    'jsxSingleQuote',
+    'quoteProps',
+    'trailingComma',
+    'bracketSpacing',
+    'bracketSameLine',
+    'arrowParens',
+    'proseWrap',
+    'htmlWhitespaceSensitivity',
+    'vueIndentScriptAndStyle',
+    'endOfLine',
+    'embeddedLanguageFormatting',
+    'singleAttributePerLine',
+    'objectWrap',
+    'experimentalTernaries',
+    'experimentalOperatorPosition',
+    'rangeStart',
+    'rangeEnd',
+    'insertPragma',
+    'requirePragma',
+    'stdinFilepath',
+    'cursorOffset',
+    'findConfigPath',
+    'fileInfo',
+    'supportInfo',
+    'version',
+    'help',
+    'withNodeModules',
+    'configPrecedence',
+    'errorOnUnmatchedPattern',
   ],
   flags: 'clwuvh',
 };
 
 /** prettier prints or checks freely; --write rewrites files. */
 const prettier = (args: readonly Word[]): Verdict => {
-  const tokens = scanOptions(args, { longValue: ['config', 'ignore-path', 'plugin', 'parser', 'cache-location', 'log-level', 'config-precedence', 'cursor-offset', 'stdin-filepath'] });
+  const tokens = scanOptions(args, {
+    longValue: [
+      'config',
+      'ignore-path',
+      'plugin',
+      'parser',
+      'cache-location',
+      'log-level',
+      'config-precedence',
+      'cursor-offset',
+      'stdin-filepath',
+    ],
+  });
   const files = operands(tokens).map((o) => o.word);
-  const bad = pathOperandsFinding('prettier', files, true) ?? runnerOptionsFinding('prettier', readRunnerOptions(args, {}), PRETTIER);
+  const bad =
+    pathOperandsFinding('prettier', files, true) ??
+    runnerOptionsFinding('prettier', readRunnerOptions(args, {}), PRETTIER);
   if (bad?.tier === 'never') return bad;
   const write = findShort(tokens, 'w') ?? findLong(tokens, ['write']);
-  if (write) return writing(gated('formatter-writes', `prettier ${q(shown(write))} rewrites files`, 'Check formatting with npx prettier --check, then edit with ws_edit.'), files.map((w) => `${w.text} (every file it formats)`));
-  return bad ?? unknownOptionFinding('prettier', args, PRETTIER_KNOWN, judged(PRETTIER)) ?? { free: 'checks formatting' };
+  if (write)
+    return writing(
+      gated(
+        'formatter-writes',
+        `prettier ${q(shown(write))} rewrites files`,
+        'Check formatting with npx prettier --check, then edit with ws_edit.',
+      ),
+      files.map((w) => `${w.text} (every file it formats)`),
+    );
+  return (
+    bad ?? unknownOptionFinding('prettier', args, PRETTIER_KNOWN, judged(PRETTIER)) ?? { free: 'checks formatting' }
+  );
 };
 
-const ESLINT_FORMATS = ['stylish', 'compact', 'json', 'json-with-metadata', 'html', 'junit', 'checkstyle', 'tap', 'unix', 'visualstudio', 'jslint-xml'];
+const ESLINT_FORMATS = [
+  'stylish',
+  'compact',
+  'json',
+  'json-with-metadata',
+  'html',
+  'junit',
+  'checkstyle',
+  'tap',
+  'unix',
+  'visualstudio',
+  'jslint-xml',
+];
 const ESLINT: readonly OptionRule[] = [
   { names: ['format'], kind: 'module', builtins: ESLINT_FORMATS },
   { names: ['config', 'plugin', 'rulesdir', 'parser', 'resolvePluginsRelativeTo'], kind: 'module' },
@@ -266,24 +717,86 @@ const ESLINT: readonly OptionRule[] = [
 
 const ESLINT_KNOWN: KnownOptions = {
   long: [
-    'fix', 'init', 'ext', 'env', 'global', 'parserOptions', 'rule', 'eslintrc', 'inlineConfig', 'reportUnusedDisableDirectives', 'reportUnusedDisableDirectivesSeverity',
-    'reportUnusedInlineConfigs', 'cache', 'cacheStrategy', 'maxWarnings', 'quiet', 'color', 'debug', 'printConfig', 'stdin', 'stdinFilename', 'errorOnUnmatchedPattern',
-    'exitOnFatalError', 'passOnNoPatterns', 'fixDryRun', 'fixType', 'ignorePattern', 'ignore', 'help', 'version', 'flag', 'stats', 'concurrency', 'configLookup',
-    'envInfo', 'warnIgnored',
+    'fix',
+    'init',
+    'ext',
+    'env',
+    'global',
+    'parserOptions',
+    'rule',
+    'eslintrc',
+    'inlineConfig',
+    'reportUnusedDisableDirectives',
+    'reportUnusedDisableDirectivesSeverity',
+    'reportUnusedInlineConfigs',
+    'cache',
+    'cacheStrategy',
+    'maxWarnings',
+    'quiet',
+    'color',
+    'debug',
+    'printConfig',
+    'stdin',
+    'stdinFilename',
+    'errorOnUnmatchedPattern',
+    'exitOnFatalError',
+    'passOnNoPatterns',
+    'fixDryRun',
+    'fixType',
+    'ignorePattern',
+    'ignore',
+    'help',
+    'version',
+    'flag',
+    'stats',
+    'concurrency',
+    'configLookup',
+    'envInfo',
+    'warnIgnored',
   ],
   flags: 'hv',
   values: 'cfo',
 };
 
 const eslint = (args: readonly Word[]): Verdict => {
-  const tokens = scanOptions(args, { shortValue: 'cfo', longValue: ['config', 'format', 'output-file', 'ext', 'rulesdir', 'ignore-path', 'resolve-plugins-relative-to', 'cache-location', 'max-warnings', 'plugin', 'parser', 'rule', 'env', 'global'] });
+  const tokens = scanOptions(args, {
+    shortValue: 'cfo',
+    longValue: [
+      'config',
+      'format',
+      'output-file',
+      'ext',
+      'rulesdir',
+      'ignore-path',
+      'resolve-plugins-relative-to',
+      'cache-location',
+      'max-warnings',
+      'plugin',
+      'parser',
+      'rule',
+      'env',
+      'global',
+    ],
+  });
   const files = operands(tokens).map((o) => o.word);
-  const bad = pathOperandsFinding('eslint', files, true) ?? runnerOptionsFinding('eslint', readRunnerOptions(args, { c: 'config', f: 'format', o: 'outputFile' }), ESLINT);
+  const bad =
+    pathOperandsFinding('eslint', files, true) ??
+    runnerOptionsFinding('eslint', readRunnerOptions(args, { c: 'config', f: 'format', o: 'outputFile' }), ESLINT);
   if (bad?.tier === 'never') return bad;
   const fix = findLong(tokens, ['fix', 'init']);
   if (fix) {
-    const what = fix.name === 'init' ? ['eslint.config.js', 'package.json', 'node_modules/'] : files.map((w) => `${w.text} (every file it fixes)`);
-    return writing(gated('linter-writes', `eslint ${q(shown(fix))} writes files`, 'Lint without --fix or -o; fix problems with ws_edit.'), what);
+    const what =
+      fix.name === 'init'
+        ? ['eslint.config.js', 'package.json', 'node_modules/']
+        : files.map((w) => `${w.text} (every file it fixes)`);
+    return writing(
+      gated(
+        'linter-writes',
+        `eslint ${q(shown(fix))} writes files`,
+        'Lint without --fix or -o; fix problems with ws_edit.',
+      ),
+      what,
+    );
   }
   return bad ?? unknownOptionFinding('eslint', args, ESLINT_KNOWN, judged(ESLINT)) ?? { free: 'lints without writing' };
 };
@@ -293,21 +806,101 @@ const PYTEST: readonly OptionRule[] = [
   { names: ['config-file', 'pdbcls'], kind: 'module' },
   { names: ['rootdir', 'confcutdir'], kind: 'read' },
   { names: ['basetemp'], kind: 'write', why: 'empties and writes that directory' },
-  { names: ['log-file', 'junitxml', 'junit-xml', 'resultlog', 'result-log', 'report-log', 'html', 'cov-report'], kind: 'write' },
+  {
+    names: ['log-file', 'junitxml', 'junit-xml', 'resultlog', 'result-log', 'report-log', 'html', 'cov-report'],
+    kind: 'write',
+  },
   { names: ['debug'], kind: 'write', defaultWrite: 'pytestdebug.log' },
   { names: ['pastebin'], kind: 'port', why: 'uploads the results to a paste service' },
 ];
 
 const PYTEST_KNOWN: KnownOptions = {
   long: [
-    'verbose', 'quiet', 'exitfirst', 'maxfail', 'tb', 'capture', 'lf', 'last-failed', 'last-failed-no-failures', 'ff', 'failed-first', 'nf', 'new-first', 'sw', 'stepwise',
-    'stepwise-skip', 'co', 'collect-only', 'collectonly', 'durations', 'durations-min', 'deselect', 'ignore', 'ignore-glob', 'import-mode', 'no-header', 'no-summary',
-    'disable-warnings', 'disable-pytest-warnings', 'strict-markers', 'strict-config', 'strict', 'runxfail', 'showlocals', 'show-capture', 'color', 'code-highlight',
-    'full-trace', 'fulltrace', 'log-level', 'log-cli-level', 'log-format', 'log-date-format', 'log-cli-format', 'log-cli-date-format', 'log-file-level', 'cov', 'cov-branch',
-    'cov-fail-under', 'cov-append', 'cov-context', 'no-cov', 'no-cov-on-fail', 'doctest-modules', 'doctest-glob', 'doctest-continue-on-failure', 'doctest-report',
-    'doctest-ignore-import-errors', 'pyargs', 'noconftest', 'cache-clear', 'cache-show', 'trace', 'pdb', 'setup-show', 'setup-only', 'setup-plan', 'fixtures',
-    'fixtures-per-test', 'funcargs', 'markers', 'version', 'help', 'numprocesses', 'dist', 'timeout', 'keep-duplicates', 'continue-on-collection-errors', 'assert',
-    'override-ini', 'capture', 'showlocals', 'no-showlocals', 'xfail-tb', 'junit-prefix',
+    'verbose',
+    'quiet',
+    'exitfirst',
+    'maxfail',
+    'tb',
+    'capture',
+    'lf',
+    'last-failed',
+    'last-failed-no-failures',
+    'ff',
+    'failed-first',
+    'nf',
+    'new-first',
+    'sw',
+    'stepwise',
+    'stepwise-skip',
+    'co',
+    'collect-only',
+    'collectonly',
+    'durations',
+    'durations-min',
+    'deselect',
+    'ignore',
+    'ignore-glob',
+    'import-mode',
+    'no-header',
+    'no-summary',
+    'disable-warnings',
+    'disable-pytest-warnings',
+    'strict-markers',
+    'strict-config',
+    'strict',
+    'runxfail',
+    'showlocals',
+    'show-capture',
+    'color',
+    'code-highlight',
+    'full-trace',
+    'fulltrace',
+    'log-level',
+    'log-cli-level',
+    'log-format',
+    'log-date-format',
+    'log-cli-format',
+    'log-cli-date-format',
+    'log-file-level',
+    'cov',
+    'cov-branch',
+    'cov-fail-under',
+    'cov-append',
+    'cov-context',
+    'no-cov',
+    'no-cov-on-fail',
+    'doctest-modules',
+    'doctest-glob',
+    'doctest-continue-on-failure',
+    'doctest-report',
+    'doctest-ignore-import-errors',
+    'pyargs',
+    'noconftest',
+    'cache-clear',
+    'cache-show',
+    'trace',
+    'pdb',
+    'setup-show',
+    'setup-only',
+    'setup-plan',
+    'fixtures',
+    'fixtures-per-test',
+    'funcargs',
+    'markers',
+    'version',
+    'help',
+    'numprocesses',
+    'dist',
+    'timeout',
+    'keep-duplicates',
+    'continue-on-collection-errors',
+    'assert',
+    'override-ini',
+    'capture',
+    'showlocals',
+    'no-showlocals',
+    'xfail-tb',
+    'junit-prefix',
   ],
   flags: 'vqxslhV',
   values: 'kmrnWpco',
@@ -325,19 +918,51 @@ function pytestIniFinding(args: readonly Word[]): Finding | null {
       if (bad) return bad;
       return writing(gated('report-file', `pytest ${q(o.word.raw)} writes ${q(value)}`, USE.tests), [value]);
     }
-    return gated('module-option', `pytest ${q(o.word.raw)} overrides an ini setting (addopts, pythonpath and plugin settings load code)`, USE.tests);
+    return gated(
+      'module-option',
+      `pytest ${q(o.word.raw)} overrides an ini setting (addopts, pythonpath and plugin settings load code)`,
+      USE.tests,
+    );
   }
   return null;
 }
 
 const pytest = (args: readonly Word[]): Verdict => {
-  const tokens = scanOptions(args, { shortValue: 'kmpcorWn', longValue: ['junitxml', 'junit-xml', 'basetemp', 'rootdir', 'confcutdir', 'maxfail', 'log-file', 'config-file', 'override-ini', 'deselect', 'ignore', 'durations', 'import-mode', 'tb', 'capture', 'cov', 'cov-report', 'html', 'pastebin', 'report-log'] });
+  const tokens = scanOptions(args, {
+    shortValue: 'kmpcorWn',
+    longValue: [
+      'junitxml',
+      'junit-xml',
+      'basetemp',
+      'rootdir',
+      'confcutdir',
+      'maxfail',
+      'log-file',
+      'config-file',
+      'override-ini',
+      'deselect',
+      'ignore',
+      'durations',
+      'import-mode',
+      'tb',
+      'capture',
+      'cov',
+      'cov-report',
+      'html',
+      'pastebin',
+      'report-log',
+    ],
+  });
   // Test paths may carry a node id: tests/test_a.py::test_b.
   const paths = operands(tokens).map((o) => ({ ...o.word, text: o.text.split('::')[0]! }));
   const outside = paths.map((w) => pathFinding(w.text, w.raw)).find((f) => f !== null);
   if (outside) return outside;
   return (
-    runnerOptionsFinding('pytest', readRunnerOptions(args, { p: 'p', c: 'config-file', o: 'override-ini' }, true), PYTEST) ??
+    runnerOptionsFinding(
+      'pytest',
+      readRunnerOptions(args, { p: 'p', c: 'config-file', o: 'override-ini' }, true),
+      PYTEST,
+    ) ??
     pytestIniFinding(args) ??
     readRunnerOptions(args, { W: 'pythonwarnings' }, true)
       .filter((o) => o.name === 'pythonwarnings')
@@ -354,8 +979,13 @@ function goFlags(args: readonly Word[]): { key: string; w: Word; value: Word | u
     if (!w.text.startsWith('-')) return [];
     const eq = w.text.indexOf('=');
     // The test binary's own spelling (`-test.outputdir`) is the same flag.
-    const key = w.text.replace(/^--?/, '').split('=')[0]!.replace(/^test\./, '');
-    return [{ key, w, value: eq >= 0 ? { ...w, text: w.text.slice(eq + 1), quoted: w.quoted.slice(eq + 1) } : args[i + 1] }];
+    const key = w.text
+      .replace(/^--?/, '')
+      .split('=')[0]!
+      .replace(/^test\./, '');
+    return [
+      { key, w, value: eq >= 0 ? { ...w, text: w.text.slice(eq + 1), quoted: w.quoted.slice(eq + 1) } : args[i + 1] },
+    ];
   });
 }
 
@@ -363,18 +993,146 @@ const GO_FREE = ['test', 'run', 'vet', 'version', 'env', 'list', 'doc', 'help'];
 /** go's build, test and vet flags that load nothing (`-vettool`, `-pkgdir` and other file-naming flags are not among them), the test binary's `-test.*`, and vet's analyzers. */
 const GO_KNOWN: KnownOptions = {
   long: [
-    'v', 'x', 'n', 'a', 'race', 'msan', 'asan', 'cover', 'covermode', 'coverpkg', 'count', 'cpu', 'parallel', 'run', 'skip', 'bench', 'benchtime', 'benchmem', 'timeout', 'short',
-    'failfast', 'fullpath', 'shuffle', 'json', 'list', 'fuzz', 'fuzztime', 'fuzzminimizetime', 'tags', 'mod', 'p', 'trimpath', 'work', 'buildvcs', 'buildmode', 'compiler', 'gcflags',
-    'asmflags', 'ldflags', 'gccgoflags', 'installsuffix', 'linkshared', 'modcacherw', 'vet', 'args', 'blockprofilerate', 'memprofilerate', 'mutexprofilefraction', 'c', 'i', 'w', 'u',
-    'e', 'f', 'm', 'deps', 'find', 'export', 'test', 'compiled', 'retract', 'versions', 'reuse', 'all', 'cmd', 'short', 'src', 'h', 'help', 'fix', 'diff', 'flags', 'json',
-    'C', 'modfile', 'overlay', 'pgo', 'exec', 'toolexec', 'o', 'coverprofile', 'cpuprofile', 'memprofile', 'blockprofile', 'mutexprofile', 'trace', 'outputdir', 'test.*',
-    'appends', 'asmdecl', 'assign', 'atomic', 'bools', 'buildtag', 'cgocall', 'composites', 'copylocks', 'defers', 'directive', 'errorsas', 'framepointer', 'hostport',
-    'httpresponse', 'ifaceassert', 'loopclosure', 'lostcancel', 'nilfunc', 'printf', 'printf.*', 'shift', 'sigchanyzer', 'slog', 'stdmethods', 'stdversion', 'stringintconv',
-    'structtag', 'testinggoroutine', 'tests', 'timeformat', 'unmarshal', 'unreachable', 'unsafeptr', 'unusedresult', 'unusedresult.*', 'waitgroup',
+    'v',
+    'x',
+    'n',
+    'a',
+    'race',
+    'msan',
+    'asan',
+    'cover',
+    'covermode',
+    'coverpkg',
+    'count',
+    'cpu',
+    'parallel',
+    'run',
+    'skip',
+    'bench',
+    'benchtime',
+    'benchmem',
+    'timeout',
+    'short',
+    'failfast',
+    'fullpath',
+    'shuffle',
+    'json',
+    'list',
+    'fuzz',
+    'fuzztime',
+    'fuzzminimizetime',
+    'tags',
+    'mod',
+    'p',
+    'trimpath',
+    'work',
+    'buildvcs',
+    'buildmode',
+    'compiler',
+    'gcflags',
+    'asmflags',
+    'ldflags',
+    'gccgoflags',
+    'installsuffix',
+    'linkshared',
+    'modcacherw',
+    'vet',
+    'args',
+    'blockprofilerate',
+    'memprofilerate',
+    'mutexprofilefraction',
+    'c',
+    'i',
+    'w',
+    'u',
+    'e',
+    'f',
+    'm',
+    'deps',
+    'find',
+    'export',
+    'test',
+    'compiled',
+    'retract',
+    'versions',
+    'reuse',
+    'all',
+    'cmd',
+    'short',
+    'src',
+    'h',
+    'help',
+    'fix',
+    'diff',
+    'flags',
+    'json',
+    'C',
+    'modfile',
+    'overlay',
+    'pgo',
+    'exec',
+    'toolexec',
+    'o',
+    'coverprofile',
+    'cpuprofile',
+    'memprofile',
+    'blockprofile',
+    'mutexprofile',
+    'trace',
+    'outputdir',
+    'test.*',
+    'appends',
+    'asmdecl',
+    'assign',
+    'atomic',
+    'bools',
+    'buildtag',
+    'cgocall',
+    'composites',
+    'copylocks',
+    'defers',
+    'directive',
+    'errorsas',
+    'framepointer',
+    'hostport',
+    'httpresponse',
+    'ifaceassert',
+    'loopclosure',
+    'lostcancel',
+    'nilfunc',
+    'printf',
+    'printf.*',
+    'shift',
+    'sigchanyzer',
+    'slog',
+    'stdmethods',
+    'stdversion',
+    'stringintconv',
+    'structtag',
+    'testinggoroutine',
+    'tests',
+    'timeformat',
+    'unmarshal',
+    'unreachable',
+    'unsafeptr',
+    'unusedresult',
+    'unusedresult.*',
+    'waitgroup',
   ],
   singleDash: true,
 };
-const GO_WRITES = ['o', 'coverprofile', 'cpuprofile', 'memprofile', 'blockprofile', 'mutexprofile', 'trace', 'outputdir', 'fuzzcachedir', 'gocoverdir'];
+const GO_WRITES = [
+  'o',
+  'coverprofile',
+  'cpuprofile',
+  'memprofile',
+  'blockprofile',
+  'mutexprofile',
+  'trace',
+  'outputdir',
+  'fuzzcachedir',
+  'gocoverdir',
+];
 /** The words go itself reads: in `go run PKG ARGS…` what follows the package is the program's own. */
 function goOwnArgs(sub: string, args: readonly Word[]): readonly Word[] {
   if (sub !== 'run') return args;
@@ -386,8 +1144,17 @@ function goOwnArgs(sub: string, args: readonly Word[]): readonly Word[] {
 const go = (args: readonly Word[]): Verdict => {
   const sub = args.find((w) => !w.text.startsWith('-'))?.text ?? '';
   const flags = goFlags(args);
-  const runs = flags.find((f) => ['exec', 'toolexec'].includes(f.key) || (['ldflags', 'gccgoflags'].includes(f.key) && /extld/.test(f.value?.text ?? '')));
-  if (runs) return never('runner-exec', `go ${sub} ${q(runs.w.raw)} runs the binaries or the linker through another program`, USE.tests);
+  const runs = flags.find(
+    (f) =>
+      ['exec', 'toolexec'].includes(f.key) ||
+      (['ldflags', 'gccgoflags'].includes(f.key) && /extld/.test(f.value?.text ?? '')),
+  );
+  if (runs)
+    return never(
+      'runner-exec',
+      `go ${sub} ${q(runs.w.raw)} runs the binaries or the linker through another program`,
+      USE.tests,
+    );
   for (const f of flags.filter((f) => ['C', 'modfile', 'overlay', 'pgo'].includes(f.key))) {
     const out = pathFinding(f.value?.text ?? '', f.value?.raw);
     if (out) return out;
@@ -397,7 +1164,11 @@ const go = (args: readonly Word[]): Verdict => {
   const tool = flags.find((f) => ['gcflags', 'ldflags', 'asmflags', 'gccgoflags'].includes(f.key));
   if (tool) {
     return writing(
-      gated('go-tool-flags', `go ${sub} ${q(tool.w.raw)} passes flags to the Go compiler, assembler or linker, which can read and write files of their own`, USE.approval),
+      gated(
+        'go-tool-flags',
+        `go ${sub} ${q(tool.w.raw)} passes flags to the Go compiler, assembler or linker, which can read and write files of their own`,
+        USE.approval,
+      ),
       [`whatever the flags ${q(tool.value?.text ?? '')} make the tool write (not known before it runs)`],
     );
   }
@@ -408,9 +1179,16 @@ const go = (args: readonly Word[]): Verdict => {
   }
   const writes = flags.find((f) => [...GO_WRITES, 'c', 'w', 'u'].includes(f.key));
   if (!GO_FREE.includes(sub) || writes) {
-    const what = writes ? `go ${sub} ${q(writes.w.raw)} writes files` : `${q(`go ${sub}`.trim())} builds, installs or changes modules`;
+    const what = writes
+      ? `go ${sub} ${q(writes.w.raw)} writes files`
+      : `${q(`go ${sub}`.trim())} builds, installs or changes modules`;
     const listed = outputs.map((f) => f.value?.text ?? '').filter(Boolean);
-    return writing(gated('go-writes', what, USE.approval), listed.length ? listed : ['build output, go.mod, go.sum or the module cache (outside the workspace), as the command does']);
+    return writing(
+      gated('go-writes', what, USE.approval),
+      listed.length
+        ? listed
+        : ['build output, go.mod, go.sum or the module cache (outside the workspace), as the command does'],
+    );
   }
   const unknown = unknownOptionFinding(`go ${sub}`, goOwnArgs(sub, args), GO_KNOWN);
   if (unknown) return unknown;
@@ -420,10 +1198,51 @@ const go = (args: readonly Word[]): Verdict => {
 /** cargo's options that load nothing; `--target` is not among them (a path there is a target spec, which names the linker). */
 const CARGO_KNOWN: KnownOptions = {
   long: [
-    'package', 'workspace', 'exclude', 'all', 'lib', 'bins', 'bin', 'examples', 'example', 'tests', 'test', 'benches', 'bench', 'all-targets', 'doc', 'no-run', 'no-fail-fast',
-    'features', 'all-features', 'no-default-features', 'release', 'profile', 'jobs', 'keep-going', 'message-format', 'verbose', 'quiet', 'color', 'frozen', 'locked', 'offline',
-    'ignore-rust-version', 'timings', 'unit-graph', 'future-incompat-report', 'help', 'version', 'list', 'explain', 'manifest-path', 'target-dir', 'artifact-dir', 'out-dir',
-    'lockfile-path', 'config',
+    'package',
+    'workspace',
+    'exclude',
+    'all',
+    'lib',
+    'bins',
+    'bin',
+    'examples',
+    'example',
+    'tests',
+    'test',
+    'benches',
+    'bench',
+    'all-targets',
+    'doc',
+    'no-run',
+    'no-fail-fast',
+    'features',
+    'all-features',
+    'no-default-features',
+    'release',
+    'profile',
+    'jobs',
+    'keep-going',
+    'message-format',
+    'verbose',
+    'quiet',
+    'color',
+    'frozen',
+    'locked',
+    'offline',
+    'ignore-rust-version',
+    'timings',
+    'unit-graph',
+    'future-incompat-report',
+    'help',
+    'version',
+    'list',
+    'explain',
+    'manifest-path',
+    'target-dir',
+    'artifact-dir',
+    'out-dir',
+    'lockfile-path',
+    'config',
   ],
   flags: 'qvrhV',
   values: 'pjFC',
@@ -431,7 +1250,29 @@ const CARGO_KNOWN: KnownOptions = {
 };
 /** libtest's options, after `cargo test --`. */
 const LIBTEST_KNOWN: KnownOptions = {
-  long: ['test-threads', 'nocapture', 'no-capture', 'show-output', 'ignored', 'include-ignored', 'exact', 'skip', 'list', 'format', 'color', 'quiet', 'test', 'bench', 'force-run-in-process', 'exclude-should-panic', 'report-time', 'ensure-time', 'shuffle', 'shuffle-seed', 'help'],
+  long: [
+    'test-threads',
+    'nocapture',
+    'no-capture',
+    'show-output',
+    'ignored',
+    'include-ignored',
+    'exact',
+    'skip',
+    'list',
+    'format',
+    'color',
+    'quiet',
+    'test',
+    'bench',
+    'force-run-in-process',
+    'exclude-should-panic',
+    'report-time',
+    'ensure-time',
+    'shuffle',
+    'shuffle-seed',
+    'help',
+  ],
   flags: 'qh',
   values: 'Z',
   getopt: true,
@@ -440,17 +1281,48 @@ const LIBTEST_KNOWN: KnownOptions = {
 const cargo = (args: readonly Word[]): Verdict => {
   const config = args.find((w) => w.text === '--config' || w.text.startsWith('--config='));
   if (config) return never('runner-exec', `cargo ${q(config.raw)} can set a program to run`, USE.tests);
-  const tokens = scanOptions(args, { shortValue: 'pjFCZ', longValue: ['manifest-path', 'target-dir', 'artifact-dir', 'out-dir', 'package', 'jobs', 'features', 'target', 'lockfile-path', 'profile', 'test', 'bin', 'example', 'bench'] });
+  const tokens = scanOptions(args, {
+    shortValue: 'pjFCZ',
+    longValue: [
+      'manifest-path',
+      'target-dir',
+      'artifact-dir',
+      'out-dir',
+      'package',
+      'jobs',
+      'features',
+      'target',
+      'lockfile-path',
+      'profile',
+      'test',
+      'bin',
+      'example',
+      'bench',
+    ],
+  });
   for (const t of tokens) {
     if (t.kind === 'operand') continue;
     const reads = (t.kind === 'long' && t.name === 'manifest-path') || (t.kind === 'short' && t.name === 'C');
     const writesTo = t.kind === 'long' && ['target-dir', 'artifact-dir', 'out-dir', 'lockfile-path'].includes(t.name);
-    const f = reads ? pathFinding(t.value ?? '', t.valueRaw ?? '') : writesTo ? writePathFinding(t.value ?? '', t.valueRaw ?? '', t.valueWord ?? undefined) : null;
+    const f = reads
+      ? pathFinding(t.value ?? '', t.valueRaw ?? '')
+      : writesTo
+        ? writePathFinding(t.value ?? '', t.valueRaw ?? '', t.valueWord ?? undefined)
+        : null;
     if (f) return f;
-    if (writesTo) return writing(gated('cargo-writes', `cargo ${q(shown(t))} writes build output there`, 'Run the tests with cargo test; a person approves other output directories.'), [t.value ?? '']);
+    if (writesTo)
+      return writing(
+        gated(
+          'cargo-writes',
+          `cargo ${q(shown(t))} writes build output there`,
+          'Run the tests with cargo test; a person approves other output directories.',
+        ),
+        [t.value ?? ''],
+      );
   }
   const sub = operands(tokens)[0]?.text;
-  if (sub === undefined && args.some((w) => ['--version', '-V'].includes(w.text))) return { free: 'is a version query' };
+  if (sub === undefined && args.some((w) => ['--version', '-V'].includes(w.text)))
+    return { free: 'is a version query' };
   const dashes = args.findIndex((w) => w.text === '--');
   const harness = dashes < 0 ? [] : args.slice(dashes + 1);
   const logfile = readRunnerOptions(harness, {}, true).find((o) => o.name === 'logfile');
@@ -458,12 +1330,24 @@ const cargo = (args: readonly Word[]): Verdict => {
     const file = logfile.values[0];
     const bad = file ? writePathFinding(file.text, file.raw, file) : null;
     if (bad) return bad;
-    return writing(gated('report-file', `cargo test ${q(logfile.word.raw)} writes the test log`, USE.tests), file ? [file.text] : []);
+    return writing(
+      gated('report-file', `cargo test ${q(logfile.word.raw)} writes the test log`, USE.tests),
+      file ? [file.text] : [],
+    );
   }
-  const unknown = unknownOptionFinding(`cargo ${sub ?? ''}`.trim(), dashes < 0 ? args : args.slice(0, dashes), CARGO_KNOWN) ?? unknownOptionFinding('the test harness', harness, LIBTEST_KNOWN, ['logfile']);
+  const unknown =
+    unknownOptionFinding(`cargo ${sub ?? ''}`.trim(), dashes < 0 ? args : args.slice(0, dashes), CARGO_KNOWN) ??
+    unknownOptionFinding('the test harness', harness, LIBTEST_KNOWN, ['logfile']);
   if (unknown) return unknown;
   if (sub === 'test') return TESTS;
-  return writing(gated('cargo-writes', `${q(`cargo ${sub ?? ''}`.trim())} builds into target/, installs or changes the manifest`, 'Run the tests with cargo test; anything else needs a person.'), ['target/', 'Cargo.toml', 'Cargo.lock', '~/.cargo (outside the workspace) for installs']);
+  return writing(
+    gated(
+      'cargo-writes',
+      `${q(`cargo ${sub ?? ''}`.trim())} builds into target/, installs or changes the manifest`,
+      'Run the tests with cargo test; anything else needs a person.',
+    ),
+    ['target/', 'Cargo.toml', 'Cargo.lock', '~/.cargo (outside the workspace) for installs'],
+  );
 };
 
 /** Test runners and checkers by command name (as run directly, through npx or through python -m). */

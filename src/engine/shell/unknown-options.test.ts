@@ -85,7 +85,7 @@ const REFUSED: readonly (readonly [cmd: string, rule: string])[] = [
 
 // Each row: an option value of the same kind in another tool → decision, rule, a part of the reason.
 const ELSEWHERE: readonly (readonly [cmd: string, decision: 'gated' | 'refuse', rule: string, part: string])[] = [
-  ['node --env-file=.env x.js', 'gated', 'module-option', 'can set node\'s options (NODE_OPTIONS'],
+  ['node --env-file=.env x.js', 'gated', 'module-option', "can set node's options (NODE_OPTIONS"],
   ['node --env-file-if-exists .env x.js', 'gated', 'module-option', 'NODE_OPTIONS'],
   ['node --experimental-config-file=node.config.json x.js', 'gated', 'module-option', 'NODE_OPTIONS'],
   ['node --env-file=/etc/environment x.js', 'refuse', 'outside-path', '/etc/environment'],
@@ -114,7 +114,9 @@ describe('an option that is not known to load nothing, with a value that looks l
     const d = decideShell(parser, cmd);
     expect(d.decision, d.reason).toBe('gated');
     expect(d.rule).toBe('option-file');
-    expect(d.reason).toContain(`${JSON.stringify(option)} names the file ${JSON.stringify(file)}, which the tool may load and run as code`);
+    expect(d.reason).toContain(
+      `${JSON.stringify(option)} names the file ${JSON.stringify(file)}, which the tool may load and run as code`,
+    );
     expect(d.writes).toEqual([`whatever ${file} does when it runs (not known before it runs)`]);
   });
 
@@ -132,7 +134,11 @@ describe('an option that is not known to load nothing, with a value that looks l
   });
 
   it('cargo test -- --logfile inside the workspace is a report file, listed', () => {
-    expect(decideShell(parser, 'cargo test -- --logfile out/test.log')).toMatchObject({ decision: 'gated', rule: 'report-file', writes: ['out/test.log'] });
+    expect(decideShell(parser, 'cargo test -- --logfile out/test.log')).toMatchObject({
+      decision: 'gated',
+      rule: 'report-file',
+      writes: ['out/test.log'],
+    });
   });
 });
 
@@ -173,17 +179,33 @@ describe('the rule as a property', () => {
 
   it('the same unknown options with a value that is a plain name stay free (the property is about files, not options)', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...RUNNERS), unknownName, fc.stringMatching(/^[a-z][a-z0-9-]{0,10}$/), ([prefix, spell], name, value) => {
-        const cmd = `${prefix} ${spell(name, value)[0]!}`;
-        expect(decideShell(parser, cmd).decision, cmd).toBe('allow');
-      }),
+      fc.property(
+        fc.constantFrom(...RUNNERS),
+        unknownName,
+        fc.stringMatching(/^[a-z][a-z0-9-]{0,10}$/),
+        ([prefix, spell], name, value) => {
+          const cmd = `${prefix} ${spell(name, value)[0]!}`;
+          expect(decideShell(parser, cmd).decision, cmd).toBe('allow');
+        },
+      ),
       { numRuns: 200 },
     );
   });
 
   it.each([
-    ['./x', true], ['x/y', true], ['.x', true], ['x.js', true], ['x.JS', true], ['lib.so', true],
-    ['verbose', false], ['happy-dom', false], ['v8', false], ['1.5', false], ['10', false], ['es2022', false], ['x86_64-unknown-linux-gnu', false],
+    ['./x', true],
+    ['x/y', true],
+    ['.x', true],
+    ['x.js', true],
+    ['x.JS', true],
+    ['lib.so', true],
+    ['verbose', false],
+    ['happy-dom', false],
+    ['v8', false],
+    ['1.5', false],
+    ['10', false],
+    ['es2022', false],
+    ['x86_64-unknown-linux-gnu', false],
   ] as const)('looksLikePath(%j) is %s', (value, expected) => {
     expect(looksLikePath(value)).toBe(expected);
   });
@@ -191,31 +213,124 @@ describe('the rule as a property', () => {
 
 /** Everyday test and read-only commands: each must be allowed. */
 const EVERYDAY: readonly string[] = [
-  'node --test', 'node --test test/a.test.js', 'node --test --test-reporter=spec test/', 'node --test --test-name-pattern=adds', 'node scripts/check.js',
-  'npm test', 'npm t', 'npm test -- --run', 'npm test -- src/a.test.ts', 'npm run test:unit', 'npm test -- -t adds', 'npm test --silent', 'yarn test', 'pnpm test', 'pnpm run test -- --reporter=verbose',
-  'npx vitest run', 'npx vitest run src/a.test.ts', 'npx vitest --reporter verbose', 'npx vitest run --reporter=dot src/', 'npx vitest run -t "adds two" src/a.test.ts',
-  'npx vitest run --coverage', 'npx vitest run --coverage.enabled --coverage.include=src/**', 'npx vitest run --project unit', 'npx vitest run --bail 1 --retry 2 tests/',
-  'npx vitest run --testTimeout 20000 src/', 'npx vitest run --no-isolate src/', 'npx vitest run --exclude "e2e/**" src/', 'npx vitest run --typecheck.checker vue-tsc', 'npx vitest list src/',
-  'npx vitest run --changed HEAD~1', 'npx vitest related src/a.ts', 'npx vitest run --shard=1/3', 'npx vitest run --silent src/a.test.ts', 'npx vitest run --environment jsdom src/',
-  'npx jest', 'npx jest src/a.test.js', 'npx jest --ci --coverage', 'npx jest -t adds src/', 'npx jest --runInBand tests/', 'npx jest --findRelatedTests src/a.js', 'npx jest --testPathPattern=src/a',
-  'npx mocha', 'npx mocha test/a.spec.js', 'npx mocha --recursive test/', 'npx mocha -g adds test/', 'npx mocha --timeout 5000 test/', 'npx mocha --spec test/a.spec.js',
-  'npx playwright test', 'npx playwright test e2e/a.spec.ts', 'npx playwright test --project=chromium e2e/', 'npx playwright test -g login --workers 2', 'npx playwright test --reporter=line',
-  'npx tsc --noEmit', 'npx tsc --noEmit -p tsconfig.json', 'npx eslint src', 'npx eslint --ext .ts,.tsx src', 'npx eslint --max-warnings 0 src/', 'npx prettier --check src', 'npx prettier --check "src/**/*.ts"',
-  'pytest', 'pytest -q', 'pytest -q tests/', 'pytest -k name tests/test_a.py', 'pytest -x -vv tests/', 'pytest -ra tests/', 'pytest tests/test_a.py::test_b', 'pytest --maxfail=1 --tb=short tests/',
-  'pytest --cov=src tests/', 'pytest --lf', 'pytest -m "not slow" tests/', 'pytest -W error::DeprecationWarning tests/', 'pytest --deselect tests/test_a.py::test_b tests/',
-  'python3 -m pytest -q tests/', 'python -m pytest tests/', 'python3 -m unittest discover -s tests', 'python3 tools/run.py', 'python3 -W ignore x.py', 'python3 -X importtime x.py',
-  'go test ./...', 'go test -v ./...', 'go test -run TestAdd ./pkg/...', 'go test -count=1 -race ./...', 'go test -coverpkg=./... ./...', 'go test -v ./... -args -test.v', 'go vet ./...',
-  'go test -bench . ./...', 'go test -tags integration ./...', 'go run ./cmd/tool --input ./data.txt', 'go run . -config ./x.yaml',
-  'cargo test', 'cargo test -- --nocapture', 'cargo test --release', 'cargo test -p core', 'cargo test --test integration', 'cargo test --target x86_64-unknown-linux-gnu',
-  'cargo test -- --test-threads 1', 'cargo test add -- --exact',
-  'ls -la', 'cat README.md', 'grep -rn TODO src', 'git log --oneline -5', 'git status', 'git diff', 'rg -n foo src/', 'find . -name "*.ts"', 'wc -l src/a.ts', 'head -20 src/a.ts',
+  'node --test',
+  'node --test test/a.test.js',
+  'node --test --test-reporter=spec test/',
+  'node --test --test-name-pattern=adds',
+  'node scripts/check.js',
+  'npm test',
+  'npm t',
+  'npm test -- --run',
+  'npm test -- src/a.test.ts',
+  'npm run test:unit',
+  'npm test -- -t adds',
+  'npm test --silent',
+  'yarn test',
+  'pnpm test',
+  'pnpm run test -- --reporter=verbose',
+  'npx vitest run',
+  'npx vitest run src/a.test.ts',
+  'npx vitest --reporter verbose',
+  'npx vitest run --reporter=dot src/',
+  'npx vitest run -t "adds two" src/a.test.ts',
+  'npx vitest run --coverage',
+  'npx vitest run --coverage.enabled --coverage.include=src/**',
+  'npx vitest run --project unit',
+  'npx vitest run --bail 1 --retry 2 tests/',
+  'npx vitest run --testTimeout 20000 src/',
+  'npx vitest run --no-isolate src/',
+  'npx vitest run --exclude "e2e/**" src/',
+  'npx vitest run --typecheck.checker vue-tsc',
+  'npx vitest list src/',
+  'npx vitest run --changed HEAD~1',
+  'npx vitest related src/a.ts',
+  'npx vitest run --shard=1/3',
+  'npx vitest run --silent src/a.test.ts',
+  'npx vitest run --environment jsdom src/',
+  'npx jest',
+  'npx jest src/a.test.js',
+  'npx jest --ci --coverage',
+  'npx jest -t adds src/',
+  'npx jest --runInBand tests/',
+  'npx jest --findRelatedTests src/a.js',
+  'npx jest --testPathPattern=src/a',
+  'npx mocha',
+  'npx mocha test/a.spec.js',
+  'npx mocha --recursive test/',
+  'npx mocha -g adds test/',
+  'npx mocha --timeout 5000 test/',
+  'npx mocha --spec test/a.spec.js',
+  'npx playwright test',
+  'npx playwright test e2e/a.spec.ts',
+  'npx playwright test --project=chromium e2e/',
+  'npx playwright test -g login --workers 2',
+  'npx playwright test --reporter=line',
+  'npx tsc --noEmit',
+  'npx tsc --noEmit -p tsconfig.json',
+  'npx eslint src',
+  'npx eslint --ext .ts,.tsx src',
+  'npx eslint --max-warnings 0 src/',
+  'npx prettier --check src',
+  'npx prettier --check "src/**/*.ts"',
+  'pytest',
+  'pytest -q',
+  'pytest -q tests/',
+  'pytest -k name tests/test_a.py',
+  'pytest -x -vv tests/',
+  'pytest -ra tests/',
+  'pytest tests/test_a.py::test_b',
+  'pytest --maxfail=1 --tb=short tests/',
+  'pytest --cov=src tests/',
+  'pytest --lf',
+  'pytest -m "not slow" tests/',
+  'pytest -W error::DeprecationWarning tests/',
+  'pytest --deselect tests/test_a.py::test_b tests/',
+  'python3 -m pytest -q tests/',
+  'python -m pytest tests/',
+  'python3 -m unittest discover -s tests',
+  'python3 tools/run.py',
+  'python3 -W ignore x.py',
+  'python3 -X importtime x.py',
+  'go test ./...',
+  'go test -v ./...',
+  'go test -run TestAdd ./pkg/...',
+  'go test -count=1 -race ./...',
+  'go test -coverpkg=./... ./...',
+  'go test -v ./... -args -test.v',
+  'go vet ./...',
+  'go test -bench . ./...',
+  'go test -tags integration ./...',
+  'go run ./cmd/tool --input ./data.txt',
+  'go run . -config ./x.yaml',
+  'cargo test',
+  'cargo test -- --nocapture',
+  'cargo test --release',
+  'cargo test -p core',
+  'cargo test --test integration',
+  'cargo test --target x86_64-unknown-linux-gnu',
+  'cargo test -- --test-threads 1',
+  'cargo test add -- --exact',
+  'ls -la',
+  'cat README.md',
+  'grep -rn TODO src',
+  'git log --oneline -5',
+  'git status',
+  'git diff',
+  'rg -n foo src/',
+  'find . -name "*.ts"',
+  'wc -l src/a.ts',
+  'head -20 src/a.ts',
 ];
 
 describe('everyday commands stay free', () => {
   it(`at most 5% of ${EVERYDAY.length} everyday test and read-only commands are not allowed`, () => {
-    const notAllowed = EVERYDAY.map((cmd) => [cmd, decideShell(parser, cmd)] as const).filter(([, d]) => d.decision !== 'allow');
+    const notAllowed = EVERYDAY.map((cmd) => [cmd, decideShell(parser, cmd)] as const).filter(
+      ([, d]) => d.decision !== 'allow',
+    );
     const share = notAllowed.length / EVERYDAY.length;
-    console.log(`everyday commands not allowed: ${notAllowed.length} / ${EVERYDAY.length} (${(share * 100).toFixed(1)}%)${notAllowed.map(([c, d]) => `\n  ${c} → ${d.decision} (${d.rule})`).join('')}`);
+    console.log(
+      `everyday commands not allowed: ${notAllowed.length} / ${EVERYDAY.length} (${(share * 100).toFixed(1)}%)${notAllowed.map(([c, d]) => `\n  ${c} → ${d.decision} (${d.rule})`).join('')}`,
+    );
     expect(share).toBeLessThanOrEqual(0.05);
   });
 

@@ -83,11 +83,17 @@ function knownLong(name: string, { names, families }: LongNames): boolean {
  * The first option of `args` that `known` (plus `judged`: long names the tool's own rules decide,
  * matched with their dotted children) does not list and whose value looks like a file: gated.
  */
-export function unknownOptionFinding(tool: string, args: readonly Word[], known: KnownOptions, judged: readonly string[] = []): Finding | null {
+export function unknownOptionFinding(
+  tool: string,
+  args: readonly Word[],
+  known: KnownOptions,
+  judged: readonly string[] = [],
+): Finding | null {
   const table = longNamesOf(known);
   // The judged names are normalized only once a long option is not in the table.
   let judgedNames: LongNames | null = null;
-  const listed = (name: string): boolean => knownLong(name, table) || knownLong(name, (judgedNames ??= familiesOf(judged)));
+  const listed = (name: string): boolean =>
+    knownLong(name, table) || knownLong(name, (judgedNames ??= familiesOf(judged)));
   const flags = known.flags ?? '';
   const values = known.values ?? '';
   for (let i = 0; i < args.length; i++) {
@@ -115,7 +121,11 @@ export function unknownOptionFinding(tool: string, args: readonly Word[], known:
     const file = candidates.find((v) => looksLikePath(v.text));
     if (file) {
       return writing(
-        gated(OPTION_FILE_RULE, `${tool} ${q(word.raw)} names the file ${q(file.text)}, which the tool may load and run as code (ws_shell knows no such option of ${tool} as harmless)`, 'Run without that option if you can; otherwise a person approves it.'),
+        gated(
+          OPTION_FILE_RULE,
+          `${tool} ${q(word.raw)} names the file ${q(file.text)}, which the tool may load and run as code (ws_shell knows no such option of ${tool} as harmless)`,
+          'Run without that option if you can; otherwise a person approves it.',
+        ),
         [`whatever ${file.text} does when it runs (not known before it runs)`],
       );
     }

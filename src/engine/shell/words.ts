@@ -58,20 +58,36 @@ export function expansionFinding(node: Node, src: string): Finding {
   const inner = node.descendantsOfType(['command_substitution', 'process_substitution'])[0];
   if (node.type === 'command_substitution' || (inner && inner.type === 'command_substitution')) {
     const sub = inner ?? node;
-    return never('substitution', `command substitution ${q(src.slice(sub.startIndex, sub.endIndex))} runs a second command`, USE.substitution);
+    return never(
+      'substitution',
+      `command substitution ${q(src.slice(sub.startIndex, sub.endIndex))} runs a second command`,
+      USE.substitution,
+    );
   }
   if (node.type === 'process_substitution' || inner) {
     const sub = inner ?? node;
-    return never('substitution', `process substitution ${q(src.slice(sub.startIndex, sub.endIndex))} runs a second command`, USE.substitution);
+    return never(
+      'substitution',
+      `process substitution ${q(src.slice(sub.startIndex, sub.endIndex))} runs a second command`,
+      USE.substitution,
+    );
   }
   if (node.type === 'arithmetic_expansion') {
     return never('arithmetic', `arithmetic expansion ${q(raw)} can run code through array subscripts`, USE.literal);
   }
   if (node.type === 'brace_expression') {
-    return never('brace-expansion', `brace expansion ${q(raw)} turns one word into several after any check`, USE.literal);
+    return never(
+      'brace-expansion',
+      `brace expansion ${q(raw)} turns one word into several after any check`,
+      USE.literal,
+    );
   }
   if (node.type === 'expansion' && isPromptTransform(node)) {
-    return never('prompt-expansion', `prompt expansion ${q(raw)} (@P) evaluates its value as a prompt string, which can run commands`, USE.literal);
+    return never(
+      'prompt-expansion',
+      `prompt expansion ${q(raw)} (@P) evaluates its value as a prompt string, which can run commands`,
+      USE.literal,
+    );
   }
   if (node.type === 'simple_expansion' || node.type === 'expansion') {
     return never(
@@ -119,7 +135,11 @@ function startsExpansion(src: string, at: number): boolean {
 
 function dollarFinding(src: string, dollar: Node): Finding {
   const raw = src.slice(dollar.endIndex - 1, dollar.endIndex + 1);
-  return never('expansion', `parameter expansion ${q(raw)} makes the arguments unknowable before the shell runs (and can print secrets from the environment)`, USE.literal);
+  return never(
+    'expansion',
+    `parameter expansion ${q(raw)} makes the arguments unknowable before the shell runs (and can print secrets from the environment)`,
+    USE.literal,
+  );
 }
 
 /** True when unquoted source text has a blank that no backslash escapes: there bash ends the word. */
@@ -132,7 +152,19 @@ function hasUnescapedBlank(raw: string): boolean {
 }
 
 const SIMPLE_ESCAPES: Record<string, string> = {
-  a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?',
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  E: '\x1b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '?': '?',
 };
 
 /** An ANSI-C escape whose value bash and a runner without a shell could read differently. */
@@ -188,7 +220,10 @@ export function decodeAnsiC(body: string): string | RareEscape {
       if (value > 0x7f) {
         return e === 'u' || e === 'U'
           ? { escape, why: 'writes a non-ASCII character, whose bytes depend on the locale bash runs in' }
-          : { escape, why: `makes the byte 0x${(value & 0xff).toString(16).toUpperCase()}, which is no character on its own (bash passes the raw byte)` };
+          : {
+              escape,
+              why: `makes the byte 0x${(value & 0xff).toString(16).toUpperCase()}, which is no character on its own (bash passes the raw byte)`,
+            };
       }
       out += String.fromCharCode(value);
       return null;
@@ -203,7 +238,8 @@ export function decodeAnsiC(body: string): string | RareEscape {
       else rare = code(parseInt(digits, 16));
     } else if (e === 'c') {
       const letter = body[i + 1];
-      if (letter === undefined || !/[A-Za-z]/.test(letter)) return { escape: body.slice(at, i + 2), why: 'is a control escape other than \\cA…\\cZ' };
+      if (letter === undefined || !/[A-Za-z]/.test(letter))
+        return { escape: body.slice(at, i + 2), why: 'is a control escape other than \\cA…\\cZ' };
       i++;
       out += String.fromCharCode(letter.toUpperCase().charCodeAt(0) & 0x1f);
     } else out += `\\${e}`;
@@ -219,7 +255,11 @@ function pushNode(b: WordBuilder, node: Node, end: number, src: string, next: No
     case 'word':
     case 'number':
       if (hasUnescapedBlank(raw)) {
-        return never('parse', `tree-sitter-bash reads ${q(raw)} as one word where bash splits it at the blank`, 'Quote the argument, or write the words apart plainly.');
+        return never(
+          'parse',
+          `tree-sitter-bash reads ${q(raw)} as one word where bash splits it at the blank`,
+          'Quote the argument, or write the words apart plainly.',
+        );
       }
       pushUnquoted(b, raw);
       return null;
@@ -228,11 +268,19 @@ function pushNode(b: WordBuilder, node: Node, end: number, src: string, next: No
       return null;
     case 'ansi_c_string': {
       if (!endsWhereBashEnds(raw.slice(2, -1))) {
-        return never('parse', `bash ends the string ${q(raw)} at another quote than tree-sitter-bash does (a backslash escapes the next character, \\\\ included)`, "Write the string with plain single quotes, or escape a quote inside $'…' as \\'.");
+        return never(
+          'parse',
+          `bash ends the string ${q(raw)} at another quote than tree-sitter-bash does (a backslash escapes the next character, \\\\ included)`,
+          "Write the string with plain single quotes, or escape a quote inside $'…' as \\'.",
+        );
       }
       const decoded = decodeAnsiC(raw.slice(2, -1));
       if (typeof decoded !== 'string') {
-        return never('ansi-c-escape', `the escape ${q(decoded.escape)} in ${q(raw)} ${decoded.why}`, 'Write the character itself inside quotes, or use a plain ASCII escape such as \\t, \\n or \\x41.');
+        return never(
+          'ansi-c-escape',
+          `the escape ${q(decoded.escape)} in ${q(raw)} ${decoded.why}`,
+          'Write the character itself inside quotes, or use a plain ASCII escape such as \\t, \\n or \\x41.',
+        );
       }
       b.push(decoded, true);
       return null;
@@ -245,7 +293,8 @@ function pushNode(b: WordBuilder, node: Node, end: number, src: string, next: No
       // A lone `$` is literal, and `$"…"` is a locale-translated string: both add no expansion.
       // tree-sitter puts the string of `$"a"b` inside a concatenation after the `$`, and its `$`
       // token can take the text before it (`-$"b"` is one token "-$" and a string).
-      if (!raw.endsWith('$') || hasUnescapedBlank(raw)) return never('syntax', `unsupported shell syntax ${q(raw)}`, USE.oneCommand);
+      if (!raw.endsWith('$') || hasUnescapedBlank(raw))
+        return never('syntax', `unsupported shell syntax ${q(raw)}`, USE.oneCommand);
       // An escaped `\$` is a literal dollar sign, never the start of `$"…"`.
       if (/(?:^|[^\\])(?:\\\\)*\\\$$/.test(raw)) {
         pushUnquoted(b, raw);
@@ -363,7 +412,8 @@ function hasTildeExpansion(w: Word): boolean {
   if (!m || ![...m[0]].every((_, i) => unquoted(w, i))) return false;
   for (let i = m[0].length; i < w.text.length; i++) {
     const before = w.text[i - 1]!;
-    if (w.text[i] === '~' && unquoted(w, i) && (i === m[0].length || (before === ':' && unquoted(w, i - 1)))) return true;
+    if (w.text[i] === '~' && unquoted(w, i) && (i === m[0].length || (before === ':' && unquoted(w, i - 1))))
+      return true;
   }
   return false;
 }
@@ -371,7 +421,11 @@ function hasTildeExpansion(w: Word): boolean {
 /** The word-level rules every argument obeys, whatever the command: no brace or tilde expansion. */
 export function wordFinding(w: Word): Finding | null {
   if (hasBraceExpansion(w)) {
-    return never('brace-expansion', `brace expansion in ${q(w.raw)} turns one word into several after any check`, 'Write each argument out in full (quote the braces if they are meant literally).');
+    return never(
+      'brace-expansion',
+      `brace expansion in ${q(w.raw)} turns one word into several after any check`,
+      'Write each argument out in full (quote the braces if they are meant literally).',
+    );
   }
   if (hasTildeExpansion(w)) {
     return never('tilde', `${q(w.raw)} expands ~ to the home directory, outside the workspace`, USE.jail);

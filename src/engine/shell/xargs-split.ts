@@ -46,7 +46,9 @@ export interface XargsRun {
 /** GNU xargs' default command buffer: words' bytes plus one NUL each. */
 export const XARGS_BUFFER_BYTES = 128 * 1024;
 
-const LONG: Readonly<Record<string, 'null' | 'delimiter' | 'max-args' | 'max-lines' | 'replace' | 'no-run-if-empty' | 'refused'>> = {
+const LONG: Readonly<
+  Record<string, 'null' | 'delimiter' | 'max-args' | 'max-lines' | 'replace' | 'no-run-if-empty' | 'refused'>
+> = {
   null: 'null',
   delimiter: 'delimiter',
   'max-args': 'max-args',
@@ -73,14 +75,26 @@ const SHORT_OPTIONAL = 'eil';
 
 /** The one character `-d` names: a character, or a C escape as xargs reads it. */
 function delimiterOf(value: string): string | null {
-  const escapes: Record<string, string> = { a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', '0': '\0' };
+  const escapes: Record<string, string> = {
+    a: '\x07',
+    b: '\b',
+    f: '\f',
+    n: '\n',
+    r: '\r',
+    t: '\t',
+    v: '\v',
+    '\\': '\\',
+    '0': '\0',
+  };
   if ([...value].length === 1) return value;
   if (value.length === 2 && value[0] === '\\' && Object.hasOwn(escapes, value[1]!)) return escapes[value[1]!]!;
   return null;
 }
 
 function count(value: string, option: string): number | string {
-  return /^[1-9][0-9]{0,8}$/.test(value) ? Number(value) : `xargs ${option} needs a positive whole number, not ${JSON.stringify(value)}`;
+  return /^[1-9][0-9]{0,8}$/.test(value)
+    ? Number(value)
+    : `xargs ${option} needs a positive whole number, not ${JSON.stringify(value)}`;
 }
 
 /**
@@ -128,12 +142,19 @@ export function readXargs(args: readonly string[]): XargsSpec | string {
           value = args[++i];
           if (value === undefined) return `xargs -${c} needs a value`;
         }
-        const kind = ({ d: 'delimiter', n: 'max-args', L: 'max-lines', I: 'replace', i: 'replace' } as const)[c as 'd'] ?? 'refused';
+        const kind =
+          ({ d: 'delimiter', n: 'max-args', L: 'max-lines', I: 'replace', i: 'replace' } as const)[c as 'd'] ??
+          'refused';
         const r = apply(kind, c === 'i' ? (value ?? '{}') : value, `-${c}`);
         if (r) return r;
         break;
       }
-      const r = c === '0' ? apply('null', undefined, '-0') : c === 'r' ? apply('no-run-if-empty', undefined, '-r') : refused(`-${c}`);
+      const r =
+        c === '0'
+          ? apply('null', undefined, '-0')
+          : c === 'r'
+            ? apply('no-run-if-empty', undefined, '-r')
+            : refused(`-${c}`);
       if (r) return r;
     }
   }
@@ -146,7 +167,8 @@ export function readXargs(args: readonly string[]): XargsSpec | string {
         return null;
       case 'delimiter': {
         const d = delimiterOf(value ?? '');
-        if (d === null) return `xargs ${option} takes one character or an escape such as \\n, not ${JSON.stringify(value)}`;
+        if (d === null)
+          return `xargs ${option} takes one character or an escape such as \\n, not ${JSON.stringify(value)}`;
         delimiter = d;
         return null;
       }
@@ -170,7 +192,8 @@ export function readXargs(args: readonly string[]): XargsSpec | string {
     }
   }
 
-  if ([maxArgs, maxLines, replace].filter((v) => v !== undefined).length > 1) return 'xargs takes only one of -n, -L and -I here (GNU xargs lets the last one win, with a warning)';
+  if ([maxArgs, maxLines, replace].filter((v) => v !== undefined).length > 1)
+    return 'xargs takes only one of -n, -L and -I here (GNU xargs lets the last one win, with a warning)';
   return {
     command: command.length ? command : ['echo'],
     ...(delimiter !== undefined ? { delimiter } : {}),
@@ -269,8 +292,12 @@ function bytes(s: string): number {
 
 /** The command lines xargs runs for `input` under `spec`. */
 export function splitXargs(spec: XargsSpec, input: string): XargsRun | string {
-  if (spec.delimiter !== '\0' && input.includes('\0')) return 'the input to xargs holds a NUL character, which xargs would cut the argument at; use xargs -0 with find -print0';
-  const read = spec.delimiter !== undefined ? { lines: delimitedLines(input, spec.delimiter) } : quotedLines(input, spec.replace !== undefined);
+  if (spec.delimiter !== '\0' && input.includes('\0'))
+    return 'the input to xargs holds a NUL character, which xargs would cut the argument at; use xargs -0 with find -print0';
+  const read =
+    spec.delimiter !== undefined
+      ? { lines: delimitedLines(input, spec.delimiter) }
+      : quotedLines(input, spec.replace !== undefined);
   const commands: string[][] = [];
   if (spec.replace !== undefined) {
     const r = spec.replace;

@@ -42,8 +42,16 @@ describe('acorn-scopes: the same verdicts as acorn', () => {
     ['static block var and let', 'class A { static { let a; var a; } }', 'module'],
     ['a var in a static block stops there', 'let a; class A { static { var a; } }', 'module'],
     ['a var in an arrow function stops there', 'let a; const f = () => { var a; };', 'module'],
-    ['a var in a constructor (direct super) stops there', 'let a; class B extends A { constructor() { super(); var a; } }', 'module'],
-    ['a var in a switch case climbs to the function', 'function f(x) { let a; switch (x) { case 1: var a; } }', 'script'],
+    [
+      'a var in a constructor (direct super) stops there',
+      'let a; class B extends A { constructor() { super(); var a; } }',
+      'module',
+    ],
+    [
+      'a var in a switch case climbs to the function',
+      'function f(x) { let a; switch (x) { case 1: var a; } }',
+      'script',
+    ],
   ];
   it.each(cases)('%s', (_name, text, sourceType) => {
     expect(verdict(LinearScopeParser, text, sourceType)).toBe(verdict(Parser, text, sourceType));
@@ -61,7 +69,8 @@ describe('acorn-scopes: the same verdicts as acorn on every JavaScript text of t
   it(`${texts.length} texts, as modules and as scripts`, () => {
     expect(texts.length).toBeGreaterThan(20);
     for (const text of texts) {
-      for (const sourceType of ['module', 'script'] as const) expect(verdict(LinearScopeParser, text, sourceType)).toBe(verdict(Parser, text, sourceType));
+      for (const sourceType of ['module', 'script'] as const)
+        expect(verdict(LinearScopeParser, text, sourceType)).toBe(verdict(Parser, text, sourceType));
     }
   });
 });

@@ -68,7 +68,10 @@ function declareName(this: ParserInternals, name: string, bindingType: number, p
     for (let i = this.scopeStack.length - 1; i >= 0; --i) {
       const scope = this.scopeStack[i]!;
       const catchParam = (scope.flags & SCOPE_SIMPLE_CATCH) !== 0 && scope.firstLexical === name;
-      if ((scope.lexical.has(name) && !catchParam) || (!this.treatFunctionsAsVarInScope(scope) && scope.functions.has(name))) {
+      if (
+        (scope.lexical.has(name) && !catchParam) ||
+        (!this.treatFunctionsAsVarInScope(scope) && scope.functions.has(name))
+      ) {
         redeclared = true;
         break;
       }

@@ -29,7 +29,14 @@ import { loadOnce } from '../lazy-load.ts';
 import { checkJson, isJsoncPath } from './json.ts';
 import { checkWithTreeSitter, treeSitterCheckerName } from './treesitter.ts';
 import { firstPythonProblem } from './python-rules.ts';
-import { DEFAULT_SYNTAX_BUDGET_MS, overSizeLimit, skippedVerdict, withinBudget, type CheckOptions, type SyntaxVerdict } from './verdict.ts';
+import {
+  DEFAULT_SYNTAX_BUDGET_MS,
+  overSizeLimit,
+  skippedVerdict,
+  withinBudget,
+  type CheckOptions,
+  type SyntaxVerdict,
+} from './verdict.ts';
 
 type Check = (path: string, text: string, budgetMs: number) => SyntaxVerdict | Promise<SyntaxVerdict>;
 
@@ -58,8 +65,17 @@ const CHECKERS: ReadonlyMap<string, CheckerEntry> = new Map([
   ['cjs', acorn('commonjs')],
   ['json', json],
   ['jsonc', json],
-  ['py', { name: treeSitterCheckerName('python'), check: (_path, text, budgetMs) => checkWithTreeSitter('python', text, budgetMs, firstPythonProblem) }],
-  ['go', { name: treeSitterCheckerName('go'), check: (_path, text, budgetMs) => checkWithTreeSitter('go', text, budgetMs) }],
+  [
+    'py',
+    {
+      name: treeSitterCheckerName('python'),
+      check: (_path, text, budgetMs) => checkWithTreeSitter('python', text, budgetMs, firstPythonProblem),
+    },
+  ],
+  [
+    'go',
+    { name: treeSitterCheckerName('go'), check: (_path, text, budgetMs) => checkWithTreeSitter('go', text, budgetMs) },
+  ],
 ]);
 
 function entryFor(path: string): CheckerEntry | null {

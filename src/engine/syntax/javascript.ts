@@ -65,7 +65,8 @@ function judge(text: string, mode: JsMode, deadline: number): SyntaxVerdict {
     if (!furthest || err.offset > furthest.offset) furthest = err;
   }
   const err = furthest!;
-  if (err.text === STACK_OVERFLOW) return { ...skippedVerdict(CHECKER, 'the text is nested too deeply for acorn; not judged'), bound: 'depth' };
+  if (err.text === STACK_OVERFLOW)
+    return { ...skippedVerdict(CHECKER, 'the text is nested too deeply for acorn; not judged'), bound: 'depth' };
   if (mode !== 'commonjs' && text[err.offset] === '<') {
     return skippedVerdict(CHECKER, 'stopped at a "<" that looks like JSX, which acorn does not parse; not judged');
   }
@@ -78,7 +79,12 @@ function tryParse(text: string, sourceType: 'module' | 'commonjs', deadline: num
   const onToken = (): void => {
     if (++tokens % TOKENS_PER_CLOCK_READ === 0 && performance.now() > deadline) throw new OverBudget();
   };
-  const options: Options = { ecmaVersion: 'latest', sourceType, allowHashBang: true, ...(deadline < Infinity ? { onToken } : {}) };
+  const options: Options = {
+    ecmaVersion: 'latest',
+    sourceType,
+    allowHashBang: true,
+    ...(deadline < Infinity ? { onToken } : {}),
+  };
   try {
     LinearScopeParser.parse(text, options);
     return null;

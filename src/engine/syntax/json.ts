@@ -47,7 +47,10 @@ export function checkJson(text: string, jsonc: boolean): SyntaxVerdict {
   const checker = lenient ? 'jsonc' : 'json';
   let err = scan.error;
   if (!lenient && scan.firstTrailingComma >= 0 && (!err || scan.firstTrailingComma < err.offset)) {
-    err = { offset: scan.firstTrailingComma, text: "trailing comma — JSON allows none; remove the ',' before the closing bracket" };
+    err = {
+      offset: scan.firstTrailingComma,
+      text: "trailing comma — JSON allows none; remove the ',' before the closing bracket",
+    };
   }
   // An empty JSONC file (or one holding only comments) is read as "no settings", not an error.
   if (!err || (lenient && scan.empty)) return okVerdict(checker);
@@ -70,7 +73,12 @@ function scanJson(text: string): ScanResult {
   let firstComment = -1;
   let firstTrailingComma = -1;
   let commaAt = -1;
-  const done = (error: ScanError | null, empty = false): ScanResult => ({ error, firstComment, firstTrailingComma, empty });
+  const done = (error: ScanError | null, empty = false): ScanResult => ({
+    error,
+    firstComment,
+    firstTrailingComma,
+    empty,
+  });
 
   for (;;) {
     // Whitespace and comments.
@@ -92,7 +100,9 @@ function scanJson(text: string): ScanResult {
     const top = stack[stack.length - 1];
     if (state === 'after') {
       if (top === undefined) {
-        return done(c === undefined ? null : { offset: pos, text: `unexpected ${describe(c)} after the end of the JSON value` });
+        return done(
+          c === undefined ? null : { offset: pos, text: `unexpected ${describe(c)} after the end of the JSON value` },
+        );
       }
       const close = top === '{' ? '}' : ']';
       if (c === ',') {
@@ -134,7 +144,8 @@ function scanJson(text: string): ScanResult {
       continue;
     }
     // state === 'value'
-    if (c === undefined && top === undefined) return done({ offset: pos, text: 'no JSON value — the file is empty' }, true);
+    if (c === undefined && top === undefined)
+      return done({ offset: pos, text: 'no JSON value — the file is empty' }, true);
     if (c === '{' || c === '[') {
       stack.push(c);
       pos++;
@@ -159,7 +170,8 @@ function scanString(text: string, start: number): number | ScanError {
     if (ch === 0x5c) {
       const e = text[i + 1];
       if (e === 'u') {
-        if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) return { offset: i, text: 'bad \\u escape — it needs 4 hex digits' };
+        if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6)))
+          return { offset: i, text: 'bad \\u escape — it needs 4 hex digits' };
         i += 5;
       } else if (e !== undefined && '"\\/bfnrt'.includes(e)) i++;
       else return { offset: i, text: `bad escape \\${e ?? ''} — JSON allows \\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX` };

@@ -17,8 +17,16 @@ describe('a missing tree-sitter checker', () => {
   it('without a registered WasmSource, Python and Go get no verdict and an edit that breaks them stays', async () => {
     expect(hasWasmSource()).toBe(false);
     const why = 'no tree-sitter runtime is registered in this host; not judged';
-    expect(await checkSyntax('a.py', 'def f(:\n')).toEqual({ status: 'skipped', checker: 'tree-sitter-python', message: why });
-    expect(await checkSyntax('a.go', 'package main\nfunc {')).toEqual({ status: 'skipped', checker: 'tree-sitter-go', message: why });
+    expect(await checkSyntax('a.py', 'def f(:\n')).toEqual({
+      status: 'skipped',
+      checker: 'tree-sitter-python',
+      message: why,
+    });
+    expect(await checkSyntax('a.go', 'package main\nfunc {')).toEqual({
+      status: 'skipped',
+      checker: 'tree-sitter-go',
+      message: why,
+    });
 
     const ws = await seedWorkspace({ 'a.py': PY });
     const engine = new Engine({ workspace: ws, tools: [...FILE_TOOLS, wsEdit], postEdit: syntaxPostEdit });

@@ -15,10 +15,18 @@ import { createSyntaxPostEdit, revertText, syntaxPostEdit, type SyntaxChecker } 
 
 const TOOLS = [...FILE_TOOLS, wsEdit];
 
-async function engineWith(seed: Record<string, string>, opts: { settings?: Partial<EngineSettings>; budgetMs?: number } = {}) {
+async function engineWith(
+  seed: Record<string, string>,
+  opts: { settings?: Partial<EngineSettings>; budgetMs?: number } = {},
+) {
   const ws = await seedWorkspace(seed);
   const postEdit = opts.budgetMs === undefined ? syntaxPostEdit : createSyntaxPostEdit({ budgetMs: opts.budgetMs });
-  const engine = new Engine({ workspace: ws, tools: TOOLS, postEdit, settings: { loop_guard: false, ...opts.settings } });
+  const engine = new Engine({
+    workspace: ws,
+    tools: TOOLS,
+    postEdit,
+    settings: { loop_guard: false, ...opts.settings },
+  });
   return { engine, ws };
 }
 
@@ -56,18 +64,31 @@ const GO = 'package main\n\nfunc main() {\n\tprintln("hi")\n}\n';
 const JS = 'function f(a) {\n  return a + 1;\n}\n';
 const JSON_TEXT = '{\n  "name": "x",\n  "version": "1.0.0"\n}\n';
 /** Top-level declarations, 1.2 MB: over the check's size limit. */
-const BIG_JS = Array.from({ length: 50_000 }, (_, i) => `let v${i} = ${i};`).join('\n').padEnd(1_199_000, ' ') + '\n';
+const BIG_JS =
+  Array.from({ length: 50_000 }, (_, i) => `let v${i} = ${i};`)
+    .join('\n')
+    .padEnd(1_199_000, ' ') + '\n';
 
 const rows: Row[] = [
   // One row per outcome.
-  { name: 'a valid edit is left alone', seed: { 'a.js': JS }, tool: 'ws_edit', args: { path: 'a.js', old_str: 'a + 1', new_str: 'a + 2' }, path: 'a.js', outcome: { kind: 'unchanged' } },
+  {
+    name: 'a valid edit is left alone',
+    seed: { 'a.js': JS },
+    tool: 'ws_edit',
+    args: { path: 'a.js', old_str: 'a + 1', new_str: 'a + 2' },
+    path: 'a.js',
+    outcome: { kind: 'unchanged' },
+  },
   {
     name: 'ok → broken is reverted (ws_edit)',
     seed: { 'a.js': JS },
     tool: 'ws_edit',
     args: { path: 'a.js', old_str: '  return a + 1;\n}', new_str: '  return (a + 1;\n}' },
     path: 'a.js',
-    outcome: { kind: 'reverted', text: `EDIT REVERTED — a.js parsed correctly before your change and does NOT parse after it (acorn): 2:16 Unexpected token ";"\n${REVERT_TAIL}` },
+    outcome: {
+      kind: 'reverted',
+      text: `EDIT REVERTED — a.js parsed correctly before your change and does NOT parse after it (acorn): 2:16 Unexpected token ";"\n${REVERT_TAIL}`,
+    },
   },
   {
     name: 'broken → still broken is kept, the error appended',
@@ -75,16 +96,29 @@ const rows: Row[] = [
     tool: 'ws_edit',
     args: { path: 'a.js', old_str: 'function f(a) {', new_str: 'function g(a) {' },
     path: 'a.js',
-    outcome: { kind: 'appended', line: '[syntax: a.js still does not parse (acorn): 2:13 Unexpected token ";" — it did not parse before this call either; fix it next with ws_edit]' },
+    outcome: {
+      kind: 'appended',
+      line: '[syntax: a.js still does not parse (acorn): 2:13 Unexpected token ";" — it did not parse before this call either; fix it next with ws_edit]',
+    },
   },
-  { name: 'broken → fixed is left alone', seed: { 'a.js': 'const x = ;\n' }, tool: 'ws_edit', args: { path: 'a.js', old_str: 'const x = ;', new_str: 'const x = 1;' }, path: 'a.js', outcome: { kind: 'unchanged' } },
+  {
+    name: 'broken → fixed is left alone',
+    seed: { 'a.js': 'const x = ;\n' },
+    tool: 'ws_edit',
+    args: { path: 'a.js', old_str: 'const x = ;', new_str: 'const x = 1;' },
+    path: 'a.js',
+    outcome: { kind: 'unchanged' },
+  },
   {
     name: 'a new file that does not parse is kept, the error appended',
     seed: {},
     tool: 'ws_write',
     args: { path: 'src/new.py', content: 'def f(:\n    pass\n' },
     path: 'src/new.py',
-    outcome: { kind: 'appended', line: '[syntax: src/new.py does not parse (tree-sitter-python): 1:7 missing ")" — the new file was kept as written; fix it next with ws_edit]' },
+    outcome: {
+      kind: 'appended',
+      line: '[syntax: src/new.py does not parse (tree-sitter-python): 1:7 missing ")" — the new file was kept as written; fix it next with ws_edit]',
+    },
   },
   {
     name: 'ok → broken through a ws_write overwrite is reverted',
@@ -92,7 +126,10 @@ const rows: Row[] = [
     tool: 'ws_write',
     args: { path: 'data.json', content: '{\n  "name": "x",\n}\n' },
     path: 'data.json',
-    outcome: { kind: 'reverted', text: `EDIT REVERTED — data.json parsed correctly before your change and does NOT parse after it (json): 2:14 trailing comma — JSON allows none; remove the ',' before the closing bracket\n${REVERT_TAIL}` },
+    outcome: {
+      kind: 'reverted',
+      text: `EDIT REVERTED — data.json parsed correctly before your change and does NOT parse after it (json): 2:14 trailing comma — JSON allows none; remove the ',' before the closing bracket\n${REVERT_TAIL}`,
+    },
   },
   {
     name: 'a moved broken file counts as broken before, not as new',
@@ -100,7 +137,10 @@ const rows: Row[] = [
     tool: 'ws_mv',
     args: { from: 'a.js', to: 'b.js' },
     path: 'b.js',
-    outcome: { kind: 'appended', line: '[syntax: b.js still does not parse (acorn): 1:11 Unexpected token ";" — it did not parse before this call either; fix it next with ws_edit]' },
+    outcome: {
+      kind: 'appended',
+      line: '[syntax: b.js still does not parse (acorn): 1:11 Unexpected token ";" — it did not parse before this call either; fix it next with ws_edit]',
+    },
   },
 
   // One ok → broken row per checker.
@@ -110,7 +150,10 @@ const rows: Row[] = [
     tool: 'ws_edit',
     args: { path: 'a.py', old_str: '    return x + 1\n', new_str: '    y = x\n        return y + 1\n' },
     path: 'a.py',
-    outcome: { kind: 'reverted', text: `EDIT REVERTED — a.py parsed correctly before your change and does NOT parse after it (tree-sitter-python): 3:9 unexpected indent\n${REVERT_TAIL}` },
+    outcome: {
+      kind: 'reverted',
+      text: `EDIT REVERTED — a.py parsed correctly before your change and does NOT parse after it (tree-sitter-python): 3:9 unexpected indent\n${REVERT_TAIL}`,
+    },
   },
   {
     name: 'go: a lost brace is reverted',
@@ -118,7 +161,10 @@ const rows: Row[] = [
     tool: 'ws_edit',
     args: { path: 'main.go', old_str: '\tprintln("hi")\n}', new_str: '\tif true {\n\t\tprintln("hi")\n}' },
     path: 'main.go',
-    outcome: { kind: 'reverted', text: `EDIT REVERTED — main.go parsed correctly before your change and does NOT parse after it (tree-sitter-go): 7:1 missing "}"\n${REVERT_TAIL}` },
+    outcome: {
+      kind: 'reverted',
+      text: `EDIT REVERTED — main.go parsed correctly before your change and does NOT parse after it (tree-sitter-go): 7:1 missing "}"\n${REVERT_TAIL}`,
+    },
   },
   {
     name: 'json: a missing comma is reverted',
@@ -131,10 +177,24 @@ const rows: Row[] = [
       text: `EDIT REVERTED — package.json parsed correctly before your change and does NOT parse after it (json): 4:3 expected ',' or '}' after a property value, found "\\""\n${REVERT_TAIL}`,
     },
   },
-  { name: 'jsonc: a trailing comma in tsconfig.json is fine', seed: { 'tsconfig.json': '{ "a": 1 }\n' }, tool: 'ws_edit', args: { path: 'tsconfig.json', old_str: '"a": 1', new_str: '"a": 1,' }, path: 'tsconfig.json', outcome: { kind: 'unchanged' } },
+  {
+    name: 'jsonc: a trailing comma in tsconfig.json is fine',
+    seed: { 'tsconfig.json': '{ "a": 1 }\n' },
+    tool: 'ws_edit',
+    args: { path: 'tsconfig.json', old_str: '"a": 1', new_str: '"a": 1,' },
+    path: 'tsconfig.json',
+    outcome: { kind: 'unchanged' },
+  },
 
   // No verdict, no effect.
-  { name: 'typescript is not checked', seed: { 'a.ts': 'export const a = 1;\n' }, tool: 'ws_edit', args: { path: 'a.ts', old_str: 'a = 1', new_str: 'a = (1' }, path: 'a.ts', outcome: { kind: 'unchanged' } },
+  {
+    name: 'typescript is not checked',
+    seed: { 'a.ts': 'export const a = 1;\n' },
+    tool: 'ws_edit',
+    args: { path: 'a.ts', old_str: 'a = 1', new_str: 'a = (1' },
+    path: 'a.ts',
+    outcome: { kind: 'unchanged' },
+  },
   {
     name: 'a check past its budget is skipped, and the result says so',
     seed: { 'a.js': JS },
@@ -142,7 +202,10 @@ const rows: Row[] = [
     args: { path: 'a.js', old_str: 'a + 1', new_str: '(a + 1' },
     budgetMs: 0,
     path: 'a.js',
-    outcome: { kind: 'skipped', line: /^\[syntax check skipped for a\.js \(acorn\): the check took \d+ ms, over its 0 ms budget; not judged\]$/ },
+    outcome: {
+      kind: 'skipped',
+      line: /^\[syntax check skipped for a\.js \(acorn\): the check took \d+ ms, over its 0 ms budget; not judged\]$/,
+    },
   },
   {
     name: 'a file over the size limit is not parsed, and the result says so',
@@ -150,7 +213,10 @@ const rows: Row[] = [
     tool: 'ws_edit',
     args: { path: 'big.js', old_str: 'let v0 = 0;', new_str: 'let v0 = (0;' },
     path: 'big.js',
-    outcome: { kind: 'skipped', line: /^\[syntax check skipped for big\.js \(acorn\): the file is 1\.2 MB, over the 1 MB limit; not judged\]$/ },
+    outcome: {
+      kind: 'skipped',
+      line: /^\[syntax check skipped for big\.js \(acorn\): the file is 1\.2 MB, over the 1 MB limit; not judged\]$/,
+    },
   },
   {
     name: 'a text nested deeper than acorn can parse is not judged, and the result says so',
@@ -158,7 +224,10 @@ const rows: Row[] = [
     tool: 'ws_write',
     args: { path: 'deep.js', content: `x = ${'('.repeat(20_000)};\n` },
     path: 'deep.js',
-    outcome: { kind: 'skipped', line: /^\[syntax check skipped for deep\.js \(acorn\): the text is nested too deeply for acorn; not judged\]$/ },
+    outcome: {
+      kind: 'skipped',
+      line: /^\[syntax check skipped for deep\.js \(acorn\): the text is nested too deeply for acorn; not judged\]$/,
+    },
   },
   {
     name: 'disable_syntax_check: true is honoured',
@@ -168,7 +237,15 @@ const rows: Row[] = [
     path: 'a.js',
     outcome: { kind: 'unchanged' },
   },
-  { name: 'the syntax_check setting off is honoured', seed: { 'a.js': JS }, tool: 'ws_edit', args: { path: 'a.js', old_str: 'a + 1', new_str: '(a + 1' }, settings: { syntax_check: false }, path: 'a.js', outcome: { kind: 'unchanged' } },
+  {
+    name: 'the syntax_check setting off is honoured',
+    seed: { 'a.js': JS },
+    tool: 'ws_edit',
+    args: { path: 'a.js', old_str: 'a + 1', new_str: '(a + 1' },
+    settings: { syntax_check: false },
+    path: 'a.js',
+    outcome: { kind: 'unchanged' },
+  },
 ];
 
 describe('syntaxPostEdit', () => {
@@ -185,7 +262,9 @@ describe('syntaxPostEdit', () => {
     expect(own.ok).toBe(true);
 
     const r = await engine.call(row.tool, row.args);
-    const syntaxNotes = r.notes.filter((n) => n.kind === 'syntax-error' || n.kind === 'syntax-revert').map((n) => n.kind);
+    const syntaxNotes = r.notes
+      .filter((n) => n.kind === 'syntax-error' || n.kind === 'syntax-revert')
+      .map((n) => n.kind);
     switch (row.outcome.kind) {
       case 'unchanged':
         expect(r).toEqual(own);
@@ -231,7 +310,11 @@ describe('syntaxPostEdit', () => {
     const bytes = await ws.readFile('u.js');
     await engine.call('ws_read', { path: 'u.js' });
     const r = await engine.call('ws_edit', { path: 'u.js', old_str: '  return s;', new_str: '  return s +;' });
-    expect(r.text.startsWith('EDIT REVERTED — u.js parsed correctly before your change and does NOT parse after it (acorn): ')).toBe(true);
+    expect(
+      r.text.startsWith(
+        'EDIT REVERTED — u.js parsed correctly before your change and does NOT parse after it (acorn): ',
+      ),
+    ).toBe(true);
     expect(await ws.readFile('u.js')).toEqual(bytes);
     // The retry the message asks for goes through without a re-read.
     const retry = await engine.call('ws_edit', { path: 'u.js', old_str: '  return s;', new_str: '  return s + 1;' });
@@ -269,7 +352,12 @@ describe('syntaxPostEdit', () => {
       throw new Error('EIO: disk gone');
     };
     const engine = new Engine({ workspace: ws, tools: TOOLS });
-    const result: ToolResult = { ok: true, text: 'edited a.js', notes: [], changes: [{ path: 'a.js', before: JS, after: 'function f(a) {\n' }] };
+    const result: ToolResult = {
+      ok: true,
+      text: 'edited a.js',
+      notes: [],
+      changes: [{ path: 'a.js', before: JS, after: 'function f(a) {\n' }],
+    };
     const r = await syntaxPostEdit(engine.ctx, 'ws_edit', result);
     expect(r.ok).toBe(false);
     expect(r.text).toBe(
@@ -281,7 +369,12 @@ describe('syntaxPostEdit', () => {
 
   it('leaves a deletion alone', async () => {
     const { engine } = await engineWith({});
-    const result: ToolResult = { ok: true, text: 'deleted a.js', notes: [], changes: [{ path: 'a.js', before: 'const x = ;', after: null }] };
+    const result: ToolResult = {
+      ok: true,
+      text: 'deleted a.js',
+      notes: [],
+      changes: [{ path: 'a.js', before: 'const x = ;', after: null }],
+    };
     expect(await syntaxPostEdit(engine.ctx, 'ws_delete', result)).toBe(result);
   });
 });
@@ -292,15 +385,41 @@ describe('createSyntaxPostEdit with its own checker', () => {
     return async (_path, text, opts) => {
       asked.push({ text, budgetMs: opts?.budgetMs });
       if (text.includes('UNJUDGED')) return null;
-      return text.includes('BROKEN') ? { status: 'error', checker: 'node --check', message: '1:1 Unexpected identifier' } : { status: 'ok', checker: 'node --check' };
+      return text.includes('BROKEN')
+        ? { status: 'error', checker: 'node --check', message: '1:1 Unexpected identifier' }
+        : { status: 'ok', checker: 'node --check' };
     };
   }
 
   it.each([
-    { name: "its error on an ok file reverts, in the checker's name", seed: 'let a = 1;\n', newStr: 'BROKEN', outcome: 'reverted', asked: ['BROKEN\n', 'let a = 1;\n'] },
-    { name: 'its error on a file it also calls broken before is appended', seed: 'BROKEN = 1;\n', newStr: 'BROKEN = 2;', outcome: 'appended', asked: ['BROKEN = 2;\n', 'BROKEN = 1;\n'] },
-    { name: 'its ok leaves the result alone (acorn would have reverted this)', seed: 'let a = 1;\n', newStr: 'let a = (1;', outcome: 'unchanged', asked: ['let a = (1;\n'] },
-    { name: 'no verdict from it leaves the result alone', seed: 'let a = 1;\n', newStr: 'UNJUDGED (', outcome: 'unchanged', asked: ['UNJUDGED (\n'] },
+    {
+      name: "its error on an ok file reverts, in the checker's name",
+      seed: 'let a = 1;\n',
+      newStr: 'BROKEN',
+      outcome: 'reverted',
+      asked: ['BROKEN\n', 'let a = 1;\n'],
+    },
+    {
+      name: 'its error on a file it also calls broken before is appended',
+      seed: 'BROKEN = 1;\n',
+      newStr: 'BROKEN = 2;',
+      outcome: 'appended',
+      asked: ['BROKEN = 2;\n', 'BROKEN = 1;\n'],
+    },
+    {
+      name: 'its ok leaves the result alone (acorn would have reverted this)',
+      seed: 'let a = 1;\n',
+      newStr: 'let a = (1;',
+      outcome: 'unchanged',
+      asked: ['let a = (1;\n'],
+    },
+    {
+      name: 'no verdict from it leaves the result alone',
+      seed: 'let a = 1;\n',
+      newStr: 'UNJUDGED (',
+      outcome: 'unchanged',
+      asked: ['UNJUDGED (\n'],
+    },
   ] as const)('$name', async (row) => {
     const asked: { text: string; budgetMs: number | undefined }[] = [];
     const ws = await seedWorkspace({ 'a.js': row.seed });
@@ -312,10 +431,16 @@ describe('createSyntaxPostEdit with its own checker', () => {
     // The budget reaches the checker; the checker option itself does not.
     expect(asked.every((a) => a.budgetMs === 1234)).toBe(true);
     if (row.outcome === 'reverted') {
-      expect(r.text).toBe(revertText('a.js', { status: 'error', checker: 'node --check', message: '1:1 Unexpected identifier' }));
+      expect(r.text).toBe(
+        revertText('a.js', { status: 'error', checker: 'node --check', message: '1:1 Unexpected identifier' }),
+      );
       expect(await readText(ws, 'a.js')).toBe(row.seed);
     } else if (row.outcome === 'appended') {
-      expect(r.text.endsWith('\n[syntax: a.js still does not parse (node --check): 1:1 Unexpected identifier — it did not parse before this call either; fix it next with ws_edit]')).toBe(true);
+      expect(
+        r.text.endsWith(
+          '\n[syntax: a.js still does not parse (node --check): 1:1 Unexpected identifier — it did not parse before this call either; fix it next with ws_edit]',
+        ),
+      ).toBe(true);
       expect(await readText(ws, 'a.js')).toBe(`${row.newStr}\n`);
     } else {
       expect(r.ok).toBe(true);

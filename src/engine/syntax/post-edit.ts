@@ -35,8 +35,10 @@ export function revertText(path: string, after: SyntaxVerdict): string {
 /** The in-band line appended when a file is left broken; `before` is null for a new file. */
 export function stillBrokenText(path: string, after: SyntaxVerdict, before: SyntaxVerdict | null): string {
   const where = `(${after.checker}): ${after.message ?? 'parse error'}`;
-  if (before === null) return `[syntax: ${path} does not parse ${where} — the new file was kept as written; fix it next with ws_edit]`;
-  if (before.status === 'error') return `[syntax: ${path} still does not parse ${where} — it did not parse before this call either; fix it next with ws_edit]`;
+  if (before === null)
+    return `[syntax: ${path} does not parse ${where} — the new file was kept as written; fix it next with ws_edit]`;
+  if (before.status === 'error')
+    return `[syntax: ${path} still does not parse ${where} — it did not parse before this call either; fix it next with ws_edit]`;
   return `[syntax: ${path} does not parse ${where} — fix it next with ws_edit]`;
 }
 
@@ -69,7 +71,14 @@ export function createSyntaxPostEdit(options: SyntaxPostEditOptions = {}): PostE
       if (change.after === null) continue;
       const after = await check(change.path, change.after, opts);
       if (after?.status === 'skipped' && after.bound) {
-        appended.push({ text: skippedText(change.path, after), note: { kind: 'cap', text: `syntax check of ${change.path} skipped: ${after.message ?? ''}`, detail: `syntax-${after.bound}` } });
+        appended.push({
+          text: skippedText(change.path, after),
+          note: {
+            kind: 'cap',
+            text: `syntax check of ${change.path} skipped: ${after.message ?? ''}`,
+            detail: `syntax-${after.bound}`,
+          },
+        });
       }
       if (after?.status !== 'error') continue;
       // Only now is the earlier text worth parsing; a new file counts as "did not parse".
@@ -78,7 +87,11 @@ export function createSyntaxPostEdit(options: SyntaxPostEditOptions = {}): PostE
       if (before?.status === 'ok') return revert(ctx, result, change, after);
       appended.push({
         text: stillBrokenText(change.path, after, before),
-        note: { kind: 'syntax-error', text: `${change.path} does not parse (${after.checker} ${after.message ?? ''})`, detail: after.checker },
+        note: {
+          kind: 'syntax-error',
+          text: `${change.path} does not parse (${after.checker} ${after.message ?? ''})`,
+          detail: after.checker,
+        },
       });
     }
     if (!appended.length) return result;
@@ -105,8 +118,17 @@ export const syntaxPostEdit: PostEditHook = createSyntaxPostEdit();
  * Undoes every change of the call, last first (a call that touched several files must not be
  * left half-applied), and restores what the session has seen to match the disk.
  */
-async function revert(ctx: ToolContext, result: ToolResult, broken: FileChange, after: SyntaxVerdict): Promise<ToolResult> {
-  const note: Note = { kind: 'syntax-revert', text: `reverted: ${broken.path} stopped parsing (${after.checker} ${after.message ?? ''})`, detail: after.checker };
+async function revert(
+  ctx: ToolContext,
+  result: ToolResult,
+  broken: FileChange,
+  after: SyntaxVerdict,
+): Promise<ToolResult> {
+  const note: Note = {
+    kind: 'syntax-revert',
+    text: `reverted: ${broken.path} stopped parsing (${after.checker} ${after.message ?? ''})`,
+    detail: after.checker,
+  };
   for (const change of [...result.changes].reverse()) {
     try {
       await restore(ctx, change);
@@ -119,12 +141,17 @@ async function revert(ctx: ToolContext, result: ToolResult, broken: FileChange, 
         text:
           `${broken.path} does NOT parse after your change (${after.checker}): ${after.message ?? 'parse error'}\n` +
           `Undoing the change failed (${why}), so the broken text is still on disk — fix the syntax with ws_edit next.`,
-        notes: [...result.notes, { kind: 'syntax-error', text: `revert of ${change.path} failed: ${why}`, detail: after.checker }],
+        notes: [
+          ...result.notes,
+          { kind: 'syntax-error', text: `revert of ${change.path} failed: ${why}`, detail: after.checker },
+        ],
       };
     }
   }
   const others = result.changes.filter((c) => c.path !== broken.path).map((c) => c.path);
-  const tail = others.length ? `\nThe call's changes to ${others.join(', ')} were undone too, so it left nothing behind.` : '';
+  const tail = others.length
+    ? `\nThe call's changes to ${others.join(', ')} were undone too, so it left nothing behind.`
+    : '';
   return fail(revertText(broken.path, after) + tail, [...result.notes, note], []);
 }
 

@@ -68,7 +68,13 @@ export function firstPythonProblem(root: Node, text: string): PythonProblem | nu
   return null;
 }
 
-function checkNode(node: Node, type: string, kids: readonly Node[], kidTypes: readonly string[], text: string): PythonProblem | null {
+function checkNode(
+  node: Node,
+  type: string,
+  kids: readonly Node[],
+  kidTypes: readonly string[],
+  text: string,
+): PythonProblem | null {
   if (type === 'try_statement' && !node.children.some((c) => c !== null && HANDLERS.has(c.type))) {
     return { offset: node.startIndex, text: "expected 'except' or 'finally' block after this try" };
   }
@@ -84,7 +90,8 @@ function checkNode(node: Node, type: string, kids: readonly Node[], kidTypes: re
     const width = indentWidth(text, s.startIndex);
     if (width === null) continue;
     if (expected === null) expected = width;
-    else if (width !== expected) return { offset: s.startIndex, text: misindentText(text, s.startIndex, width, expected) };
+    else if (width !== expected)
+      return { offset: s.startIndex, text: misindentText(text, s.startIndex, width, expected) };
   }
   return null;
 }
@@ -96,7 +103,9 @@ function checkNode(node: Node, type: string, kids: readonly Node[], kidTypes: re
 function misindentText(text: string, offset: number, width: number, expected: number): string {
   if (width < expected) return 'unindent does not match any outer indentation level';
   const previous = previousCodeLineIndent(text, text.lastIndexOf('\n', offset - 1));
-  return previous !== null && width < previous ? 'unindent does not match any outer indentation level' : 'unexpected indent';
+  return previous !== null && width < previous
+    ? 'unindent does not match any outer indentation level'
+    : 'unexpected indent';
 }
 
 /** The indentation of the nearest line before `newlineAt` that holds code (not blank, not only a comment). */
@@ -106,7 +115,8 @@ function previousCodeLineIndent(text: string, newlineAt: number): number | null 
     const start = text.lastIndexOf('\n', end - 1) + 1;
     const line = text.slice(start, end);
     const body = line.trimStart();
-    if (body !== '' && body !== '\r' && !body.startsWith('#')) return indentWidth(text, start + (line.length - body.length));
+    if (body !== '' && body !== '\r' && !body.startsWith('#'))
+      return indentWidth(text, start + (line.length - body.length));
     end = start - 1;
   }
   return null;
@@ -136,6 +146,9 @@ function indentWidth(text: string, offset: number): number | null {
 }
 
 function firstLine(text: string, offset: number): string {
-  const line = text.slice(offset, offset + 200).split('\n', 1)[0]!.trim();
+  const line = text
+    .slice(offset, offset + 200)
+    .split('\n', 1)[0]!
+    .trim();
   return line.length > 60 ? `${line.slice(0, 57)}...` : line;
 }

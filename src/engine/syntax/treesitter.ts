@@ -31,14 +31,22 @@ export type ExtraRule = (root: Node, text: string) => { readonly offset: number;
  * Judges `text` with the grammar, then with `extra` when the tree has no error; the parse
  * itself stops at `budgetMs`.
  */
-export async function checkWithTreeSitter(grammar: GrammarName, text: string, budgetMs: number, extra?: ExtraRule): Promise<SyntaxVerdict> {
+export async function checkWithTreeSitter(
+  grammar: GrammarName,
+  text: string,
+  budgetMs: number,
+  extra?: ExtraRule,
+): Promise<SyntaxVerdict> {
   const checker = treeSitterCheckerName(grammar);
   if (!hasWasmSource()) return skippedVerdict(checker, 'no tree-sitter runtime is registered in this host; not judged');
   let parser: Parser;
   try {
     parser = await loadParser(grammar);
   } catch (e) {
-    return skippedVerdict(checker, `the ${grammar} grammar did not load (${e instanceof Error ? e.message : String(e)}); not judged`);
+    return skippedVerdict(
+      checker,
+      `the ${grammar} grammar did not load (${e instanceof Error ? e.message : String(e)}); not judged`,
+    );
   }
   const start = performance.now();
   const deadline = start + budgetMs;
@@ -93,7 +101,11 @@ function describe(node: Node, text: string): { offset: number; text: string } {
   const span = text.slice(node.startIndex, node.endIndex);
   const lead = span.length - span.trimStart().length;
   const first = span.trimStart().split('\n', 1)[0]!.trimEnd();
-  if (!first) return { offset: node.startIndex, text: node.startIndex >= text.length ? 'unexpected end of file' : 'syntax error' };
+  if (!first)
+    return {
+      offset: node.startIndex,
+      text: node.startIndex >= text.length ? 'unexpected end of file' : 'syntax error',
+    };
   const shown = first.length > 60 ? `${first.slice(0, 57)}...` : first;
   return { offset: node.startIndex + lead, text: `syntax error at ${JSON.stringify(shown)}` };
 }

@@ -20,7 +20,9 @@ function countingChecker(asked: string[]) {
     asked.push(`${path}:${text}`);
     if (path.endsWith('.md')) return null;
     if (text.includes('SLOW')) return { status: 'skipped', checker: 'fake', message: 'over budget' };
-    return text.includes('BAD') ? { status: 'error', checker: 'fake', message: '1:1 bad' } : { status: 'ok', checker: 'fake' };
+    return text.includes('BAD')
+      ? { status: 'error', checker: 'fake', message: '1:1 bad' }
+      : { status: 'ok', checker: 'fake' };
   };
 }
 
@@ -34,14 +36,40 @@ interface Row {
 }
 
 const rows: Row[] = [
-  { name: 'the same path and text is answered from the cache', calls: ['a.py:x = 1', 'a.py:x = 1'], asked: ['a.py:x = 1'] },
-  { name: 'a changed text is checked again', calls: ['a.py:x = 1', 'a.py:x = 2', 'a.py:x = 2'], asked: ['a.py:x = 1', 'a.py:x = 2'] },
+  {
+    name: 'the same path and text is answered from the cache',
+    calls: ['a.py:x = 1', 'a.py:x = 1'],
+    asked: ['a.py:x = 1'],
+  },
+  {
+    name: 'a changed text is checked again',
+    calls: ['a.py:x = 1', 'a.py:x = 2', 'a.py:x = 2'],
+    asked: ['a.py:x = 1', 'a.py:x = 2'],
+  },
   { name: 'an error verdict is reused like an ok one', calls: ['a.py:BAD', 'a.py:BAD'], asked: ['a.py:BAD'] },
-  { name: 'the same text under another path is checked again (the path picks the checker)', calls: ['a.json:{}', 'tsconfig.json:{}'], asked: ['a.json:{}', 'tsconfig.json:{}'] },
+  {
+    name: 'the same text under another path is checked again (the path picks the checker)',
+    calls: ['a.json:{}', 'tsconfig.json:{}'],
+    asked: ['a.json:{}', 'tsconfig.json:{}'],
+  },
   { name: 'a skipped verdict is not kept', calls: ['a.py:SLOW', 'a.py:SLOW'], asked: ['a.py:SLOW', 'a.py:SLOW'] },
-  { name: 'no verdict (a file type without a checker) is not kept', calls: ['a.md:# x', 'a.md:# x'], asked: ['a.md:# x', 'a.md:# x'] },
-  { name: 'past its capacity the least recently used verdict goes', capacity: 2, calls: ['a.py:A', 'a.py:B', 'a.py:C', 'a.py:A'], asked: ['a.py:A', 'a.py:B', 'a.py:C', 'a.py:A'] },
-  { name: 'a hit makes a verdict recent again', capacity: 2, calls: ['a.py:A', 'a.py:B', 'a.py:A', 'a.py:C', 'a.py:A'], asked: ['a.py:A', 'a.py:B', 'a.py:C'] },
+  {
+    name: 'no verdict (a file type without a checker) is not kept',
+    calls: ['a.md:# x', 'a.md:# x'],
+    asked: ['a.md:# x', 'a.md:# x'],
+  },
+  {
+    name: 'past its capacity the least recently used verdict goes',
+    capacity: 2,
+    calls: ['a.py:A', 'a.py:B', 'a.py:C', 'a.py:A'],
+    asked: ['a.py:A', 'a.py:B', 'a.py:C', 'a.py:A'],
+  },
+  {
+    name: 'a hit makes a verdict recent again',
+    capacity: 2,
+    calls: ['a.py:A', 'a.py:B', 'a.py:A', 'a.py:C', 'a.py:A'],
+    asked: ['a.py:A', 'a.py:B', 'a.py:C'],
+  },
 ];
 
 describe('withVerdictCache', () => {
@@ -77,10 +105,16 @@ describe('the post-edit hook with the verdict cache', () => {
   /** ws_read, then each edit in turn; returns every result text and the file afterwards. */
   async function session(options: SyntaxPostEditOptions, edits: readonly [string, string][]) {
     const ws = await seedWorkspace({ 'a.py': PY });
-    const engine = new Engine({ workspace: ws, tools: [...FILE_TOOLS, wsEdit], postEdit: createSyntaxPostEdit(options), settings: { loop_guard: false } });
+    const engine = new Engine({
+      workspace: ws,
+      tools: [...FILE_TOOLS, wsEdit],
+      postEdit: createSyntaxPostEdit(options),
+      settings: { loop_guard: false },
+    });
     await engine.call('ws_read', { path: 'a.py' });
     const texts: string[] = [];
-    for (const [old_str, new_str] of edits) texts.push((await engine.call('ws_edit', { path: 'a.py', old_str, new_str })).text);
+    for (const [old_str, new_str] of edits)
+      texts.push((await engine.call('ws_edit', { path: 'a.py', old_str, new_str })).text);
     return { texts, file: await readText(ws, 'a.py') };
   }
 

@@ -33,7 +33,8 @@ export class VerdictCache {
   #misses = 0;
 
   constructor(readonly capacity: number = DEFAULT_VERDICT_CACHE_ENTRIES) {
-    if (!Number.isSafeInteger(capacity) || capacity < 1) throw new RangeError(`VerdictCache capacity must be a positive integer, got ${capacity}`);
+    if (!Number.isSafeInteger(capacity) || capacity < 1)
+      throw new RangeError(`VerdictCache capacity must be a positive integer, got ${capacity}`);
   }
 
   /** Lookups answered from the cache, and lookups that were not. */

@@ -72,7 +72,13 @@ export function withinBudget(checker: string, budgetMs: number, parse: () => Syn
 
 /** The verdict of a check that ran past its budget. */
 export function overBudget(checker: string, elapsedMs: number, budgetMs: number): SyntaxVerdict {
-  return { ...skippedVerdict(checker, `the check took ${Math.round(elapsedMs)} ms, over its ${budgetMs} ms budget; not judged`), bound: 'time' };
+  return {
+    ...skippedVerdict(
+      checker,
+      `the check took ${Math.round(elapsedMs)} ms, over its ${budgetMs} ms budget; not judged`,
+    ),
+    bound: 'time',
+  };
 }
 
 /** The verdict on a text over MAX_SYNTAX_CHECK_BYTES, or null when the text is within it. */

@@ -54,7 +54,9 @@ describe('paths-dev.json through ws_write and ws_read', () => {
     expect(await readText(ws, jailed.path)).toBe(BODY);
     const after = await snapshotFs(ws);
     expect(outsideRoot(after)).toEqual(outsideRoot(before));
-    const changed = [...after].filter(([p, v]) => before.get(p) !== v && !after.get(p)?.startsWith('dir')).map(([p]) => p);
+    const changed = [...after]
+      .filter(([p, v]) => before.get(p) !== v && !after.get(p)?.startsWith('dir'))
+      .map(([p]) => p);
     expect(changed).toEqual([`/ws/${jailed.path}`]);
     expect([...before.keys()].filter((p) => !after.has(p))).toEqual([]);
   });
@@ -118,27 +120,55 @@ describe('path classes through the tools, on every backend', async () => {
     ],
   ];
   const rows: [string, Record<string, unknown>, string, RegExp][] = [
-    ['ws_write, a 300-byte name', { path: `src/${'n'.repeat(300)}.js`, content: 'x\n' }, 'jail:name-too-long', /^path refused — .*is 303 bytes long, over the 255-byte limit filesystems set for one name\. Choose a shorter name\.$/],
-    ['ws_write, a path over PATH_MAX', { path: Array.from({ length: 20 }, () => 'd'.repeat(250)).join('/'), content: 'x\n' }, 'jail:path-too-long', /with the workspace root in front, over the system's limit of 4,095 bytes/],
+    [
+      'ws_write, a 300-byte name',
+      { path: `src/${'n'.repeat(300)}.js`, content: 'x\n' },
+      'jail:name-too-long',
+      /^path refused — .*is 303 bytes long, over the 255-byte limit filesystems set for one name\. Choose a shorter name\.$/,
+    ],
+    [
+      'ws_write, a path over PATH_MAX',
+      { path: Array.from({ length: 20 }, () => 'd'.repeat(250)).join('/'), content: 'x\n' },
+      'jail:path-too-long',
+      /with the workspace root in front, over the system's limit of 4,095 bytes/,
+    ],
     ['ws_read, a 300-byte name', { path: 'r'.repeat(300) }, 'jail:name-too-long', /is 300 bytes long/],
-    ['ws_write, ~/…', { path: '~/.bashrc', content: 'x\n' }, 'jail:tilde', /starts with "~", which a shell expands to a home directory/],
-    ['ws_write, a "?" in a name', { path: 'what?.md', content: 'x\n' }, 'jail:windows-char', /contains "\?", which Windows does not allow in file names/],
-    ['ws_write, a look-alike .git', { path: '.g\u0456t/config', content: '[core]\n' }, 'jail:confusable', /look-alike spelling of \.git/],
+    [
+      'ws_write, ~/…',
+      { path: '~/.bashrc', content: 'x\n' },
+      'jail:tilde',
+      /starts with "~", which a shell expands to a home directory/,
+    ],
+    [
+      'ws_write, a "?" in a name',
+      { path: 'what?.md', content: 'x\n' },
+      'jail:windows-char',
+      /contains "\?", which Windows does not allow in file names/,
+    ],
+    [
+      'ws_write, a look-alike .git',
+      { path: '.g\u0456t/config', content: '[core]\n' },
+      'jail:confusable',
+      /look-alike spelling of \.git/,
+    ],
   ];
   for (const [backend, open] of backends) {
-    it.each(rows.map((r) => [`${backend}: ${r[0]}`, r] as const))('%s is refused by the jail', async (_t, [, args, rule, says]) => {
-      const { ws, done } = await open();
-      try {
-        const engine = new Engine({ workspace: ws, tools: FILE_TOOLS, settings: { loop_guard: false } });
-        const r = await engine.call('path' in args && 'content' in args ? 'ws_write' : 'ws_read', args);
-        expect(r.ok).toBe(false);
-        expect(r.text).toMatch(says);
-        expect(r.notes.map((n) => n.detail)).toContain(rule);
-        expect(await ws.readdir('')).toEqual([]);
-      } finally {
-        await done();
-      }
-    });
+    it.each(rows.map((r) => [`${backend}: ${r[0]}`, r] as const))(
+      '%s is refused by the jail',
+      async (_t, [, args, rule, says]) => {
+        const { ws, done } = await open();
+        try {
+          const engine = new Engine({ workspace: ws, tools: FILE_TOOLS, settings: { loop_guard: false } });
+          const r = await engine.call('path' in args && 'content' in args ? 'ws_write' : 'ws_read', args);
+          expect(r.ok).toBe(false);
+          expect(r.text).toMatch(says);
+          expect(r.notes.map((n) => n.detail)).toContain(rule);
+          expect(await ws.readdir('')).toEqual([]);
+        } finally {
+          await done();
+        }
+      },
+    );
     it(`${backend}: reading an existing file named with "?" and "*" works; writing a new one is refused`, async () => {
       const { ws, done } = await open();
       try {

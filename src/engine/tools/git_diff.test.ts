@@ -12,11 +12,27 @@ import { blobId } from '../git/repo.ts';
 import { committedWorkspace, snapshotGitDir } from '../../../tests/support/git.ts';
 import type { Seed } from '../../../tests/support/file-tools.ts';
 
-const FN = ['function total(items) {', '  let sum = 0;', '  for (const x of items) {', '    sum += x;', '  }', '  return sum;', '}', ''].join('\n');
-const SEED: Seed = { 'a.js': 'one\ntwo\nthree\n', 'src/total.js': FN, 'empty.txt': '', 'img.bin': new Uint8Array([0, 1, 2, 3]), '.gitignore': '*.log\n' };
+const FN = [
+  'function total(items) {',
+  '  let sum = 0;',
+  '  for (const x of items) {',
+  '    sum += x;',
+  '  }',
+  '  return sum;',
+  '}',
+  '',
+].join('\n');
+const SEED: Seed = {
+  'a.js': 'one\ntwo\nthree\n',
+  'src/total.js': FN,
+  'empty.txt': '',
+  'img.bin': new Uint8Array([0, 1, 2, 3]),
+  '.gitignore': '*.log\n',
+};
 
 const enc = (s: string) => new TextEncoder().encode(s);
-const abbrev = async (text: string | Uint8Array) => (await blobId(typeof text === 'string' ? enc(text) : text)).slice(0, 7);
+const abbrev = async (text: string | Uint8Array) =>
+  (await blobId(typeof text === 'string' ? enc(text) : text)).slice(0, 7);
 
 interface Row {
   name: string;
@@ -37,13 +53,18 @@ const ONE_FILE = '[1 file with changes (working tree vs HEAD, new files included
 
 const rows: Row[] = [
   { name: 'no repository: the explicit message', repo: 'none', ok: false, text: async () => NOT_A_REPO },
-  { name: 'no changes', ok: true, text: async () => 'no changes: the working tree matches HEAD (the last commit), new files included.' },
+  {
+    name: 'no changes',
+    ok: true,
+    text: async () => 'no changes: the working tree matches HEAD (the last commit), new files included.',
+  },
   {
     name: 'no staged changes',
     args: { staged: true },
     act: async (_e, ws) => ws.writeFile('a.js', enc('ONE\n')),
     ok: true,
-    text: async () => 'no staged changes: the index matches HEAD (the last commit). git_diff without "staged" shows the working tree\'s changes.',
+    text: async () =>
+      'no staged changes: the index matches HEAD (the last commit). git_diff without "staged" shows the working tree\'s changes.',
   },
   {
     name: 'a modified file: index line, a/ b/ headers, one-line ranges without a count',
@@ -67,13 +88,15 @@ const rows: Row[] = [
     name: 'a new (untracked) file is shown as a new file',
     act: async (_e, ws) => ws.writeFile('n.txt', enc('hello\n')),
     ok: true,
-    text: async () => `diff --git a/n.txt b/n.txt\nnew file mode 100644\nindex 0000000..${await abbrev('hello\n')}\n--- /dev/null\n+++ b/n.txt\n@@ -0,0 +1 @@\n+hello\n${ONE_FILE}`,
+    text: async () =>
+      `diff --git a/n.txt b/n.txt\nnew file mode 100644\nindex 0000000..${await abbrev('hello\n')}\n--- /dev/null\n+++ b/n.txt\n@@ -0,0 +1 @@\n+hello\n${ONE_FILE}`,
   },
   {
     name: 'a deleted file',
     act: async (_e, ws) => ws.remove('a.js'),
     ok: true,
-    text: async () => `diff --git a/a.js b/a.js\ndeleted file mode 100644\nindex ${await abbrev('one\ntwo\nthree\n')}..0000000\n--- a/a.js\n+++ /dev/null\n@@ -1,3 +0,0 @@\n-one\n-two\n-three\n${ONE_FILE}`,
+    text: async () =>
+      `diff --git a/a.js b/a.js\ndeleted file mode 100644\nindex ${await abbrev('one\ntwo\nthree\n')}..0000000\n--- a/a.js\n+++ /dev/null\n@@ -1,3 +0,0 @@\n-one\n-two\n-three\n${ONE_FILE}`,
   },
   {
     name: 'a new empty file has a header only',
@@ -112,7 +135,8 @@ const rows: Row[] = [
     },
     args: { staged: true },
     ok: true,
-    text: async () => 'diff --git a/a.js b/b.js\nsimilarity index 100%\nrename from a.js\nrename to b.js\n[1 file with staged changes (index vs HEAD)]',
+    text: async () =>
+      'diff --git a/a.js b/b.js\nsimilarity index 100%\nrename from a.js\nrename to b.js\n[1 file with staged changes (index vs HEAD)]',
   },
   {
     name: 'path narrows the diff to one file',
@@ -122,7 +146,8 @@ const rows: Row[] = [
     },
     args: { path: 'n.txt' },
     ok: true,
-    text: async () => `diff --git a/n.txt b/n.txt\nnew file mode 100644\nindex 0000000..${await abbrev('x\n')}\n--- /dev/null\n+++ b/n.txt\n@@ -0,0 +1 @@\n+x\n[1 file with changes (working tree vs HEAD, new files included) in n.txt]`,
+    text: async () =>
+      `diff --git a/n.txt b/n.txt\nnew file mode 100644\nindex 0000000..${await abbrev('x\n')}\n--- /dev/null\n+++ b/n.txt\n@@ -0,0 +1 @@\n+x\n[1 file with changes (working tree vs HEAD, new files included) in n.txt]`,
   },
   {
     name: 'path may name a file that was deleted',
@@ -138,7 +163,8 @@ const rows: Row[] = [
     act: async (_e, ws) => ws.writeFile('a.js', enc('one\n')),
     args: { path: 'src' },
     ok: true,
-    text: async () => 'no changes in src: the working tree matches HEAD (the last commit), new files included. git_status lists what changed elsewhere.',
+    text: async () =>
+      'no changes in src: the working tree matches HEAD (the last commit), new files included. git_status lists what changed elsewhere.',
   },
   {
     name: 'ignored files are not diffed',

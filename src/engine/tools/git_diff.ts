@@ -14,7 +14,10 @@ import { MAX_WALK_ENTRIES } from '../walk.ts';
 
 const schema = z.object({
   path: z.string().optional().describe('Only changes to this file or directory (default: the whole project)'),
-  staged: z.boolean().optional().describe('true: compare the index (staged changes) with HEAD instead of the working tree'),
+  staged: z
+    .boolean()
+    .optional()
+    .describe('true: compare the index (staged changes) with HEAD instead of the working tree'),
 });
 
 export const gitDiff = defineTool({
@@ -26,7 +29,10 @@ export const gitDiff = defineTool({
   async run(args, ctx) {
     const opened = await openRepo(ctx.ws, { readOnly: true });
     if (!opened.ok) return fail(opened.text, [{ kind: 'hint', text: 'no git repository', detail: 'no-repo' }]);
-    const scope = args.path === undefined ? { ok: true as const, file: { path: '', display: '.' } } : await jail(ctx, args.path, 'read');
+    const scope =
+      args.path === undefined
+        ? { ok: true as const, file: { path: '', display: '.' } }
+        : await jail(ctx, args.path, 'read');
     if (!scope.ok) return scope.result;
     const staged = args.staged ?? false;
     const report = await readDiff(opened.repo, { staged, path: scope.file.path });

@@ -48,8 +48,18 @@ const rows: Row[] = [
     text: 'not a git repository here: .git is a file (a worktree or submodule link), and only a .git directory at the project root is read — use ws_list/ws_glob to see files',
   },
   { name: 'a clean tree says so', ok: true, text: `## main\n${CLEAN_TEXT}` },
-  { name: 'a modified file: second column M', act: (_e, ws) => ws.writeFile('a.js', enc('export const a = 2;\n')), ok: true, text: '## main\n M a.js' },
-  { name: 'a deleted file: second column D', act: (e) => call(e, 'ws_delete', { path: 'src/util.js' }), ok: true, text: '## main\n D src/util.js' },
+  {
+    name: 'a modified file: second column M',
+    act: (_e, ws) => ws.writeFile('a.js', enc('export const a = 2;\n')),
+    ok: true,
+    text: '## main\n M a.js',
+  },
+  {
+    name: 'a deleted file: second column D',
+    act: (e) => call(e, 'ws_delete', { path: 'src/util.js' }),
+    ok: true,
+    text: '## main\n D src/util.js',
+  },
   {
     name: 'new files: ?? by path; a new directory is shown once as dir/',
     act: async (_e, ws) => {
@@ -99,7 +109,12 @@ const rows: Row[] = [
     ok: true,
     text: '## main\n?? keep.txt',
   },
-  { name: 'a path with a space is quoted', act: async (_e, ws) => ws.writeFile('my notes.txt', enc('x\n')), ok: true, text: '## main\n?? "my notes.txt"' },
+  {
+    name: 'a path with a space is quoted',
+    act: async (_e, ws) => ws.writeFile('my notes.txt', enc('x\n')),
+    ok: true,
+    text: '## main\n?? "my notes.txt"',
+  },
   {
     name: 'a changed binary file is listed like any other',
     seed: { ...SEED, 'img.bin': new Uint8Array([0, 1, 2, 3]) },
@@ -124,7 +139,8 @@ const rows: Row[] = [
 describe('git_status (memory workspace)', () => {
   it.each(rows.map((r) => [r.name, r] as const))('%s', async (_n, row) => {
     const { ws, engine } = await committedWorkspace(row.seed ?? SEED, (row.repo ?? 'committed') === 'committed');
-    if (row.repo === 'unborn') await git.init({ fs: gitFs(ws, { readOnly: false }), dir: GIT_WORKDIR, defaultBranch: 'main' });
+    if (row.repo === 'unborn')
+      await git.init({ fs: gitFs(ws, { readOnly: false }), dir: GIT_WORKDIR, defaultBranch: 'main' });
     await row.act?.(engine, ws);
     const before = await snapshotGitDir(ws);
     const r = await engine.call('git_status', {});

@@ -31,7 +31,9 @@ export const gitStatus = defineTool({
     const report = await readStatus(opened.repo);
     const lines = [formatShortStatus(report)];
     if (report.truncated) {
-      lines.push(`[the working tree has more than ${MAX_WALK_ENTRIES} entries; the scan stopped there, so later files are not listed]`);
+      lines.push(
+        `[the working tree has more than ${MAX_WALK_ENTRIES} entries; the scan stopped there, so later files are not listed]`,
+      );
     }
     lines.push(isClean(report) ? CLEAN_TEXT : STATUS_LEGEND);
     return ok(lines.join('\n'));

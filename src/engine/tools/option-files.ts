@@ -23,11 +23,20 @@ function candidates(argv: readonly string[]): { index: number; value: string; sp
     const eq = w.indexOf('=');
     if (w.startsWith('-') && eq > 0) {
       const value = w.slice(eq + 1);
-      if (value !== '' && !looksLikePath(value)) out.push({ index: i, value, spelled: `${w.slice(0, eq + 1)}./${value}` });
+      if (value !== '' && !looksLikePath(value))
+        out.push({ index: i, value, spelled: `${w.slice(0, eq + 1)}./${value}` });
       continue;
     }
     const prev = argv[i - 1]!;
-    if (!w.startsWith('-') && w !== '' && !looksLikePath(w) && prev.startsWith('-') && prev !== '--' && !prev.includes('=')) out.push({ index: i, value: w, spelled: `./${w}` });
+    if (
+      !w.startsWith('-') &&
+      w !== '' &&
+      !looksLikePath(w) &&
+      prev.startsWith('-') &&
+      prev !== '--' &&
+      !prev.includes('=')
+    )
+      out.push({ index: i, value: w, spelled: `./${w}` });
   }
   return out.slice(0, MAX_CANDIDATES);
 }

@@ -9,7 +9,14 @@ import { HARNESS_DIR } from '../jail.ts';
 import type { ToolContext } from '../context.ts';
 import type { ExecPlan, ExecStage } from '../workspace.ts';
 import type { PlanArg, PlanInput, ShellPlan } from '../shell/plan-types.ts';
-import { bashSeesPattern, isPattern, segmentMatcher, splitSegments, unescape, usesCollation } from '../shell/pattern.ts';
+import {
+  bashSeesPattern,
+  isPattern,
+  segmentMatcher,
+  splitSegments,
+  unescape,
+  usesCollation,
+} from '../shell/pattern.ts';
 
 /** Largest input file a command may read through `<` (it is held in memory whole). */
 export const MAX_STDIN_BYTES = 16 * 1024 * 1024;
@@ -17,7 +24,9 @@ export const MAX_STDIN_BYTES = 16 * 1024 * 1024;
 /** Paths a pattern may expand to, most: past this the command is refused, not cut. */
 export const MAX_GLOB_MATCHES = 10_000;
 
-export type Resolved = { readonly ok: true; readonly plan: ExecPlan } | { readonly ok: false; readonly why: string; readonly exitCode: number };
+export type Resolved =
+  | { readonly ok: true; readonly plan: ExecPlan }
+  | { readonly ok: false; readonly why: string; readonly exitCode: number };
 
 function byCodeUnit(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -56,8 +65,13 @@ function child(m: Match, name: string, afterPattern: boolean): Match {
 /** Expands one pattern relative to the root; an empty list when nothing matches. */
 async function expand(ctx: ToolContext, pattern: string): Promise<string[]> {
   const segments = splitSegments(pattern);
-  if (segments[0] === '' || segments.includes('..')) throw new GlobRefused(pattern, 'leaves the workspace (it is absolute or has a ".." segment)');
-  if (segments.some(usesCollation)) throw new GlobRefused(pattern, 'has a collating symbol or equivalence class ([. or [= inside brackets), which ws_shell does not expand; list the characters in the brackets');
+  if (segments[0] === '' || segments.includes('..'))
+    throw new GlobRefused(pattern, 'leaves the workspace (it is absolute or has a ".." segment)');
+  if (segments.some(usesCollation))
+    throw new GlobRefused(
+      pattern,
+      'has a collating symbol or equivalence class ([. or [= inside brackets), which ws_shell does not expand; list the characters in the brackets',
+    );
   let partial: Match[] = [{ shown: '', path: '' }];
   let afterPattern = false;
   for (const [i, seg] of segments.entries()) {
@@ -90,7 +104,8 @@ async function expand(ctx: ToolContext, pattern: string): Promise<string[]> {
         const m = child(base, name, afterPattern);
         if (!last && !(await isDirectory(ctx, m.path))) continue;
         next.push(m);
-        if (next.length > MAX_GLOB_MATCHES) throw new GlobRefused(pattern, `matches more than ${MAX_GLOB_MATCHES} paths; narrow it`);
+        if (next.length > MAX_GLOB_MATCHES)
+          throw new GlobRefused(pattern, `matches more than ${MAX_GLOB_MATCHES} paths; narrow it`);
       }
     }
     partial = next;
@@ -137,7 +152,8 @@ async function expandArgs(ctx: ToolContext, args: readonly PlanArg[]): Promise<s
     if (matches.length === 0) out.push(a.text);
     else {
       const hit = matches.find(protectedPath);
-      if (hit !== undefined) return `the pattern ${JSON.stringify(a.text)} matches ${JSON.stringify(hit)}, inside .git/ or .slmcode/, which ws_shell does not touch; name the files you mean`;
+      if (hit !== undefined)
+        return `the pattern ${JSON.stringify(a.text)} matches ${JSON.stringify(hit)}, inside .git/ or .slmcode/, which ws_shell does not touch; name the files you mean`;
       out.push(...matches);
     }
   }
@@ -157,7 +173,10 @@ async function stdinOf(ctx: ToolContext, input: PlanInput): Promise<ExecStage['s
       const st = await ctx.ws.lstat(r.path);
       if (st === null) return { why: `${input.path}: No such file or directory` };
       if (st.type === 'dir') return { why: `${input.path}: Is a directory` };
-      if (st.size > MAX_STDIN_BYTES) return { why: `${input.path} is ${st.size} bytes, over the ${MAX_STDIN_BYTES}-byte limit for input redirection; pass the file name to the command instead` };
+      if (st.size > MAX_STDIN_BYTES)
+        return {
+          why: `${input.path} is ${st.size} bytes, over the ${MAX_STDIN_BYTES}-byte limit for input redirection; pass the file name to the command instead`,
+        };
       return ctx.ws.readFile(r.path);
     }
   }
@@ -172,10 +191,17 @@ export async function resolvePlan(ctx: ToolContext, plan: ShellPlan): Promise<Re
       if (typeof argv === 'string') return { ok: false, why: argv, exitCode: 2 };
       const stdin = await stdinOf(ctx, s.stdin);
       if (typeof stdin === 'object' && 'why' in stdin) return { ok: false, why: stdin.why, exitCode: 1 };
-      stages.push({ argv, ...(Object.keys(s.env).length ? { env: s.env } : {}), stdin, stdout: s.stdout, stderr: s.stderr });
+      stages.push({
+        argv,
+        ...(Object.keys(s.env).length ? { env: s.env } : {}),
+        stdin,
+        stdout: s.stdout,
+        stderr: s.stderr,
+      });
     }
   } catch (e) {
-    if (e instanceof GlobRefused) return { ok: false, why: `the pattern ${JSON.stringify(e.pattern)} ${e.why}`, exitCode: 2 };
+    if (e instanceof GlobRefused)
+      return { ok: false, why: `the pattern ${JSON.stringify(e.pattern)} ${e.why}`, exitCode: 2 };
     throw e;
   }
   return { ok: true, plan: { stages } };

@@ -21,7 +21,13 @@ import { bareOptionFile } from './option-files.ts';
 
 export type RunOutcome =
   | { readonly ran: false; readonly result: ToolResult }
-  | { readonly ran: true; readonly exec: ExecResult; readonly decision: ShellDecision; readonly plan: ExecPlan; readonly notes: Note[] };
+  | {
+      readonly ran: true;
+      readonly exec: ExecResult;
+      readonly decision: ShellDecision;
+      readonly plan: ExecPlan;
+      readonly notes: Note[];
+    };
 
 export interface RunLimits {
   readonly timeoutMs: number;
@@ -32,7 +38,10 @@ export interface RunLimits {
  * The timeout a call gets: `shell_timeout` by default; a requested one is capped at
  * `shell_timeout_cap`. `capped` says the request was lowered.
  */
-export function resolveTimeout(settings: EngineSettings, requested: number | undefined): { timeoutMs: number; capped: boolean } {
+export function resolveTimeout(
+  settings: EngineSettings,
+  requested: number | undefined,
+): { timeoutMs: number; capped: boolean } {
   if (requested === undefined) return { timeoutMs: settings.shell_timeout, capped: false };
   const cap = settings.shell_timeout_cap;
   return requested > cap ? { timeoutMs: cap, capped: true } : { timeoutMs: requested, capped: false };
@@ -76,7 +85,12 @@ export async function isGatedShellCall(tool: string, args: unknown): Promise<boo
  * Checks `command` with the policy and runs it when allowed (or gated and approved). A refusal
  * or a missing approval comes back as the failed result the model sees, named as `tool`.
  */
-export async function runChecked(ctx: ToolContext, tool: string, command: string, limits: RunLimits): Promise<RunOutcome> {
+export async function runChecked(
+  ctx: ToolContext,
+  tool: string,
+  command: string,
+  limits: RunLimits,
+): Promise<RunOutcome> {
   const decision = await checkCommand(command);
   const plan = decision.plan;
   const shown = JSON.stringify(command);
@@ -85,7 +99,10 @@ export async function runChecked(ctx: ToolContext, tool: string, command: string
   if (decision.decision === 'refuse') {
     return {
       ran: false,
-      result: fail(`${tool} did not run ${shown} — ${decision.reason}`, [policyNote, { kind: 'refusal', text: firstLine(decision.reason), detail: decision.rule }]),
+      result: fail(`${tool} did not run ${shown} — ${decision.reason}`, [
+        policyNote,
+        { kind: 'refusal', text: firstLine(decision.reason), detail: decision.rule },
+      ]),
     };
   }
   if (decision.decision === 'gated' && !ctx.approved) {
@@ -101,7 +118,10 @@ export async function runChecked(ctx: ToolContext, tool: string, command: string
     // The policy allowed a line without a plan: a bug, said plainly, and nothing runs.
     return {
       ran: false,
-      result: fail(`${tool} did not run ${shown}: the policy allowed it but gave no execution plan. Send the command again as one plain command.`, [policyNote]),
+      result: fail(
+        `${tool} did not run ${shown}: the policy allowed it but gave no execution plan. Send the command again as one plain command.`,
+        [policyNote],
+      ),
     };
   }
   const resolved = await resolvePlan(ctx, plan);
@@ -113,26 +133,45 @@ export async function runChecked(ctx: ToolContext, tool: string, command: string
     const argv = resolved.plan.stages.map((st) => st.argv.join(' ')).join(' | ');
     return {
       ran: false,
-      result: fail(`${tool} did not run ${shown}: its patterns expand to ${JSON.stringify(argv.length > 160 ? `${argv.slice(0, 159)}…` : argv)}, and that command ${expanded.reason}`, [
-        policyNote,
-        { kind: 'refusal', text: firstLine(expanded.reason), detail: expanded.rule },
-      ]),
+      result: fail(
+        `${tool} did not run ${shown}: its patterns expand to ${JSON.stringify(argv.length > 160 ? `${argv.slice(0, 159)}…` : argv)}, and that command ${expanded.reason}`,
+        [policyNote, { kind: 'refusal', text: firstLine(expanded.reason), detail: expanded.rule }],
+      ),
     };
   }
 
   const named = await bareOptionFile(ctx, resolved.plan);
-  if (named) return { ran: false, result: fail(`${tool} did not run ${shown}: ${named}.`, [policyNote, { kind: 'refusal', text: firstLine(named), detail: 'option-file' }]) };
+  if (named)
+    return {
+      ran: false,
+      result: fail(`${tool} did not run ${shown}: ${named}.`, [
+        policyNote,
+        { kind: 'refusal', text: firstLine(named), detail: 'option-file' },
+      ]),
+    };
 
   const notes: Note[] = [policyNote];
-  if (decision.decision === 'gated') notes.push({ kind: 'shell', text: 'approved by a person in the UI', detail: 'approved' });
-  if (plan.stages.length > 1) notes.push({ kind: 'shell', text: `ran as ${plan.stages.length} processes joined by pipes, each exactly as checked (no shell)`, detail: 'pipeline' });
+  if (decision.decision === 'gated')
+    notes.push({ kind: 'shell', text: 'approved by a person in the UI', detail: 'approved' });
+  if (plan.stages.length > 1)
+    notes.push({
+      kind: 'shell',
+      text: `ran as ${plan.stages.length} processes joined by pipes, each exactly as checked (no shell)`,
+      detail: 'pipeline',
+    });
   const ran = await runWithXargs(ctx, resolved.plan, {
     cwd: '',
     timeoutMs: limits.timeoutMs,
     maxOutputBytes: limits.maxOutputBytes,
   });
   if (!ran.ok) {
-    return { ran: false, result: fail(`${tool} did not run ${shown}: ${ran.why}`, [policyNote, { kind: 'refusal', text: firstLine(ran.why), detail: ran.rule }]) };
+    return {
+      ran: false,
+      result: fail(`${tool} did not run ${shown}: ${ran.why}`, [
+        policyNote,
+        { kind: 'refusal', text: firstLine(ran.why), detail: ran.rule },
+      ]),
+    };
   }
   for (const text of ran.notes) notes.push({ kind: 'shell', text, detail: 'xargs' });
   return { ran: true, exec: ran.exec, decision, plan: resolved.plan, notes };

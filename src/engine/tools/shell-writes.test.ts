@@ -7,7 +7,11 @@ beforeAll(() => useNodeWasm());
 describe('gatedShellWrites: the paths a gated ws_shell call would write, for the approval prompt', () => {
   it.each([
     ['ws_shell', { command: 'cp a b' }, ['b']],
-    ['ws_shell', { cmd: 'npm install' }, ['node_modules/', 'package.json', 'package-lock.json', "whatever the packages' install scripts write"]],
+    [
+      'ws_shell',
+      { cmd: 'npm install' },
+      ['node_modules/', 'package.json', 'package-lock.json', "whatever the packages' install scripts write"],
+    ],
     ['ws_shell', { command: 'curl https://x.example' }, []],
     ['ws_shell', { command: 'ls' }, undefined],
     ['ws_shell', { command: 'touch .git/x' }, undefined],

@@ -79,9 +79,12 @@ export async function findTestCommand(ws: Workspace, filter: string | undefined)
   if (script !== null) {
     if (filter === undefined) return { line: 'npm test', script };
     const option = SCRIPT_FILTERS.find(([re]) => re.test(script))?.[1];
-    return option ? { line: `npm test -- ${option} ${shellQuote(filter)}`, script } : { line: 'npm test', script, filterIgnored: filter };
+    return option
+      ? { line: `npm test -- ${option} ${shellQuote(filter)}`, script }
+      : { line: 'npm test', script, filterIgnored: filter };
   }
   if (await looksPython(ws)) return { line: filter === undefined ? 'pytest' : `pytest -k ${shellQuote(filter)}` };
-  if (await exists(ws, 'go.mod')) return { line: filter === undefined ? 'go test -v ./...' : `go test -v -run ${shellQuote(filter)} ./...` };
+  if (await exists(ws, 'go.mod'))
+    return { line: filter === undefined ? 'go test -v ./...' : `go test -v -run ${shellQuote(filter)} ./...` };
   return null;
 }

@@ -51,6 +51,8 @@ export const wsDelete = defineTool({
     const undo = cp
       ? `Its text is kept in checkpoint #${cp.id}, so it can be restored.`
       : `File checkpoints are off, so this cannot be undone.`;
-    return ok(`deleted ${file.display} (${n} line${n === 1 ? '' : 's'}). ${undo}`, cp ? [cp.note] : [], [{ path: file.path, before: state.text, after: null }]);
+    return ok(`deleted ${file.display} (${n} line${n === 1 ? '' : 's'}). ${undo}`, cp ? [cp.note] : [], [
+      { path: file.path, before: state.text, after: null },
+    ]);
   },
 });

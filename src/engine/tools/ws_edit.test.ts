@@ -17,7 +17,14 @@ async function setup(files: Record<string, string | Uint8Array>, settings: Parti
 }
 
 describe('ws_edit: success text, one row per rung', () => {
-  const rows: { name: string; file: string; args: Record<string, unknown>; text: string; rung?: string; after: string }[] = [
+  const rows: {
+    name: string;
+    file: string;
+    args: Record<string, unknown>;
+    text: string;
+    rung?: string;
+    after: string;
+  }[] = [
     {
       name: 'exact',
       file: PY,
@@ -102,13 +109,27 @@ describe('ws_edit: success text, one row per rung', () => {
 
 describe('ws_edit: a note names every drift the match tolerated', () => {
   it.each([
-    ['indentation shifted and a blank line added', {}, '        x = 1\n\n        y = 2\n        return x + y', ['indent', 'blank-lines'],
-      '[matched after normalizing indentation and ignoring blank lines — your old_str was indented differently and had different blank-line spacing]'],
-    ['indentation only, with the indent rung off', { disabled_rungs: ['indent'] }, '  x = 1\n  y = 2\n  return x + y', ['indent'],
-      '[matched after normalizing indentation — your old_str was indented differently]'],
+    [
+      'indentation shifted and a blank line added',
+      {},
+      '        x = 1\n\n        y = 2\n        return x + y',
+      ['indent', 'blank-lines'],
+      '[matched after normalizing indentation and ignoring blank lines — your old_str was indented differently and had different blank-line spacing]',
+    ],
+    [
+      'indentation only, with the indent rung off',
+      { disabled_rungs: ['indent'] },
+      '  x = 1\n  y = 2\n  return x + y',
+      ['indent'],
+      '[matched after normalizing indentation — your old_str was indented differently]',
+    ],
   ] as const)('%s', async (_n, settings, oldStr, drifts, note) => {
     const { engine } = await setup({ 'a.py': PY }, settings);
-    const res = await engine.call('ws_edit', { path: 'a.py', old_str: oldStr, new_str: oldStr.replace('x + y', 'x - y') });
+    const res = await engine.call('ws_edit', {
+      path: 'a.py',
+      old_str: oldStr,
+      new_str: oldStr.replace('x + y', 'x - y'),
+    });
     expect(res.ok).toBe(true);
     expect(res.text).toBe(`edited a.py (1 replacement(s)) ${note}`);
     expect(res.notes.filter((n) => n.kind === 'rung').map((n) => n.detail)).toEqual(drifts);
@@ -130,30 +151,57 @@ describe('ws_edit: refusals, one row per message', () => {
       says: ['old_str is empty', 'ws_write', 'last 2–3 lines', 'the anchor repeated'],
       rule: 'empty-old-str',
     },
-    { name: 'whitespace-only old_str', args: { path: 'a.py', old_str: ' \n\t', new_str: 'x' }, says: ['old_str is empty or only whitespace'], rule: 'empty-old-str' },
-    { name: 'old_str equals new_str', args: { path: 'a.py', old_str: 'x = 1', new_str: 'x = 1' }, says: [NO_OP_TEXT], rule: 'no-op' },
+    {
+      name: 'whitespace-only old_str',
+      args: { path: 'a.py', old_str: ' \n\t', new_str: 'x' },
+      says: ['old_str is empty or only whitespace'],
+      rule: 'empty-old-str',
+    },
+    {
+      name: 'old_str equals new_str',
+      args: { path: 'a.py', old_str: 'x = 1', new_str: 'x = 1' },
+      says: [NO_OP_TEXT],
+      rule: 'no-op',
+    },
     {
       name: 'exact match found N times',
       args: { path: 'a.py', old_str: 'x = 1', new_str: 'x = 2' },
-      says: ['old_str found 2 times in a.py (at lines 2, 7)', 'pass replace_all:true, or include more surrounding context', 'Do NOT use ws_write.'],
+      says: [
+        'old_str found 2 times in a.py (at lines 2, 7)',
+        'pass replace_all:true, or include more surrounding context',
+        'Do NOT use ws_write.',
+      ],
       rule: 'found-n-times',
     },
     {
       name: 'a ladder rung matched N places',
       args: { path: 'a.py', old_str: 'x = 1\ny = 2', new_str: 'x = 1\ny = 3' },
-      says: ['Ambiguous edit refused — the search text matches 2 places in a.py (lines 2–3, 7–8)', 'indentation-normalized match', 'replace_all:true'],
+      says: [
+        'Ambiguous edit refused — the search text matches 2 places in a.py (lines 2–3, 7–8)',
+        'indentation-normalized match',
+        'replace_all:true',
+      ],
       rule: 'ambiguous',
     },
     {
       name: 'gutter on some lines only',
-      args: { path: 'a.py', old_str: 'def bar():\n     7|    x = 1\n     8|    y = 2', new_str: 'def bar():\n    x = 3' },
+      args: {
+        path: 'a.py',
+        old_str: 'def bar():\n     7|    x = 1\n     8|    y = 2',
+        new_str: 'def bar():\n    x = 3',
+      },
       says: ['gutter', '2 of its 3 non-blank lines', 'before: "     7|    x = 1"', 'after:  "    x = 1"'],
       rule: 'partial-gutter',
     },
     {
       name: 'not found, with the closest span',
       args: { path: 'a.py', old_str: 'def baz():\n    z = 1', new_str: 'q' },
-      says: ['old_str not found in a.py', 'The closest text is lines 6–7', 'def bar():', 'ws_read {"path":"a.py","offset":3,"limit":8}'],
+      says: [
+        'old_str not found in a.py',
+        'The closest text is lines 6–7',
+        'def bar():',
+        'ws_read {"path":"a.py","offset":3,"limit":8}',
+      ],
       rule: 'not-found',
     },
     {
@@ -165,14 +213,36 @@ describe('ws_edit: refusals, one row per message', () => {
     {
       name: 'over-edit guard',
       files: { 'big.py': Array.from({ length: OVER_EDIT_MIN_LINES }, (_, i) => `line_${i} = ${i}`).join('\n') },
-      args: { path: 'big.py', old_str: Array.from({ length: OVER_EDIT_MIN_LINES }, (_, i) => `line_${i} = ${i}`).join('\n'), new_str: 'all = 0' },
+      args: {
+        path: 'big.py',
+        old_str: Array.from({ length: OVER_EDIT_MIN_LINES }, (_, i) => `line_${i} = ${i}`).join('\n'),
+        new_str: 'all = 0',
+      },
       says: ['Over-edit refused', 'ws_write', 'ws_replace_lines'],
       rule: 'over-edit',
     },
-    { name: 'missing file', args: { path: 'src/nope.py', old_str: 'a', new_str: 'b' }, says: ['does not exist', 'ws_glob', 'ws_list'] },
-    { name: 'a directory', files: { 'src/a.py': PY }, args: { path: 'src', old_str: 'a', new_str: 'b' }, says: ['is a directory', 'ws_list'] },
-    { name: 'a binary file', files: { 'b.bin': new Uint8Array([0, 1, 2, 0]) }, args: { path: 'b.bin', old_str: 'a', new_str: 'b' }, says: ['binary'] },
-    { name: 'the jail', args: { path: '.slmcode/hooks.json', old_str: 'a', new_str: 'b' }, says: ['write refused — .slmcode/hooks.json is harness control state'] },
+    {
+      name: 'missing file',
+      args: { path: 'src/nope.py', old_str: 'a', new_str: 'b' },
+      says: ['does not exist', 'ws_glob', 'ws_list'],
+    },
+    {
+      name: 'a directory',
+      files: { 'src/a.py': PY },
+      args: { path: 'src', old_str: 'a', new_str: 'b' },
+      says: ['is a directory', 'ws_list'],
+    },
+    {
+      name: 'a binary file',
+      files: { 'b.bin': new Uint8Array([0, 1, 2, 0]) },
+      args: { path: 'b.bin', old_str: 'a', new_str: 'b' },
+      says: ['binary'],
+    },
+    {
+      name: 'the jail',
+      args: { path: '.slmcode/hooks.json', old_str: 'a', new_str: 'b' },
+      says: ['write refused — .slmcode/hooks.json is harness control state'],
+    },
     {
       name: 'edit_tolerance off: byte-exact only',
       args: { path: 'a.py', old_str: 'def bar():  \n    x = 1', new_str: 'def baz():\n    x = 1' },
@@ -272,7 +342,11 @@ describe('ws_edit: arguments, settings and state', () => {
 
   it('refuses an edit that, fitted to the file, changes nothing', async () => {
     const { engine, read } = await setup({ 'a.py': PY });
-    const res = await engine.call('ws_edit', { path: 'a.py', old_str: 'def bar():  \n    x = 1', new_str: 'def bar():\n    x = 1' });
+    const res = await engine.call('ws_edit', {
+      path: 'a.py',
+      old_str: 'def bar():  \n    x = 1',
+      new_str: 'def bar():\n    x = 1',
+    });
     expect(res.ok).toBe(false);
     expect(res.text).toContain(NO_OP_TEXT);
     expect(await read('a.py')).toBe(PY);

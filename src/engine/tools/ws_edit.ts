@@ -40,9 +40,16 @@ export const MISSES_BEFORE_LINE_EDIT = 2;
 
 const schema = z.object({
   path: z.string().describe('File to edit, relative to the project root.'),
-  old_str: z.string().describe('The exact text to replace, copied from ws_read without the line-number gutter; must identify one place.'),
+  old_str: z
+    .string()
+    .describe(
+      'The exact text to replace, copied from ws_read without the line-number gutter; must identify one place.',
+    ),
   new_str: z.string().describe('The text to put in its place.'),
-  replace_all: z.boolean().optional().describe('Replace every place old_str matches instead of refusing when it matches more than one.'),
+  replace_all: z
+    .boolean()
+    .optional()
+    .describe('Replace every place old_str matches instead of refusing when it matches more than one.'),
 });
 
 type EditArgs = z.output<typeof schema>;
@@ -52,7 +59,14 @@ export const wsEdit = defineTool({
   summary: 'Replace old_str with new_str, uniquely',
   writes: true,
   schema,
-  aliases: { old_string: 'old_str', search: 'old_str', old: 'old_str', new_string: 'new_str', replace: 'new_str', new: 'new_str' },
+  aliases: {
+    old_string: 'old_str',
+    search: 'old_str',
+    old: 'old_str',
+    new_string: 'new_str',
+    replace: 'new_str',
+    new: 'new_str',
+  },
   run: runEdit,
 });
 
@@ -103,7 +117,13 @@ function gutterKeptText(setting: 'edit_tolerance' | 'gutter_strip'): string {
 
 /** What to search for and what to put in its place, after a read gutter is dealt with. */
 type Search =
-  | { readonly ok: true; readonly search: string; readonly replacement: string; readonly gutter: boolean; readonly gutterKept: 'edit_tolerance' | 'gutter_strip' | null }
+  | {
+      readonly ok: true;
+      readonly search: string;
+      readonly replacement: string;
+      readonly gutter: boolean;
+      readonly gutterKept: 'edit_tolerance' | 'gutter_strip' | null;
+    }
   | { readonly ok: false; readonly result: ToolResult };
 
 /**
@@ -118,14 +138,29 @@ function planSearch(ctx: ToolContext, key: string, path: string, before: string,
     case 'none':
       return plain;
     case 'partial':
-      return { ok: false, result: miss(ctx, key, path, partialGutterText(path, args.old_str, gutter.style, gutter.lines.length, gutter.of), 'partial-gutter') };
+      return {
+        ok: false,
+        result: miss(
+          ctx,
+          key,
+          path,
+          partialGutterText(path, args.old_str, gutter.style, gutter.lines.length, gutter.of),
+          'partial-gutter',
+        ),
+      };
     case 'all': {
       if (!ctx.settings.edit_tolerance) return { ...plain, gutterKept: 'edit_tolerance' };
       if (!ctx.settings.gutter_strip) return { ...plain, gutterKept: 'gutter_strip' };
       const replacement = stripMatchingGutter(args.new_str, gutter.style);
       if (gutter.stripped.trim() === '') return { ok: false, result: refusal(emptyOldStrText(path), 'empty-old-str') };
       if (gutter.stripped === replacement) {
-        return { ok: false, result: refusal(`${NO_OP_TEXT} (once the ws_read line numbers are removed from both) Put the changed text in new_str.`, 'no-op') };
+        return {
+          ok: false,
+          result: refusal(
+            `${NO_OP_TEXT} (once the ws_read line numbers are removed from both) Put the changed text in new_str.`,
+            'no-op',
+          ),
+        };
       }
       return { ok: true, search: gutter.stripped, replacement, gutter: true, gutterKept: null };
     }
@@ -167,7 +202,9 @@ async function runEdit(args: EditArgs, ctx: ToolContext): Promise<ToolResult> {
       gutter = false;
     }
   }
-  const notes: Note[] = gutter ? [{ kind: 'gutter-stripped', text: 'stripped the read gutter from old_str', detail: 'gutter' }] : [];
+  const notes: Note[] = gutter
+    ? [{ kind: 'gutter-stripped', text: 'stripped the read gutter from old_str', detail: 'gutter' }]
+    : [];
 
   // One place is edited; several only with replace_all (every place that rung found).
   if (match.kind === 'none' || (match.kind === 'ambiguous' && args.replace_all !== true)) {
@@ -175,9 +212,15 @@ async function runEdit(args: EditArgs, ctx: ToolContext): Promise<ToolResult> {
   }
   const edits: readonly LadderCandidate[] = match.kind === 'unique' ? [match] : match.candidates;
 
-  const after = replaceSpans(before, edits.map((c) => ({ span: c.span, text: c.adapt(replacement) })));
+  const after = replaceSpans(
+    before,
+    edits.map((c) => ({ span: c.span, text: c.adapt(replacement) })),
+  );
   if (after === before) {
-    return refusal(`${NO_OP_TEXT} (new_str, fitted to the file, is the text already there) Nothing was changed; put the changed text in new_str.`, 'no-op');
+    return refusal(
+      `${NO_OP_TEXT} (new_str, fitted to the file, is the text already there) Nothing was changed; put the changed text in new_str.`,
+      'no-op',
+    );
   }
   const committed = await commitText(ctx, 'ws_edit', file, before, after);
   if (!committed.ok) return committed.result;
@@ -210,7 +253,13 @@ function missResult(
       : miss(ctx, key, path, ambiguousText(path, match.rung, match.spans), 'ambiguous', notes);
   }
   const hint: Note[] = match.closest
-    ? [{ kind: 'hint', text: `closest span: lines ${match.closest.startLine}–${match.closest.endLine}`, detail: 'closest' }]
+    ? [
+        {
+          kind: 'hint',
+          text: `closest span: lines ${match.closest.startLine}–${match.closest.endLine}`,
+          detail: 'closest',
+        },
+      ]
     : [];
   const text = notFoundText(path, search, match.closest, tried) + (gutterKept ? `\n${gutterKeptText(gutterKept)}` : '');
   return miss(ctx, key, path, text, 'not-found', [...notes, ...hint]);
@@ -223,7 +272,11 @@ function miss(ctx: ToolContext, key: string, path: string, text: string, rule: s
   let out = text;
   if (misses >= MISSES_BEFORE_LINE_EDIT) {
     out += lineEditPointer(path, misses);
-    pointer.push({ kind: 'hint', text: `miss #${misses} on ${path}: pointed at ws_replace_lines`, detail: 'replace-lines' });
+    pointer.push({
+      kind: 'hint',
+      text: `miss #${misses} on ${path}: pointed at ws_replace_lines`,
+      detail: 'replace-lines',
+    });
   }
   return fail(out, [...notes, { kind: 'refusal', text: firstLine(text), detail: rule }, ...pointer]);
 }

@@ -42,10 +42,14 @@ export const wsGlob = defineTool({
   async run(args, ctx) {
     const pattern = args.pattern.trim().replace(/^(\.\/)+/, '');
     if (pattern === '') {
-      return fail(`ws_glob needs a pattern, e.g. ws_glob {"pattern":"**/*.ts"} for every .ts file, or ws_list to browse a directory.`);
+      return fail(
+        `ws_glob needs a pattern, e.g. ws_glob {"pattern":"**/*.ts"} for every .ts file, or ws_list to browse a directory.`,
+      );
     }
     if (pattern.startsWith('/')) {
-      return fail(`ws_glob patterns are relative to the project root: write ${JSON.stringify(pattern.replace(/^\/+/, ''))}, not ${JSON.stringify(pattern)}.`);
+      return fail(
+        `ws_glob patterns are relative to the project root: write ${JSON.stringify(pattern.replace(/^\/+/, ''))}, not ${JSON.stringify(pattern)}.`,
+      );
     }
     const j = await jail(ctx, args.path ?? '.', 'read');
     if (!j.ok) return j.result;
@@ -53,7 +57,9 @@ export const wsGlob = defineTool({
     const st = await ctx.ws.lstat(base.path);
     if (!st) return notTextResult(ctx, base, { kind: 'missing' }, 'ws_glob');
     if (st.type !== 'dir') {
-      return fail(`path= must be a directory, and ${base.display} is a file. Leave path= out to search the whole project, or read the file with ws_read.`);
+      return fail(
+        `path= must be a directory, and ${base.display} is a file. Leave path= out to search the whole project, or read the file with ws_read.`,
+      );
     }
 
     const walked = await walkTree(ctx.ws, base.path, { skip: skipDirsFor(pattern) });
@@ -87,7 +93,11 @@ export const wsGlob = defineTool({
     let head = `${hits.length} match${hits.length === 1 ? '' : 'es'} for ${JSON.stringify(used)} in ${where}:`;
     if (hits.length > GLOB_CAP) {
       head = `${hits.length} matches for ${JSON.stringify(used)} in ${where}; showing the first ${GLOB_CAP} (at most ${GLOB_CAP} are listed — narrow the pattern or pass path=):`;
-      notes.push({ kind: 'cap', text: `glob cap ${GLOB_CAP} reached (${hits.length} matches)`, detail: String(hits.length) });
+      notes.push({
+        kind: 'cap',
+        text: `glob cap ${GLOB_CAP} reached (${hits.length} matches)`,
+        detail: String(hits.length),
+      });
     }
     return ok(`${lead}${head}\n${rows.join('\n')}${walkNote}`, notes);
   },

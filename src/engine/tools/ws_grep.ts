@@ -54,7 +54,12 @@ function compile(pattern: string, caseInsensitive: boolean): Compiled {
   }
   const literal = caseInsensitive ? null : literalBecause !== null ? pattern : requiredLiteral(pattern);
   const mustContain = literal === null || literal.includes('\n') || literal.includes('\r') ? null : literal;
-  return { re: RE2JS.compile(source, flags), whole: RE2JS.compile(source, flags | RE2JS.MULTILINE), literalBecause, mustContain };
+  return {
+    re: RE2JS.compile(source, flags),
+    whole: RE2JS.compile(source, flags | RE2JS.MULTILINE),
+    literalBecause,
+    mustContain,
+  };
 }
 
 /** The line as a hit shows it: trailing CR and whitespace dropped, long lines cut around the match. */
@@ -76,7 +81,9 @@ export const wsGrep = defineTool({
   async run(args, ctx) {
     const pattern = args.pattern;
     if (pattern === '') {
-      return fail(`ws_grep needs a non-empty pattern, e.g. ws_grep {"pattern":"function main","glob":"*.js"}. To find files by name use ws_glob.`);
+      return fail(
+        `ws_grep needs a non-empty pattern, e.g. ws_grep {"pattern":"function main","glob":"*.js"}. To find files by name use ws_glob.`,
+      );
     }
     const { re, whole, literalBecause, mustContain } = compile(pattern, args.case_insensitive === true);
     const j = await jail(ctx, args.path ?? '.', 'read');
@@ -125,7 +132,9 @@ export const wsGrep = defineTool({
     const out: string[] = [];
     const shownPattern = JSON.stringify(pattern);
     if (literalBecause !== null) {
-      out.push(`[${shownPattern} is not a valid RE2 regular expression (${literalBecause}), so it was searched as a literal string]`);
+      out.push(
+        `[${shownPattern} is not a valid RE2 regular expression (${literalBecause}), so it was searched as a literal string]`,
+      );
       notes.push({ kind: 'literal-fallback', text: `searched ${shownPattern} literally`, detail: literalBecause });
     }
     const where = base.path === '' ? 'the project' : st.type === 'dir' ? `${base.display}/` : base.display;
@@ -139,7 +148,10 @@ export const wsGrep = defineTool({
       binary ? `${binary} binary file${binary === 1 ? '' : 's'}` : '',
       large ? `${large} file${large === 1 ? '' : 's'} over ${MAX_GREP_FILE_BYTES / 1_000_000} MB` : '',
     ].filter(Boolean);
-    if (walked?.truncated) skipped.push(`everything after the first ${walked.entries.length} entries of the tree (pass path= to search a smaller part)`);
+    if (walked?.truncated)
+      skipped.push(
+        `everything after the first ${walked.entries.length} entries of the tree (pass path= to search a smaller part)`,
+      );
     const skippedNote = skipped.length ? ` Skipped: ${skipped.join(', ')}.` : '';
 
     if (total === 0) {
@@ -152,10 +164,14 @@ export const wsGrep = defineTool({
       );
       return ok(out.join('\n'), notes);
     }
-    out.push(`${total} hit${total === 1 ? '' : 's'} in ${filesWithHits} file${filesWithHits === 1 ? '' : 's'} for ${shownPattern} (${scope.join(', ')}):`);
+    out.push(
+      `${total} hit${total === 1 ? '' : 's'} in ${filesWithHits} file${filesWithHits === 1 ? '' : 's'} for ${shownPattern} (${scope.join(', ')}):`,
+    );
     out.push(...hits);
     if (total > GREP_CAP) {
-      out.push(`[showing the first ${GREP_CAP} of ${total} hits — at most ${GREP_CAP} are shown; narrow with a more specific pattern, path= or glob=]`);
+      out.push(
+        `[showing the first ${GREP_CAP} of ${total} hits — at most ${GREP_CAP} are shown; narrow with a more specific pattern, path= or glob=]`,
+      );
       notes.push({ kind: 'cap', text: `grep cap ${GREP_CAP} reached (${total} hits)`, detail: String(total) });
     }
     if (skippedNote) out.push(skippedNote.trim());

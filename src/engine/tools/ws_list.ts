@@ -32,14 +32,19 @@ export const wsList = defineTool({
       );
     }
     const shown = dir.display === '.' ? './' : `${dir.display}/`;
-    const entries = [...(await ctx.ws.readdir(dir.path))].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const entries = [...(await ctx.ws.readdir(dir.path))].sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+    );
     if (entries.length === 0) {
-      return ok(`${shown} is an empty directory (0 entries). Create a file in it with ws_write, or look elsewhere with ws_glob.`);
+      return ok(
+        `${shown} is an empty directory (0 entries). Create a file in it with ws_write, or look elsewhere with ws_glob.`,
+      );
     }
     const rows: string[] = [];
     for (const e of entries) {
       if (e.type === 'dir') rows.push(`${e.name}/`);
-      else if (e.type === 'symlink') rows.push(`${e.name}@ -> ${(await ctx.ws.readlink(joinPath(dir.path, e.name))) ?? '?'}`);
+      else if (e.type === 'symlink')
+        rows.push(`${e.name}@ -> ${(await ctx.ws.readlink(joinPath(dir.path, e.name))) ?? '?'}`);
       else rows.push(e.name);
     }
     return ok(`${shown} — ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}:\n${rows.join('\n')}`);

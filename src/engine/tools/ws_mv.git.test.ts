@@ -60,7 +60,12 @@ const rows: Row[] = [
     status: ['?? docs/'],
     index: { 'a.js': 'a.js', 'src/one.js': 'src/one.js', 'src/two.js': 'src/two.js' },
   },
-  { name: 'no repository: a plain move', repo: 'none', args: { from: 'a.js', to: 'b.js' }, text: 'moved file a.js to b.js' },
+  {
+    name: 'no repository: a plain move',
+    repo: 'none',
+    args: { from: 'a.js', to: 'b.js' },
+    text: 'moved file a.js to b.js',
+  },
   {
     name: 'a .git file: the move stands and the message says the index was not updated',
     repo: 'git-file',

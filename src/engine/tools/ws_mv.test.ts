@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { fileEngine, readText, snapshotFs, type Seed } from '../../../tests/support/file-tools.ts';
 
-const SEED: Seed = { 'a.txt': 'alpha\n', 'src/util.ts': 'export {};\n', 'src/deep/x.ts': 'x\n', 'lib/': '', lnk: { link: 'a.txt' } };
+const SEED: Seed = {
+  'a.txt': 'alpha\n',
+  'src/util.ts': 'export {};\n',
+  'src/deep/x.ts': 'x\n',
+  'lib/': '',
+  lnk: { link: 'a.txt' },
+};
 
 interface Row {
   name: string;
@@ -26,9 +32,13 @@ const rows: Row[] = [
       ['src', 'destination'],
       ['old_path', 'new_path'],
     ] as const
-  ).map(
-    ([f, t]): Row => ({ name: `accepts ${f}/${t} as from/to`, args: { [f]: 'a.txt', [t]: 'b.txt' }, ok: true, includes: ['moved file a.txt to b.txt'], after: { 'a.txt': null, 'b.txt': 'alpha\n' } }),
-  ),
+  ).map(([f, t]): Row => ({
+    name: `accepts ${f}/${t} as from/to`,
+    args: { [f]: 'a.txt', [t]: 'b.txt' },
+    ok: true,
+    includes: ['moved file a.txt to b.txt'],
+    after: { 'a.txt': null, 'b.txt': 'alpha\n' },
+  })),
   {
     name: 'moves a directory with its files',
     args: { from: 'src', to: 'lib/src' },
@@ -36,14 +46,57 @@ const rows: Row[] = [
     includes: ['moved directory src to lib/src'],
     after: { 'src/util.ts': null, 'lib/src/util.ts': 'export {};\n', 'lib/src/deep/x.ts': 'x\n' },
   },
-  { name: 'never overwrites an existing file', args: { from: 'a.txt', to: 'src/util.ts' }, ok: false, includes: ['Move refused — src/util.ts already exists and ws_mv never overwrites.', 'ws_delete {"path":"src/util.ts"}'] },
-  { name: 'an existing directory as target asks for the full path', args: { from: 'a.txt', to: 'lib' }, ok: false, includes: ['lib already exists', 'give the full new path, e.g. {"from":"a.txt","to":"lib/a.txt"}'] },
-  { name: 'a missing source points at ws_glob/ws_list and names similar files', args: { from: 'src/utils.ts', to: 'lib/u.ts' }, ok: false, includes: ['src/utils.ts does not exist.', 'Similarly named: src/util.ts.', 'ws_glob'] },
-  { name: 'the same path on both sides is nothing to move', args: { from: 'a.txt', to: './a.txt' }, ok: false, includes: ['Nothing to move'] },
-  { name: 'a directory cannot move into itself', args: { from: 'src', to: 'src/deep/src' }, ok: false, includes: ['a directory cannot be moved into itself'] },
-  { name: 'the target is jailed (harness directory)', args: { from: 'a.txt', to: '.slmcode/hooks.json' }, ok: false, includes: ['write refused — .slmcode/hooks.json is harness control state'] },
-  { name: 'the target is jailed (escape)', args: { from: 'a.txt', to: '../a.txt' }, ok: false, includes: ['outside the project root'] },
-  { name: 'the source is jailed (absolute)', args: { from: '/etc/passwd', to: 'p.txt' }, ok: false, includes: ['is an absolute path'] },
+  {
+    name: 'never overwrites an existing file',
+    args: { from: 'a.txt', to: 'src/util.ts' },
+    ok: false,
+    includes: [
+      'Move refused — src/util.ts already exists and ws_mv never overwrites.',
+      'ws_delete {"path":"src/util.ts"}',
+    ],
+  },
+  {
+    name: 'an existing directory as target asks for the full path',
+    args: { from: 'a.txt', to: 'lib' },
+    ok: false,
+    includes: ['lib already exists', 'give the full new path, e.g. {"from":"a.txt","to":"lib/a.txt"}'],
+  },
+  {
+    name: 'a missing source points at ws_glob/ws_list and names similar files',
+    args: { from: 'src/utils.ts', to: 'lib/u.ts' },
+    ok: false,
+    includes: ['src/utils.ts does not exist.', 'Similarly named: src/util.ts.', 'ws_glob'],
+  },
+  {
+    name: 'the same path on both sides is nothing to move',
+    args: { from: 'a.txt', to: './a.txt' },
+    ok: false,
+    includes: ['Nothing to move'],
+  },
+  {
+    name: 'a directory cannot move into itself',
+    args: { from: 'src', to: 'src/deep/src' },
+    ok: false,
+    includes: ['a directory cannot be moved into itself'],
+  },
+  {
+    name: 'the target is jailed (harness directory)',
+    args: { from: 'a.txt', to: '.slmcode/hooks.json' },
+    ok: false,
+    includes: ['write refused — .slmcode/hooks.json is harness control state'],
+  },
+  {
+    name: 'the target is jailed (escape)',
+    args: { from: 'a.txt', to: '../a.txt' },
+    ok: false,
+    includes: ['outside the project root'],
+  },
+  {
+    name: 'the source is jailed (absolute)',
+    args: { from: '/etc/passwd', to: 'p.txt' },
+    ok: false,
+    includes: ['is an absolute path'],
+  },
   { name: 'a symlink is not moved through', args: { from: 'lnk', to: 'lnk2' }, ok: false, includes: ['is a symlink'] },
 ];
 

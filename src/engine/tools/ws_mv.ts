@@ -78,11 +78,17 @@ export const wsMv = defineTool({
     const srcState = await fileState(ctx.ws, from.path);
     if (srcState.kind === 'missing') return notTextResult(ctx, from, srcState, 'ws_mv');
     if (from.path === to.path) {
-      return refusal(`Nothing to move — ${from.display} and ${to.display} are the same path. Give "to" the new name.`, 'same-path');
+      return refusal(
+        `Nothing to move — ${from.display} and ${to.display} are the same path. Give "to" the new name.`,
+        'same-path',
+      );
     }
     const isDir = srcState.kind === 'dir';
     if (isDir && isUnder(to.path, from.path)) {
-      return refusal(`Move refused — ${to.display} is inside ${from.display}; a directory cannot be moved into itself. Choose a "to" outside it.`, 'into-itself');
+      return refusal(
+        `Move refused — ${to.display} is inside ${from.display}; a directory cannot be moved into itself. Choose a "to" outside it.`,
+        'into-itself',
+      );
     }
     const dstStat = await ctx.ws.lstat(to.path);
     if (dstStat) {
@@ -90,7 +96,10 @@ export const wsMv = defineTool({
         dstStat.type === 'dir'
           ? `${to.display} is an existing directory: give the full new path, e.g. ${JSON.stringify({ from: from.display, to: joinPath(to.display, baseName(from.path)) })}.`
           : `Choose another name, or — if replacing it really is the intent — ws_delete ${JSON.stringify({ path: to.display })} first.`;
-      return refusal(`Move refused — ${to.display} already exists and ws_mv never overwrites. ${hint}`, 'target-exists');
+      return refusal(
+        `Move refused — ${to.display} already exists and ws_mv never overwrites. ${hint}`,
+        'target-exists',
+      );
     }
 
     const changes = await moveChanges(ctx, from.path, to.path, isDir);

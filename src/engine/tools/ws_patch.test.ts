@@ -20,11 +20,15 @@ async function setup(files: Files, settings: Partial<EngineSettings> = {}) {
   const ws = new MemoryWorkspace();
   for (const [p, t] of Object.entries(files)) await ws.writeFile(p, encodeText(t));
   const engine = new Engine({ workspace: ws, tools: [wsPatch, wsRead], settings: { loop_guard: false, ...settings } });
-  const read = async (p: string): Promise<string | null> => ((await ws.lstat(p)) ? decodeText(await ws.readFile(p)) : null);
+  const read = async (p: string): Promise<string | null> =>
+    (await ws.lstat(p)) ? decodeText(await ws.readFile(p)) : null;
   return { ws, engine, read };
 }
 
-async function snapshot(read: (p: string) => Promise<string | null>, paths: readonly string[]): Promise<(string | null)[]> {
+async function snapshot(
+  read: (p: string) => Promise<string | null>,
+  paths: readonly string[],
+): Promise<(string | null)[]> {
   return Promise.all(paths.map(read));
 }
 
@@ -33,12 +37,22 @@ const diff = (file: string, body: string): string => `--- a/${file}\n+++ b/${fil
 /** A file of `n` four-line blocks and a diff with one hunk per block, changing its second line. */
 function manyHunks(n: number): { text: string; patch: string } {
   const text = Array.from({ length: 4 * n }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
-  const hunks = Array.from({ length: n }, (_, h) => `@@ -${4 * h + 2} +${4 * h + 2} @@\n-line ${4 * h + 2}\n+LINE ${4 * h + 2}\n`);
+  const hunks = Array.from(
+    { length: n },
+    (_, h) => `@@ -${4 * h + 2} +${4 * h + 2} @@\n-line ${4 * h + 2}\n+LINE ${4 * h + 2}\n`,
+  );
   return { text, patch: diff('big.txt', hunks.join('')) };
 }
 
 describe('ws_patch: success, one row per form and report line', () => {
-  const rows: { name: string; files: Files; args: Record<string, unknown>; text: string; after: Files; notes?: string[] }[] = [
+  const rows: {
+    name: string;
+    files: Files;
+    args: Record<string, unknown>;
+    text: string;
+    after: Files;
+    notes?: string[];
+  }[] = [
     {
       name: 'unified diff: patched PATH (N hunk(s)) and the hunk anchored exactly',
       files: { 'a.py': PY },
@@ -107,7 +121,11 @@ describe('ws_patch: success, one row per form and report line', () => {
     {
       name: 'a read gutter on every line: stripped, with the spec note',
       files: { 'a.py': PY },
-      args: { path: 'a.py', patch: '<<<<<<< SEARCH\n     2|    x = 1\n     3|    return x\n=======\n     2|    x = 2\n     3|    return x\n>>>>>>> REPLACE' },
+      args: {
+        path: 'a.py',
+        patch:
+          '<<<<<<< SEARCH\n     2|    x = 1\n     3|    return x\n=======\n     2|    x = 2\n     3|    return x\n>>>>>>> REPLACE',
+      },
       text: `patched a.py (1 hunk(s))\nhunk 1: anchored@2..3 exact (read gutter stripped)\n${GUTTER_NOTE}`,
       after: { 'a.py': PY.replace('x = 1', 'x = 2') },
       notes: ['gutter-stripped:gutter', 'checkpoint'],
@@ -122,7 +140,10 @@ describe('ws_patch: success, one row per form and report line', () => {
     {
       name: 'two files in one diff: each reported, both written',
       files: { 'a.py': PY, 'b.py': PY },
-      args: { patch: diff('a.py', '@@ -2 +2 @@\n-    x = 1\n+    x = 3\n') + diff('b.py', '@@ -6 +6 @@\n-    y = 2\n+    y = 4\n') },
+      args: {
+        patch:
+          diff('a.py', '@@ -2 +2 @@\n-    x = 1\n+    x = 3\n') + diff('b.py', '@@ -6 +6 @@\n-    y = 2\n+    y = 4\n'),
+      },
       text: 'patched a.py (1 hunk(s))\nhunk 1: anchored@2..2 exact\npatched b.py (1 hunk(s))\nhunk 1: anchored@6..6 exact',
       after: { 'a.py': PY.replace('x = 1', 'x = 3'), 'b.py': PY.replace('y = 2', 'y = 4') },
       notes: ['checkpoint', 'checkpoint'],
@@ -163,10 +184,14 @@ describe('ws_patch: success, one row per form and report line', () => {
     const r = await engine.call('ws_patch', args);
     expect(r.text).toBe(text);
     expect(r.ok).toBe(true);
-    for (const p of new Set([...Object.keys(files), ...Object.keys(after)])) expect(await read(p)).toBe(after[p] ?? null);
+    for (const p of new Set([...Object.keys(files), ...Object.keys(after)]))
+      expect(await read(p)).toBe(after[p] ?? null);
     // Every file the patch touched is in the change record.
     expect(r.changes.length).toBe(new Set([...Object.keys(files), ...Object.keys(after)]).size);
-    if (notes) expect(r.notes.map((n) => (n.kind === 'checkpoint' ? n.kind : `${n.kind}${n.detail ? `:${n.detail}` : ''}`))).toEqual(notes);
+    if (notes)
+      expect(
+        r.notes.map((n) => (n.kind === 'checkpoint' ? n.kind : `${n.kind}${n.detail ? `:${n.detail}` : ''}`)),
+      ).toEqual(notes);
   });
 
   it.each([['diff'], ['hunk']])('reads the patch from the %s alias', async (alias) => {
@@ -179,18 +204,30 @@ describe('ws_patch: success, one row per form and report line', () => {
 });
 
 describe('ws_patch: refusals, one row per message; nothing is written', () => {
-  const rows: { name: string; files: Files; args: Record<string, unknown>; says: RegExp; rule: string; settings?: Partial<EngineSettings> }[] = [
+  const rows: {
+    name: string;
+    files: Files;
+    args: Record<string, unknown>;
+    says: RegExp;
+    rule: string;
+    settings?: Partial<EngineSettings>;
+  }[] = [
     {
       name: 'one hunk of two misses: every hunk reported, nothing written',
       files: { 'a.py': PY },
-      args: { patch: diff('a.py', '@@ -2 +2 @@\n-    x = 1\n+    x = 2\n@@ -7 +7 @@\n-    return yy\n+    return z\n') },
+      args: {
+        patch: diff('a.py', '@@ -2 +2 @@\n-    x = 1\n+    x = 2\n@@ -7 +7 @@\n-    return yy\n+    return z\n'),
+      },
       says: /^Patch refused — 1 of 2 hunks did not apply to a\.py, so nothing was written: a patch applies whole or not at all\.\nhunk 1: anchored@2\.\.2 exact\nhunk 2: FAILED — its context and - lines are not in a\.py\.\nthe hunk's context and - lines not found in a\.py[\s\S]*The closest text is lines 7–7 \(\d+% similar\):\n    return y\n[\s\S]*\nFix the failed hunk and send the whole patch again/,
       rule: 'not-found',
     },
     {
       name: 'a bad hunk in the second file of a diff: neither file is written',
       files: { 'a.py': PY, 'b.py': PY },
-      args: { patch: diff('a.py', '@@ -2 +2 @@\n-    x = 1\n+    x = 2\n') + diff('b.py', '@@ -6 +6 @@\n-    nope\n+    yes\n') },
+      args: {
+        patch:
+          diff('a.py', '@@ -2 +2 @@\n-    x = 1\n+    x = 2\n') + diff('b.py', '@@ -6 +6 @@\n-    nope\n+    yes\n'),
+      },
       says: /^Patch refused — 1 of 2 hunks did not apply \(in b\.py\), so nothing was written to any of its 2 files: a patch applies whole or not at all\.\na\.py:\nhunk 1: anchored@2\.\.2 exact\nb\.py:\nhunk 1: FAILED/,
       rule: 'not-found',
     },
@@ -225,14 +262,21 @@ describe('ws_patch: refusals, one row per message; nothing is written', () => {
     {
       name: 'a read gutter on some lines only',
       files: { 'a.py': PY },
-      args: { path: 'a.py', patch: '<<<<<<< SEARCH\n     2|    x = 1\n    return x\n=======\n    x = 2\n>>>>>>> REPLACE' },
+      args: {
+        path: 'a.py',
+        patch: '<<<<<<< SEARCH\n     2|    x = 1\n    return x\n=======\n    x = 2\n>>>>>>> REPLACE',
+      },
       says: /carry ws_read line numbers \(the "42\|" gutter\) on 1 of their 2 non-blank lines but not on the others[\s\S]*before: "     2\|    x = 1"\n {2}after: {2}"    x = 1"/,
       rule: 'partial-gutter',
     },
     {
       name: 'gutter_strip off: a read gutter on every line is kept, so the hunk misses as written',
       files: { 'a.py': PY },
-      args: { path: 'a.py', patch: '<<<<<<< SEARCH\n     2|    x = 1\n     3|    return x\n=======\n     2|    x = 2\n     3|    return x\n>>>>>>> REPLACE' },
+      args: {
+        path: 'a.py',
+        patch:
+          '<<<<<<< SEARCH\n     2|    x = 1\n     3|    return x\n=======\n     2|    x = 2\n     3|    return x\n>>>>>>> REPLACE',
+      },
       settings: { gutter_strip: false },
       says: /hunk 1: FAILED/,
       rule: 'not-found',
@@ -275,7 +319,11 @@ describe('ws_patch: refusals, one row per message; nothing is written', () => {
     {
       name: 'a header naming a file under .slmcode/: the jail refuses it',
       files: { 'a.py': PY, '.slmcode/config.yaml': 'guard: on\n' },
-      args: { patch: diff('a.py', '@@ -2 +2 @@\n-    x = 1\n+    x = 2\n') + diff('.slmcode/config.yaml', '@@ -1 +1 @@\n-guard: on\n+guard: off\n') },
+      args: {
+        patch:
+          diff('a.py', '@@ -2 +2 @@\n-    x = 1\n+    x = 2\n') +
+          diff('.slmcode/config.yaml', '@@ -1 +1 @@\n-guard: on\n+guard: off\n'),
+      },
       says: /^write refused — \.slmcode\/config\.yaml is harness control state, not project source\./,
       rule: 'jail:harness',
     },
@@ -340,19 +388,28 @@ describe('ws_patch: refusals, one row per message; nothing is written', () => {
     const { engine, read } = await setup({ 'big.txt': text });
     const r = await engine.call('ws_patch', { patch });
     expect(r.ok).toBe(true);
-    expect(await read('big.txt')).toBe(text.replace(/^line (\d*[02468])$/gm, (l, d: string) => (Number(d) % 4 === 2 ? `LINE ${d}` : l)));
+    expect(await read('big.txt')).toBe(
+      text.replace(/^line (\d*[02468])$/gm, (l, d: string) => (Number(d) % 4 === 2 ? `LINE ${d}` : l)),
+    );
   });
 
   it('after MAX_DIAGNOSED_FAILURES failed hunks the rest are named as not looked for, and nothing is written', async () => {
     const { text } = manyHunks(12);
-    const missing = Array.from({ length: 12 }, (_, h) => `@@ -${4 * h + 2} +${4 * h + 2} @@\n-no such line ${h}\n+LINE ${h}\n`).join('');
+    const missing = Array.from(
+      { length: 12 },
+      (_, h) => `@@ -${4 * h + 2} +${4 * h + 2} @@\n-no such line ${h}\n+LINE ${h}\n`,
+    ).join('');
     const { engine, read } = await setup({ 'big.txt': text });
     const r = await engine.call('ws_patch', { patch: diff('big.txt', missing) });
     expect(r.ok).toBe(false);
-    const failedLines = r.text.split('\n').filter((l) => /^hunk \d+: FAILED — its context and - lines are not in big\.txt/.test(l));
+    const failedLines = r.text
+      .split('\n')
+      .filter((l) => /^hunk \d+: FAILED — its context and - lines are not in big\.txt/.test(l));
     expect(failedLines).toHaveLength(MAX_DIAGNOSED_FAILURES);
     for (const n of [11, 12]) {
-      expect(r.text).toContain(`hunk ${n}: FAILED — not looked for: 10 hunks before it did not apply, so the patch cannot apply as it is. Fix those hunks and send the whole patch again.`);
+      expect(r.text).toContain(
+        `hunk ${n}: FAILED — not looked for: 10 hunks before it did not apply, so the patch cannot apply as it is. Fix those hunks and send the whole patch again.`,
+      );
     }
     expect(await read('big.txt')).toBe(text);
   });
@@ -361,7 +418,9 @@ describe('ws_patch: refusals, one row per message; nothing is written', () => {
     const { engine } = await setup({ 'src/app.py': PY });
     const r = await engine.call('ws_patch', { patch: diff('src/ap.py', '@@ -2 +2 @@\n-    x = 1\n+    x = 2\n') });
     expect(r.ok).toBe(false);
-    expect(r.text).toMatch(/^src\/ap\.py does not exist\.\nSimilarly named: src\/app\.py\.\nFind the right path with ws_glob/);
+    expect(r.text).toMatch(
+      /^src\/ap\.py does not exist\.\nSimilarly named: src\/app\.py\.\nFind the right path with ws_glob/,
+    );
   });
 });
 
@@ -375,7 +434,9 @@ describe('ws_patch through createEngine: the post-edit syntax check', () => {
     await ws.writeFile('a.js', bytes);
     const r = await createEngine(ws).call('ws_patch', { patch: BROKEN });
     expect(r.ok).toBe(false);
-    expect(r.text).toMatch(/^EDIT REVERTED — a\.js parsed correctly before your change and does NOT parse after it \(acorn\)/);
+    expect(r.text).toMatch(
+      /^EDIT REVERTED — a\.js parsed correctly before your change and does NOT parse after it \(acorn\)/,
+    );
     expect(r.notes.some((n) => n.kind === 'syntax-revert')).toBe(true);
     expect(await ws.readFile('a.js')).toEqual(bytes);
   });

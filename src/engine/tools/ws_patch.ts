@@ -43,7 +43,9 @@ const schema = z.object({
   path: z
     .string()
     .optional()
-    .describe('The file to patch. Required for SEARCH/REPLACE and bare -/+ blocks; for a unified diff it must agree with the --- / +++ headers.'),
+    .describe(
+      'The file to patch. Required for SEARCH/REPLACE and bare -/+ blocks; for a unified diff it must agree with the --- / +++ headers.',
+    ),
 });
 
 type PatchArgs = z.output<typeof schema>;
@@ -74,9 +76,20 @@ async function runPatch(args: PatchArgs, ctx: ToolContext): Promise<ToolResult> 
   const resolved = await resolveTargets(ctx, parsed.patch, args.path);
   if (!resolved.ok) return resolved.result;
 
-  const opts = { tolerance: ctx.settings.edit_tolerance, disabled: toRungIds(ctx.settings.disabled_rungs), gutter: ctx.settings.gutter_strip };
-  const applied: Applied[] = resolved.targets.map((target) => ({ target, result: applyHunks(target.before ?? '', target.hunks, opts) }));
-  const reports: FileReport[] = applied.map(({ target, result }) => ({ display: target.file.display, mode: target.mode, outcomes: result.outcomes }));
+  const opts = {
+    tolerance: ctx.settings.edit_tolerance,
+    disabled: toRungIds(ctx.settings.disabled_rungs),
+    gutter: ctx.settings.gutter_strip,
+  };
+  const applied: Applied[] = resolved.targets.map((target) => ({
+    target,
+    result: applyHunks(target.before ?? '', target.hunks, opts),
+  }));
+  const reports: FileReport[] = applied.map(({ target, result }) => ({
+    display: target.file.display,
+    mode: target.mode,
+    outcomes: result.outcomes,
+  }));
 
   if (applied.some((a) => !a.result.ok)) return fail(failedText(reports, opts), failureNotes(reports, opts));
 
@@ -199,10 +212,18 @@ function failureNotes(reports: readonly FileReport[], tried: LadderTried): Note[
   for (const r of reports) {
     r.outcomes.forEach((o, i) => {
       if (o.kind !== 'failed') return;
-      notes.push({ kind: 'refusal', text: `${r.display} hunk ${i + 1}: ${firstLine(failureText(o.failure, r.display, tried))}`, detail: ruleOf(o.failure) });
+      notes.push({
+        kind: 'refusal',
+        text: `${r.display} hunk ${i + 1}: ${firstLine(failureText(o.failure, r.display, tried))}`,
+        detail: ruleOf(o.failure),
+      });
       if (o.failure.kind === 'not-found' && o.failure.closest) {
         const c = o.failure.closest;
-        notes.push({ kind: 'hint', text: `${r.display} hunk ${i + 1}: closest span lines ${c.startLine}–${c.endLine}`, detail: 'closest' });
+        notes.push({
+          kind: 'hint',
+          text: `${r.display} hunk ${i + 1}: closest span lines ${c.startLine}–${c.endLine}`,
+          detail: 'closest',
+        });
       }
     });
   }
@@ -215,7 +236,12 @@ function successNotes(reports: readonly FileReport[]): Note[] {
     r.outcomes.forEach((o, i) => {
       if (o.kind !== 'anchored') return;
       notes.push(...driftNotes(o.rung, o.drifts, `${r.display} hunk ${i + 1} `));
-      if (o.gutter) notes.push({ kind: 'gutter-stripped', text: `stripped the read gutter from ${r.display} hunk ${i + 1}`, detail: 'gutter' });
+      if (o.gutter)
+        notes.push({
+          kind: 'gutter-stripped',
+          text: `stripped the read gutter from ${r.display} hunk ${i + 1}`,
+          detail: 'gutter',
+        });
     });
   }
   return notes;

@@ -3,7 +3,8 @@ import { fileEngine, type Seed } from '../../../tests/support/file-tools.ts';
 import type { EngineSettings } from '../settings.ts';
 import { contentTag } from '../text.ts';
 
-const numbered = (n: number, prefix = 'line') => Array.from({ length: n }, (_, i) => `${prefix} ${i + 1}`).join('\n') + '\n';
+const numbered = (n: number, prefix = 'line') =>
+  Array.from({ length: n }, (_, i) => `${prefix} ${i + 1}`).join('\n') + '\n';
 const BAR = numbered(480);
 
 interface Row {
@@ -44,8 +45,14 @@ const rows: Row[] = [
     seed: { 'b.txt': BAR },
     args: { path: 'b.txt', offset: 121, limit: 10 },
     ok: true,
-    includes: [': lines 121-130 of 480]', '   121|line 121', '   130|line 130', '[showing lines 121–130 of 480 in b.txt; use offset= to see more]'],
-    endsWith: 'Next page: ws_read {"path":"b.txt","offset":131,"limit":10}. To jump straight to a symbol use ws_grep first.',
+    includes: [
+      ': lines 121-130 of 480]',
+      '   121|line 121',
+      '   130|line 130',
+      '[showing lines 121–130 of 480 in b.txt; use offset= to see more]',
+    ],
+    endsWith:
+      'Next page: ws_read {"path":"b.txt","offset":131,"limit":10}. To jump straight to a symbol use ws_grep first.',
   },
   {
     name: 'the last window says it reaches the end instead of offering a next page',
@@ -70,7 +77,8 @@ const rows: Row[] = [
     settings: { read_window_lines: 5 },
     ok: true,
     includes: [': lines 1-5 of 480]'],
-    endsWith: 'Next page: ws_read {"path":"b.txt","offset":6,"limit":5}. To jump straight to a symbol use ws_grep first.',
+    endsWith:
+      'Next page: ws_read {"path":"b.txt","offset":6,"limit":5}. To jump straight to a symbol use ws_grep first.',
   },
   {
     name: 'the read ceiling (~15% of the context window) shrinks the window and says so',
@@ -88,7 +96,10 @@ const rows: Row[] = [
     args: { path: 'w.txt' },
     settings: { max_tool_chars: 3000 },
     ok: true,
-    includes: ['one read shows at most 3000 characters (max_tool_chars)]', 'Next page: ws_read {"path":"w.txt","offset":'],
+    includes: [
+      'one read shows at most 3000 characters (max_tool_chars)]',
+      'Next page: ws_read {"path":"w.txt","offset":',
+    ],
     excludes: ['output truncated'],
     maxChars: 3000,
   },
@@ -97,7 +108,12 @@ const rows: Row[] = [
     seed: { 'min.js': `${'x'.repeat(20000)}\nsecond\n` },
     args: { path: 'min.js' },
     ok: true,
-    includes: [': lines 1-1 of 2]', 'line 1 is 20000 characters long and was cut', 'ws_grep', 'Next page: ws_read {"path":"min.js","offset":2,"limit":120}'],
+    includes: [
+      ': lines 1-1 of 2]',
+      'line 1 is 20000 characters long and was cut',
+      'ws_grep',
+      'Next page: ws_read {"path":"min.js","offset":2,"limit":120}',
+    ],
     excludes: ['output truncated'],
   },
   {
@@ -120,7 +136,14 @@ const rows: Row[] = [
     seed: { 'src/util.ts': 'x\n', 'lib/utils.js': 'y\n' },
     args: { path: 'src/utils.ts' },
     ok: false,
-    includes: ['src/utils.ts does not exist.', 'Similarly named: ', 'src/util.ts', 'lib/utils.js', 'ws_glob {"pattern":"**/utils.ts"}', 'ws_list {"path":"src"}'],
+    includes: [
+      'src/utils.ts does not exist.',
+      'Similarly named: ',
+      'src/util.ts',
+      'lib/utils.js',
+      'ws_glob {"pattern":"**/utils.ts"}',
+      'ws_list {"path":"src"}',
+    ],
   },
   {
     name: 'a missing path with nothing similar names no candidates and lists the nearest existing folder',
@@ -142,7 +165,8 @@ const rows: Row[] = [
     seed: { 'b.txt': BAR },
     args: { path: 'b.txt', offset: 481 },
     ok: false,
-    equals: 'offset 481 is past the end of b.txt, which has 480 lines. Use an offset from 1 to 480, e.g. ws_read {"path":"b.txt","offset":361,"limit":120}.',
+    equals:
+      'offset 481 is past the end of b.txt, which has 480 lines. Use an offset from 1 to 480, e.g. ws_read {"path":"b.txt","offset":361,"limit":120}.',
   },
   {
     name: 'a binary file is named as binary',
@@ -200,7 +224,10 @@ describe('ws_read', () => {
     const { engine } = await fileEngine({ 'b.txt': BAR });
     const partial = await engine.call('ws_read', { path: 'b.txt', limit: 3 });
     expect(partial.notes.map((n) => n.kind)).toEqual(['read-window']);
-    const { engine: small } = await fileEngine({ 'b.txt': numbered(300, 'padding padding padding padding') }, { context_window_tokens: 2000 });
+    const { engine: small } = await fileEngine(
+      { 'b.txt': numbered(300, 'padding padding padding padding') },
+      { context_window_tokens: 2000 },
+    );
     const shrunk = await small.call('ws_read', { path: 'b.txt' });
     expect(shrunk.notes.map((n) => n.kind).sort()).toEqual(['read-window', 'truncated']);
   });

@@ -91,7 +91,10 @@ export const wsRead = defineTool({
 
     const notes: Note[] = [];
     const out = [readHeader(file.display, tag, first, last, total), ...rows];
-    const capName = capChars === ceiling ? `${ceiling} characters (~15% of the context window)` : `${capChars} characters (max_tool_chars)`;
+    const capName =
+      capChars === ceiling
+        ? `${ceiling} characters (~15% of the context window)`
+        : `${capChars} characters (max_tool_chars)`;
     if (cutLine) {
       out.push(
         `[line ${cutLine.n} is ${cutLine.length} characters long and was cut: one read shows at most ${capName}. ` +
@@ -99,8 +102,14 @@ export const wsRead = defineTool({
       );
       notes.push({ kind: 'truncated', text: `line ${cutLine.n} cut by the read ceiling`, detail: String(capChars) });
     } else if (last < wanted) {
-      out.push(`[window cut to lines ${first}–${last} of the ${wanted - first + 1} asked for: one read shows at most ${capName}]`);
-      notes.push({ kind: 'truncated', text: `read window shrunk to ${last - first + 1} lines by the read ceiling`, detail: String(capChars) });
+      out.push(
+        `[window cut to lines ${first}–${last} of the ${wanted - first + 1} asked for: one read shows at most ${capName}]`,
+      );
+      notes.push({
+        kind: 'truncated',
+        text: `read window shrunk to ${last - first + 1} lines by the read ceiling`,
+        detail: String(capChars),
+      });
     }
     if (first > 1 || last < total) {
       out.push(`[showing lines ${first}–${last} of ${total} in ${file.display}; use offset= to see more]`);
@@ -109,7 +118,11 @@ export const wsRead = defineTool({
           ? `Next page: ws_read ${JSON.stringify({ path: file.display, offset: last + 1, limit })}. To jump straight to a symbol use ws_grep first.`
           : `This window ends at the last line of the file.`,
       );
-      notes.push({ kind: 'read-window', text: `lines ${first}-${last} of ${total}`, detail: `${first}-${last}/${total}` });
+      notes.push({
+        kind: 'read-window',
+        text: `lines ${first}-${last} of ${total}`,
+        detail: `${first}-${last}/${total}`,
+      });
     }
     ctx.state.markSeen(file.path, text);
     return ok(out.join('\n'), notes);

@@ -20,7 +20,14 @@ describe('spliceLines', () => {
     ['normalizes CRLF in new to an LF file', 'a\nb\n', 1, 1, 'A\r\nA2', 'A\nA2\nb\n'],
     ['keeps a missing final newline when the last line is replaced', 'a\nb', 2, 2, 'B', 'a\nB'],
     ['keeps a missing final newline when appending', 'a\nb', 3, 2, 'c', 'a\nb\nc'],
-    ['keeps each untouched line its own ending in a mixed file', 'a\r\nb\nc\r\nd\r\n', 2, 2, 'B', 'a\r\nB\r\nc\r\nd\r\n'],
+    [
+      'keeps each untouched line its own ending in a mixed file',
+      'a\r\nb\nc\r\nd\r\n',
+      2,
+      2,
+      'B',
+      'a\r\nB\r\nc\r\nd\r\n',
+    ],
     ['gives an empty file a final newline', '', 1, 0, 'x\ny', 'x\ny\n'],
   ])('%s', (_n, text, start, end, replacement, expected) => {
     expect(spliceLines(text, start, end, replacement)).toBe(expected);
@@ -65,9 +72,27 @@ const rows: Row[] = [
       '     2|TWO',
     ],
   },
-  { name: 'inserts with end = start - 1', args: { path: 'f.txt', start: 1, end: 0, new: 'zero', hash: TAG }, ok: true, after: 'zero\none\ntwo\nthree\nfour\n', includes: ['inserted 1 line before line 1 of f.txt.', 'Old lines 1-4 are now 2-5.'] },
-  { name: 'deletes with an empty new', args: { path: 'f.txt', start: 4, end: 4, new: '', hash: TAG }, ok: true, after: 'one\ntwo\nthree\n', includes: ['deleted lines 4-4 of f.txt. The file now has 3 lines'] },
-  { name: 'accepts #tag', args: { path: 'f.txt', start: 1, end: 1, new: 'ONE', hash: `#${TAG}` }, ok: true, after: 'ONE\ntwo\nthree\nfour\n', includes: ['replaced lines 1-1'] },
+  {
+    name: 'inserts with end = start - 1',
+    args: { path: 'f.txt', start: 1, end: 0, new: 'zero', hash: TAG },
+    ok: true,
+    after: 'zero\none\ntwo\nthree\nfour\n',
+    includes: ['inserted 1 line before line 1 of f.txt.', 'Old lines 1-4 are now 2-5.'],
+  },
+  {
+    name: 'deletes with an empty new',
+    args: { path: 'f.txt', start: 4, end: 4, new: '', hash: TAG },
+    ok: true,
+    after: 'one\ntwo\nthree\n',
+    includes: ['deleted lines 4-4 of f.txt. The file now has 3 lines'],
+  },
+  {
+    name: 'accepts #tag',
+    args: { path: 'f.txt', start: 1, end: 1, new: 'ONE', hash: `#${TAG}` },
+    ok: true,
+    after: 'ONE\ntwo\nthree\nfour\n',
+    includes: ['replaced lines 1-1'],
+  },
   {
     name: 'accepts new_str, start_line, end_line and tag as aliases',
     args: { path: 'f.txt', start_line: 1, end_line: 1, new_str: 'ONE', tag: TAG },
@@ -79,9 +104,19 @@ const rows: Row[] = [
     name: 'a stale hash is refused with "read it again"',
     args: { path: 'f.txt', start: 1, end: 1, new: 'x', hash: 'beef' === TAG ? 'cafe' : 'beef' },
     ok: false,
-    includes: [`has changed since the read that showed #`, `(its tag is now #${TAG})`, 'Nothing was changed.', 'Read it again with ws_read {"path":"f.txt"}'],
+    includes: [
+      `has changed since the read that showed #`,
+      `(its tag is now #${TAG})`,
+      'Nothing was changed.',
+      'Read it again with ws_read {"path":"f.txt"}',
+    ],
   },
-  { name: 'a hash that is not a tag is refused with an example', args: { path: 'f.txt', start: 1, end: 1, new: 'x', hash: 'latest' }, ok: false, includes: ['hash "latest" is not a content tag', 'e.g. "a1b2" from [f.txt#a1b2: lines 1-120 of 340]'] },
+  {
+    name: 'a hash that is not a tag is refused with an example',
+    args: { path: 'f.txt', start: 1, end: 1, new: 'x', hash: 'latest' },
+    ok: false,
+    includes: ['hash "latest" is not a content tag', 'e.g. "a1b2" from [f.txt#a1b2: lines 1-120 of 340]'],
+  },
   ...(
     [
       [0, 0],
@@ -89,17 +124,34 @@ const rows: Row[] = [
       [2, 5],
       [3, 1],
     ] as const
-  ).map(
-    ([start, end]): Row => ({
-      name: `lines ${start}-${end} are out of range and the valid range is given`,
-      args: { path: 'f.txt', start, end, new: 'x', hash: TAG },
-      ok: false,
-      includes: [`lines ${start}-${end} are out of range: f.txt has 4 lines. Use 1 <= start <= 5 and start - 1 <= end <= 4`, 'start = 5, end = 4 appends', 'Nothing was changed.'],
-    }),
-  ),
-  { name: 'a missing file points at ws_glob and ws_list', args: { path: 'g.txt', start: 1, end: 1, new: 'x', hash: TAG }, ok: false, includes: ['g.txt does not exist.', 'Similarly named: f.txt.', 'ws_glob', 'ws_list'] },
-  { name: 'the jail refuses the harness directory', args: { path: '.slmcode/config.yaml', start: 1, end: 1, new: 'x', hash: TAG }, ok: false, includes: ['harness control state'] },
-  { name: 'an unchanged range is reported as no change', args: { path: 'f.txt', start: 2, end: 2, new: 'two', hash: TAG }, ok: true, includes: ['no change — lines 2-2 of f.txt already read exactly like this'] },
+  ).map(([start, end]): Row => ({
+    name: `lines ${start}-${end} are out of range and the valid range is given`,
+    args: { path: 'f.txt', start, end, new: 'x', hash: TAG },
+    ok: false,
+    includes: [
+      `lines ${start}-${end} are out of range: f.txt has 4 lines. Use 1 <= start <= 5 and start - 1 <= end <= 4`,
+      'start = 5, end = 4 appends',
+      'Nothing was changed.',
+    ],
+  })),
+  {
+    name: 'a missing file points at ws_glob and ws_list',
+    args: { path: 'g.txt', start: 1, end: 1, new: 'x', hash: TAG },
+    ok: false,
+    includes: ['g.txt does not exist.', 'Similarly named: f.txt.', 'ws_glob', 'ws_list'],
+  },
+  {
+    name: 'the jail refuses the harness directory',
+    args: { path: '.slmcode/config.yaml', start: 1, end: 1, new: 'x', hash: TAG },
+    ok: false,
+    includes: ['harness control state'],
+  },
+  {
+    name: 'an unchanged range is reported as no change',
+    args: { path: 'f.txt', start: 2, end: 2, new: 'two', hash: TAG },
+    ok: true,
+    includes: ['no change — lines 2-2 of f.txt already read exactly like this'],
+  },
 ];
 
 describe('ws_replace_lines', () => {
@@ -125,7 +177,13 @@ describe('ws_replace_lines', () => {
 
   it('inserts into an empty file with its tag', async () => {
     const { engine, ws } = await fileEngine({ 'e.txt': '' });
-    const r = await engine.call('ws_replace_lines', { path: 'e.txt', start: 1, end: 0, new: 'hello', hash: contentTag('') });
+    const r = await engine.call('ws_replace_lines', {
+      path: 'e.txt',
+      start: 1,
+      end: 0,
+      new: 'hello',
+      hash: contentTag(''),
+    });
     expect(r.ok, r.text).toBe(true);
     expect(await readText(ws, 'e.txt')).toBe('hello\n');
   });

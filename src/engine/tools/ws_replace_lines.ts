@@ -110,7 +110,8 @@ export const wsReplaceLines = defineTool({
     const after = spliceLines(text, start, end, args.new);
     const added = splitLines(args.new.replace(/\r\n/g, '\n')).length;
     const removed = end - start + 1;
-    if (after === text) return ok(`no change — lines ${start}-${end} of ${file.display} already read exactly like this (tag #${tag}).`);
+    if (after === text)
+      return ok(`no change — lines ${start}-${end} of ${file.display} already read exactly like this (tag #${tag}).`);
     const committed = await commitText(ctx, 'ws_replace_lines', file, text, after);
     if (!committed.ok) return committed.result;
 
@@ -124,7 +125,8 @@ export const wsReplaceLines = defineTool({
     const newTag = contentTag(after);
     const shift = added - removed;
     const lines = [`${what}. The file now has ${plural(newLines.length, 'line')}; its tag is now #${newTag}.`];
-    if (shift !== 0 && end < total) lines.push(`Old lines ${end + 1}-${total} are now ${end + 1 + shift}-${total + shift}.`);
+    if (shift !== 0 && end < total)
+      lines.push(`Old lines ${end + 1}-${total} are now ${end + 1 + shift}-${total + shift}.`);
     // Echo the edited region with its new numbers, so the model can check it without a re-read.
     const from = Math.max(1, start - CONTEXT_LINES);
     const to = Math.min(newLines.length, start + added - 1 + CONTEXT_LINES, from + MAX_ECHO_LINES - 1);

@@ -20,7 +20,9 @@ export const SHELL_OUTPUT_BYTES = 128 * 1024;
 const FOOTER_RESERVE = 700;
 
 const schema = z.object({
-  command: z.string().describe('One command or a read-only pipeline, e.g. "npm test" or "grep -rn TODO src | head -n 20"'),
+  command: z
+    .string()
+    .describe('One command or a read-only pipeline, e.g. "npm test" or "grep -rn TODO src | head -n 20"'),
   timeout_ms: z
     .number()
     .int()

@@ -18,9 +18,24 @@ const atomic = BUNDLED_SKILLS.get('atomic-coding')!;
 const LIST = `Available skills:\n${formatSkillCards(BUNDLED_SKILLS.cards())}\nRead one with ws_skill {"name":"atomic-coding"}, using a name from this list.`;
 
 const rows: Array<[string, Record<string, unknown>, boolean, string]> = [
-  ['a known name returns the body', { name: 'atomic-coding' }, true, `skill atomic-coding — ${atomic.description}\n\n${atomic.body}`],
-  ['a forgiving spelling finds it', { name: 'Atomic_Coding' }, true, `skill atomic-coding — ${atomic.description}\n\n${atomic.body}`],
-  ['the alias skill is accepted', { skill: 'atomic-coding' }, true, `skill atomic-coding — ${atomic.description}\n\n${atomic.body}`],
+  [
+    'a known name returns the body',
+    { name: 'atomic-coding' },
+    true,
+    `skill atomic-coding — ${atomic.description}\n\n${atomic.body}`,
+  ],
+  [
+    'a forgiving spelling finds it',
+    { name: 'Atomic_Coding' },
+    true,
+    `skill atomic-coding — ${atomic.description}\n\n${atomic.body}`,
+  ],
+  [
+    'the alias skill is accepted',
+    { skill: 'atomic-coding' },
+    true,
+    `skill atomic-coding — ${atomic.description}\n\n${atomic.body}`,
+  ],
   ['an unknown name lists the skills', { name: 'testing' }, false, `Unknown skill "testing". ${LIST}`],
   ['an empty name lists the skills', { name: '' }, false, `No skill name given. ${LIST}`],
 ];
@@ -34,6 +49,9 @@ describe('ws_skill', () => {
 
   it('an empty registry says there are no skills', async () => {
     const r = await engine(createWsSkill(new SkillRegistry([]))).call('ws_skill', { name: 'atomic-coding' });
-    expect(r).toMatchObject({ ok: false, text: 'No skills are available in this session. Carry on with the task using the other tools.' });
+    expect(r).toMatchObject({
+      ok: false,
+      text: 'No skills are available in this session. Carry on with the task using the other tools.',
+    });
   });
 });

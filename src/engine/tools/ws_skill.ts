@@ -26,7 +26,8 @@ export function createWsSkill(registry: SkillRegistry): ToolDef<z.output<typeof 
       const skill = registry.get(args.name);
       if (skill) return ok(`skill ${skill.name} — ${skill.description}\n\n${skill.body}`);
       const cards = registry.cards();
-      if (cards.length === 0) return fail('No skills are available in this session. Carry on with the task using the other tools.');
+      if (cards.length === 0)
+        return fail('No skills are available in this session. Carry on with the task using the other tools.');
       const asked = args.name.trim() === '' ? 'No skill name given.' : `Unknown skill ${JSON.stringify(args.name)}.`;
       return fail(
         `${asked} Available skills:\n${formatSkillCards(cards)}\n` +

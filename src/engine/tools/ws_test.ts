@@ -23,7 +23,11 @@ const TAIL_LINES = 25;
 const SHOWN_FAILURES = 5;
 
 const schema = z.object({
-  filter: z.string().min(1).optional().describe('Run only tests whose name matches (passed to the runner: --test-name-pattern, -t, -k, -run)'),
+  filter: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Run only tests whose name matches (passed to the runner: --test-name-pattern, -t, -k, -run)'),
 });
 
 const NO_COMMAND =
@@ -44,7 +48,10 @@ export const wsTest = defineTool({
     if (found.script !== undefined) {
       const decision = await checkCommand(found.script);
       if (decision.decision === 'refuse' || (decision.decision === 'gated' && !ctx.approved)) {
-        const what = decision.decision === 'refuse' ? 'is refused by the shell policy' : "needs a person's approval in the UI first";
+        const what =
+          decision.decision === 'refuse'
+            ? 'is refused by the shell policy'
+            : "needs a person's approval in the UI first";
         return fail(
           `ws_test did not run npm test: its package.json "test" script ${JSON.stringify(found.script)} ${what} — ${decision.reason} ` +
             'Make the script one test-runner command (e.g. "node --test") with ws_edit, or run a test file directly with ws_shell.',
@@ -71,12 +78,18 @@ export const wsTest = defineTool({
           : `${found.line}: no pass/fail count could be read from the output (${status}). The output is below; fix what stops the runner, or run one test file with ws_shell.`,
     ];
     if (found.filterIgnored !== undefined) {
-      head.push(`[filter ${JSON.stringify(found.filterIgnored)} was not applied: the runner of the "test" script is not one whose name option is known; all tests ran.]`);
+      head.push(
+        `[filter ${JSON.stringify(found.filterIgnored)} was not applied: the runner of the "test" script is not one whose name option is known; all tests ran.]`,
+      );
     }
     if (failures.length) head.push(failureList(failures, tally?.failed));
     // With the tally read, the end of the output (the runner's summary) is enough; without it, show all that fits.
     const tail = tally ? lastLines(dropTimingLines(cleanOutput(exec.output)), TAIL_LINES) : null;
-    head.push(tail && tail.total > TAIL_LINES ? `Output (last ${TAIL_LINES} of ${tail.total} lines; ws_shell ${JSON.stringify(found.line)} shows more):` : 'Output:');
+    head.push(
+      tail && tail.total > TAIL_LINES
+        ? `Output (last ${TAIL_LINES} of ${tail.total} lines; ws_shell ${JSON.stringify(found.line)} shows more):`
+        : 'Output:',
+    );
     const summary = head.join('\n');
 
     const view = viewExec(tail ? { ...exec, output: tail.text } : exec, {
@@ -94,7 +107,8 @@ export const wsTest = defineTool({
 });
 
 function failureList(failures: readonly TestFailure[], failedCount: number | undefined): string {
-  const more = failedCount !== undefined && failedCount > failures.length ? ` (${failures.length} of ${failedCount} shown)` : '';
+  const more =
+    failedCount !== undefined && failedCount > failures.length ? ` (${failures.length} of ${failedCount} shown)` : '';
   const rows = failures.map((f, i) => [`  ${i + 1}. ${f.name}`, ...f.detail.map((d) => `     ${d}`)].join('\n'));
   return `First failures${more}:\n${rows.join('\n')}`;
 }

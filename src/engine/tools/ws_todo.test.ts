@@ -28,7 +28,13 @@ interface Row {
 const rows: Row[] = [
   {
     name: 'objects with done flags',
-    args: { items: [{ text: 'read the failing test', done: true }, { text: 'fix clamp' }, { text: 'run the tests', done: false }] },
+    args: {
+      items: [
+        { text: 'read the failing test', done: true },
+        { text: 'fix clamp' },
+        { text: 'run the tests', done: false },
+      ],
+    },
     ok: true,
     text: 'checklist (1 of 3 done):\n[x] read the failing test\n[ ] fix clamp\n[ ] run the tests\nnext: fix clamp',
     state: [
@@ -85,7 +91,10 @@ const rows: Row[] = [
     args: { items: many },
     ok: true,
     text:
-      `checklist (0 of ${MAX_TODO_ITEMS} done):\n${many.slice(0, MAX_TODO_ITEMS).map((s) => `[ ] ${s}`).join('\n')}\nnext: step 1\n` +
+      `checklist (0 of ${MAX_TODO_ITEMS} done):\n${many
+        .slice(0, MAX_TODO_ITEMS)
+        .map((s) => `[ ] ${s}`)
+        .join('\n')}\nnext: step 1\n` +
       `[kept the first ${MAX_TODO_ITEMS} of ${many.length} items; the last 3 were dropped — a checklist is a short plan: merge small steps, or remove finished ones.]`,
     state: many.slice(0, MAX_TODO_ITEMS).map((text) => ({ text, done: false })),
   },
@@ -126,6 +135,10 @@ describe('ws_todo', () => {
 
   it('the cap note is recorded for the inspector', async () => {
     const r = await engine().call('ws_todo', { items: many });
-    expect(r.notes).toContainEqual({ kind: 'cap', text: `checklist capped at ${MAX_TODO_ITEMS} of ${many.length} items`, detail: String(many.length) });
+    expect(r.notes).toContainEqual({
+      kind: 'cap',
+      text: `checklist capped at ${MAX_TODO_ITEMS} of ${many.length} items`,
+      detail: String(many.length),
+    });
   });
 });

@@ -25,7 +25,9 @@ const item = z.union([
 const schema = z.object({
   items: z
     .union([z.array(item), z.string()])
-    .describe('The whole checklist, in order: ["read the failing test", {"text": "fix", "done": false}]; "[x] text" marks a string done; [] clears it'),
+    .describe(
+      'The whole checklist, in order: ["read the failing test", {"text": "fix", "done": false}]; "[x] text" marks a string done; [] clears it',
+    ),
 });
 
 /** A leading `- [x] `, `* [ ] `, `[x] ` or plain `- ` bullet: the box sets `done`, the marks are not kept. */
@@ -46,7 +48,10 @@ function normalize(items: z.output<typeof schema>['items']): TodoItem[] {
 /** The checklist as the model sees it: a count, `[x]`/`[ ]` lines, and the next open item. */
 export function renderTodo(todo: readonly TodoItem[]): string {
   const done = todo.filter((t) => t.done).length;
-  const lines = [`checklist (${done} of ${todo.length} done):`, ...todo.map((t) => `${t.done ? '[x]' : '[ ]'} ${t.text}`)];
+  const lines = [
+    `checklist (${done} of ${todo.length} done):`,
+    ...todo.map((t) => `${t.done ? '[x]' : '[ ]'} ${t.text}`),
+  ];
   const next = todo.find((t) => !t.done);
   lines.push(next ? `next: ${next.text}` : 'every item is done — check the result (run the tests), then finish.');
   return lines.join('\n');
@@ -72,7 +77,9 @@ export const wsTodo = defineTool({
     ctx.state.todo = todo;
 
     if (todo.length === 0) {
-      return ok('checklist cleared (0 items). Plan the next steps with ws_todo {"items": ["first step", "second step"]}.');
+      return ok(
+        'checklist cleared (0 items). Plan the next steps with ws_todo {"items": ["first step", "second step"]}.',
+      );
     }
     const remarks: string[] = [];
     const notes: Note[] = [];
@@ -81,9 +88,16 @@ export const wsTodo = defineTool({
         `[kept the first ${MAX_TODO_ITEMS} of ${filled.length} items; the last ${filled.length - MAX_TODO_ITEMS} were dropped — ` +
           'a checklist is a short plan: merge small steps, or remove finished ones.]',
       );
-      notes.push({ kind: 'cap', text: `checklist capped at ${MAX_TODO_ITEMS} of ${filled.length} items`, detail: String(filled.length) });
+      notes.push({
+        kind: 'cap',
+        text: `checklist capped at ${MAX_TODO_ITEMS} of ${filled.length} items`,
+        detail: String(filled.length),
+      });
     }
-    if (cut > 0) remarks.push(`[${cut} item${cut === 1 ? ' was' : 's were'} cut to ${MAX_TODO_TEXT} characters — keep each item to a few words]`);
+    if (cut > 0)
+      remarks.push(
+        `[${cut} item${cut === 1 ? ' was' : 's were'} cut to ${MAX_TODO_TEXT} characters — keep each item to a few words]`,
+      );
     if (blank > 0) remarks.push(`[${blank} empty item${blank === 1 ? '' : 's'} skipped]`);
     return ok([renderTodo(todo), ...remarks].join('\n'), notes);
   },

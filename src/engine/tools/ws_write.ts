@@ -23,7 +23,10 @@ export const SHRINK_GUARD_RATIO = 0.2;
 const schema = z.looseObject({
   path: z.string().describe('File path relative to the project root, e.g. "src/util.js"'),
   content: z.string().optional().describe('The complete text of the file'),
-  allow_shrink: z.boolean().optional().describe('true to allow emptying a file or rewriting a large file as a much smaller one'),
+  allow_shrink: z
+    .boolean()
+    .optional()
+    .describe('true to allow emptying a file or rewriting a large file as a much smaller one'),
 });
 
 function countLines(text: string): string {
@@ -36,19 +39,20 @@ function sizeText(bytes: number): string {
 }
 
 function editRecipe(display: string): string {
-  return (
-    `To change it: 1) ws_read ${JSON.stringify({ path: display })} 2) ws_edit ${JSON.stringify({ path: display, old_str: '<2-3 exact lines from the file>', new_str: '<those lines changed>' })} — one call per change.`
-  );
+  return `To change it: 1) ws_read ${JSON.stringify({ path: display })} 2) ws_edit ${JSON.stringify({ path: display, old_str: '<2-3 exact lines from the file>', new_str: '<those lines changed>' })} — one call per change.`;
 }
 
 function emptyRefusal(display: string, existing: string | null, unknownKeys: readonly string[]): string {
-  const what = existing === null ? `create ${display} as a 0-byte file` : `empty ${display} (now ${countLines(existing)})`;
+  const what =
+    existing === null ? `create ${display} as a 0-byte file` : `empty ${display} (now ${countLines(existing)})`;
   const lines = [
     `Write refused — content is empty, so this would ${what}.`,
     `Put the file's complete text in "content" (also accepted: ${BODY_KEYS.slice(1).join(', ')}).`,
   ];
   if (unknownKeys.length) {
-    lines.push(`Your call also had unrecognized key${unknownKeys.length === 1 ? '' : 's'} ${unknownKeys.map((k) => JSON.stringify(k)).join(', ')} — was the text under ${unknownKeys.length === 1 ? 'it' : 'one of them'}? Send it as "content".`);
+    lines.push(
+      `Your call also had unrecognized key${unknownKeys.length === 1 ? '' : 's'} ${unknownKeys.map((k) => JSON.stringify(k)).join(', ')} — was the text under ${unknownKeys.length === 1 ? 'it' : 'one of them'}? Send it as "content".`,
+    );
   }
   lines.push(`If an empty file really is the intent, repeat the call with "allow_shrink": true.`);
   return lines.join('\n');
@@ -67,7 +71,10 @@ export const wsWrite = defineTool({
     const state = await fileState(ctx.ws, file.path);
     if (state.kind === 'dir') return refusal(`Write refused — ${directoryText(file)}`, 'directory');
     if (state.kind === 'binary') {
-      return refusal(`Write refused — ${binaryText(file, state.size, 'ws_write')} Overwriting it with text would destroy it.`, 'binary');
+      return refusal(
+        `Write refused — ${binaryText(file, state.size, 'ws_write')} Overwriting it with text would destroy it.`,
+        'binary',
+      );
     }
     const before = state.kind === 'text' ? state.text : null;
     const content = args.content ?? '';
@@ -107,6 +114,10 @@ export const wsWrite = defineTool({
     const committed = await commitText(ctx, 'ws_write', file, before, content);
     if (!committed.ok) return committed.result;
     const verb = before === null ? 'created' : 'wrote';
-    return ok(`${verb} ${file.display} (${countLines(content)})`, committed.committed.notes, committed.committed.changes);
+    return ok(
+      `${verb} ${file.display} (${countLines(content)})`,
+      committed.committed.notes,
+      committed.committed.changes,
+    );
   },
 });

@@ -60,34 +60,64 @@ export async function runWithXargs(ctx: ToolContext, plan: ExecPlan, opts: ExecO
   let input = '';
   let feedNote: string | undefined;
   if (at > 0) {
-    if (stage.stdin !== 'pipe') return refused('xargs reads a redirection here while a pipe feeds it; drop one of the two');
+    if (stage.stdin !== 'pipe')
+      return refused('xargs reads a redirection here while a pipe feeds it; drop one of the two');
     // The terminal error output of the stages before xargs is dropped: it must not become xargs's input.
-    const before = plan.stages.slice(0, at).map((s) => ({ ...s, stderr: s.stderr === 'output' ? ('null' as const) : s.stderr }));
-    const fed = await ctx.ws.exec({ stages: before }, { ...opts, timeoutMs: left(), maxOutputBytes: MAX_XARGS_INPUT_BYTES });
-    if (fed.timedOut) return { ok: true, exec: { ...fed, output: '' }, notes: ['timed out in the stages before xargs'] };
-    if (fed.truncated) return refused(`the stages before xargs printed ${fed.totalBytes} bytes, over the ${MAX_XARGS_INPUT_BYTES}-byte limit for xargs's input; narrow the listing`, 'xargs-input');
+    const before = plan.stages
+      .slice(0, at)
+      .map((s) => ({ ...s, stderr: s.stderr === 'output' ? ('null' as const) : s.stderr }));
+    const fed = await ctx.ws.exec(
+      { stages: before },
+      { ...opts, timeoutMs: left(), maxOutputBytes: MAX_XARGS_INPUT_BYTES },
+    );
+    if (fed.timedOut)
+      return { ok: true, exec: { ...fed, output: '' }, notes: ['timed out in the stages before xargs'] };
+    if (fed.truncated)
+      return refused(
+        `the stages before xargs printed ${fed.totalBytes} bytes, over the ${MAX_XARGS_INPUT_BYTES}-byte limit for xargs's input; narrow the listing`,
+        'xargs-input',
+      );
     input = fed.output;
-    if (fed.exitCode !== 0) feedNote = `the stages before xargs exited ${fed.exitCode}; their error output is not shown (it would have been mixed into xargs's input)`;
+    if (fed.exitCode !== 0)
+      feedNote = `the stages before xargs exited ${fed.exitCode}; their error output is not shown (it would have been mixed into xargs's input)`;
   } else if (stage.stdin instanceof Uint8Array) {
     input = new TextDecoder().decode(stage.stdin);
   }
 
   const split = splitXargs(spec, input);
   if (typeof split === 'string') return refused(split, 'xargs-input');
-  if (split.commands.length > MAX_XARGS_COMMANDS) return refused(`xargs would start ${split.commands.length} commands, over the limit of ${MAX_XARGS_COMMANDS}; give it fewer inputs or a larger -n`);
+  if (split.commands.length > MAX_XARGS_COMMANDS)
+    return refused(
+      `xargs would start ${split.commands.length} commands, over the limit of ${MAX_XARGS_COMMANDS}; give it fewer inputs or a larger -n`,
+    );
   for (const argv of split.commands) {
     const again = decideLiteral([argv]);
-    if (again.decision !== 'allow') return refused(`xargs would run ${JSON.stringify(clip(argv.join(' ')))}, and that command ${again.reason}`, again.rule);
+    if (again.decision !== 'allow')
+      return refused(
+        `xargs would run ${JSON.stringify(clip(argv.join(' ')))}, and that command ${again.reason}`,
+        again.rule,
+      );
   }
 
-  const asStage = (argv: readonly string[]): ExecStage => ({ argv, ...(stage.env ? { env: stage.env } : {}), stdin: 'empty', stdout: stage.stdout, stderr: stage.stderr });
+  const asStage = (argv: readonly string[]): ExecStage => ({
+    argv,
+    ...(stage.env ? { env: stage.env } : {}),
+    stdin: 'empty',
+    stdout: stage.stdout,
+    stderr: stage.stderr,
+  });
   const after = plan.stages.slice(at + 1);
   const note = `xargs carried out by ws_shell: ${split.commands.length} command${split.commands.length === 1 ? '' : 's'}, each checked before it ran${feedNote ? `; ${feedNote}` : ''}`;
   if (after.length > 0) {
     if (split.commands.length > 1) {
-      return refused(`xargs would run ${split.commands.length} commands here and pipe their output on; ws_shell pipes on the output of one command only: put xargs last, or give it inputs for one command`);
+      return refused(
+        `xargs would run ${split.commands.length} commands here and pipe their output on; ws_shell pipes on the output of one command only: put xargs last, or give it inputs for one command`,
+      );
     }
-    const rest = split.commands.length === 1 ? [asStage(split.commands[0]!), ...after] : [{ ...after[0]!, stdin: 'empty' as const }, ...after.slice(1)];
+    const rest =
+      split.commands.length === 1
+        ? [asStage(split.commands[0]!), ...after]
+        : [{ ...after[0]!, stdin: 'empty' as const }, ...after.slice(1)];
     const ran = await runWithXargs(ctx, { stages: rest }, { ...opts, timeoutMs: left() });
     return ran.ok ? { ...ran, notes: [note, ...ran.notes] } : ran;
   }

@@ -39,7 +39,8 @@ export function hasWasmSource(): boolean {
 }
 
 function init(): Promise<TreeSitter> {
-  if (!source) throw new Error('tree-sitter: no WasmSource registered; call setWasmSource() at start-up (src/platform/)');
+  if (!source)
+    throw new Error('tree-sitter: no WasmSource registered; call setWasmSource() at start-up (src/platform/)');
   const s = source;
   ready ??= Promise.all([import('web-tree-sitter'), s.runtime()]).then(async ([ts, wasmBinary]) => {
     await ts.Parser.init({ wasmBinary });

@@ -16,12 +16,15 @@ export function flatten(chunks) {
 const task: EvalTask = {
   id: 'chunk-test-output',
   title: 'A bug found by reading the failing test',
-  statement: 'npm test fails. Run it, read what the failing test prints, and fix the library in src/ so that every test passes. Do not change the tests.',
+  statement:
+    'npm test fails. Run it, read what the failing test prints, and fix the library in src/ so that every test passes. Do not change the tests.',
   mechanisms: ['test-output'],
   files: {
     'package.json': packageJson('lists'),
     'src/lists.js': lists('i + size <= list.length'),
-    'test/lists.test.js': TEST_HEAD + file`
+    'test/lists.test.js':
+      TEST_HEAD +
+      file`
 import { chunk, flatten } from '../src/lists.js';
 
 test('chunk keeps a short last chunk', () => {
@@ -33,7 +36,9 @@ test('flatten undoes chunk', () => {
 `,
   },
   grader: {
-    'lists.test.js': TEST_HEAD + file`
+    'lists.test.js':
+      TEST_HEAD +
+      file`
 import { chunk } from '../src/lists.js';
 
 test('chunk covers every element', () => {

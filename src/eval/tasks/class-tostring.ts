@@ -33,12 +33,15 @@ ${circle}
 const task: EvalTask = {
   id: 'class-tostring',
   title: 'Two identical methods, only one changes',
-  statement: 'Circle#toString in src/shapes.js must also give the radius: "Circle r=2 with area 12.6". Square#toString must stay as it is.',
+  statement:
+    'Circle#toString in src/shapes.js must also give the radius: "Circle r=2 with area 12.6". Square#toString must stay as it is.',
   mechanisms: ['repeated-span', 'indentation'],
   files: {
     'package.json': packageJson('shapes'),
     'src/shapes.js': shapes(`        return this.constructor.name + ' with area ' + this.area().toFixed(1);`),
-    'test/shapes.test.js': TEST_HEAD + file`
+    'test/shapes.test.js':
+      TEST_HEAD +
+      file`
 import { Circle } from '../src/shapes.js';
 
 test('circle names its radius', () => {
@@ -47,7 +50,9 @@ test('circle names its radius', () => {
 `,
   },
   grader: {
-    'shapes.test.js': TEST_HEAD + file`
+    'shapes.test.js':
+      TEST_HEAD +
+      file`
 import { Circle, Square } from '../src/shapes.js';
 
 test('circle changed, square kept', () => {
@@ -56,6 +61,8 @@ test('circle changed, square kept', () => {
 });
 `,
   },
-  solution: { 'src/shapes.js': shapes(`        return 'Circle r=' + this.radius + ' with area ' + this.area().toFixed(1);`) },
+  solution: {
+    'src/shapes.js': shapes(`        return 'Circle r=' + this.radius + ' with area ' + this.area().toFixed(1);`),
+  },
 };
 export default task;

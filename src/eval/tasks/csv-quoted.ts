@@ -10,12 +10,15 @@ ${body}
 const task: EvalTask = {
   id: 'csv-quoted',
   title: 'Quoted fields in a CSV splitter',
-  statement: 'splitLine in src/csv.js splits on every comma, so a quoted field such as "Smith, John" is cut in two. Make it honour double-quoted fields (a doubled "" inside quotes is one quote character). Run the tests to check.',
+  statement:
+    'splitLine in src/csv.js splits on every comma, so a quoted field such as "Smith, John" is cut in two. Make it honour double-quoted fields (a doubled "" inside quotes is one quote character). Run the tests to check.',
   mechanisms: ['syntax', 'test-output'],
   files: {
     'package.json': packageJson('csv'),
     'src/csv.js': csv("  return line.split(',');"),
-    'test/csv.test.js': TEST_HEAD + file`
+    'test/csv.test.js':
+      TEST_HEAD +
+      file`
 import { splitLine } from '../src/csv.js';
 
 test('quoted commas stay in their field', () => {
@@ -24,7 +27,9 @@ test('quoted commas stay in their field', () => {
 `,
   },
   grader: {
-    'csv.test.js': TEST_HEAD + file`
+    'csv.test.js':
+      TEST_HEAD +
+      file`
 import { splitLine } from '../src/csv.js';
 
 test('plain, quoted, escaped and empty fields', () => {
@@ -45,12 +50,12 @@ test('plain, quoted, escaped and empty fields', () => {
         '  for (let i = 0; i < line.length; i++) {',
         '    const c = line[i];',
         '    if (quoted) {',
-        '      if (c === \'"\' && line[i + 1] === \'"\') {',
-        '        field += \'"\';',
+        "      if (c === '\"' && line[i + 1] === '\"') {",
+        "        field += '\"';",
         '        i++;',
-        '      } else if (c === \'"\') quoted = false;',
+        "      } else if (c === '\"') quoted = false;",
         '      else field += c;',
-        '    } else if (c === \'"\') quoted = true;',
+        "    } else if (c === '\"') quoted = true;",
         "    else if (c === ',') {",
         '      fields.push(field);',
         "      field = '';",

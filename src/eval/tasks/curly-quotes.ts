@@ -16,12 +16,15 @@ export function message(key) {
 const task: EvalTask = {
   id: 'curly-quotes',
   title: 'Change a string that uses typographic quotes',
-  statement: 'The offline message in src/messages.js should say "we will sync" instead of "we will retry". Keep the typographic quotes (“ ”) and the em dash (—) exactly as they are.',
+  statement:
+    'The offline message in src/messages.js should say "we will sync" instead of "we will retry". Keep the typographic quotes (“ ”) and the em dash (—) exactly as they are.',
   mechanisms: ['quotes'],
   files: {
     'package.json': packageJson('messages'),
     'src/messages.js': messages('we will retry'),
-    'test/messages.test.js': TEST_HEAD + file`
+    'test/messages.test.js':
+      TEST_HEAD +
+      file`
 import { message } from '../src/messages.js';
 
 test('offline says sync', () => {
@@ -30,7 +33,9 @@ test('offline says sync', () => {
 `,
   },
   grader: {
-    'messages.test.js': TEST_HEAD + file`
+    'messages.test.js':
+      TEST_HEAD +
+      file`
 import { message, MESSAGES } from '../src/messages.js';
 
 test('the offline message changed, typography kept', () => {

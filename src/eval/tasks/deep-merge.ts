@@ -24,12 +24,15 @@ ${arrays}
 const task: EvalTask = {
   id: 'deep-merge',
   title: 'A fix in tab-indented nested loops',
-  statement: 'deepMerge in src/merge.js must concatenate arrays (an array under the same key in a later object is appended to the earlier one, and a new copy is made), instead of replacing them. The file is indented with tabs; keep it so.',
+  statement:
+    'deepMerge in src/merge.js must concatenate arrays (an array under the same key in a later object is appended to the earlier one, and a new copy is made), instead of replacing them. The file is indented with tabs; keep it so.',
   mechanisms: ['indentation'],
   files: {
     'package.json': packageJson('merge'),
     'src/merge.js': merge('\t\t\t\tout[key] = value;'),
-    'test/merge.test.js': TEST_HEAD + file`
+    'test/merge.test.js':
+      TEST_HEAD +
+      file`
 import { deepMerge } from '../src/merge.js';
 
 test('arrays concatenate', () => {
@@ -38,7 +41,9 @@ test('arrays concatenate', () => {
 `,
   },
   grader: {
-    'merge.test.js': TEST_HEAD + file`
+    'merge.test.js':
+      TEST_HEAD +
+      file`
 import { deepMerge } from '../src/merge.js';
 
 test('arrays concatenate into a copy, objects merge', () => {

@@ -14,13 +14,16 @@ export declare function repeat(${sig}): string;
 const task: EvalTask = {
   id: 'dts-param',
   title: 'Change a signature and its TypeScript declaration',
-  statement: 'Give repeat in src/repeat.js a third, optional parameter separator (default ""), placed between the copies: repeat("ab", 3, "-") is "ab-ab-ab". Update its TypeScript declaration in src/repeat.d.ts to match (separator?: string).',
+  statement:
+    'Give repeat in src/repeat.js a third, optional parameter separator (default ""), placed between the copies: repeat("ab", 3, "-") is "ab-ab-ab". Update its TypeScript declaration in src/repeat.d.ts to match (separator?: string).',
   mechanisms: ['multi-file', 'syntax'],
   files: {
     'package.json': packageJson('repeat'),
     'src/repeat.js': js('word, times', '  return word.repeat(times);'),
     'src/repeat.d.ts': dts('word: string, times: number'),
-    'test/repeat.test.js': TEST_HEAD + file`
+    'test/repeat.test.js':
+      TEST_HEAD +
+      file`
 import { repeat } from '../src/repeat.js';
 
 test('separator', () => {
@@ -29,7 +32,9 @@ test('separator', () => {
 `,
   },
   grader: {
-    'repeat.test.js': TEST_HEAD + file`
+    'repeat.test.js':
+      TEST_HEAD +
+      file`
 import { repeat } from '../src/repeat.js';
 
 test('behaviour and declaration agree', () => {
@@ -39,9 +44,19 @@ test('behaviour and declaration agree', () => {
 });
 `,
   },
-  checks: [{ kind: 'matches', path: 'src/repeat.d.ts', pattern: String.raw`repeat\(\s*word:\s*string,\s*times:\s*number,\s*separator\?:\s*string\s*\):\s*string`, expect: true }],
+  checks: [
+    {
+      kind: 'matches',
+      path: 'src/repeat.d.ts',
+      pattern: String.raw`repeat\(\s*word:\s*string,\s*times:\s*number,\s*separator\?:\s*string\s*\):\s*string`,
+      expect: true,
+    },
+  ],
   solution: {
-    'src/repeat.js': js("word, times, separator = ''", '  return Array.from({ length: times }, () => word).join(separator);'),
+    'src/repeat.js': js(
+      "word, times, separator = ''",
+      '  return Array.from({ length: times }, () => word).join(separator);',
+    ),
     'src/repeat.d.ts': dts('word: string, times: number, separator?: string'),
   },
 };

@@ -26,12 +26,15 @@ ${off}
 const task: EvalTask = {
   id: 'emitter-off',
   title: 'off removes more than it should',
-  statement: 'npm test fails for the Emitter in src/emitter.js. Find the bug from the test output and fix it without changing the tests.',
+  statement:
+    'npm test fails for the Emitter in src/emitter.js. Find the bug from the test output and fix it without changing the tests.',
   mechanisms: ['test-output'],
   files: {
     'package.json': packageJson('emitter'),
     'src/emitter.js': emitter('    this.#listeners.delete(event);'),
-    'test/emitter.test.js': TEST_HEAD + file`
+    'test/emitter.test.js':
+      TEST_HEAD +
+      file`
 import { Emitter } from '../src/emitter.js';
 
 test('off removes only the listener it names', () => {
@@ -44,7 +47,9 @@ test('off removes only the listener it names', () => {
 `,
   },
   grader: {
-    'emitter.test.js': TEST_HEAD + file`
+    'emitter.test.js':
+      TEST_HEAD +
+      file`
 import { Emitter } from '../src/emitter.js';
 
 test('off is precise', () => {
@@ -61,7 +66,9 @@ test('off is precise', () => {
 `,
   },
   solution: {
-    'src/emitter.js': emitter(`    const list = this.#listeners.get(event) ?? [];\n    this.#listeners.set(event, list.filter((f) => f !== fn));`),
+    'src/emitter.js': emitter(
+      `    const list = this.#listeners.get(event) ?? [];\n    this.#listeners.set(event, list.filter((f) => f !== fn));`,
+    ),
   },
 };
 export default task;

@@ -29,7 +29,9 @@ const task: EvalTask = {
     'package.json': packageJson('orders'),
     'fixtures/order.js': FIXTURE,
     'src/order.js': reader('lines'),
-    'test/order.test.js': TEST_HEAD + file`
+    'test/order.test.js':
+      TEST_HEAD +
+      file`
 import { ORDER_CSV } from '../fixtures/order.js';
 import { parseOrder, total } from '../src/order.js';
 
@@ -39,7 +41,9 @@ test('the order totals 5.25', () => {
 `,
   },
   grader: {
-    'order.test.js': TEST_HEAD + file`
+    'order.test.js':
+      TEST_HEAD +
+      file`
 import { parseOrder, total } from '../src/order.js';
 
 test('the parser skips the header', () => {

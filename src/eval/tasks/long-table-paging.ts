@@ -14,12 +14,15 @@ function units(wrong: boolean): string {
 const task: EvalTask = {
   id: 'long-table-paging',
   title: 'A wrong factor deep in a long table',
-  statement: 'npm test fails: converting unit287 gives the wrong result. Fix the factor in src/units.js (it should be exactly 1000) without changing anything else.',
+  statement:
+    'npm test fails: converting unit287 gives the wrong result. Fix the factor in src/units.js (it should be exactly 1000) without changing anything else.',
   mechanisms: ['paging', 'test-output'],
   files: {
     'package.json': packageJson('long-table'),
     'src/units.js': units(true),
-    'test/units.test.js': TEST_HEAD + file`
+    'test/units.test.js':
+      TEST_HEAD +
+      file`
 import { toBase } from '../src/units.js';
 
 test('unit287 converts by 1000', () => {
@@ -28,7 +31,9 @@ test('unit287 converts by 1000', () => {
 `,
   },
   grader: {
-    'units.test.js': TEST_HEAD + file`
+    'units.test.js':
+      TEST_HEAD +
+      file`
 import { toBase, UNITS } from '../src/units.js';
 
 test('unit287 is 1000 and every other row is untouched', () => {

@@ -11,7 +11,10 @@ function handler(i: number, fixed: boolean): string {
 }
 /** A test that imports every handler (statically: the browser's sandbox runs it too) and calls each once. */
 function handlersTest(name: string): string {
-  const imports = Array.from({ length: COUNT }, (_, i) => `import { handle${i + 1} } from '../src/handlers/h${i + 1}.js';`).join('\n');
+  const imports = Array.from(
+    { length: COUNT },
+    (_, i) => `import { handle${i + 1} } from '../src/handlers/h${i + 1}.js';`,
+  ).join('\n');
   const calls = Array.from({ length: COUNT }, (_, i) => `handle${i + 1}`).join(', ');
   return `${TEST_HEAD}import { LINES } from '../src/log.js';\n${imports}\n\ntest('${name}', () => {\n  [${calls}].forEach((handle, i) => assert.equal(handle(i + 1), 2 * (i + 1)));\n  assert.equal(LINES.length, ${COUNT});\n});\n`;
 }
@@ -32,11 +35,17 @@ for (let i = 1; i <= COUNT; i++) files[`src/handlers/h${i}.js`] = handler(i, fal
 const task: EvalTask = {
   id: 'many-files-grep',
   title: 'One file in sixty still logs the old way',
-  statement: 'Every handler under src/handlers/ must log through log() from src/log.js, but one still calls console.log, so npm test fails. Find it and fix it. Change no other handler.',
+  statement:
+    'Every handler under src/handlers/ must log through log() from src/log.js, but one still calls console.log, so npm test fails. Find it and fix it. Change no other handler.',
   mechanisms: ['long-output', 'test-output'],
   files,
   grader: { 'handlers.test.js': handlersTest('sixty handlers, each doubling and logging through log()') },
-  checks: Array.from({ length: COUNT }, (_, i) => ({ kind: 'matches' as const, path: `src/handlers/h${i + 1}.js`, pattern: String.raw`\bconsole\.`, expect: false })),
+  checks: Array.from({ length: COUNT }, (_, i) => ({
+    kind: 'matches' as const,
+    path: `src/handlers/h${i + 1}.js`,
+    pattern: String.raw`\bconsole\.`,
+    expect: false,
+  })),
   solution: { [`src/handlers/h${BAD}.js`]: handler(BAD, true) },
 };
 export default task;

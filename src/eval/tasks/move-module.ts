@@ -16,13 +16,16 @@ export { clock, pad } from './${from}.js';
 const task: EvalTask = {
   id: 'move-module',
   title: 'Move a module and follow it',
-  statement: 'Move src/helpers.js to src/format.js (the file must no longer exist under its old name) and update src/index.js so that everything still works. Then make the tests pass.',
+  statement:
+    'Move src/helpers.js to src/format.js (the file must no longer exist under its old name) and update src/index.js so that everything still works. Then make the tests pass.',
   mechanisms: ['rename', 'multi-file'],
   files: {
     'package.json': packageJson('move-module'),
     'src/helpers.js': helpers,
     'src/index.js': index('helpers'),
-    'test/format.test.js': TEST_HEAD + file`
+    'test/format.test.js':
+      TEST_HEAD +
+      file`
 import { clock } from '../src/format.js';
 import * as index from '../src/index.js';
 
@@ -33,7 +36,9 @@ test('format.js has clock, and index re-exports it', () => {
 `,
   },
   grader: {
-    'move.test.js': TEST_HEAD + file`
+    'move.test.js':
+      TEST_HEAD +
+      file`
 import { clock, pad } from '../src/format.js';
 import * as index from '../src/index.js';
 

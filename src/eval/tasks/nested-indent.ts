@@ -28,12 +28,15 @@ export function shippingRate(order) {
 const task: EvalTask = {
   id: 'nested-indent',
   title: 'A comparison five levels deep',
-  statement: 'A fragile item of exactly 10 kg shipped in NL without express must cost 12 (the heavy-fragile rate), but shippingRate in src/shipping.js returns 5. Fix the comparison; change nothing else.',
+  statement:
+    'A fragile item of exactly 10 kg shipped in NL without express must cost 12 (the heavy-fragile rate), but shippingRate in src/shipping.js returns 5. Fix the comparison; change nothing else.',
   mechanisms: ['indentation'],
   files: {
     'package.json': packageJson('shipping'),
     'src/shipping.js': rules('>'),
-    'test/shipping.test.js': TEST_HEAD + file`
+    'test/shipping.test.js':
+      TEST_HEAD +
+      file`
 import { shippingRate } from '../src/shipping.js';
 
 test('10 kg fragile is heavy', () => {
@@ -42,7 +45,9 @@ test('10 kg fragile is heavy', () => {
 `,
   },
   grader: {
-    'shipping.test.js': TEST_HEAD + file`
+    'shipping.test.js':
+      TEST_HEAD +
+      file`
 import { shippingRate } from '../src/shipping.js';
 
 const nl = (items, express = false) => ({ country: 'NL', express, items });

@@ -7,7 +7,8 @@ ${more}`;
 const task: EvalTask = {
   id: 'new-module',
   title: 'Add a module and export it',
-  statement: 'Add src/slugify.js exporting slugify(text): lowercase, every run of characters other than a-z and 0-9 becomes one "-", no "-" at either end ("Hello, World!" → "hello-world"). Export it from src/index.js too.',
+  statement:
+    'Add src/slugify.js exporting slugify(text): lowercase, every run of characters other than a-z and 0-9 becomes one "-", no "-" at either end ("Hello, World!" → "hello-world"). Export it from src/index.js too.',
   mechanisms: ['new-file', 'multi-file'],
   files: {
     'package.json': packageJson('slugs'),
@@ -17,7 +18,9 @@ export function capitalize(word) {
 }
 `,
     'src/index.js': index(''),
-    'test/slugify.test.js': TEST_HEAD + file`
+    'test/slugify.test.js':
+      TEST_HEAD +
+      file`
 import { slugify } from '../src/index.js';
 
 test('slugify', () => {
@@ -26,7 +29,9 @@ test('slugify', () => {
 `,
   },
   grader: {
-    'slugify.test.js': TEST_HEAD + file`
+    'slugify.test.js':
+      TEST_HEAD +
+      file`
 import { slugify } from '../src/slugify.js';
 import * as index from '../src/index.js';
 

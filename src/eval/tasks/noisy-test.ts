@@ -15,12 +15,15 @@ ${median}
 const task: EvalTask = {
   id: 'noisy-test',
   title: 'A failure buried under a flood of log lines',
-  statement: 'npm test fails, and its test prints thousands of progress lines first. Find which assertion fails and fix src/stats.js. Do not change the tests.',
+  statement:
+    'npm test fails, and its test prints thousands of progress lines first. Find which assertion fails and fix src/stats.js. Do not change the tests.',
   mechanisms: ['long-output', 'test-output'],
   files: {
     'package.json': packageJson('stats'),
     'src/stats.js': stats('  return s[mid];'),
-    'test/stats.test.js': TEST_HEAD + file`
+    'test/stats.test.js':
+      TEST_HEAD +
+      file`
 import { mean, median } from '../src/stats.js';
 
 test('mean and median over many samples', () => {
@@ -31,7 +34,9 @@ test('mean and median over many samples', () => {
 `,
   },
   grader: {
-    'stats.test.js': TEST_HEAD + file`
+    'stats.test.js':
+      TEST_HEAD +
+      file`
 import { mean, median } from '../src/stats.js';
 
 test('median of odd and even lengths', () => {

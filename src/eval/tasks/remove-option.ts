@@ -24,14 +24,17 @@ ${legacy ? '- legacyMode: use the old protocol (default false)\n' : ''}- timeout
 const task: EvalTask = {
   id: 'remove-option',
   title: 'Remove an option from code, defaults and docs',
-  statement: 'Remove the legacyMode option entirely: from src/defaults.js, from makeClient in src/client.js (a client is always modern now) and from docs/options.md. Nothing may mention legacyMode afterwards.',
+  statement:
+    'Remove the legacyMode option entirely: from src/defaults.js, from makeClient in src/client.js (a client is always modern now) and from docs/options.md. Nothing may mention legacyMode afterwards.',
   mechanisms: ['multi-file', 'repeated-span'],
   files: {
     'package.json': packageJson('client'),
     'src/defaults.js': defaults(true),
     'src/client.js': client(true),
     'docs/options.md': docs(true),
-    'test/client.test.js': TEST_HEAD + file`
+    'test/client.test.js':
+      TEST_HEAD +
+      file`
 import { makeClient } from '../src/client.js';
 
 test('clients are modern', () => {
@@ -40,7 +43,9 @@ test('clients are modern', () => {
 `,
   },
   grader: {
-    'client.test.js': TEST_HEAD + file`
+    'client.test.js':
+      TEST_HEAD +
+      file`
 import { makeClient } from '../src/client.js';
 import { DEFAULTS } from '../src/defaults.js';
 
@@ -51,7 +56,12 @@ test('legacyMode is gone everywhere', () => {
 `,
   },
   checks: [
-    ...['src/defaults.js', 'src/client.js', 'docs/options.md'].map((path) => ({ kind: 'matches' as const, path, pattern: 'legacyMode', expect: false })),
+    ...['src/defaults.js', 'src/client.js', 'docs/options.md'].map((path) => ({
+      kind: 'matches' as const,
+      path,
+      pattern: 'legacyMode',
+      expect: false,
+    })),
     { kind: 'matches', path: 'docs/options.md', pattern: '^- retries: .*\\n- timeoutMs: ', flags: 'm', expect: true },
   ],
   solution: { 'src/defaults.js': defaults(false), 'src/client.js': client(false), 'docs/options.md': docs(false) },

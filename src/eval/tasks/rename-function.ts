@@ -31,14 +31,17 @@ export function greeting(id) {
 const task: EvalTask = {
   id: 'rename-function',
   title: 'Rename a function everywhere it is used',
-  statement: 'Rename the function getUsr to getUser in src/users.js and in every file that uses it (the tests already import getUser). No file may still mention getUsr.',
+  statement:
+    'Rename the function getUsr to getUser in src/users.js and in every file that uses it (the tests already import getUser). No file may still mention getUsr.',
   mechanisms: ['rename', 'multi-file'],
   files: {
     'package.json': packageJson('users'),
     'src/users.js': users('getUsr'),
     'src/api.js': api('getUsr'),
     'src/report.js': report('getUsr'),
-    'test/users.test.js': TEST_HEAD + file`
+    'test/users.test.js':
+      TEST_HEAD +
+      file`
 import { getUser } from '../src/users.js';
 import { handle } from '../src/api.js';
 import { greeting } from '../src/report.js';
@@ -51,7 +54,9 @@ test('getUser finds by id', () => {
 `,
   },
   grader: {
-    'rename.test.js': TEST_HEAD + file`
+    'rename.test.js':
+      TEST_HEAD +
+      file`
 import * as users from '../src/users.js';
 import { handle } from '../src/api.js';
 import { greeting } from '../src/report.js';
@@ -64,7 +69,12 @@ test('getUser is the only name, and every caller works', () => {
 });
 `,
   },
-  checks: ['src/users.js', 'src/api.js', 'src/report.js'].map((path) => ({ kind: 'matches' as const, path, pattern: 'getUsr', expect: false })),
+  checks: ['src/users.js', 'src/api.js', 'src/report.js'].map((path) => ({
+    kind: 'matches' as const,
+    path,
+    pattern: 'getUsr',
+    expect: false,
+  })),
   solution: { 'src/users.js': users('getUser'), 'src/api.js': api('getUser'), 'src/report.js': report('getUser') },
 };
 export default task;

@@ -26,12 +26,15 @@ export function formatPound(amount) {
 const task: EvalTask = {
   id: 'repeated-span',
   title: 'One of four identical bodies must change',
-  statement: 'Yen has no minor unit: formatYen(1234.56) must give "1235 JPY" (rounded to a whole number, no decimals). Fix formatYen in src/prices.js; the other currencies must keep two decimals.',
+  statement:
+    'Yen has no minor unit: formatYen(1234.56) must give "1235 JPY" (rounded to a whole number, no decimals). Fix formatYen in src/prices.js; the other currencies must keep two decimals.',
   mechanisms: ['repeated-span'],
   files: {
     'package.json': packageJson('prices'),
     'src/prices.js': prices(`  const rounded = Math.round(amount * 100) / 100;\n  return rounded.toFixed(2) + ' JPY';`),
-    'test/prices.test.js': TEST_HEAD + file`
+    'test/prices.test.js':
+      TEST_HEAD +
+      file`
 import { formatYen } from '../src/prices.js';
 
 test('yen has no decimals', () => {
@@ -40,7 +43,9 @@ test('yen has no decimals', () => {
 `,
   },
   grader: {
-    'prices.test.js': TEST_HEAD + file`
+    'prices.test.js':
+      TEST_HEAD +
+      file`
 import { formatDollar, formatEuro, formatPound, formatYen } from '../src/prices.js';
 
 test('yen rounds to whole units, the others keep cents', () => {

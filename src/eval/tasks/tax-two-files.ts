@@ -31,13 +31,16 @@ function round(x) {
 const task: EvalTask = {
   id: 'tax-two-files',
   title: 'A rate that lives in two files',
-  statement: 'The VAT rate rises from 20% to 21%. Update it everywhere in src/ so that both the computed VAT and the receipt footer use 21%.',
+  statement:
+    'The VAT rate rises from 20% to 21%. Update it everywhere in src/ so that both the computed VAT and the receipt footer use 21%.',
   mechanisms: ['multi-file', 'repeated-span'],
   files: {
     'package.json': packageJson('invoice'),
     'src/config.js': config('0.2'),
     'src/invoice.js': invoice('0.2'),
-    'test/invoice.test.js': TEST_HEAD + file`
+    'test/invoice.test.js':
+      TEST_HEAD +
+      file`
 import { vat } from '../src/invoice.js';
 
 test('vat is 21%', () => {
@@ -46,7 +49,9 @@ test('vat is 21%', () => {
 `,
   },
   grader: {
-    'invoice.test.js': TEST_HEAD + file`
+    'invoice.test.js':
+      TEST_HEAD +
+      file`
 import { footer, net, vat } from '../src/invoice.js';
 import { CONFIG } from '../src/config.js';
 

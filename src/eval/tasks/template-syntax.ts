@@ -18,12 +18,15 @@ function escape(text) {
 const task: EvalTask = {
   id: 'template-syntax',
   title: 'A bracket-heavy fix that is easy to leave unparseable',
-  statement: 'render in src/render.js writes attribute values without escaping them, so a value with a double quote breaks the HTML. Escape attribute values with the escape function already in the file. Also sort the attributes by name so the output is stable.',
+  statement:
+    'render in src/render.js writes attribute values without escaping them, so a value with a double quote breaks the HTML. Escape attribute values with the escape function already in the file. Also sort the attributes by name so the output is stable.',
   mechanisms: ['syntax'],
   files: {
     'package.json': packageJson('render'),
     'src/render.js': render(`    .map(([k, v]) => ' ' + k + '="' + v + '"')\n    .join('');`),
-    'test/render.test.js': TEST_HEAD + file`
+    'test/render.test.js':
+      TEST_HEAD +
+      file`
 import { render } from '../src/render.js';
 
 test('attribute values are escaped', () => {
@@ -32,7 +35,9 @@ test('attribute values are escaped', () => {
 `,
   },
   grader: {
-    'render.test.js': TEST_HEAD + file`
+    'render.test.js':
+      TEST_HEAD +
+      file`
 import { render } from '../src/render.js';
 
 test('escaped and sorted attributes, escaped text', () => {
@@ -42,7 +47,9 @@ test('escaped and sorted attributes, escaped text', () => {
 `,
   },
   solution: {
-    'src/render.js': render(`    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))\n    .map(([k, v]) => ' ' + k + '="' + escape(String(v)) + '"')\n    .join('');`),
+    'src/render.js': render(
+      `    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))\n    .map(([k, v]) => ' ' + k + '="' + escape(String(v)) + '"')\n    .join('');`,
+    ),
   },
 };
 export default task;

@@ -20,7 +20,9 @@ const task: EvalTask = {
   files: {
     'package.json': packageJson('greet'),
     'src/greet.js': greet('Hello'),
-    'test/greet.test.js': TEST_HEAD + file`
+    'test/greet.test.js':
+      TEST_HEAD +
+      file`
 import { greet } from '../src/greet.js';
 
 test('welcome', () => {
@@ -29,7 +31,9 @@ test('welcome', () => {
 `,
   },
   grader: {
-    'greet.test.js': TEST_HEAD + file`
+    'greet.test.js':
+      TEST_HEAD +
+      file`
 import { greet } from '../src/greet.js';
 
 test('welcome, with the default name', () => {

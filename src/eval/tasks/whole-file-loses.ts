@@ -5,10 +5,14 @@ import { packageJson, TEST_HEAD } from './common.ts';
 function validators(fixed: boolean): string {
   const parts: string[] = ['// Field validators: each takes a string and says whether it is acceptable.'];
   for (let i = 1; i <= 40; i++) {
-    parts.push(`export function isField${i}(value) {\n  // Field ${i} accepts ${i} to ${i + 20} characters.\n  return typeof value === 'string' && value.length >= ${i} && value.length <= ${i + 20};\n}`);
+    parts.push(
+      `export function isField${i}(value) {\n  // Field ${i} accepts ${i} to ${i + 20} characters.\n  return typeof value === 'string' && value.length >= ${i} && value.length <= ${i + 20};\n}`,
+    );
     if (i === 20) {
       const re = fixed ? '/^[0-9]{4} ?[A-Z]{2}$/' : '/^[0-9]{4}[A-Z]{2}$/';
-      parts.push(`export function isPostcode(value) {\n  // A Dutch postcode: four digits, an optional space, two capitals.\n  return ${re}.test(value);\n}`);
+      parts.push(
+        `export function isPostcode(value) {\n  // A Dutch postcode: four digits, an optional space, two capitals.\n  return ${re}.test(value);\n}`,
+      );
     }
   }
   return `${parts.join('\n\n')}\n`;
@@ -16,12 +20,15 @@ function validators(fixed: boolean): string {
 const task: EvalTask = {
   id: 'whole-file-loses',
   title: 'One function in a long file of many',
-  statement: 'isPostcode in src/validators.js must also accept a space between the digits and the letters ("1234 AB" as well as "1234AB"). Fix it; every other validator in the file must stay exactly as it is.',
+  statement:
+    'isPostcode in src/validators.js must also accept a space between the digits and the letters ("1234 AB" as well as "1234AB"). Fix it; every other validator in the file must stay exactly as it is.',
   mechanisms: ['whole-file-rewrite', 'paging'],
   files: {
     'package.json': packageJson('validators'),
     'src/validators.js': validators(false),
-    'test/validators.test.js': TEST_HEAD + file`
+    'test/validators.test.js':
+      TEST_HEAD +
+      file`
 import { isPostcode } from '../src/validators.js';
 
 test('postcodes with and without a space', () => {
@@ -32,7 +39,9 @@ test('postcodes with and without a space', () => {
 `,
   },
   grader: {
-    'validators.test.js': TEST_HEAD + file`
+    'validators.test.js':
+      TEST_HEAD +
+      file`
 import * as v from '../src/validators.js';
 
 test('postcode fixed and all forty validators kept', () => {

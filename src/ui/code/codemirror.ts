@@ -26,12 +26,25 @@ const highlight = HighlightStyle.define([
   { tag: [tags.keyword, tags.controlKeyword, tags.operatorKeyword, tags.modifier], color: 'var(--syn-keyword)' },
   { tag: [tags.string, tags.special(tags.string), tags.regexp], color: 'var(--syn-string)' },
   { tag: [tags.number, tags.bool, tags.null], color: 'var(--syn-number)' },
-  { tag: [tags.comment, tags.lineComment, tags.blockComment, tags.docComment], color: 'var(--syn-comment)', fontStyle: 'italic' },
-  { tag: [tags.function(tags.variableName), tags.definition(tags.variableName), tags.propertyName], color: 'var(--syn-name)' },
+  {
+    tag: [tags.comment, tags.lineComment, tags.blockComment, tags.docComment],
+    color: 'var(--syn-comment)',
+    fontStyle: 'italic',
+  },
+  {
+    tag: [tags.function(tags.variableName), tags.definition(tags.variableName), tags.propertyName],
+    color: 'var(--syn-name)',
+  },
 ]);
 
 const theme = EditorView.theme({
-  '&': { backgroundColor: 'var(--code-bg)', color: 'var(--fg)', fontSize: '0.78rem', border: '1px solid var(--border)', borderRadius: '6px' },
+  '&': {
+    backgroundColor: 'var(--code-bg)',
+    color: 'var(--fg)',
+    fontSize: '0.78rem',
+    border: '1px solid var(--border)',
+    borderRadius: '6px',
+  },
   '.cm-scroller': { fontFamily: 'var(--mono)', lineHeight: '1.45' },
   '.cm-gutters': { backgroundColor: 'var(--code-bg)', color: 'var(--muted)', border: 'none' },
   '.cm-content': { caretColor: 'transparent' },
@@ -39,7 +52,9 @@ const theme = EditorView.theme({
   // Removed text on the left (or in a unified view's deleted chunks), added text on the right.
   '&.cm-merge-a .cm-changedLine, .cm-deletedChunk': { backgroundColor: 'var(--removed-bg)' },
   '&.cm-merge-b .cm-changedLine, .cm-inlineChangedLine': { backgroundColor: 'var(--added-bg)' },
-  '&.cm-merge-a .cm-changedText, .cm-deletedChunk .cm-deletedText': { background: 'color-mix(in srgb, var(--stop-fg) 28%, transparent)' },
+  '&.cm-merge-a .cm-changedText, .cm-deletedChunk .cm-deletedText': {
+    background: 'color-mix(in srgb, var(--stop-fg) 28%, transparent)',
+  },
   '&.cm-merge-b .cm-changedText': { background: 'color-mix(in srgb, var(--seg-observation) 40%, transparent)' },
   '.cm-collapsedLines': { background: 'var(--hover)', color: 'var(--muted)', fontFamily: 'var(--sans)' },
   // The default markers (⦚) are missing from many monospace fonts.
@@ -70,7 +85,11 @@ function base(path: string, label: string): Extension {
 /** A read-only view of one file's text, inside `host`. */
 export function createFileView(host: HTMLElement, path: string, text: string): CodeHandle {
   const { root, parent } = mount(host);
-  const view = new EditorView({ parent, root, state: EditorState.create({ doc: text, extensions: base(path, `Contents of ${path} (read-only)`) }) });
+  const view = new EditorView({
+    parent,
+    root,
+    state: EditorState.create({ doc: text, extensions: base(path, `Contents of ${path} (read-only)`) }),
+  });
   return owned(view, parent);
 }
 
@@ -93,7 +112,8 @@ function mount(host: HTMLElement): { root: ShadowRoot; parent: HTMLElement } {
     shadowSheet = new CSSStyleSheet();
     shadowSheet.replaceSync(SHADOW_CSS);
   }
-  if (!root.adoptedStyleSheets.includes(shadowSheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, shadowSheet];
+  if (!root.adoptedStyleSheets.includes(shadowSheet))
+    root.adoptedStyleSheets = [...root.adoptedStyleSheets, shadowSheet];
   const parent = document.createElement('div');
   root.append(parent);
   return { root, parent };
@@ -109,7 +129,13 @@ function owned(view: CodeHandle, parent: HTMLElement): CodeHandle {
 }
 
 /** The change of one file, inside `host`: before → after, side by side or unified. */
-export function createDiffView(host: HTMLElement, path: string, before: string, after: string, layout: DiffLayout): CodeHandle {
+export function createDiffView(
+  host: HTMLElement,
+  path: string,
+  before: string,
+  after: string,
+  layout: DiffLayout,
+): CodeHandle {
   const { root, parent } = mount(host);
   if (layout === 'split') {
     const merge = new MergeView({
@@ -128,7 +154,16 @@ export function createDiffView(host: HTMLElement, path: string, before: string, 
     root,
     state: EditorState.create({
       doc: after,
-      extensions: [base(path, `${path}: changes of the step, unified (read-only)`), unifiedMergeView({ original: before, mergeControls: false, gutter: true, highlightChanges: true, collapseUnchanged: COLLAPSE })],
+      extensions: [
+        base(path, `${path}: changes of the step, unified (read-only)`),
+        unifiedMergeView({
+          original: before,
+          mergeControls: false,
+          gutter: true,
+          highlightChanges: true,
+          collapseUnchanged: COLLAPSE,
+        }),
+      ],
     }),
   });
   return owned(view, parent);

@@ -71,7 +71,11 @@ export function alignSteps(left: readonly AlignStep[], right: readonly AlignStep
 }
 
 /** How the steps of `row` compare, looked up in each side's steps by index. */
-export function rowState(row: AlignedRow, left: ReadonlyMap<number, AlignStep>, right: ReadonlyMap<number, AlignStep>): RowState {
+export function rowState(
+  row: AlignedRow,
+  left: ReadonlyMap<number, AlignStep>,
+  right: ReadonlyMap<number, AlignStep>,
+): RowState {
   const a = row.left === null ? undefined : left.get(row.left);
   const b = row.right === null ? undefined : right.get(row.right);
   if (!a) return 'right-only';
@@ -89,7 +93,11 @@ export interface FirstDivergence {
 }
 
 /** The first row whose steps differ, said in words; null when both runs took the same steps with the same results. */
-export function firstDivergence(rows: readonly AlignedRow[], left: readonly AlignStep[], right: readonly AlignStep[]): FirstDivergence | null {
+export function firstDivergence(
+  rows: readonly AlignedRow[],
+  left: readonly AlignStep[],
+  right: readonly AlignStep[],
+): FirstDivergence | null {
   const a = new Map(left.map((s) => [s.index, s]));
   const b = new Map(right.map((s) => [s.index, s]));
   for (let row = 0; row < rows.length; row++) {

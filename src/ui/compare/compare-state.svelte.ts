@@ -9,7 +9,16 @@
 import type { SavedMeta, SessionStore } from '../../session/idb-store.ts';
 import type { EngineClient, ReplayedSession, Session, SessionCheck, StepRecord } from '../../worker/client.ts';
 import type { BundledSession } from '../sessions/bundled.ts';
-import { alignSteps, canonicalJson, firstDivergence, rowState, type AlignedRow, type AlignStep, type FirstDivergence, type RowState } from './align.ts';
+import {
+  alignSteps,
+  canonicalJson,
+  firstDivergence,
+  rowState,
+  type AlignedRow,
+  type AlignStep,
+  type FirstDivergence,
+  type RowState,
+} from './align.ts';
 
 export type SideKey = 'a' | 'b';
 
@@ -60,7 +69,9 @@ export const savedSource = (id: string) => `saved:${id}`;
 
 /** The split view's query from its parameters, in a fixed order, with the sources' colons kept readable. */
 function queryText(q: URLSearchParams): string {
-  return ['a', 'b', 'row'].flatMap((k) => (q.has(k) ? [`${k}=${encodeURIComponent(q.get(k)!).replace(/%3A/g, ':')}`] : [])).join('&');
+  return ['a', 'b', 'row']
+    .flatMap((k) => (q.has(k) ? [`${k}=${encodeURIComponent(q.get(k)!).replace(/%3A/g, ':')}`] : []))
+    .join('&');
 }
 
 /** The address of the split view with `a` (and `b`) open. */
@@ -75,7 +86,12 @@ export function compareHref(a: string, b?: string): string {
  */
 export function alignStep(record: StepRecord, recordedResult?: string): AlignStep {
   const { step } = record;
-  return { index: step.index, tool: step.call?.tool ?? null, call: step.call ? `${step.call.tool} ${canonicalJson(step.call.args)}` : `no call: ${step.raw}`, result: recordedResult ?? step.observation };
+  return {
+    index: step.index,
+    tool: step.call?.tool ?? null,
+    call: step.call ? `${step.call.tool} ${canonicalJson(step.call.args)}` : `no call: ${step.raw}`,
+    result: recordedResult ?? step.observation,
+  };
 }
 
 const EMPTY: Side = { state: 'empty' };
@@ -102,16 +118,28 @@ export class CompareState {
     return this.rows.map((r) => rowState(r, a, b));
   });
   /** Null until both sides are ready, and when the runs never part. */
-  readonly divergence: FirstDivergence | null = $derived(this.a.state === 'ready' && this.b.state === 'ready' ? firstDivergence(this.rows, this.#steps.a, this.#steps.b) : null);
+  readonly divergence: FirstDivergence | null = $derived(
+    this.a.state === 'ready' && this.b.state === 'ready'
+      ? firstDivergence(this.rows, this.#steps.a, this.#steps.b)
+      : null,
+  );
   readonly selected: AlignedRow | null = $derived(this.rows[this.row] ?? null);
 
   /** The sessions the pickers offer. */
   get choices(): SourceChoice[] {
     const { lessons, examples, saved } = this.#d.lists;
     return [
-      ...lessons.map((e) => ({ source: e.key, label: `${e.lesson?.order ?? ''}. ${e.title}`, group: 'Lessons' as const })),
+      ...lessons.map((e) => ({
+        source: e.key,
+        label: `${e.lesson?.order ?? ''}. ${e.title}`,
+        group: 'Lessons' as const,
+      })),
       ...examples.map((e) => ({ source: e.key, label: e.title, group: 'Examples' as const })),
-      ...saved.map((m) => ({ source: savedSource(m.id), label: `${m.title} (${m.steps} step${m.steps === 1 ? '' : 's'})`, group: 'Your sessions' as const })),
+      ...saved.map((m) => ({
+        source: savedSource(m.id),
+        label: `${m.title} (${m.steps} step${m.steps === 1 ? '' : 's'})`,
+        group: 'Your sessions' as const,
+      })),
     ];
   }
 
@@ -141,9 +169,16 @@ export class CompareState {
 
   /** Opens a session file on one side; it lives in this tab only. */
   async pickFile(key: SideKey, file: File): Promise<void> {
-    const checked = await this.#d.client.openFile(file).catch((e: unknown) => ({ ok: false as const, text: message(e) }));
+    const checked = await this.#d.client
+      .openFile(file)
+      .catch((e: unknown) => ({ ok: false as const, text: message(e) }));
     if (!checked.ok) {
-      this[key] = { state: 'error', source: `file:${file.name}`, title: file.name, text: `${file.name} could not be opened. ${checked.text}` };
+      this[key] = {
+        state: 'error',
+        source: `file:${file.name}`,
+        title: file.name,
+        text: `${file.name} could not be opened. ${checked.text}`,
+      };
       return;
     }
     this.pick(key, this.hold(file.name.replace(/\.session\.json$|\.json$/, ''), checked.session));
@@ -203,10 +238,23 @@ export class CompareState {
     try {
       const checked = await this.#session(source);
       if (!checked.ok) side = { state: 'error', source, title, text: `${title} could not be opened. ${checked.text}` };
-      else if (checked.session.steps.length === 0) side = { state: 'error', source, title, text: `${title} has no steps to compare: the run it records stopped before its first step.` };
+      else if (checked.session.steps.length === 0)
+        side = {
+          state: 'error',
+          source,
+          title,
+          text: `${title} has no steps to compare: the run it records stopped before its first step.`,
+        };
       else {
         const replayed = await this.#d.client.replayRecords(checked.session);
-        side = { state: 'ready', source, title, session: checked.session, replayed, byIndex: new Map(replayed.records.map((r) => [r.step.index, r])) };
+        side = {
+          state: 'ready',
+          source,
+          title,
+          session: checked.session,
+          replayed,
+          byIndex: new Map(replayed.records.map((r) => [r.step.index, r])),
+        };
       }
     } catch (e) {
       side = { state: 'error', source, title, text: `${title} could not be opened: ${message(e)}` };
@@ -221,18 +269,27 @@ export class CompareState {
     if (bundled) return client.openFile(new Blob([await bundled.load()]));
     if (source.startsWith('saved:')) {
       const session = await (await store).get(source.slice('saved:'.length));
-      return session ? { ok: true, session } : refusal('It is not among the sessions saved in this browser (it may have been deleted).');
+      return session
+        ? { ok: true, session }
+        : refusal('It is not among the sessions saved in this browser (it may have been deleted).');
     }
     if (source.startsWith('link:')) return client.openLink(source.slice('link:'.length));
     const held = this.#held.get(source);
     if (held) return { ok: true, session: held.session };
-    return refusal(source.startsWith('tab:') ? 'It was opened from a file or the Eval page in this tab before a reload; open it again.' : `"${source}" names no session this page knows.`);
+    return refusal(
+      source.startsWith('tab:')
+        ? 'It was opened from a file or the Eval page in this tab before a reload; open it again.'
+        : `"${source}" names no session this page knows.`,
+    );
   }
 
   #title(source: string): string {
     const { lessons, examples, saved } = this.#d.lists;
     const bundled = [...lessons, ...examples].find((e) => e.key === source);
-    if (bundled) return bundled.group === 'lesson' ? `Lesson ${bundled.lesson?.order ?? ''}: ${bundled.title}` : `Example: ${bundled.title}`;
+    if (bundled)
+      return bundled.group === 'lesson'
+        ? `Lesson ${bundled.lesson?.order ?? ''}: ${bundled.title}`
+        : `Example: ${bundled.title}`;
     if (source.startsWith('saved:')) return saved.find((m) => savedSource(m.id) === source)?.title ?? 'A saved session';
     if (source.startsWith('link:')) return 'Shared link';
     return this.#held.get(source)?.title ?? 'A session';
@@ -240,7 +297,9 @@ export class CompareState {
 }
 
 function stepsOf(side: Side): AlignStep[] {
-  return side.state === 'ready' ? side.replayed.records.map((r) => alignStep(r, side.session.steps[r.step.index - 1]?.resultText)) : [];
+  return side.state === 'ready'
+    ? side.replayed.records.map((r) => alignStep(r, side.session.steps[r.step.index - 1]?.resultText))
+    : [];
 }
 
 function refusal(text: string): SessionCheck {

@@ -21,14 +21,22 @@ afterEach(() => {
 });
 
 const text = (name: string) => readFileSync(new URL(`../../../examples/${name}.session.json`, import.meta.url), 'utf8');
-const examples = bundledExamples({ '/examples/drifted-edit.session.json': async () => text('drifted-edit'), '/examples/thirty-steps.session.json': async () => text('thirty-steps') });
+const examples = bundledExamples({
+  '/examples/drifted-edit.session.json': async () => text('drifted-edit'),
+  '/examples/thirty-steps.session.json': async () => text('thirty-steps'),
+});
 
 function setup() {
   const { client } = connectInProcess(() => createTemplateSession());
   open.push(client);
   const store = new MemorySessionStore();
   const route = { query: '', setQuery: (q: string) => void (route.query = q) };
-  const state = new CompareState({ client, lists: { lessons: [], examples, saved: [] }, store: Promise.resolve(store), route });
+  const state = new CompareState({
+    client,
+    lists: { lessons: [], examples, saved: [] },
+    store: Promise.resolve(store),
+    route,
+  });
   return { state, route, store };
 }
 
@@ -63,7 +71,12 @@ describe('CompareState', () => {
   it('compares the results the records keep, not the replay: a run whose record saw another text parts there', async () => {
     const { state } = setup();
     const session = JSON.parse(text('drifted-edit')) as Session;
-    const changed: Session = { ...session, steps: session.steps.map((s, i) => (i === 1 ? { ...s, resultText: 'No match for old_str (a naive harness).' } : s)) };
+    const changed: Session = {
+      ...session,
+      steps: session.steps.map((s, i) =>
+        i === 1 ? { ...s, resultText: 'No match for old_str (a naive harness).' } : s,
+      ),
+    };
     await state.sync(`a=example:drifted-edit&b=${state.hold('changed', changed)}`);
     expect(state.divergence).toMatchObject({ row: 1, state: 'result' });
     expect(state.states).toEqual(['same', 'result', 'same']);
@@ -87,7 +100,10 @@ describe('CompareState', () => {
   it('opens a saved session and a held one, and says why an unknown or vanished one cannot open', async () => {
     const { state, store } = setup();
     const session = JSON.parse(text('drifted-edit')) as Session;
-    await store.put({ id: 'x1', title: 'Mine', createdAt: '', updatedAt: '', steps: 3, status: 'ended', source: 'file' }, session);
+    await store.put(
+      { id: 'x1', title: 'Mine', createdAt: '', updatedAt: '', steps: 3, status: 'ended', source: 'file' },
+      session,
+    );
     const held = state.hold('From the eval page', session);
     await state.sync(`a=${savedSource('x1')}&b=${held}`);
     expect([state.a.state, state.b.state]).toEqual(['ready', 'ready']);

@@ -3,7 +3,14 @@
  * per tool, the last call and its result, the workspace tree and the file in the viewer.
  * Components read it and call its methods; only these methods talk to the engine client.
  */
-import type { EngineClient, EngineStatus, FileView, ToolInfo, ToolResult, WorkspaceSnapshot } from '../../worker/client.ts';
+import type {
+  EngineClient,
+  EngineStatus,
+  FileView,
+  ToolInfo,
+  ToolResult,
+  WorkspaceSnapshot,
+} from '../../worker/client.ts';
 import { buildArgs, fieldsOf, initialValues, parseRawArgs, type FieldValue, type FormField } from './schema-form.ts';
 
 /** One finished call, as the result pane shows it. */
@@ -48,7 +55,9 @@ export class ConsoleState {
   readonly pending = $derived.by(() => {
     if (this.mode === 'json' || (this.selected && this.fields.length === 0)) return parseRawArgs(this.rawArgs);
     const built = buildArgs(this.fields, this.formValues);
-    return built.ok ? { ok: true as const, args: built.args } : { ok: false as const, error: 'Fix the marked fields first.', fieldErrors: built.errors };
+    return built.ok
+      ? { ok: true as const, args: built.args }
+      : { ok: false as const, error: 'Fix the marked fields first.', fieldErrors: built.errors };
   });
 
   constructor(private readonly client: EngineClient) {}
@@ -114,7 +123,8 @@ export class ConsoleState {
       this.snapshot = await this.client.reset();
       this.last = null;
       this.viewer = null;
-      this.notice = 'Workspace reset: the starter files are back and the engine session (files read, loop guard) starts fresh.';
+      this.notice =
+        'Workspace reset: the starter files are back and the engine session (files read, loop guard) starts fresh.';
     });
   }
 

@@ -37,7 +37,17 @@ describe('fieldsOf', () => {
   });
 
   it('keeps declaration order, descriptions, options and defaults', () => {
-    expect(fields.map((f) => f.name)).toEqual(['path', 'old_str', 'offset', 'ratio', 'replace_all', 'mode', 'items', 'either', 'note']);
+    expect(fields.map((f) => f.name)).toEqual([
+      'path',
+      'old_str',
+      'offset',
+      'ratio',
+      'replace_all',
+      'mode',
+      'items',
+      'either',
+      'note',
+    ]);
     expect(byName('path').description).toBe('project-relative path');
     expect(byName('mode').options).toEqual(['a', 'b']);
     expect(byName('replace_all').defaultValue).toBe(false);
@@ -97,6 +107,7 @@ describe('parseRawArgs', () => {
   it('names broken JSON and the way back', () => {
     const r = parseRawArgs('{path: a.js}');
     expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.error).toMatch(/^The arguments are not valid JSON \(.+\)\. Fix them, or switch back to the form\.$/);
+    if (!r.ok)
+      expect(r.error).toMatch(/^The arguments are not valid JSON \(.+\)\. Fix them, or switch back to the form\.$/);
   });
 });

@@ -25,7 +25,21 @@ export type FieldValue = string | boolean;
 export type FormValues = Readonly<Record<string, FieldValue>>;
 
 /** Argument names whose text usually spans lines (file bodies, search/replace spans, diffs). */
-const LONG_TEXT = new Set(['content', 'contents', 'old_str', 'new_str', 'patch', 'diff', 'hunk', 'body', 'text', 'old', 'new', 'search', 'replace']);
+const LONG_TEXT = new Set([
+  'content',
+  'contents',
+  'old_str',
+  'new_str',
+  'patch',
+  'diff',
+  'hunk',
+  'body',
+  'text',
+  'old',
+  'new',
+  'search',
+  'replace',
+]);
 
 function kindOf(name: string, prop: Record<string, unknown>): FieldKind {
   if (Array.isArray(prop.enum) && prop.enum.every((v) => typeof v === 'string')) return 'enum';
@@ -123,6 +137,9 @@ export function parseRawArgs(text: string): { ok: true; args: unknown } | { ok: 
   try {
     return { ok: true, args: JSON.parse(text) };
   } catch (e) {
-    return { ok: false, error: `The arguments are not valid JSON (${e instanceof Error ? e.message : String(e)}). Fix them, or switch back to the form.` };
+    return {
+      ok: false,
+      error: `The arguments are not valid JSON (${e instanceof Error ? e.message : String(e)}). Fix them, or switch back to the form.`,
+    };
   }
 }

@@ -31,7 +31,8 @@ const REFERENCE_CONTEXT_TOKENS = 4096;
 
 /** What the page reads of the start screen. */
 export interface StartReadiness {
-  readonly readiness: { readonly ok: true; readonly config: RunConfig } | { readonly ok: false; readonly reason: string };
+  readonly readiness:
+    { readonly ok: true; readonly config: RunConfig } | { readonly ok: false; readonly reason: string };
 }
 
 /** The start screen's model as an eval model: any live one; the scripted runs fit only their own task. */
@@ -42,13 +43,27 @@ export function liveChoice(start: StartReadiness): LiveChoice {
   const { contextTokens } = ready.config.settings;
   switch (m.kind) {
     case 'scripted':
-      return { ok: false, reason: 'the start screen has the scripted model, whose recorded turns fit only its own task; pick WebLLM, llama.cpp or an endpoint there' };
+      return {
+        ok: false,
+        reason:
+          'the start screen has the scripted model, whose recorded turns fit only its own task; pick WebLLM, llama.cpp or an endpoint there',
+      };
     case 'openai':
       return { ok: true, choice: m, label: `${m.model} at ${m.baseUrl} (endpoint)`, contextTokens };
     case 'webllm':
-      return { ok: true, choice: m, label: `WebLLM ${m.custom ? m.custom.url : m.modelId} (in this tab, on the GPU)`, contextTokens };
+      return {
+        ok: true,
+        choice: m,
+        label: `WebLLM ${m.custom ? m.custom.url : m.modelId} (in this tab, on the GPU)`,
+        contextTokens,
+      };
     case 'gguf':
-      return { ok: true, choice: m, label: `llama.cpp ${m.label ?? ('url' in m.source ? m.source.url : m.source.name)} (in this tab, on the CPU)`, contextTokens };
+      return {
+        ok: true,
+        choice: m,
+        label: `llama.cpp ${m.label ?? ('url' in m.source ? m.source.url : m.source.name)} (in this tab, on the CPU)`,
+        contextTokens,
+      };
     default: {
       const never: never = m;
       throw new TypeError(`unknown model choice ${JSON.stringify(never)}`);
@@ -179,13 +194,28 @@ export class EvalState {
     const contextTokens = this.model === 'live' && live.ok ? live.contextTokens : REFERENCE_CONTEXT_TOKENS;
     this.error = null;
     try {
-      const started = await this.#client.startEval({ tasks: this.tasks, arms: this.arms, seeds: this.seeds, model, jobs: this.jobs, maxSteps: this.maxSteps, contextTokens });
+      const started = await this.#client.startEval({
+        tasks: this.tasks,
+        arms: this.arms,
+        seeds: this.seeds,
+        model,
+        jobs: this.jobs,
+        maxSteps: this.maxSteps,
+        contextTokens,
+      });
       this.results = null;
       this.runs = [];
       this.sessions = {};
       this.missing = [];
       this.source = { kind: 'here' };
-      this.running = { evalId: started.evalId, total: started.total, model: started.model, since: Date.now(), current: null, loading: null };
+      this.running = {
+        evalId: started.evalId,
+        total: started.total,
+        model: started.model,
+        since: Date.now(),
+        current: null,
+        loading: null,
+      };
     } catch (e) {
       this.error = message(e);
     }

@@ -18,7 +18,9 @@ afterEach(() => {
   for (const c of open.splice(0)) c.dispose();
 });
 
-const config = (model: RunConfig['model']): { readiness: { ok: true; config: RunConfig } } => ({ readiness: { ok: true, config: { task: { kind: 'template', templateId: 'starter' }, model, settings: RUN_DEFAULTS } } });
+const config = (model: RunConfig['model']): { readiness: { ok: true; config: RunConfig } } => ({
+  readiness: { ok: true, config: { task: { kind: 'template', templateId: 'starter' }, model, settings: RUN_DEFAULTS } },
+});
 
 describe('liveChoice', () => {
   it.each<[string, Parameters<typeof liveChoice>[0], RegExp | null]>([
@@ -26,7 +28,11 @@ describe('liveChoice', () => {
     ['WebLLM', config({ kind: 'webllm', modelId: 'm' }), null],
     ['llama.cpp', config({ kind: 'gguf', source: { url: 'https://x/m.gguf' }, label: 'Qwen' }), null],
     ['the scripted model', config({ kind: 'scripted', recordedId: 'starter' }), /fit only its own task/],
-    ['an unfinished choice', { readiness: { ok: false, reason: 'enter the endpoint URL' } }, /finish the model choice on the start screen: enter the endpoint URL/],
+    [
+      'an unfinished choice',
+      { readiness: { ok: false, reason: 'enter the endpoint URL' } },
+      /finish the model choice on the start screen: enter the endpoint URL/,
+    ],
   ])('%s', (_name, start, refusal) => {
     const got = liveChoice(start);
     if (refusal) expect(got).toMatchObject({ ok: false, reason: expect.stringMatching(refusal) });
@@ -35,9 +41,34 @@ describe('liveChoice', () => {
 });
 
 describe('EvalState.open', () => {
-  const session = JSON.parse(readFileSync(new URL('../../../examples/drifted-edit.session.json', import.meta.url), 'utf8')) as Session;
-  const run: EvalRun = { task: 't1', arm: 'on', seed: 0, passed: true, steps: 3, tokens: 9, tokensEstimated: true, ms: 1, session: 'sessions/t1.on.s0.session.json', failure: null, stop: 'done', mechanisms: {}, grader: { passed: 1, failed: 0 } };
-  const results = buildResults({ suite: 'builtin', model: modelInfo('reference'), createdAt: 'now', arms: ARMS.slice(0, 1), seeds: 1, tasks: [], runs: [run], complete: true });
+  const session = JSON.parse(
+    readFileSync(new URL('../../../examples/drifted-edit.session.json', import.meta.url), 'utf8'),
+  ) as Session;
+  const run: EvalRun = {
+    task: 't1',
+    arm: 'on',
+    seed: 0,
+    passed: true,
+    steps: 3,
+    tokens: 9,
+    tokensEstimated: true,
+    ms: 1,
+    session: 'sessions/t1.on.s0.session.json',
+    failure: null,
+    stop: 'done',
+    mechanisms: {},
+    grader: { passed: 1, failed: 0 },
+  };
+  const results = buildResults({
+    suite: 'builtin',
+    model: modelInfo('reference'),
+    createdAt: 'now',
+    arms: ARMS.slice(0, 1),
+    seeds: 1,
+    tasks: [],
+    runs: [run],
+    complete: true,
+  });
 
   function state(): EvalState {
     const { client } = connectInProcess(() => createTemplateSession());

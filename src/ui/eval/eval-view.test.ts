@@ -5,7 +5,19 @@ import { estimate } from './eval-state.svelte.ts';
 import { interval, meanText, pairs, percent, runGrid } from './eval-view.ts';
 
 const run = (task: string, arm: string, seed: number, passed = true): EvalRun => ({
-  task, arm, seed, passed, steps: 3, tokens: 10, tokensEstimated: false, ms: 1, session: `sessions/${task}.${arm}.s${seed}.session.json`, failure: passed ? null : 'gave-up', stop: 'done', mechanisms: {}, grader: { passed: 1, failed: 0 },
+  task,
+  arm,
+  seed,
+  passed,
+  steps: 3,
+  tokens: 10,
+  tokensEstimated: false,
+  ms: 1,
+  session: `sessions/${task}.${arm}.s${seed}.session.json`,
+  failure: passed ? null : 'gave-up',
+  stop: 'done',
+  mechanisms: {},
+  grader: { passed: 1, failed: 0 },
 });
 
 describe('formats', () => {
@@ -21,7 +33,14 @@ describe('formats', () => {
 });
 
 describe('runGrid and pairs', () => {
-  const runs = [run('b', 'on', 1), run('b', 'on', 0), run('a', 'off', 0, false), run('a', 'on', 0), run('b', 'off', 1), run('z', 'on', 0)];
+  const runs = [
+    run('b', 'on', 1),
+    run('b', 'on', 0),
+    run('a', 'off', 0, false),
+    run('a', 'on', 0),
+    run('b', 'off', 1),
+    run('z', 'on', 0),
+  ];
 
   it('puts tasks in the suite order, then any other, with seeds in order per arm', () => {
     const grid = runGrid(runs, ['a', 'b', 'c']);

@@ -26,7 +26,8 @@ export function runGrid(runs: readonly EvalRun[], taskOrder: readonly string[]):
   const tasks = [...new Set([...taskOrder.filter((t) => runs.some((r) => r.task === t)), ...runs.map((r) => r.task)])];
   return tasks.map((task) => {
     const cells = new Map<string, EvalRun[]>();
-    for (const r of runs.filter((x) => x.task === task).sort((a, b) => a.seed - b.seed)) cells.set(r.arm, [...(cells.get(r.arm) ?? []), r]);
+    for (const r of runs.filter((x) => x.task === task).sort((a, b) => a.seed - b.seed))
+      cells.set(r.arm, [...(cells.get(r.arm) ?? []), r]);
     return { task, cells };
   });
 }

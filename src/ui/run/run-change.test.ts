@@ -10,7 +10,10 @@ import type { RunFiles } from './run-files.ts';
 import { runPatch } from './run-patch.ts';
 import { filesZip } from './run-zip.ts';
 
-const files = (texts: Record<string, string>, skipped: RunFiles['skipped'] = []): RunFiles => ({ texts: new Map(Object.entries(texts)), skipped });
+const files = (texts: Record<string, string>, skipped: RunFiles['skipped'] = []): RunFiles => ({
+  texts: new Map(Object.entries(texts)),
+  skipped,
+});
 
 const START = files({
   'src/strings.js': 'export function truncate(s, max) {\n  return s.slice(0, max) + "…";\n}\n',
@@ -32,8 +35,16 @@ describe('runPatch', () => {
   const patch = runPatch(START, END, 'tiny-utils (starter): the change of the run, start → after step 7');
 
   it('has one git-style section per changed file, and the comment names what was left out', () => {
-    expect(patch.split('\n').slice(0, 3)).toEqual(['# tiny-utils (starter): the change of the run, start → after step 7', '# 3 files changed', '# not compared (binary): logo.png']);
-    expect([...patch.matchAll(/^diff --git a\/(\S+) b\/\1$/gm)].map((m) => m[1])).toEqual(['new.txt', 'old.txt', 'src/strings.js']);
+    expect(patch.split('\n').slice(0, 3)).toEqual([
+      '# tiny-utils (starter): the change of the run, start → after step 7',
+      '# 3 files changed',
+      '# not compared (binary): logo.png',
+    ]);
+    expect([...patch.matchAll(/^diff --git a\/(\S+) b\/\1$/gm)].map((m) => m[1])).toEqual([
+      'new.txt',
+      'old.txt',
+      'src/strings.js',
+    ]);
     expect(patch).toContain('diff --git a/new.txt b/new.txt\nnew file mode 100644\n--- /dev/null\n+++ b/new.txt\n');
     expect(patch).toContain('diff --git a/old.txt b/old.txt\ndeleted file mode 100644\n--- a/old.txt\n+++ /dev/null\n');
     expect(patch).toContain('-  return s.slice(0, max) + "…";\n+  return s.slice(0, max - 1) + "…";\n');
@@ -60,7 +71,12 @@ describe('runPatch', () => {
 describe('filesZip', () => {
   it('holds every text file under the root folder, byte for byte', () => {
     const unzipped = unzipSync(filesZip(END, 'tiny-utils'));
-    expect(Object.keys(unzipped).sort()).toEqual(['tiny-utils/README.md', 'tiny-utils/new.txt', 'tiny-utils/same.js', 'tiny-utils/src/strings.js']);
+    expect(Object.keys(unzipped).sort()).toEqual([
+      'tiny-utils/README.md',
+      'tiny-utils/new.txt',
+      'tiny-utils/same.js',
+      'tiny-utils/src/strings.js',
+    ]);
     expect(strFromU8(unzipped['tiny-utils/src/strings.js']!)).toBe(END.texts.get('src/strings.js'));
   });
 });

@@ -13,7 +13,11 @@ export interface RunFiles {
 }
 
 /** The files of run `runId` after `step` (0 = before step 1). */
-export async function readRunFiles(client: Pick<EngineClient, 'runTree' | 'runFile'>, runId: number, step: number): Promise<RunFiles> {
+export async function readRunFiles(
+  client: Pick<EngineClient, 'runTree' | 'runFile'>,
+  runId: number,
+  step: number,
+): Promise<RunFiles> {
   const tree = await client.runTree(runId, step);
   const texts = new Map<string, string>();
   const skipped: { path: string; why: string }[] = [];
@@ -21,7 +25,8 @@ export async function readRunFiles(client: Pick<EngineClient, 'runTree' | 'runFi
     if (entry.type !== 'file') continue;
     const view = await client.runFile(runId, step, entry.path);
     if (view.text === null) skipped.push({ path: entry.path, why: 'binary' });
-    else if (view.truncated) skipped.push({ path: entry.path, why: `${Math.round(view.size / 1024)} KB, too large to be captured whole` });
+    else if (view.truncated)
+      skipped.push({ path: entry.path, why: `${Math.round(view.size / 1024)} KB, too large to be captured whole` });
     else texts.set(entry.path, view.text);
   }
   if (tree.truncated) skipped.push({ path: '…', why: 'the workspace has more files than a capture lists' });

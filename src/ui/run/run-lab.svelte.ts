@@ -6,11 +6,24 @@
  * result differs. The re-run works on the run's own record: the worker's session header and
  * each step's record entry, as they arrived.
  */
-import type { AciOff, AciSettings, EngineClient, EvolveTable, RerunReport, RungInfo, Session, SessionHeader, Step } from '../../worker/client.ts';
+import type {
+  AciOff,
+  AciSettings,
+  EngineClient,
+  EvolveTable,
+  RerunReport,
+  RungInfo,
+  Session,
+  SessionHeader,
+  Step,
+} from '../../worker/client.ts';
 import type { RunState } from './run-state.svelte.ts';
 
 /** Something asked of the worker: on its way, there, or why not. */
-export type Loaded<T> = { readonly state: 'loading' } | { readonly state: 'ready'; readonly value: T } | { readonly state: 'error'; readonly message: string };
+export type Loaded<T> =
+  | { readonly state: 'loading' }
+  | { readonly state: 'ready'; readonly value: T }
+  | { readonly state: 'error'; readonly message: string };
 
 /** The re-run form as it is edited: `disabledRungs` as a set of ids. */
 export interface AciFields {
@@ -21,14 +34,21 @@ export interface AciFields {
 }
 
 /** The form's bounds (the record schema checks them again in the worker). */
-export const ACI_BOUNDS = { maxToolChars: { min: 100, max: 1_000_000 }, readWindowLines: { min: 1, max: 100_000 } } as const;
+export const ACI_BOUNDS = {
+  maxToolChars: { min: 100, max: 1_000_000 },
+  readWindowLines: { min: 1, max: 100_000 },
+} as const;
 
-const ACI_LABELS: Readonly<Record<keyof typeof ACI_BOUNDS, string>> = { maxToolChars: 'Result cap', readWindowLines: 'Read window' };
+const ACI_LABELS: Readonly<Record<keyof typeof ACI_BOUNDS, string>> = {
+  maxToolChars: 'Result cap',
+  readWindowLines: 'Read window',
+};
 
 /** What is wrong with one number of the re-run form, with what to do; null when it is usable. */
 export function aciFieldProblem(key: keyof typeof ACI_BOUNDS, value: number | null): string | null {
   const { min, max } = ACI_BOUNDS[key];
-  if (value === null || !Number.isInteger(value) || value < min || value > max) return `“${ACI_LABELS[key]}” must be a whole number between ${min} and ${max}.`;
+  if (value === null || !Number.isInteger(value) || value < min || value > max)
+    return `“${ACI_LABELS[key]}” must be a whole number between ${min} and ${max}.`;
   return null;
 }
 
@@ -89,7 +109,12 @@ export class RunLab {
     const runId = this.#run.info?.runId;
     if (session && runId !== undefined && this.#fieldsRunId !== runId) {
       const e = session.settings.engine;
-      this.fields = { maxToolChars: e.max_tool_chars, readWindowLines: e.read_window_lines, disabledRungs: [...e.disabled_rungs], loopGuard: e.loop_guard };
+      this.fields = {
+        maxToolChars: e.max_tool_chars,
+        readWindowLines: e.read_window_lines,
+        disabledRungs: [...e.disabled_rungs],
+        loopGuard: e.loop_guard,
+      };
       this.#fieldsRunId = runId;
       this.rerun = null;
     }
@@ -114,7 +139,12 @@ export class RunLab {
     const session = this.session;
     const f = this.fields;
     if (!session || !f || this.rerunBlocked) return;
-    const aci: AciSettings = { maxToolChars: f.maxToolChars, readWindowLines: f.readWindowLines, disabledRungs: [...f.disabledRungs], loopGuard: f.loopGuard };
+    const aci: AciSettings = {
+      maxToolChars: f.maxToolChars,
+      readWindowLines: f.readWindowLines,
+      disabledRungs: [...f.disabledRungs],
+      loopGuard: f.loopGuard,
+    };
     this.rerun = { state: 'loading' };
     try {
       this.rerun = { state: 'ready', value: await this.#client.rerunSettings(session, aci) };
@@ -148,6 +178,9 @@ export class RunLab {
     if (this.rerun?.state === 'loading') return 'Re-running…';
     const f = this.fields;
     if (!f) return null;
-    return aciFieldProblem('maxToolChars', f.maxToolChars as number | null) ?? aciFieldProblem('readWindowLines', f.readWindowLines as number | null);
+    return (
+      aciFieldProblem('maxToolChars', f.maxToolChars as number | null) ??
+      aciFieldProblem('readWindowLines', f.readWindowLines as number | null)
+    );
   }
 }

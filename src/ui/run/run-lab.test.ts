@@ -22,7 +22,11 @@ async function setup() {
   const lab = new RunLab(client, run);
   cleanups.push(run.connect(), lab.connect(), () => client.dispose());
   const options = await client.runOptions();
-  const config: RunConfig = { task: { kind: 'template', templateId: 'starter' }, model: { kind: 'scripted', recordedId: options.recorded[0]!.id }, settings: { ...options.defaults, paceMs: 0 } };
+  const config: RunConfig = {
+    task: { kind: 'template', templateId: 'starter' },
+    model: { kind: 'scripted', recordedId: options.recorded[0]!.id },
+    settings: { ...options.defaults, paceMs: 0 },
+  };
   return { run, lab, config };
 }
 
@@ -52,7 +56,12 @@ describe('RunLab', () => {
     expect(lab.session?.steps).toHaveLength(7);
 
     await lab.openRerun();
-    expect(lab.fields).toEqual({ maxToolChars: config.settings.maxToolChars, readWindowLines: config.settings.readWindowLines, disabledRungs: [], loopGuard: true });
+    expect(lab.fields).toEqual({
+      maxToolChars: config.settings.maxToolChars,
+      readWindowLines: config.settings.readWindowLines,
+      disabledRungs: [],
+      loopGuard: true,
+    });
     expect(lab.rungs).toMatchObject({ state: 'ready' });
     expect(lab.rerunBlocked).toBeNull();
 
@@ -67,7 +76,10 @@ describe('RunLab', () => {
     // With every rung that tolerates indentation off, step 5's edit no longer lands.
     for (const rung of ['blank-lines', 'quotes-dashes', 'anchors']) lab.setRung(rung, false);
     await lab.rerunNow();
-    expect(lab.rerun).toMatchObject({ state: 'ready', value: { checked: 5, total: 7, divergence: { index: 5, tool: 'ws_edit' } } });
+    expect(lab.rerun).toMatchObject({
+      state: 'ready',
+      value: { checked: 5, total: 7, divergence: { index: 5, tool: 'ws_edit' } },
+    });
     for (const rung of ['indent', 'blank-lines', 'quotes-dashes', 'anchors']) lab.setRung(rung, true);
     expect(lab.fields?.disabledRungs).toEqual([]);
   });

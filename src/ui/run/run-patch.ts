@@ -18,13 +18,23 @@ export function runPatch(start: RunFiles, end: RunFiles, title: string): string 
     const head = [`diff --git a/${path} b/${path}`];
     if (before === undefined) head.push('new file mode 100644');
     if (after === undefined) head.push('deleted file mode 100644');
-    const body = createTwoFilesPatch(before === undefined ? '/dev/null' : `a/${path}`, after === undefined ? '/dev/null' : `b/${path}`, before ?? '', after ?? '', undefined, undefined, {
-      headerOptions: FILE_HEADERS_ONLY,
-    });
+    const body = createTwoFilesPatch(
+      before === undefined ? '/dev/null' : `a/${path}`,
+      after === undefined ? '/dev/null' : `b/${path}`,
+      before ?? '',
+      after ?? '',
+      undefined,
+      undefined,
+      {
+        headerOptions: FILE_HEADERS_ONLY,
+      },
+    );
     // An empty file added or removed has no hunk: the header says it all.
     diffs.push(`${head.join('\n')}\n${/^@@/m.test(body) ? body : ''}`);
   }
   const skipped = [...new Set([...start.skipped, ...end.skipped].map((s) => `# not compared (${s.why}): ${s.path}`))];
-  const comment = [`# ${title}`, `# ${diffs.length} file${diffs.length === 1 ? '' : 's'} changed`, ...skipped].join('\n');
+  const comment = [`# ${title}`, `# ${diffs.length} file${diffs.length === 1 ? '' : 's'} changed`, ...skipped].join(
+    '\n',
+  );
   return `${comment}\n${diffs.join('')}`;
 }

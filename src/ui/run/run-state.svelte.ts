@@ -7,12 +7,30 @@
  * The selected step lives in the URL (the router): `step` there, or the latest step when the
  * URL names none, so the inspector follows a live run until a person picks a step.
  */
-import type { ApprovalAsk, ApprovedRun, EngineClient, EngineStatus, LoadProgress, ReplayVerdict, RunAction, RunConfig, RunEvent, RunInfo, SessionRunConfig, StepRecord, StepSpeed, Stop } from '../../worker/client.ts';
+import type {
+  ApprovalAsk,
+  ApprovedRun,
+  EngineClient,
+  EngineStatus,
+  LoadProgress,
+  ReplayVerdict,
+  RunAction,
+  RunConfig,
+  RunEvent,
+  RunInfo,
+  SessionRunConfig,
+  StepRecord,
+  StepSpeed,
+  Stop,
+} from '../../worker/client.ts';
 
 export type RunPhase = 'idle' | 'starting' | 'loading' | 'running' | 'paused' | 'ended';
 
 /** "Approve and run" on one replayed step: running, its result beside the record, or why it could not run. */
-export type ApprovedStep = { readonly state: 'running' } | { readonly state: 'done'; readonly run: ApprovedRun } | { readonly state: 'failed'; readonly error: string };
+export type ApprovedStep =
+  | { readonly state: 'running' }
+  | { readonly state: 'done'; readonly run: ApprovedRun }
+  | { readonly state: 'failed'; readonly error: string };
 
 /** Where the selected step is kept (the router, in the page). */
 export interface StepSelection {
@@ -65,13 +83,22 @@ export class RunState {
     if (this.modelId === null) return this.loading ? 'loading' : 'starting';
     return this.#workerPhase;
   });
-  readonly latest: number | null = $derived(this.records.length ? this.records[this.records.length - 1]!.step.index : null);
-  readonly selected: StepRecord | null = $derived(this.records.find((r) => r.step.index === this.selectedIndex) ?? null);
+  readonly latest: number | null = $derived(
+    this.records.length ? this.records[this.records.length - 1]!.step.index : null,
+  );
+  readonly selected: StepRecord | null = $derived(
+    this.records.find((r) => r.step.index === this.selectedIndex) ?? null,
+  );
   /** A replay of a recording that stops without done (a run cut short) reached its end: an ending, not a failure. */
   readonly endOfRecording: boolean = $derived(
-    !!this.info?.replay && !this.info.replay.continues && this.stop?.stop.kind === 'model-error' && this.stop.stop.code === 'exhausted',
+    !!this.info?.replay &&
+      !this.info.replay.continues &&
+      this.stop?.stop.kind === 'model-error' &&
+      this.stop.stop.code === 'exhausted',
   );
-  readonly active: boolean = $derived(this.phase === 'starting' || this.phase === 'loading' || this.phase === 'running' || this.phase === 'paused');
+  readonly active: boolean = $derived(
+    this.phase === 'starting' || this.phase === 'loading' || this.phase === 'running' || this.phase === 'paused',
+  );
 
   /** The step the inspector shows: the URL's, or the latest. */
   get selectedIndex(): number | null {
@@ -108,7 +135,9 @@ export class RunState {
   }
 
   /** The model could not be reached or failed to load: starting the same run again may help. */
-  readonly retryable: boolean = $derived(this.stop?.stop.kind === 'model-error' && ['connection', 'http', 'load', 'storage'].includes(this.stop.stop.code));
+  readonly retryable: boolean = $derived(
+    this.stop?.stop.kind === 'model-error' && ['connection', 'http', 'load', 'storage'].includes(this.stop.stop.code),
+  );
 
   /** Starts the latest run again, as it was configured. */
   retry(): Promise<boolean> {
@@ -233,7 +262,10 @@ export class RunState {
         this.modelId = event.id;
         return;
       case 'token':
-        this.live = this.live?.index === event.index ? { ...this.live, text: this.live.text + event.delta } : { index: event.index, text: event.delta, since: Date.now() };
+        this.live =
+          this.live?.index === event.index
+            ? { ...this.live, text: this.live.text + event.delta }
+            : { index: event.index, text: event.delta, since: Date.now() };
         return;
       case 'speed':
         this.speeds = new Map(this.speeds).set(event.index, event.speed);

@@ -23,13 +23,23 @@ async function until(what: string, cond: () => boolean, timeoutMs = 10_000): Pro
   }
 }
 
-async function setup(): Promise<{ run: RunState; client: EngineClient; url: { step: number | null }; config: RunConfig; crash: () => void }> {
+async function setup(): Promise<{
+  run: RunState;
+  client: EngineClient;
+  url: { step: number | null };
+  config: RunConfig;
+  crash: () => void;
+}> {
   const { client, workers } = connectInProcess(() => createTemplateSession());
   const url = { step: null as number | null };
   const run = new RunState(client, { get: () => url.step, set: (s) => (url.step = s) });
   cleanups.push(run.connect(), () => client.dispose());
   const options = await client.runOptions();
-  const config: RunConfig = { task: { kind: 'template', templateId: 'starter' }, model: { kind: 'scripted', recordedId: options.recorded[0]!.id }, settings: { ...options.defaults, paceMs: 0 } };
+  const config: RunConfig = {
+    task: { kind: 'template', templateId: 'starter' },
+    model: { kind: 'scripted', recordedId: options.recorded[0]!.id },
+    settings: { ...options.defaults, paceMs: 0 },
+  };
   return { run, client, url, config, crash: () => workers.at(-1)!.crash('boom') };
 }
 
@@ -182,7 +192,11 @@ describe('TimeTravel', () => {
     expect(travel.path).toBe('src/strings.js');
     expect(travel.file?.view?.text).toContain('slice(0, max) +');
     await travel.open('gone.js');
-    expect(travel.file).toEqual({ path: 'gone.js', view: null, error: 'gone.js did not exist after step 4; pick a step where the tree lists it.' });
+    expect(travel.file).toEqual({
+      path: 'gone.js',
+      view: null,
+      error: 'gone.js did not exist after step 4; pick a step where the tree lists it.',
+    });
     travel.close();
     expect(travel.file).toBeNull();
   });

@@ -1,22 +1,72 @@
 /** Searching and filtering the timeline's steps: by tool, by note kind, by text with a snippet of the first hit, and stepping among the matches. */
 import { describe, expect, it } from 'vitest';
 import type { Budget, Step, StepRecord } from '../../worker/client.ts';
-import { filterSteps, matchStep, moveAmong, NO_QUERY, noteKindsOf, queryActive, toolsOf, type StepQuery } from './step-filter.ts';
+import {
+  filterSteps,
+  matchStep,
+  moveAmong,
+  NO_QUERY,
+  noteKindsOf,
+  queryActive,
+  toolsOf,
+  type StepQuery,
+} from './step-filter.ts';
 
-const BUDGET: Budget = { window: 4096, output: 512, system: 400, tools: 300, task: 80, history: 200, observation: 100, free: 2504, elided: [], omitted: [], observationCut: false, estimated: true };
+const BUDGET: Budget = {
+  window: 4096,
+  output: 512,
+  system: 400,
+  tools: 300,
+  task: 80,
+  history: 200,
+  observation: 100,
+  free: 2504,
+  elided: [],
+  omitted: [],
+  observationCut: false,
+  estimated: true,
+};
 
 function step(index: number, patch: Partial<Step>): StepRecord {
-  const s: Step = { index, messages: [], raw: '', kept: '', observation: '', notes: [], timing: { startedAt: 0, modelMs: 0, toolMs: 0 }, tokens: { prompt: 1, completion: 1, estimated: true }, budget: BUDGET, ...patch };
+  const s: Step = {
+    index,
+    messages: [],
+    raw: '',
+    kept: '',
+    observation: '',
+    notes: [],
+    timing: { startedAt: 0, modelMs: 0, toolMs: 0 },
+    tokens: { prompt: 1, completion: 1, estimated: true },
+    budget: BUDGET,
+    ...patch,
+  };
   return { step: s, changes: [], fileCount: 1 };
 }
 
 const RUN: StepRecord[] = [
-  step(1, { raw: '{"tool":"ws_test","args":{}}', call: { tool: 'ws_test', args: {} }, result: { ok: false, text: '', notes: [{ kind: 'shell', text: 'allowed (tier free): "npm test"' }], changes: [] }, observation: 'not ok 3 - truncate keeps max characters' }),
-  step(2, { raw: 'I will look at the file.', parseError: { kind: 'no-call', message: 'Your reply contained no tool call, so nothing was run.' }, notes: [{ kind: 'parse-retry', text: 'retry asked' }] }),
+  step(1, {
+    raw: '{"tool":"ws_test","args":{}}',
+    call: { tool: 'ws_test', args: {} },
+    result: { ok: false, text: '', notes: [{ kind: 'shell', text: 'allowed (tier free): "npm test"' }], changes: [] },
+    observation: 'not ok 3 - truncate keeps max characters',
+  }),
+  step(2, {
+    raw: 'I will look at the file.',
+    parseError: { kind: 'no-call', message: 'Your reply contained no tool call, so nothing was run.' },
+    notes: [{ kind: 'parse-retry', text: 'retry asked' }],
+  }),
   step(3, {
     raw: '{"tool":"ws_edit","args":{"path":"src/strings.js","old_str":"  return s.slice(0, max)","new_str":"  return s.slice(0, max - 1)"}}',
-    call: { tool: 'ws_edit', args: { path: 'src/strings.js', old_str: '  return s.slice(0, max)', new_str: '  return s.slice(0, max - 1)' } },
-    result: { ok: true, text: '', notes: [{ kind: 'rung', text: 'matched by the indent rung', detail: 'indent' }], changes: [] },
+    call: {
+      tool: 'ws_edit',
+      args: { path: 'src/strings.js', old_str: '  return s.slice(0, max)', new_str: '  return s.slice(0, max - 1)' },
+    },
+    result: {
+      ok: true,
+      text: '',
+      notes: [{ kind: 'rung', text: 'matched by the indent rung', detail: 'indent' }],
+      changes: [],
+    },
     observation: 'Edited src/strings.js',
   }),
 ];
@@ -43,10 +93,20 @@ describe('filterSteps', () => {
 describe('matchStep: the snippet marks the first hit', () => {
   it.each<[string, number, string, object]>([
     ['the tool name', 3, 'edit', { field: 'tool', before: 'ws_', hit: 'edit', after: '' }],
-    ['the raw output, cut with an ellipsis', 3, 'max - 1', { field: 'output', hit: 'max - 1', before: expect.stringMatching(/^….*slice\(0, $/), after: ')"}}' }],
+    [
+      'the raw output, cut with an ellipsis',
+      3,
+      'max - 1',
+      { field: 'output', hit: 'max - 1', before: expect.stringMatching(/^….*slice\(0, $/), after: ')"}}' },
+    ],
     ['a note', 1, 'tier free', { field: 'note', before: 'allowed (', hit: 'tier free', after: '): "npm test"' }],
     ['the retry message', 2, 'nothing was run', { field: 'retry', hit: 'nothing was run' }],
-    ['what the model saw next', 1, 'keeps max', { field: 'result', before: 'not ok 3 - truncate ', hit: 'keeps max', after: ' characters' }],
+    [
+      'what the model saw next',
+      1,
+      'keeps max',
+      { field: 'result', before: 'not ok 3 - truncate ', hit: 'keeps max', after: ' characters' },
+    ],
     ['as written, whatever the case asked', 1, 'NOT OK', { field: 'result', before: '', hit: 'not ok' }],
   ])('%s', (_name, index, text, snippet) => {
     expect(matchStep(RUN[index - 1]!.step, q({ text }))).toEqual({ index, snippet: expect.objectContaining(snippet) });

@@ -24,7 +24,20 @@ import {
   workspaceLabel,
 } from './step-view.ts';
 
-const BUDGET: Budget = { window: 4096, output: 512, system: 400, tools: 300, task: 80, history: 200, observation: 100, free: 2504, elided: [], omitted: [], observationCut: false, estimated: true };
+const BUDGET: Budget = {
+  window: 4096,
+  output: 512,
+  system: 400,
+  tools: 300,
+  task: 80,
+  history: 200,
+  observation: 100,
+  free: 2504,
+  elided: [],
+  omitted: [],
+  observationCut: false,
+  estimated: true,
+};
 
 function step(patch: Partial<Step> = {}): Step {
   return {
@@ -50,10 +63,28 @@ describe('approvalText: a recorded approval is history, never "by you"', () => {
     ['a live step a person approved', 'approved', false, undefined, 'approved by you'],
     ['a live step a person denied', 'denied', false, undefined, 'denied by you'],
     ['a live step nobody was asked about', undefined, false, undefined, null],
-    ['a replayed gated step approved on record', 'unapproved', true, 'approved', 'approved when it was recorded (not by you) · not run here: it needs your approval'],
-    ['a replayed gated step with no recorded answer', 'unapproved', true, undefined, 'not run here: it needs your approval'],
+    [
+      'a replayed gated step approved on record',
+      'unapproved',
+      true,
+      'approved',
+      'approved when it was recorded (not by you) · not run here: it needs your approval',
+    ],
+    [
+      'a replayed gated step with no recorded answer',
+      'unapproved',
+      true,
+      undefined,
+      'not run here: it needs your approval',
+    ],
     ['a replayed denial', 'denied', true, 'denied', 'denied when it was recorded · denied again here'],
-    ['a replayed file change approved on record', undefined, true, 'approved', 'approved when it was recorded (not by you) · ran here without asking (a replay needs no approval for it)'],
+    [
+      'a replayed file change approved on record',
+      undefined,
+      true,
+      'approved',
+      'approved when it was recorded (not by you) · ran here without asking (a replay needs no approval for it)',
+    ],
     ['a replayed step nobody was asked about', undefined, true, undefined, null],
   ];
   it.each(rows)('%s', (_name, approval, isReplayed, recordedApproval, expected) => {
@@ -86,7 +117,10 @@ describe('notes and badges', () => {
       { kind: 'rung', text: 'matched by the indent rung', detail: 'indent' },
       { kind: 'rung', text: 'again', detail: 'indent' },
     ]),
-    notes: [{ kind: 'dropped-calls', text: 'dropped 1', detail: 'ws_test' }, { kind: 'repair', text: 'fence' }],
+    notes: [
+      { kind: 'dropped-calls', text: 'dropped 1', detail: 'ws_test' },
+      { kind: 'repair', text: 'fence' },
+    ],
   });
 
   it('lists the engine notes first, then the loop notes, each with its source', () => {
@@ -108,14 +142,51 @@ describe('markCuts', () => {
   it.each([
     ['plain text', 'abc', [['abc', false]]],
     ['the empty string', '', [['', false]]],
-    ['a truncation marker', 'head\n… [120 characters omitted] …\ntail', [['head\n', false], ['… [120 characters omitted] …', true], ['\ntail', false]]],
-    ['the truncation note', 'x\n[output truncated: 900 characters in total, the middle 120 omitted to stay within 800. Narrow it.]', [['x\n', false], ['[output truncated: 900 characters in total, the middle 120 omitted to stay within 800. Narrow it.]', true]]],
-    ['an elided observation', '[observation of step 3 elided to fit the context window — re-run the tool if you need it]', [['[observation of step 3 elided to fit the context window — re-run the tool if you need it]', true]]],
-    ['omitted steps', 'Task: t\n\n[steps 1–4 omitted to fit the context window — their changes are in the files]', [['Task: t\n\n', false], ['[steps 1–4 omitted to fit the context window — their changes are in the files]', true]]],
-    ['a cut reply', '{"a": 1… [rest of this reply dropped]', [['{"a": 1', false], ['… [rest of this reply dropped]', true]]],
+    [
+      'a truncation marker',
+      'head\n… [120 characters omitted] …\ntail',
+      [
+        ['head\n', false],
+        ['… [120 characters omitted] …', true],
+        ['\ntail', false],
+      ],
+    ],
+    [
+      'the truncation note',
+      'x\n[output truncated: 900 characters in total, the middle 120 omitted to stay within 800. Narrow it.]',
+      [
+        ['x\n', false],
+        ['[output truncated: 900 characters in total, the middle 120 omitted to stay within 800. Narrow it.]', true],
+      ],
+    ],
+    [
+      'an elided observation',
+      '[observation of step 3 elided to fit the context window — re-run the tool if you need it]',
+      [['[observation of step 3 elided to fit the context window — re-run the tool if you need it]', true]],
+    ],
+    [
+      'omitted steps',
+      'Task: t\n\n[steps 1–4 omitted to fit the context window — their changes are in the files]',
+      [
+        ['Task: t\n\n', false],
+        ['[steps 1–4 omitted to fit the context window — their changes are in the files]', true],
+      ],
+    ],
+    [
+      'a cut reply',
+      '{"a": 1… [rest of this reply dropped]',
+      [
+        ['{"a": 1', false],
+        ['… [rest of this reply dropped]', true],
+      ],
+    ],
   ])('%s', (_label, text, spans) => {
     expect(markCuts(text).map((s) => [s.text, s.cut])).toEqual(spans);
-    expect(markCuts(text).map((s) => s.text).join('')).toBe(text);
+    expect(
+      markCuts(text)
+        .map((s) => s.text)
+        .join(''),
+    ).toBe(text);
   });
 });
 
@@ -139,7 +210,11 @@ describe('budget', () => {
 describe('plot series', () => {
   const records: StepRecord[] = [
     { step: step({ index: 1, tally: { passed: 8, failed: 1, source: 'ws_test' } }), changes: [], fileCount: 3 },
-    { step: step({ index: 2, result: result(true, [{ kind: 'rung', text: 'r', detail: 'indent' }]) }), changes: [], fileCount: 3 },
+    {
+      step: step({ index: 2, result: result(true, [{ kind: 'rung', text: 'r', detail: 'indent' }]) }),
+      changes: [],
+      fileCount: 3,
+    },
     { step: step({ index: 3, tally: { passed: 9, failed: 0, source: 'ws_test' } }), changes: [], fileCount: 3 },
   ];
 
@@ -165,7 +240,15 @@ describe('plot series', () => {
 
 describe('call arguments', () => {
   it.each([
-    ['an object', { path: 'a.js', old_str: '  x\n  y', replace_all: true }, [['path', 'a.js', true], ['old_str', '  x\n  y', true], ['replace_all', 'true', false]]],
+    [
+      'an object',
+      { path: 'a.js', old_str: '  x\n  y', replace_all: true },
+      [
+        ['path', 'a.js', true],
+        ['old_str', '  x\n  y', true],
+        ['replace_all', 'true', false],
+      ],
+    ],
     ['not an object', 'a.js', [['(arguments)', '"a.js"', false]]],
     ['an array', [1], [['(arguments)', '[1]', false]]],
   ])('%s', (_label, args, entries) => {
@@ -208,7 +291,14 @@ describe('stepping keys', () => {
     ['x', null],
   ])('%s → %s', (key, action) => {
     const done: string[] = [];
-    const handled = stepKey({ move: (d) => done.push(`move ${d}`), selectFirst: () => done.push('first'), selectLast: () => done.push('last') }, key);
+    const handled = stepKey(
+      {
+        move: (d) => done.push(`move ${d}`),
+        selectFirst: () => done.push('first'),
+        selectLast: () => done.push('last'),
+      },
+      key,
+    );
     expect(handled).toBe(action !== null);
     expect(done).toEqual(action ? [action] : []);
   });
@@ -247,7 +337,11 @@ describe('fitText', () => {
     ['nothing done', {}, null],
     ['steps left out, nothing after them', { omitted: [1, 2, 3, 4] }, 'To fit the window: steps 1, 2, 3, 4 left out.'],
     ['one step elided', { elided: [2] }, 'To fit the window: results of step 2 elided.'],
-    ['all three', { elided: [5, 6], omitted: [1, 2, 3, 4], observationCut: true }, 'To fit the window: results of steps 5, 6 elided; steps 1, 2, 3, 4 left out; the latest result was cut.'],
+    [
+      'all three',
+      { elided: [5, 6], omitted: [1, 2, 3, 4], observationCut: true },
+      'To fit the window: results of steps 5, 6 elided; steps 1, 2, 3, 4 left out; the latest result was cut.',
+    ],
   ] as const)('%s', (_name, patch, text) => {
     expect(fitText({ ...BUDGET, ...patch })).toBe(text);
   });
@@ -256,27 +350,62 @@ describe('fitText', () => {
 describe('workspaceLabel', () => {
   const files = { kind: 'files', fileCount: 3, hash: 'h' } as const;
   it.each([
-    ['a template', { workspace: { kind: 'template', id: 't', title: 'tiny-utils (starter)', hash: 'h' } as const }, 'tiny-utils (starter)'],
+    [
+      'a template',
+      { workspace: { kind: 'template', id: 't', title: 'tiny-utils (starter)', hash: 'h' } as const },
+      'tiny-utils (starter)',
+    ],
     ['files a person gave', { workspace: files }, 'your files (3)'],
-    ['a replayed session (a lesson)', { workspace: files, replay: { upTo: 4, continues: false } }, "the session's files (3)"],
+    [
+      'a replayed session (a lesson)',
+      { workspace: files, replay: { upTo: 4, continues: false } },
+      "the session's files (3)",
+    ],
   ] as const)('%s', (_name, info, label) => {
     expect(workspaceLabel(info)).toBe(label);
   });
 });
 
 describe('exchangeView: the model call over the wire', () => {
-  const request = { model: 'qwen3', messages: { count: 3, chars: [] }, temperature: 0, seed: 7, max_tokens: 512, stream: true };
+  const request = {
+    model: 'qwen3',
+    messages: { count: 3, chars: [] },
+    temperature: 0,
+    seed: 7,
+    max_tokens: 512,
+    stream: true,
+  };
   it.each([
     { name: 'no exchange (a scripted or in-browser model)', exchange: undefined, lines: null },
     {
       name: 'tools, tool_calls back',
-      exchange: { request: { ...request, tools: [{}, {}], tool_choice: 'auto' }, response: { finish_reason: 'tool_calls', usage: { prompt_tokens: 120, completion_tokens: 30 }, content_chars: 0, tool_calls: [{ name: 'ws_read', arguments: '{}' }, { name: 'done', arguments: '{}' }] } },
-      lines: ['model qwen3 · 3 messages · temperature 0 · seed 7 · max_tokens 512 · tools (2), tool_choice auto · streamed', 'finish_reason tool_calls · usage 120 prompt + 30 completion tokens · tool_calls: ws_read, done'],
+      exchange: {
+        request: { ...request, tools: [{}, {}], tool_choice: 'auto' },
+        response: {
+          finish_reason: 'tool_calls',
+          usage: { prompt_tokens: 120, completion_tokens: 30 },
+          content_chars: 0,
+          tool_calls: [
+            { name: 'ws_read', arguments: '{}' },
+            { name: 'done', arguments: '{}' },
+          ],
+        },
+      },
+      lines: [
+        'model qwen3 · 3 messages · temperature 0 · seed 7 · max_tokens 512 · tools (2), tool_choice auto · streamed',
+        'finish_reason tool_calls · usage 120 prompt + 30 completion tokens · tool_calls: ws_read, done',
+      ],
     },
     {
       name: 'response_format, content back, no usage',
-      exchange: { request: { ...request, stream: false, response_format: { type: 'json_schema' } }, response: { finish_reason: 'stop', content_chars: 41 } },
-      lines: ['model qwen3 · 3 messages · temperature 0 · seed 7 · max_tokens 512 · response_format json_schema · not streamed', 'finish_reason stop · no usage reported · content (41 characters)'],
+      exchange: {
+        request: { ...request, stream: false, response_format: { type: 'json_schema' } },
+        response: { finish_reason: 'stop', content_chars: 41 },
+      },
+      lines: [
+        'model qwen3 · 3 messages · temperature 0 · seed 7 · max_tokens 512 · response_format json_schema · not streamed',
+        'finish_reason stop · no usage reported · content (41 characters)',
+      ],
     },
   ])('$name', ({ exchange, lines }) => {
     const view = exchangeView(step(exchange ? { exchange } : {}));

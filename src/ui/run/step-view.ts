@@ -14,7 +14,12 @@ export function stepStatus(step: Step): StepStatus {
   return resultStatus(step.result);
 }
 
-export const STATUS_LABEL: Readonly<Record<StepStatus, string>> = { ok: 'ok', refused: 'refused', failed: 'failed', 'no-call': 'no call' };
+export const STATUS_LABEL: Readonly<Record<StepStatus, string>> = {
+  ok: 'ok',
+  refused: 'refused',
+  failed: 'failed',
+  'no-call': 'no call',
+};
 
 /**
  * Whose answer a step's approval is, for the inspector: a live step's is the person's; a
@@ -25,7 +30,14 @@ export function approvalText(record: StepRecord): string | null {
   if (!record.check) return here ? `${here} by you` : null;
   const then = record.recordedApproval;
   const history = then && RECORDED_APPROVAL[then];
-  const now = here === 'unapproved' ? 'not run here: it needs your approval' : here === 'denied' ? 'denied again here' : then ? 'ran here without asking (a replay needs no approval for it)' : null;
+  const now =
+    here === 'unapproved'
+      ? 'not run here: it needs your approval'
+      : here === 'denied'
+        ? 'denied again here'
+        : then
+          ? 'ran here without asking (a replay needs no approval for it)'
+          : null;
   return [history, now].filter((t) => t).join(' · ') || null;
 }
 
@@ -55,11 +67,28 @@ export interface StepNote {
 
 /** The engine's notes first (what the tool call did), then the loop's (what happened around it). */
 export function stepNotes(step: Step): StepNote[] {
-  return [...(step.result?.notes ?? []).map((n) => ({ ...n, source: 'engine' as const })), ...step.notes.map((n) => ({ ...n, source: 'loop' as const }))];
+  return [
+    ...(step.result?.notes ?? []).map((n) => ({ ...n, source: 'engine' as const })),
+    ...step.notes.map((n) => ({ ...n, source: 'loop' as const })),
+  ];
 }
 
 /** Note kinds worth a badge on the timeline: the ones that mean the ACI stepped in. */
-const BADGE_KINDS: ReadonlySet<string> = new Set(['rung', 'gutter-stripped', 'refusal', 'loop-guard', 'syntax-revert', 'stall', 'dropped-calls', 'parse-retry', 'observation-cut', 'truncated', 'schema', 'alias', 'limit']);
+const BADGE_KINDS: ReadonlySet<string> = new Set([
+  'rung',
+  'gutter-stripped',
+  'refusal',
+  'loop-guard',
+  'syntax-revert',
+  'stall',
+  'dropped-calls',
+  'parse-retry',
+  'observation-cut',
+  'truncated',
+  'schema',
+  'alias',
+  'limit',
+]);
 
 export function badgeNotes(step: Step): StepNote[] {
   const seen = new Set<string>();
@@ -75,8 +104,13 @@ export interface ArgEntry {
 
 /** The call's arguments one by one; arguments that are not an object come back as one `(arguments)` entry. */
 export function argEntries(args: unknown): ArgEntry[] {
-  if (!args || typeof args !== 'object' || Array.isArray(args)) return [{ name: '(arguments)', text: JSON.stringify(args), isString: false }];
-  return Object.entries(args).map(([name, v]) => (typeof v === 'string' ? { name, text: v, isString: true } : { name, text: JSON.stringify(v, null, 2), isString: false }));
+  if (!args || typeof args !== 'object' || Array.isArray(args))
+    return [{ name: '(arguments)', text: JSON.stringify(args), isString: false }];
+  return Object.entries(args).map(([name, v]) =>
+    typeof v === 'string'
+      ? { name, text: v, isString: true }
+      : { name, text: JSON.stringify(v, null, 2), isString: false },
+  );
 }
 
 /** A line split into its indentation and the rest, so indentation (where edits drift) can be shown. */
@@ -114,7 +148,8 @@ export interface Span {
  * The markers of cut text: the truncation's `… [N characters omitted] …` and its closing note,
  * the budget's elided and omitted steps, and a long call or reply cut in the history.
  */
-const CUT_MARKER = /… \[\d+ characters omitted\] …|\[output truncated: [^\]\n]*\]|\[observation of step \d+ elided[^\]\n]*\]|\[steps? [\d–]+ omitted[^\]\n]*\]|… \[rest of [^\]\n]*\]/g;
+const CUT_MARKER =
+  /… \[\d+ characters omitted\] …|\[output truncated: [^\]\n]*\]|\[observation of step \d+ elided[^\]\n]*\]|\[steps? [\d–]+ omitted[^\]\n]*\]|… \[rest of [^\]\n]*\]/g;
 
 export function markCuts(text: string): Span[] {
   const spans: Span[] = [];
@@ -159,7 +194,12 @@ export function budgetSegments(b: Budget): BudgetSegment[] {
     ['free', b.free],
     ['output', b.output],
   ];
-  return parts.map(([part, tokens]) => ({ part, label: BUDGET_LABELS[part], tokens, share: b.window > 0 ? tokens / b.window : 0 }));
+  return parts.map(([part, tokens]) => ({
+    part,
+    label: BUDGET_LABELS[part],
+    tokens,
+    share: b.window > 0 ? tokens / b.window : 0,
+  }));
 }
 
 /** Tokens of the window the prompt used (everything but free and the reply's reserve). */
@@ -203,12 +243,17 @@ export interface TallyPoint {
 }
 
 export function tallySeries(records: readonly StepRecord[]): TallyPoint[] {
-  return records.flatMap(({ step }) => (step.tally ? [{ index: step.index, passed: step.tally.passed, failed: step.tally.failed }] : []));
+  return records.flatMap(({ step }) =>
+    step.tally ? [{ index: step.index, passed: step.tally.passed, failed: step.tally.failed }] : [],
+  );
 }
 
 /** Share of the window the prompt used, per step. */
 export function contextSeries(records: readonly StepRecord[]): { index: number; share: number }[] {
-  return records.map(({ step }) => ({ index: step.index, share: step.budget.window > 0 ? budgetUsed(step.budget) / step.budget.window : 0 }));
+  return records.map(({ step }) => ({
+    index: step.index,
+    share: step.budget.window > 0 ? budgetUsed(step.budget) / step.budget.window : 0,
+  }));
 }
 
 /** The rungs used, per step that had any. */
@@ -231,9 +276,27 @@ export interface ExchangeView {
 export function exchangeView(step: Step): ExchangeView | null {
   const x = step.exchange;
   if (!x) return null;
-  const q = x.request as { model?: unknown; messages?: { count?: unknown }; temperature?: unknown; seed?: unknown; max_tokens?: unknown; stream?: unknown; tools?: unknown[]; response_format?: unknown };
-  const r = x.response as { finish_reason?: unknown; usage?: { prompt_tokens?: unknown; completion_tokens?: unknown }; tool_calls?: { name?: unknown }[]; content_chars?: unknown };
-  const format = q.tools ? `tools (${q.tools.length}), tool_choice auto` : q.response_format ? 'response_format json_schema' : 'no schema';
+  const q = x.request as {
+    model?: unknown;
+    messages?: { count?: unknown };
+    temperature?: unknown;
+    seed?: unknown;
+    max_tokens?: unknown;
+    stream?: unknown;
+    tools?: unknown[];
+    response_format?: unknown;
+  };
+  const r = x.response as {
+    finish_reason?: unknown;
+    usage?: { prompt_tokens?: unknown; completion_tokens?: unknown };
+    tool_calls?: { name?: unknown }[];
+    content_chars?: unknown;
+  };
+  const format = q.tools
+    ? `tools (${q.tools.length}), tool_choice auto`
+    : q.response_format
+      ? 'response_format json_schema'
+      : 'no schema';
   const requestLine = [
     `model ${String(q.model)}`,
     `${String(q.messages?.count)} messages`,
@@ -245,8 +308,17 @@ export function exchangeView(step: Step): ExchangeView | null {
   ].join(' · ');
   const responseLine = [
     `finish_reason ${r.finish_reason === undefined ? '(none)' : String(r.finish_reason)}`,
-    r.usage ? `usage ${String(r.usage.prompt_tokens)} prompt + ${String(r.usage.completion_tokens)} completion tokens` : 'no usage reported',
-    r.tool_calls?.length ? `tool_calls: ${r.tool_calls.map((c) => String(c.name)).join(', ')}` : `content (${String(r.content_chars ?? 0)} characters)`,
+    r.usage
+      ? `usage ${String(r.usage.prompt_tokens)} prompt + ${String(r.usage.completion_tokens)} completion tokens`
+      : 'no usage reported',
+    r.tool_calls?.length
+      ? `tool_calls: ${r.tool_calls.map((c) => String(c.name)).join(', ')}`
+      : `content (${String(r.content_chars ?? 0)} characters)`,
   ].join(' · ');
-  return { requestLine, responseLine, request: JSON.stringify(x.request, null, 2), response: JSON.stringify(x.response, null, 2) };
+  return {
+    requestLine,
+    responseLine,
+    request: JSON.stringify(x.request, null, 2),
+    response: JSON.stringify(x.response, null, 2),
+  };
 }

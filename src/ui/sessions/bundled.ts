@@ -25,18 +25,28 @@ export interface BundledSession {
 type Loaders = Record<string, () => Promise<string>>;
 
 // Vite turns each matching file into a lazy chunk; `?raw` keeps the text as written.
-const EXAMPLE_FILES = import.meta.glob('/examples/*.session.json', { query: '?raw', import: 'default', eager: false }) as Loaders;
-const LESSON_FILES = import.meta.glob('/lessons/*.session.json', { query: '?raw', import: 'default', eager: false }) as Loaders;
+const EXAMPLE_FILES = import.meta.glob('/examples/*.session.json', {
+  query: '?raw',
+  import: 'default',
+  eager: false,
+}) as Loaders;
+const LESSON_FILES = import.meta.glob('/lessons/*.session.json', {
+  query: '?raw',
+  import: 'default',
+  eager: false,
+}) as Loaders;
 
 /** What the examples show (examples/*.session.json, made by scripts/make-examples.ts). */
 const EXAMPLE_TEXT: Readonly<Record<string, { title: string; caption: string }>> = {
   'drifted-edit': {
     title: 'A drifted edit',
-    caption: 'Three steps on tiny-utils: a read, an edit whose old_str was re-typed with the wrong indentation (the ladder still places it), done.',
+    caption:
+      'Three steps on tiny-utils: a read, an edit whose old_str was re-typed with the wrong indentation (the ladder still places it), done.',
   },
   'thirty-steps': {
     title: 'Thirty steps on tiny-utils',
-    caption: 'Exploring, the fix, a scratch note moved and deleted, a hash-anchored edit, a reply without a tool call, done.',
+    caption:
+      'Exploring, the fix, a scratch note moved and deleted, a hash-anchored edit, a reply without a tool call, done.',
   },
 };
 
@@ -58,18 +68,31 @@ export function bundledLessons(files: Loaders = LESSON_FILES, lessons: readonly 
     .sort((a, b) => a.order - b.order)
     .flatMap((lesson) => {
       const load = byId.get(lesson.id);
-      return load ? [{ key: `lesson:${lesson.id}`, group: 'lesson' as const, title: lesson.title, caption: lesson.intro, lesson, load }] : [];
+      return load
+        ? [
+            {
+              key: `lesson:${lesson.id}`,
+              group: 'lesson' as const,
+              title: lesson.title,
+              caption: lesson.intro,
+              lesson,
+              load,
+            },
+          ]
+        : [];
     });
 }
 
 /** The bundled examples, by name. */
 export function bundledExamples(files: Loaders = EXAMPLE_FILES): BundledSession[] {
-  return Object.entries(files)
-    .map(([path, load]) => {
-      const name = fileStem(path);
-      const text = EXAMPLE_TEXT[name] ?? { title: titleFromName(name), caption: '' };
-      return { key: `example:${name}`, group: 'example' as const, title: text.title, caption: text.caption, load };
-    })
-    // Code-point order: keys are ASCII file names, and a collator's first use costs tens of ms at startup.
-    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return (
+    Object.entries(files)
+      .map(([path, load]) => {
+        const name = fileStem(path);
+        const text = EXAMPLE_TEXT[name] ?? { title: titleFromName(name), caption: '' };
+        return { key: `example:${name}`, group: 'example' as const, title: text.title, caption: text.caption, load };
+      })
+      // Code-point order: keys are ASCII file names, and a collator's first use costs tens of ms at startup.
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+  );
 }

@@ -29,9 +29,23 @@ export interface Shown {
 /** How to treat a run that is about to send events. */
 export type Tracking =
   /** Record it into `id`; the first `floor` steps are already saved (a continued run replays them first). */
-  | { readonly kind: 'record'; readonly id: string; readonly title: string; readonly floor: number; readonly source: SavedSource; readonly createdAt?: string }
+  | {
+      readonly kind: 'record';
+      readonly id: string;
+      readonly title: string;
+      readonly floor: number;
+      readonly source: SavedSource;
+      readonly createdAt?: string;
+    }
   /** Show `session` as what is replayed. */
-  | { readonly kind: 'replay'; readonly id: string | null; readonly title: string; readonly source: ShownSource; readonly session: Session; readonly lesson?: Lesson };
+  | {
+      readonly kind: 'replay';
+      readonly id: string | null;
+      readonly title: string;
+      readonly source: ShownSource;
+      readonly session: Session;
+      readonly lesson?: Lesson;
+    };
 
 /** The part of sessionStorage the keeper uses. */
 export interface TabStorage {
@@ -137,7 +151,14 @@ export class SessionKeeper {
     this.#source = tracking.source;
     this.savedSteps = tracking.floor;
     this.saveError = null;
-    this.shown = { runId, id: tracking.id, title: tracking.title, source: 'run', session: { ...header, steps: [] }, recording: true };
+    this.shown = {
+      runId,
+      id: tracking.id,
+      title: tracking.title,
+      source: 'run',
+      session: { ...header, steps: [] },
+      recording: true,
+    };
     this.tab?.setItem(RECORDING_KEY, tracking.id);
   }
 

@@ -19,7 +19,12 @@ import { ShareState, type ClipboardLike } from './share.svelte.ts';
 
 /** The part of `window` used here (location and history for `#s=…` links). */
 export interface SessionWindow {
-  readonly location: { readonly hash: string; readonly href: string; readonly pathname: string; readonly search: string };
+  readonly location: {
+    readonly hash: string;
+    readonly href: string;
+    readonly pathname: string;
+    readonly search: string;
+  };
   readonly history: { replaceState(data: unknown, unused: string, url: string): void };
   readonly document: Document;
   addEventListener(type: 'hashchange', listener: () => void): void;
@@ -45,7 +50,9 @@ export interface Notice {
 }
 
 /** Which model continues a session, or why none can yet. */
-export type ContinueChoice = { readonly ok: true; readonly choice: ModelChoice; readonly label: string } | { readonly ok: false; readonly reason: string };
+export type ContinueChoice =
+  | { readonly ok: true; readonly choice: ModelChoice; readonly label: string }
+  | { readonly ok: false; readonly reason: string };
 
 /** True when a URL hash carries a session (`#s=…`, possibly among other parameters). */
 export function hashHasSession(hash: string): boolean {
@@ -87,7 +94,13 @@ export class Sessions {
       put: async (meta, session) => (await this.#store).put(meta, session),
       remove: async (id) => (await this.#store).remove(id),
     };
-    this.keeper = new SessionKeeper(deps.client, deferred, deps.tab, () => deps.run.info, () => void this.refresh());
+    this.keeper = new SessionKeeper(
+      deps.client,
+      deferred,
+      deps.tab,
+      () => deps.run.info,
+      () => void this.refresh(),
+    );
     this.share = new ShareState(deps.client, deps.clipboard);
   }
 
@@ -126,12 +139,16 @@ export class Sessions {
    */
   async openLink(link: string): Promise<void> {
     const { win } = this.#d;
-    await this.#open('The shared link', () => this.#d.client.openLink(link), async (session) => {
-      // Opened: the link's data leaves the address bar, so a reload or Back does not open it again.
-      win.history.replaceState(null, '', `${win.location.pathname}${win.location.search}#/`);
-      const title = `Shared link: ${firstLine(session.task)}`;
-      return { id: await this.#keep(session, title, 'link'), title, source: 'link' };
-    });
+    await this.#open(
+      'The shared link',
+      () => this.#d.client.openLink(link),
+      async (session) => {
+        // Opened: the link's data leaves the address bar, so a reload or Back does not open it again.
+        win.history.replaceState(null, '', `${win.location.pathname}${win.location.search}#/`);
+        const title = `Shared link: ${firstLine(session.task)}`;
+        return { id: await this.#keep(session, title, 'link'), title, source: 'link' };
+      },
+    );
   }
 
   /** Opens the first session file among `files` (picked or dropped), saves it here and replays it. */
@@ -139,24 +156,36 @@ export class Sessions {
     const file = files.find((f) => f.name.endsWith('.json')) ?? files[0];
     if (!file) return;
     if (!file.name.endsWith('.json')) {
-      this.notice = { tone: 'error', text: `${file.name} is not a session file: session files end in .session.json. To run on your own files, choose "Your own files" under Task.` };
+      this.notice = {
+        tone: 'error',
+        text: `${file.name} is not a session file: session files end in .session.json. To run on your own files, choose "Your own files" under Task.`,
+      };
       return;
     }
-    await this.#open(file.name, () => this.#d.client.openFile(file), async (session) => {
-      const title = file.name.replace(/\.session\.json$|\.json$/, '');
-      const id = await this.#keep(session, title, 'file');
-      return { id, title, source: 'file' };
-    });
+    await this.#open(
+      file.name,
+      () => this.#d.client.openFile(file),
+      async (session) => {
+        const title = file.name.replace(/\.session\.json$|\.json$/, '');
+        const id = await this.#keep(session, title, 'file');
+        return { id, title, source: 'file' };
+      },
+    );
   }
 
   /** Opens a bundled lesson or example as a replay. */
   async openBundled(entry: BundledSession): Promise<void> {
-    await this.#open(entry.title, async () => this.#d.client.openFile(new Blob([await entry.load()])), async () => ({
-      id: null,
-      title: entry.group === 'lesson' ? `Lesson ${entry.lesson?.order ?? ''}: ${entry.title}` : `Example: ${entry.title}`,
-      source: entry.group,
-      ...(entry.lesson && { lesson: entry.lesson }),
-    }));
+    await this.#open(
+      entry.title,
+      async () => this.#d.client.openFile(new Blob([await entry.load()])),
+      async () => ({
+        id: null,
+        title:
+          entry.group === 'lesson' ? `Lesson ${entry.lesson?.order ?? ''}: ${entry.title}` : `Example: ${entry.title}`,
+        source: entry.group,
+        ...(entry.lesson && { lesson: entry.lesson }),
+      }),
+    );
   }
 
   /** The lesson after `lesson` on the path, if it is bundled. */
@@ -166,10 +195,20 @@ export class Sessions {
 
   /** Opens a saved session; one that was cut short can be continued into the same entry. */
   async openSaved(meta: SavedMeta): Promise<void> {
-    await this.#open(meta.title, async (): Promise<SessionCheck> => {
-      const session = await (await this.#store).get(meta.id);
-      return session ? { ok: true, session } : { ok: false, kind: 'schema', text: `The saved session "${meta.title}" is gone from this browser's storage.` };
-    }, async () => ({ id: meta.id, title: meta.title, source: meta.status === 'live' ? 'restored' : 'saved' }));
+    await this.#open(
+      meta.title,
+      async (): Promise<SessionCheck> => {
+        const session = await (await this.#store).get(meta.id);
+        return session
+          ? { ok: true, session }
+          : {
+              ok: false,
+              kind: 'schema',
+              text: `The saved session "${meta.title}" is gone from this browser's storage.`,
+            };
+      },
+      async () => ({ id: meta.id, title: meta.title, source: meta.status === 'live' ? 'restored' : 'saved' }),
+    );
   }
 
   /** Deletes a saved session; it can be put back with `undoRemove` until the next delete. */
@@ -224,7 +263,8 @@ export class Sessions {
   /** Downloads the session behind the run on screen. */
   exportShown(): void {
     const shown = this.keeper.shown;
-    if (shown?.session) downloadText(this.#d.win.document, sessionFileName(shown.title), sessionFileText(shown.session));
+    if (shown?.session)
+      downloadText(this.#d.win.document, sessionFileName(shown.title), sessionFileText(shown.session));
   }
 
   /** Makes the share link of the session on screen, for this page's address. */
@@ -237,19 +277,42 @@ export class Sessions {
   continueChoice(session: Session): ContinueChoice {
     const { start } = this.#d;
     const script = start.options?.recorded.find((r) => session.model.id === `scripted:${r.id}`);
-    if (script) return { ok: true, choice: { kind: 'scripted', recordedId: script.id }, label: `the rest of its recorded script (${script.title})` };
+    if (script)
+      return {
+        ok: true,
+        choice: { kind: 'scripted', recordedId: script.id },
+        label: `the rest of its recorded script (${script.title})`,
+      };
     const ready = start.readiness;
-    if (!ready.ok) return { ok: false, reason: `To continue with a live model, finish the choice on the start screen: ${ready.reason}` };
+    if (!ready.ok)
+      return {
+        ok: false,
+        reason: `To continue with a live model, finish the choice on the start screen: ${ready.reason}`,
+      };
     const model = ready.config.model;
     switch (model.kind) {
       case 'scripted':
-        return { ok: false, reason: 'To continue, pick an OpenAI-compatible endpoint or a WebLLM model on the start screen: the scripted model has recorded turns only for its own run.' };
+        return {
+          ok: false,
+          reason:
+            'To continue, pick an OpenAI-compatible endpoint or a WebLLM model on the start screen: the scripted model has recorded turns only for its own run.',
+        };
       case 'openai':
         return { ok: true, choice: model, label: `${model.model} at ${model.baseUrl}` };
       case 'webllm':
-        return { ok: true, choice: model, label: model.custom ? `WebLLM custom model at ${model.custom.url}` : `WebLLM ${start.webllmModel?.label ?? model.modelId}` };
+        return {
+          ok: true,
+          choice: model,
+          label: model.custom
+            ? `WebLLM custom model at ${model.custom.url}`
+            : `WebLLM ${start.webllmModel?.label ?? model.modelId}`,
+        };
       case 'gguf':
-        return { ok: true, choice: model, label: `llama.cpp (CPU) ${model.label ?? ('file' in model.source ? model.source.name : model.source.url)}` };
+        return {
+          ok: true,
+          choice: model,
+          label: `llama.cpp (CPU) ${model.label ?? ('file' in model.source ? model.source.name : model.source.url)}`,
+        };
       default: {
         const never: never = model;
         throw new TypeError(`unknown model choice ${JSON.stringify(never)}`);
@@ -275,7 +338,12 @@ export class Sessions {
     const saved = resume ? this.saved.find((m) => m.id === shown.id) : undefined;
     const settings = await this.#settings();
     this.#d.router.go('run');
-    const started = await this.#d.run.startSession({ session: { ...session, steps: session.steps.slice(0, step) }, upTo: step, model: choice.choice, settings });
+    const started = await this.#d.run.startSession({
+      session: { ...session, steps: session.steps.slice(0, step) },
+      upTo: step,
+      model: choice.choice,
+      settings,
+    });
     const info = this.#d.run.info;
     if (!started || !info) return;
     this.keeper.track(info.runId, {
@@ -310,7 +378,11 @@ export class Sessions {
   }
 
   /** Checks the session (in the worker), then replays it in the run view; a refusal becomes the notice. */
-  async #open(what: string, check: () => Promise<SessionCheck>, describe: (session: Session) => Promise<{ id: string | null; title: string; source: ShownSource; lesson?: Lesson }>): Promise<void> {
+  async #open(
+    what: string,
+    check: () => Promise<SessionCheck>,
+    describe: (session: Session) => Promise<{ id: string | null; title: string; source: ShownSource; lesson?: Lesson }>,
+  ): Promise<void> {
     this.opening = what;
     this.notice = null;
     try {
@@ -321,7 +393,10 @@ export class Sessions {
       }
       const session = checked.session;
       if (session.steps.length === 0) {
-        this.notice = { tone: 'error', text: `${what} has no steps to replay: the run it records stopped before its first step.` };
+        this.notice = {
+          tone: 'error',
+          text: `${what} has no steps to replay: the run it records stopped before its first step.`,
+        };
         return;
       }
       const shown = await describe(session);
@@ -329,7 +404,10 @@ export class Sessions {
       this.#d.router.go('run');
       // A lesson or an example is read from its first step; any other session opens on its last.
       const firstStep = shown.source === 'lesson' || shown.source === 'example' ? 1 : null;
-      const started = await this.#d.run.startSession({ session, upTo: session.steps.length, model: null, settings }, firstStep);
+      const started = await this.#d.run.startSession(
+        { session, upTo: session.steps.length, model: null, settings },
+        firstStep,
+      );
       const info = this.#d.run.info;
       if (started && info) this.keeper.track(info.runId, { kind: 'replay', session, ...shown });
     } catch (e) {
@@ -344,7 +422,21 @@ export class Sessions {
     const id = crypto.randomUUID();
     const now = new Date().toISOString();
     try {
-      await (await this.#store).put({ id, title, createdAt: now, updatedAt: now, steps: session.steps.length, status: 'ended', source, stopText: 'opened here' }, session);
+      await (
+        await this.#store
+      ).put(
+        {
+          id,
+          title,
+          createdAt: now,
+          updatedAt: now,
+          steps: session.steps.length,
+          status: 'ended',
+          source,
+          stopText: 'opened here',
+        },
+        session,
+      );
       await this.refresh();
       return id;
     } catch (e) {

@@ -53,7 +53,12 @@ function fakeWindow(hash: string): SessionWindow & RouterWindow {
 /** A tab's sessionStorage. */
 function tabStorage(): TabStorage & { map: Map<string, string> } {
   const map = new Map<string, string>();
-  return { map, getItem: (k) => map.get(k) ?? null, setItem: (k, v) => void map.set(k, v), removeItem: (k) => void map.delete(k) };
+  return {
+    map,
+    getItem: (k) => map.get(k) ?? null,
+    setItem: (k, v) => void map.set(k, v),
+    removeItem: (k) => void map.delete(k),
+  };
 }
 
 /** One page: a worker, the run, the start screen and the sessions, over `store` and `tab`. */
@@ -65,7 +70,16 @@ async function page(store: MemorySessionStore, tab: TabStorage, hash = '#/') {
   const start = new StartState(client);
   await start.load();
   start.settings!.paceMs = 0;
-  const sessions = new Sessions({ client, store: Promise.resolve({ store, warning: null }), run, start, router, win, tab, clipboard: () => undefined });
+  const sessions = new Sessions({
+    client,
+    store: Promise.resolve({ store, warning: null }),
+    run,
+    start,
+    router,
+    win,
+    tab,
+    clipboard: () => undefined,
+  });
   cleanups.push(run.connect(), () => client.dispose());
   cleanups.push(sessions.connect());
   return { client, run, start, sessions, router, win };
@@ -101,7 +115,9 @@ describe('recording, reload and continuing', () => {
     const script = first.start.options!.recorded[0]!;
     const [meta] = await store.list();
     expect(meta).toMatchObject({ steps: 2, status: 'live', source: 'run', title: runTitle(first.run.info!) });
-    expect(meta!.title).toMatch(new RegExp(`^tiny-utils \\(starter\\) · scripted: ${script.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} · \\S`));
+    expect(meta!.title).toMatch(
+      new RegExp(`^tiny-utils \\(starter\\) · scripted: ${script.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} · \\S`),
+    );
     expect(tab.map.get(RECORDING_KEY)).toBe(meta!.id);
     const saved = (await store.get(meta!.id))!;
     expect(saved.steps.map((s) => s.raw)).toEqual(first.run.records.map((r) => r.step.raw));
@@ -115,17 +131,33 @@ describe('recording, reload and continuing', () => {
     expect(second.router.page).toBe('run');
     await until('the replay to end', () => second.run.phase === 'ended');
     expect(second.run.endOfRecording).toBe(true);
-    expect(second.run.stop?.text).toBe('the recording ends here: its 2 recorded steps were replayed. To go on, pick a step and press "Continue from here".');
+    expect(second.run.stop?.text).toBe(
+      'the recording ends here: its 2 recorded steps were replayed. To go on, pick a step and press "Continue from here".',
+    );
 
     const choice = second.sessions.continueChoice(saved);
     expect(choice).toMatchObject({ ok: true, choice: { kind: 'scripted', recordedId: script.id } });
     await second.sessions.continueFrom(2);
     await until('the continued run to end', () => second.run.phase === 'ended' && second.run.records.length === 7);
     await second.sessions.keeper.settled();
-    expect(second.run.records.map((r) => r.check?.reproduced)).toEqual([true, true, undefined, undefined, undefined, undefined, undefined]);
+    expect(second.run.records.map((r) => r.check?.reproduced)).toEqual([
+      true,
+      true,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
     const after = await store.list();
     expect(after).toHaveLength(1);
-    expect(after[0]).toMatchObject({ id: meta!.id, steps: 7, status: 'ended', createdAt: meta!.createdAt, stopText: expect.stringMatching(/^finished with done/) });
+    expect(after[0]).toMatchObject({
+      id: meta!.id,
+      steps: 7,
+      status: 'ended',
+      createdAt: meta!.createdAt,
+      stopText: expect.stringMatching(/^finished with done/),
+    });
     expect(tab.map.has(RECORDING_KEY)).toBe(false);
   });
 });
@@ -156,9 +188,29 @@ describe('what is kept, and how it is named', () => {
   });
 
   it.each([
-    ['a template run', { workspace: { kind: 'template', title: 'tiny-utils (starter)' }, model: { label: 'qwen2.5-coder:1.5b' }, task: 'Fix the failing test.\nThen run it.' }, 'tiny-utils (starter) · qwen2.5-coder:1.5b · Fix the failing test.'],
-    ['own files, a long task cut', { workspace: { kind: 'files', fileCount: 3 }, model: { label: 'WebLLM Qwen' }, task: 'Add a --verbose flag to the command-line parser and document it in README' }, 'your files (3) · WebLLM Qwen · Add a --verbose flag to the command-line parser…'],
-    ['no task text', { workspace: { kind: 'files', fileCount: 1 }, model: { label: 'm' }, task: '  ' }, 'your files (1) · m'],
+    [
+      'a template run',
+      {
+        workspace: { kind: 'template', title: 'tiny-utils (starter)' },
+        model: { label: 'qwen2.5-coder:1.5b' },
+        task: 'Fix the failing test.\nThen run it.',
+      },
+      'tiny-utils (starter) · qwen2.5-coder:1.5b · Fix the failing test.',
+    ],
+    [
+      'own files, a long task cut',
+      {
+        workspace: { kind: 'files', fileCount: 3 },
+        model: { label: 'WebLLM Qwen' },
+        task: 'Add a --verbose flag to the command-line parser and document it in README',
+      },
+      'your files (3) · WebLLM Qwen · Add a --verbose flag to the command-line parser…',
+    ],
+    [
+      'no task text',
+      { workspace: { kind: 'files', fileCount: 1 }, model: { label: 'm' }, task: '  ' },
+      'your files (1) · m',
+    ],
   ] as const)('runTitle: %s', (_name, info, title) => {
     expect(runTitle(info as unknown as Parameters<typeof runTitle>[0])).toBe(title);
   });
@@ -212,7 +264,7 @@ describe('what is kept, and how it is named', () => {
 });
 
 describe('sharing', () => {
-  it("a link belongs to the run it was made for: the next run never shows it, and its own link is its own", async () => {
+  it('a link belongs to the run it was made for: the next run never shows it, and its own link is its own', async () => {
     const p = await page(new MemorySessionStore(), tabStorage());
     const runToEnd = async (recordedId: string) => {
       const ready = p.start.readiness;
@@ -242,7 +294,12 @@ describe('opening sessions', () => {
   it('turns a bad link into the codec message, leaves it in the address bar to be looked at, and starts nothing', async () => {
     const { sessions, run, win } = await page(new MemorySessionStore(), tabStorage(), '#s=abc$def');
     await until('the notice', () => sessions.notice !== null);
-    expect(sessions.notice).toEqual({ tone: 'error', text: expect.stringMatching(/^The shared link could not be opened\. The session link is damaged: it contains "\$" \(U\+0024\) at position 4/) });
+    expect(sessions.notice).toEqual({
+      tone: 'error',
+      text: expect.stringMatching(
+        /^The shared link could not be opened\. The session link is damaged: it contains "\$" \(U\+0024\) at position 4/,
+      ),
+    });
     expect(win.location.hash).toBe('#s=abc$def');
     expect(run.info).toBeNull();
   });
@@ -267,8 +324,18 @@ describe('opening sessions', () => {
     await until('the verdict', () => run.verdict !== null);
     // Its last step (done) runs the tests, in the sandbox frame a browser has and Node has not:
     // here only that step differs; in Chromium every step is ✓ (e2e/lessons.spec.ts).
-    expect(run.verdict).toMatchObject({ ok: false, checked: 3, expected: 3, divergence: { index: 3, kind: 'shell' }, laterDivergences: 0 });
-    expect(sessions.keeper.shown).toMatchObject({ source: 'example', title: 'Example: A drifted edit', recording: false });
+    expect(run.verdict).toMatchObject({
+      ok: false,
+      checked: 3,
+      expected: 3,
+      divergence: { index: 3, kind: 'shell' },
+      laterDivergences: 0,
+    });
+    expect(sessions.keeper.shown).toMatchObject({
+      source: 'example',
+      title: 'Example: A drifted edit',
+      recording: false,
+    });
     await until('the end', () => run.phase === 'ended');
     expect(router.step).toBe(1);
     expect(run.selected?.step.index).toBe(1);
@@ -283,7 +350,9 @@ describe('opening sessions', () => {
     await until('the verdict', () => run.verdict !== null);
     expect(await store.list()).toMatchObject([{ title: 'mine', source: 'file', steps: 3 }]);
     await sessions.openFiles([new File(['x'], 'photo.png')]);
-    expect(sessions.notice?.text).toBe('photo.png is not a session file: session files end in .session.json. To run on your own files, choose "Your own files" under Task.');
+    expect(sessions.notice?.text).toBe(
+      'photo.png is not a session file: session files end in .session.json. To run on your own files, choose "Your own files" under Task.',
+    );
   });
 });
 
@@ -291,9 +360,31 @@ describe('continueChoice', () => {
   // Each row gets the id of the start screen's recorded run.
   type Row = (id: string) => [modelId: string, expected: object];
   it.each<[string, 'scripted' | 'openai', Row]>([
-    ['its own script, for a session that script recorded', 'scripted', (id) => [`scripted:${id}`, { ok: true, choice: { kind: 'scripted', recordedId: id } }]],
-    ['no model, when the start screen offers only a script that did not record it', 'scripted', () => ['webllm-model', { ok: false, reason: expect.stringContaining('pick an OpenAI-compatible endpoint or a WebLLM model') }]],
-    ['the start screen endpoint', 'openai', () => ['webllm-model', { ok: true, choice: { kind: 'openai', model: 'qwen2.5-coder:1.5b' }, label: 'qwen2.5-coder:1.5b at http://127.0.0.1:11434/v1' }]],
+    [
+      'its own script, for a session that script recorded',
+      'scripted',
+      (id) => [`scripted:${id}`, { ok: true, choice: { kind: 'scripted', recordedId: id } }],
+    ],
+    [
+      'no model, when the start screen offers only a script that did not record it',
+      'scripted',
+      () => [
+        'webllm-model',
+        { ok: false, reason: expect.stringContaining('pick an OpenAI-compatible endpoint or a WebLLM model') },
+      ],
+    ],
+    [
+      'the start screen endpoint',
+      'openai',
+      () => [
+        'webllm-model',
+        {
+          ok: true,
+          choice: { kind: 'openai', model: 'qwen2.5-coder:1.5b' },
+          label: 'qwen2.5-coder:1.5b at http://127.0.0.1:11434/v1',
+        },
+      ],
+    ],
   ])('%s', async (_name, kind, row) => {
     const { sessions, start } = await page(new MemorySessionStore(), tabStorage());
     start.modelKind = kind;

@@ -165,23 +165,78 @@ interface SpecificExplanation {
   readonly explain: Partial<NoteExplanation> | ((note: NoteLike) => Partial<NoteExplanation>);
 }
 
-const detailIs = (...details: string[]) => (n: NoteLike) => n.detail !== undefined && details.includes(n.detail);
+const detailIs =
+  (...details: string[]) =>
+  (n: NoteLike) =>
+    n.detail !== undefined && details.includes(n.detail);
 
-const DECLINED = "A person said no to this call; the no comes back as the result, so the model chooses another way instead of asking again.";
-const UNAPPROVED = "The call needs a person's yes, and a replay approves nothing on anyone's behalf (a recorded yes is not one), so it was not run here.";
+const DECLINED =
+  'A person said no to this call; the no comes back as the result, so the model chooses another way instead of asking again.';
+const UNAPPROVED =
+  "The call needs a person's yes, and a replay approves nothing on anyone's behalf (a recorded yes is not one), so it was not run here.";
 
 /** The parts a backend note is made of (joined by "; "), each with what it tells the reader. */
 const BACKEND_PARTS: readonly (NoteExplanation & { readonly pattern: RegExp })[] = [
-  { pattern: /without a process runner/, label: 'Did not run', tone: 'warn', why: 'This workspace has no process runner, so the command did not run: its exit code says nothing about the code or the tests.' },
-  { pattern: /without an OS sandbox/, label: 'No sandbox', tone: 'stop', why: "The command ran directly on this machine, without an OS sandbox, with the user's access to files and network." },
-  { pattern: /^(killed after|cancelled)/, label: 'Killed', tone: 'stop', why: 'The command was stopped before it finished and its processes were killed.' },
-  { pattern: /^WebContainer/, label: 'No WebContainer', tone: 'warn', why: 'WebContainer was chosen but could not be used, so the command ran in the in-memory workspace; the note says how to retry.' },
-  { pattern: /^just-bash stopped the command/, label: 'Output cap', tone: 'warn', why: 'The output passed the live cap, so just-bash stopped the command before it finished.' },
-  { pattern: /^ran in just-bash/, label: 'Where it ran', tone: 'info', why: 'It ran in just-bash, an in-memory shell with a fixed set of commands and no network, so a missing command is that shell\'s limit.' },
-  { pattern: /^node ran in the browser sandbox/, label: 'Where it ran', tone: 'info', why: 'node ran in a sandboxed browser worker with shims for node:test and a few modules, not Node itself.' },
-  { pattern: /^node ran in Node/, label: 'Where it ran', tone: 'info', why: 'node ran in real Node on a temporary copy of the workspace, so what it wrote there is not kept.' },
-  { pattern: /^ran in the bubblewrap sandbox/, label: 'Where it ran', tone: 'info', why: 'It ran in a bubblewrap sandbox on this machine, with only the workspace writable and no network.' },
-  { pattern: /^the stages ran one after another/, label: 'Where it ran', tone: 'info', why: "The pipeline's stages ran in turn, each reading the previous one's whole output." },
+  {
+    pattern: /without a process runner/,
+    label: 'Did not run',
+    tone: 'warn',
+    why: 'This workspace has no process runner, so the command did not run: its exit code says nothing about the code or the tests.',
+  },
+  {
+    pattern: /without an OS sandbox/,
+    label: 'No sandbox',
+    tone: 'stop',
+    why: "The command ran directly on this machine, without an OS sandbox, with the user's access to files and network.",
+  },
+  {
+    pattern: /^(killed after|cancelled)/,
+    label: 'Killed',
+    tone: 'stop',
+    why: 'The command was stopped before it finished and its processes were killed.',
+  },
+  {
+    pattern: /^WebContainer/,
+    label: 'No WebContainer',
+    tone: 'warn',
+    why: 'WebContainer was chosen but could not be used, so the command ran in the in-memory workspace; the note says how to retry.',
+  },
+  {
+    pattern: /^just-bash stopped the command/,
+    label: 'Output cap',
+    tone: 'warn',
+    why: 'The output passed the live cap, so just-bash stopped the command before it finished.',
+  },
+  {
+    pattern: /^ran in just-bash/,
+    label: 'Where it ran',
+    tone: 'info',
+    why: "It ran in just-bash, an in-memory shell with a fixed set of commands and no network, so a missing command is that shell's limit.",
+  },
+  {
+    pattern: /^node ran in the browser sandbox/,
+    label: 'Where it ran',
+    tone: 'info',
+    why: 'node ran in a sandboxed browser worker with shims for node:test and a few modules, not Node itself.',
+  },
+  {
+    pattern: /^node ran in Node/,
+    label: 'Where it ran',
+    tone: 'info',
+    why: 'node ran in real Node on a temporary copy of the workspace, so what it wrote there is not kept.',
+  },
+  {
+    pattern: /^ran in the bubblewrap sandbox/,
+    label: 'Where it ran',
+    tone: 'info',
+    why: 'It ran in a bubblewrap sandbox on this machine, with only the workspace writable and no network.',
+  },
+  {
+    pattern: /^the stages ran one after another/,
+    label: 'Where it ran',
+    tone: 'info',
+    why: "The pipeline's stages ran in turn, each reading the previous one's whole output.",
+  },
 ];
 
 const SEVERITY: Readonly<Record<NoteExplanation['tone'], number>> = { info: 0, warn: 1, stop: 2 };
@@ -207,7 +262,10 @@ function topLevelParts(text: string): string[] {
 function explainBackend(text: string): NoteExplanation {
   const parts = topLevelParts(text).map((segment) => BACKEND_PARTS.find((p) => p.pattern.test(segment)));
   const known = [...new Set(parts.filter((p) => p !== undefined))];
-  const gravest = known.reduce<NoteExplanation | undefined>((a, p) => (a && SEVERITY[a.tone] >= SEVERITY[p.tone] ? a : p), undefined);
+  const gravest = known.reduce<NoteExplanation | undefined>(
+    (a, p) => (a && SEVERITY[a.tone] >= SEVERITY[p.tone] ? a : p),
+    undefined,
+  );
   const whys = known.map((p) => p.why);
   if (parts.includes(undefined)) whys.push('The note says where the command ran, or why it could not run there.');
   return { label: gravest?.label ?? 'Where it ran', tone: gravest?.tone ?? 'info', why: whys.join(' ') };
@@ -215,45 +273,234 @@ function explainBackend(text: string): NoteExplanation {
 
 /** First match wins. */
 export const SPECIFIC_EXPLANATIONS: readonly SpecificExplanation[] = [
-  { kind: 'hint', matches: (n) => n.detail?.startsWith('tally:') ?? false, explain: { label: 'Test tally', why: "The pass/fail counts read from the test runner's output; the stall detector and the Tests passing plot use them, so progress is measured." } },
-  { kind: 'hint', matches: detailIs('missing'), explain: { label: 'No such file', why: 'The path does not exist; the result names similar paths and how to find the right one, so the model corrects it instead of guessing.' } },
-  { kind: 'hint', matches: detailIs('directory'), explain: { label: 'A directory', why: 'The path is a directory, not a file; the result lists what is in it, so the model picks a file there.' } },
-  { kind: 'hint', matches: detailIs('binary'), explain: { label: 'Binary file', why: "The file is binary, so its bytes are not shown (noise in a small window); the result says what it is instead." } },
-  { kind: 'hint', matches: detailIs('closest'), explain: { label: 'Closest span', why: "No span matched old_str; the most similar lines are shown with their numbers, so the model copies from the file, not from memory." } },
-  { kind: 'hint', matches: detailIs('replace-lines'), explain: { label: 'Try line edit', why: 'old_str missed this file again; ws_replace_lines edits by line numbers and needs no exact copy, so the model is pointed at it.' } },
-  { kind: 'hint', matches: detailIs('offset-range'), explain: { label: 'Past the end', why: "The offset was past the file's last line; the result gives the file's length, so the model asks for a window that exists." } },
-  { kind: 'hint', matches: detailIs('unknown-skill'), explain: { label: 'Unknown skill', why: 'No skill has that name; the result lists the skills there are, so the model asks for one of them.' } },
-  { kind: 'hint', matches: detailIs('no-test-command'), explain: { label: 'No test command', why: 'The project has no test command; the result says how to add one or run a test file directly, so the model is not stuck.' } },
-  { kind: 'hint', matches: detailIs('tally-distrusted'), explain: { label: 'Tally not counted', tone: 'warn', why: 'The output reports only passes, but the command did not exit cleanly, so the tally is not counted as progress or a passing run.' } },
-  { kind: 'hint', matches: detailIs('no-repo'), explain: { label: 'No git repo', why: 'There is no git repository here; the result says so, so the model reads the files instead of asking git again.' } },
-  { kind: 'hint', matches: detailIs('deep-glob'), explain: { label: 'Glob widened', why: 'The pattern matched nothing at the top level, so it was widened to subfolders and the note names the pattern used.' } },
-  { kind: 'alias', matches: (n) => /^\S+ accepted as \S+$/.test(n.text), explain: (n) => {
-    const [alias, canonical] = n.text.split(' accepted as ');
-    return { why: `${alias} is a common spelling of ${canonical}; it was accepted as ${canonical}, instead of failing a call that meant the right thing.` };
-  } },
-  { kind: 'shell', matches: detailIs('approved'), explain: { label: 'Approved', why: 'The policy lets this command run only with a person\'s yes (installs, commits); a person approved it in the UI, so it ran.' } },
-  { kind: 'shell', matches: detailIs('pipeline'), explain: { label: 'Pipeline', why: 'Each stage of the pipeline ran as its own process, exactly as the policy checked it, joined by pipes; no shell ever read the text.' } },
-  { kind: 'shell', matches: detailIs('timeout'), explain: { label: 'Timed out', tone: 'stop', why: 'The command ran past its time limit and its processes were killed, so a hung command cannot stall the run.' } },
-  { kind: 'shell', matches: detailIs('timeout-capped'), explain: { label: 'Timeout capped', why: 'The timeout_ms asked for was above the cap, so it was lowered to the cap; one command cannot hold the run for long.' } },
+  {
+    kind: 'hint',
+    matches: (n) => n.detail?.startsWith('tally:') ?? false,
+    explain: {
+      label: 'Test tally',
+      why: "The pass/fail counts read from the test runner's output; the stall detector and the Tests passing plot use them, so progress is measured.",
+    },
+  },
+  {
+    kind: 'hint',
+    matches: detailIs('missing'),
+    explain: {
+      label: 'No such file',
+      why: 'The path does not exist; the result names similar paths and how to find the right one, so the model corrects it instead of guessing.',
+    },
+  },
+  {
+    kind: 'hint',
+    matches: detailIs('directory'),
+    explain: {
+      label: 'A directory',
+      why: 'The path is a directory, not a file; the result lists what is in it, so the model picks a file there.',
+    },
+  },
+  {
+    kind: 'hint',
+    matches: detailIs('binary'),
+    explain: {
+      label: 'Binary file',
+      why: 'The file is binary, so its bytes are not shown (noise in a small window); the result says what it is instead.',
+    },
+  },
+  {
+    kind: 'hint',
+    matches: detailIs('closest'),
+    explain: {
+      label: 'Closest span',
+      why: 'No span matched old_str; the most similar lines are shown with their numbers, so the model copies from the file, not from memory.',
+    },
+  },
+  {
+    kind: 'hint',
+    matches: detailIs('replace-lines'),
+    explain: {
+      label: 'Try line edit',
+      why: 'old_str missed this file again; ws_replace_lines edits by line numbers and needs no exact copy, so the model is pointed at it.',
+    },
+  },
+  {
+    kind: 'hint',
+    matches: detailIs('offset-range'),
+    explain: {
+      label: 'Past the end',
+      why: "The offset was past the file's last line; the result gives the file's length, so the model asks for a window that exists.",
+    },
+  },
+  {
+    kind: 'hint',
+    matches: detailIs('unknown-skill'),
+    explain: {
+      label: 'Unknown skill',
+      why: 'No skill has that name; the result lists the skills there are, so the model asks for one of them.',
+    },
+  },
+  {
+    kind: 'hint',
+    matches: detailIs('no-test-command'),
+    explain: {
+      label: 'No test command',
+      why: 'The project has no test command; the result says how to add one or run a test file directly, so the model is not stuck.',
+    },
+  },
+  {
+    kind: 'hint',
+    matches: detailIs('tally-distrusted'),
+    explain: {
+      label: 'Tally not counted',
+      tone: 'warn',
+      why: 'The output reports only passes, but the command did not exit cleanly, so the tally is not counted as progress or a passing run.',
+    },
+  },
+  {
+    kind: 'hint',
+    matches: detailIs('no-repo'),
+    explain: {
+      label: 'No git repo',
+      why: 'There is no git repository here; the result says so, so the model reads the files instead of asking git again.',
+    },
+  },
+  {
+    kind: 'hint',
+    matches: detailIs('deep-glob'),
+    explain: {
+      label: 'Glob widened',
+      why: 'The pattern matched nothing at the top level, so it was widened to subfolders and the note names the pattern used.',
+    },
+  },
+  {
+    kind: 'alias',
+    matches: (n) => /^\S+ accepted as \S+$/.test(n.text),
+    explain: (n) => {
+      const [alias, canonical] = n.text.split(' accepted as ');
+      return {
+        why: `${alias} is a common spelling of ${canonical}; it was accepted as ${canonical}, instead of failing a call that meant the right thing.`,
+      };
+    },
+  },
+  {
+    kind: 'shell',
+    matches: detailIs('approved'),
+    explain: {
+      label: 'Approved',
+      why: "The policy lets this command run only with a person's yes (installs, commits); a person approved it in the UI, so it ran.",
+    },
+  },
+  {
+    kind: 'shell',
+    matches: detailIs('pipeline'),
+    explain: {
+      label: 'Pipeline',
+      why: 'Each stage of the pipeline ran as its own process, exactly as the policy checked it, joined by pipes; no shell ever read the text.',
+    },
+  },
+  {
+    kind: 'shell',
+    matches: detailIs('timeout'),
+    explain: {
+      label: 'Timed out',
+      tone: 'stop',
+      why: 'The command ran past its time limit and its processes were killed, so a hung command cannot stall the run.',
+    },
+  },
+  {
+    kind: 'shell',
+    matches: detailIs('timeout-capped'),
+    explain: {
+      label: 'Timeout capped',
+      why: 'The timeout_ms asked for was above the cap, so it was lowered to the cap; one command cannot hold the run for long.',
+    },
+  },
   { kind: 'shell', matches: detailIs('backend'), explain: (n) => explainBackend(n.text) },
-  { kind: 'shell', matches: detailIs('xargs'), explain: { label: 'xargs', why: 'xargs did not run as a program: the runner split its input as xargs would and checked every command it would start before running any, so names in the input cannot smuggle in what the policy refuses.' } },
-  { kind: 'refusal', matches: detailIs('option-file'), explain: { label: 'Option names a file', tone: 'warn', why: 'An option\'s bare value is a file in the workspace, so the tool would load it as code; written as ./NAME it is asked about, so a person decides before project code runs that way.' } },
+  {
+    kind: 'shell',
+    matches: detailIs('xargs'),
+    explain: {
+      label: 'xargs',
+      why: 'xargs did not run as a program: the runner split its input as xargs would and checked every command it would start before running any, so names in the input cannot smuggle in what the policy refuses.',
+    },
+  },
+  {
+    kind: 'refusal',
+    matches: detailIs('option-file'),
+    explain: {
+      label: 'Option names a file',
+      tone: 'warn',
+      why: "An option's bare value is a file in the workspace, so the tool would load it as code; written as ./NAME it is asked about, so a person decides before project code runs that way.",
+    },
+  },
   { kind: 'refusal', matches: detailIs('approval-denied'), explain: { label: 'Declined', why: DECLINED } },
   { kind: 'refusal', matches: detailIs('approval-unapproved'), explain: { label: 'Not approved', why: UNAPPROVED } },
-  { kind: 'refusal', matches: detailIs('unknown-tool'), explain: { label: 'Unknown tool', why: 'No tool has that name; the result lists the tools there are, so the model calls one of them.' } },
-  { kind: 'refusal', matches: detailIs('internal'), explain: { label: 'Engine error', why: 'The engine failed on this call: a bug in the engine, not a mistake of the model; the message says so, and the run can go on.' } },
-  { kind: 'approval', matches: detailIs('approved'), explain: { label: 'Approved', why: 'A person was asked before this call ran and said yes; without that yes it would not have run.' } },
+  {
+    kind: 'refusal',
+    matches: detailIs('unknown-tool'),
+    explain: {
+      label: 'Unknown tool',
+      why: 'No tool has that name; the result lists the tools there are, so the model calls one of them.',
+    },
+  },
+  {
+    kind: 'refusal',
+    matches: detailIs('internal'),
+    explain: {
+      label: 'Engine error',
+      why: 'The engine failed on this call: a bug in the engine, not a mistake of the model; the message says so, and the run can go on.',
+    },
+  },
+  {
+    kind: 'approval',
+    matches: detailIs('approved'),
+    explain: {
+      label: 'Approved',
+      why: 'A person was asked before this call ran and said yes; without that yes it would not have run.',
+    },
+  },
   { kind: 'approval', matches: detailIs('denied'), explain: { label: 'Declined', why: DECLINED } },
   { kind: 'approval', matches: detailIs('unapproved'), explain: { label: 'Not approved', why: UNAPPROVED } },
-  { kind: 'cap', matches: (n) => n.detail?.startsWith('syntax-') ?? false, explain: { label: 'Check skipped', why: 'The file was past the syntax checker\'s bound, so it was not checked; the note says so instead of claiming the file parses.' } },
-  { kind: 'cap', matches: (n) => n.text.startsWith('checklist capped'), explain: { label: 'List capped', why: 'The checklist keeps a fixed number of items; the rest were left out and the note says how many, so the plan stays short.' } },
-  { kind: 'syntax-error', matches: (n) => n.text.startsWith('revert of '), explain: { label: 'Revert failed', tone: 'stop', why: 'The edit broke the file and undoing it failed, so the file stays broken; the error says why, so the next edit can repair it.' } },
-  { kind: 'truncated', matches: (n) => n.text.includes('by the read ceiling'), explain: { label: 'Read ceiling', why: "ws_read's output has a size ceiling; the window was cut to fit it, and the footer says how to read the rest." } },
+  {
+    kind: 'cap',
+    matches: (n) => n.detail?.startsWith('syntax-') ?? false,
+    explain: {
+      label: 'Check skipped',
+      why: "The file was past the syntax checker's bound, so it was not checked; the note says so instead of claiming the file parses.",
+    },
+  },
+  {
+    kind: 'cap',
+    matches: (n) => n.text.startsWith('checklist capped'),
+    explain: {
+      label: 'List capped',
+      why: 'The checklist keeps a fixed number of items; the rest were left out and the note says how many, so the plan stays short.',
+    },
+  },
+  {
+    kind: 'syntax-error',
+    matches: (n) => n.text.startsWith('revert of '),
+    explain: {
+      label: 'Revert failed',
+      tone: 'stop',
+      why: 'The edit broke the file and undoing it failed, so the file stays broken; the error says why, so the next edit can repair it.',
+    },
+  },
+  {
+    kind: 'truncated',
+    matches: (n) => n.text.includes('by the read ceiling'),
+    explain: {
+      label: 'Read ceiling',
+      why: "ws_read's output has a size ceiling; the window was cut to fit it, and the footer says how to read the rest.",
+    },
+  },
 ];
 
 /** The explanation of `note`: the specific one its detail or text picks, else its kind's; a kind this build does not know still gets a readable badge. */
 export function explainNote(note: NoteLike): NoteExplanation {
-  const general = (NOTE_EXPLANATIONS as Record<string, NoteExplanation>)[note.kind] ?? { label: note.kind, tone: 'info', why: 'Reported by the engine.' };
+  const general = (NOTE_EXPLANATIONS as Record<string, NoteExplanation>)[note.kind] ?? {
+    label: note.kind,
+    tone: 'info',
+    why: 'Reported by the engine.',
+  };
   const s = SPECIFIC_EXPLANATIONS.find((e) => e.kind === note.kind && e.matches(note));
   if (s) return { ...general, ...(typeof s.explain === 'function' ? s.explain(note) : s.explain) };
   return general;

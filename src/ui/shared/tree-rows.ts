@@ -16,7 +16,11 @@ export interface TreeRow {
 export const MAX_DEPTH_CLASS = 8;
 
 export function treeRows(entries: readonly TreeEntry[], changes: readonly FileChange[]): TreeRow[] {
-  const changed = new Map(changes.filter((c) => c.after !== null).map((c) => [c.path, c.before === null ? ('created' as const) : ('modified' as const)]));
+  const changed = new Map(
+    changes
+      .filter((c) => c.after !== null)
+      .map((c) => [c.path, c.before === null ? ('created' as const) : ('modified' as const)]),
+  );
   return entries.map((entry) => {
     const parts = entry.path.split('/');
     return { entry, depth: parts.length - 1, name: parts[parts.length - 1]!, change: changed.get(entry.path) ?? null };

@@ -25,7 +25,11 @@ describe('note explanations', () => {
   });
 
   it('labels an unknown kind with its name', () => {
-    expect(explainNote({ kind: 'brand-new', text: 'something new' })).toEqual({ label: 'brand-new', tone: 'info', why: 'Reported by the engine.' });
+    expect(explainNote({ kind: 'brand-new', text: 'something new' })).toEqual({
+      label: 'brand-new',
+      tone: 'info',
+      why: 'Reported by the engine.',
+    });
   });
 });
 

@@ -9,7 +9,11 @@ describe('customUrlProblem', () => {
     ['empty', '  ', /^Give the custom model's URL/],
     ['relative', 'models/M', /must be absolute and start with https:\/\//],
     ['no scheme', 'example.org/M', /must be absolute/],
-    ['plain http to another host', 'http://example.org/M', /must be absolute and start with https:\/\/ \(or http:\/\/localhost\)/],
+    [
+      'plain http to another host',
+      'http://example.org/M',
+      /must be absolute and start with https:\/\/ \(or http:\/\/localhost\)/,
+    ],
     ['another scheme', 'ftp://example.org/M', /must be absolute/],
     ['https', 'https://example.org/M-q4f16_1-MLC', null],
     ['http on localhost', 'http://localhost:8000/M', null],
@@ -23,15 +27,25 @@ describe('customUrlProblem', () => {
   });
 
   it('says which files the URL must serve', () => {
-    expect(customUrlProblem('http://example.org/M')).toMatch(/mlc-chat-config\.json, the tokenizer files, tensor-cache\.json and the weight shards it lists, under resolve\/main\//);
+    expect(customUrlProblem('http://example.org/M')).toMatch(
+      /mlc-chat-config\.json, the tokenizer files, tensor-cache\.json and the weight shards it lists, under resolve\/main\//,
+    );
   });
 });
 
 describe('customModel', () => {
   it.each<[string, { url: string; baseModelId: string }, object]>([
     ['a bad URL', { url: 'x', baseModelId: BASE }, { reason: expect.stringMatching(/must be absolute/) }],
-    ['a base model outside the catalog', { url: 'https://h/M', baseModelId: 'Other-MLC' }, { reason: expect.stringMatching(/^Pick the base model/) }],
-    ['a good pair (URL trimmed)', { url: ' https://h/M ', baseModelId: BASE }, { id: 'custom:https://h/M', url: 'https://h/M', baseModelId: BASE }],
+    [
+      'a base model outside the catalog',
+      { url: 'https://h/M', baseModelId: 'Other-MLC' },
+      { reason: expect.stringMatching(/^Pick the base model/) },
+    ],
+    [
+      'a good pair (URL trimmed)',
+      { url: ' https://h/M ', baseModelId: BASE },
+      { id: 'custom:https://h/M', url: 'https://h/M', baseModelId: BASE },
+    ],
   ])('%s', (_label, fields, expected) => {
     expect(customModel({ enabled: true, ...fields }, [BASE])).toEqual(expected);
   });

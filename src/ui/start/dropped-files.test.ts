@@ -40,10 +40,30 @@ describe('readDropped', () => {
   });
 
   it.each([
-    ['dependency folders', [file('p/a.js', 'a'), file('p/node_modules/x/i.js', 'x'), file('p/.git/HEAD', 'ref')], ['a.js'], [['2 files', /inside node_modules, \.git/]]],
-    ['binary files', [file('a.js', 'a'), file('logo.png', new Uint8Array([1, 0, 2]))], ['a.js'], [['logo.png', /a binary file/]]],
-    ['more files than the limit', [file('a', '1'), file('b', '2'), file('c', '3'), file('d', '4')], ['a', 'b', 'c'], [['d', /over the limit of 3 files/]]],
-    ['more text than the limit', [file('a', 'x'.repeat(60)), file('b', 'y'.repeat(60))], ['a'], [['b', /over the limit of 0 KB in total/]]],
+    [
+      'dependency folders',
+      [file('p/a.js', 'a'), file('p/node_modules/x/i.js', 'x'), file('p/.git/HEAD', 'ref')],
+      ['a.js'],
+      [['2 files', /inside node_modules, \.git/]],
+    ],
+    [
+      'binary files',
+      [file('a.js', 'a'), file('logo.png', new Uint8Array([1, 0, 2]))],
+      ['a.js'],
+      [['logo.png', /a binary file/]],
+    ],
+    [
+      'more files than the limit',
+      [file('a', '1'), file('b', '2'), file('c', '3'), file('d', '4')],
+      ['a', 'b', 'c'],
+      [['d', /over the limit of 3 files/]],
+    ],
+    [
+      'more text than the limit',
+      [file('a', 'x'.repeat(60)), file('b', 'y'.repeat(60))],
+      ['a'],
+      [['b', /over the limit of 0 KB in total/]],
+    ],
   ])('leaves out %s, saying why', async (_label, input, kept, skipped) => {
     const r = await readDropped(input, limits);
     expect(r.files.map((f) => f.path)).toEqual(kept);

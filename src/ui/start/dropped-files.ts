@@ -28,7 +28,14 @@ export interface DropLimits {
 }
 
 /** Folders never copied in: installed dependencies, build output and version control. */
-export const SKIPPED_DIRS: ReadonlySet<string> = new Set(['node_modules', '.git', 'dist', 'build', '.venv', '__pycache__']);
+export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
+  'node_modules',
+  '.git',
+  'dist',
+  'build',
+  '.venv',
+  '__pycache__',
+]);
 
 /** A file with a path and a way to read it: a File from the picker or a drop. */
 export interface ReadableFile {
@@ -57,7 +64,11 @@ export async function readDropped(input: readonly ReadableFile[], limits: DropLi
   const wanted = input.filter((f) => !f.path.split('/').some((part) => SKIPPED_DIRS.has(part)));
   const skipped: DropSkip[] = [];
   const leftOut = input.length - wanted.length;
-  if (leftOut > 0) skipped.push({ path: `${leftOut} file${leftOut === 1 ? '' : 's'}`, reason: `inside ${[...SKIPPED_DIRS].join(', ')} (dependencies, build output, version control)` });
+  if (leftOut > 0)
+    skipped.push({
+      path: `${leftOut} file${leftOut === 1 ? '' : 's'}`,
+      reason: `inside ${[...SKIPPED_DIRS].join(', ')} (dependencies, build output, version control)`,
+    });
   const paths = stripCommonRoot(wanted.map((f) => f.path));
   const files: DroppedFile[] = [];
   let bytes = 0;

@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import type { GpuReport } from '../../worker/client.ts';
 import { engineAdvice } from './engine-advice.ts';
 
-const base: GpuReport = { ok: true, webgpu: true, adapter: true, f16: true, fallback: false, gpuName: 'nvidia ampere', explanation: '' };
+const base: GpuReport = {
+  ok: true,
+  webgpu: true,
+  adapter: true,
+  f16: true,
+  fallback: false,
+  gpuName: 'nvidia ampere',
+  explanation: '',
+};
 
 describe('engineAdvice', () => {
   it.each([

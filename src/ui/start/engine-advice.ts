@@ -11,9 +11,18 @@ export interface EngineAdvice {
 }
 
 export function engineAdvice(gpu: GpuReport): EngineAdvice {
-  if (!gpu.webgpu) return { kind: 'gguf', line: 'This browser has no WebGPU, so llama.cpp runs the model on the CPU (WebAssembly).' };
-  if (!gpu.adapter) return { kind: 'gguf', line: 'WebGPU found no usable GPU here, so llama.cpp runs the model on the CPU (WebAssembly).' };
-  if (gpu.fallback) return { kind: 'gguf', line: 'WebGPU offers only a software adapter here (far too slow), so llama.cpp runs the model on the CPU (WebAssembly).' };
+  if (!gpu.webgpu)
+    return { kind: 'gguf', line: 'This browser has no WebGPU, so llama.cpp runs the model on the CPU (WebAssembly).' };
+  if (!gpu.adapter)
+    return {
+      kind: 'gguf',
+      line: 'WebGPU found no usable GPU here, so llama.cpp runs the model on the CPU (WebAssembly).',
+    };
+  if (gpu.fallback)
+    return {
+      kind: 'gguf',
+      line: 'WebGPU offers only a software adapter here (far too slow), so llama.cpp runs the model on the CPU (WebAssembly).',
+    };
   const on = gpu.gpuName ? ` on ${gpu.gpuName}` : '';
   return gpu.f16
     ? { kind: 'webllm', line: `WebGPU with shader-f16${on}: WebLLM runs the model on the GPU.` }

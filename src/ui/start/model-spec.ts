@@ -15,16 +15,25 @@ export function parseModelSpec(spec: string, webllmIds: readonly string[]): Mode
   const rest = spec.slice(colon + 1).trim();
   switch (scheme) {
     case 'gguf':
-      if (!/^https?:\/\/[^/]/.test(rest)) return { reason: `?model=${spec}: a browser can only load gguf:https://… (a URL serving the .gguf file with CORS); for a file on disk, pick it under llama.cpp.` };
+      if (!/^https?:\/\/[^/]/.test(rest))
+        return {
+          reason: `?model=${spec}: a browser can only load gguf:https://… (a URL serving the .gguf file with CORS); for a file on disk, pick it under llama.cpp.`,
+        };
       return { kind: 'gguf', url: rest };
     case 'webllm':
-      if (!webllmIds.includes(rest)) return { reason: `?model=${spec}: ${JSON.stringify(rest)} is not a WebLLM catalog model; pick one from the list.` };
+      if (!webllmIds.includes(rest))
+        return {
+          reason: `?model=${spec}: ${JSON.stringify(rest)} is not a WebLLM catalog model; pick one from the list.`,
+        };
       return { kind: 'webllm', modelId: rest };
     case 'openai': {
       const hash = rest.lastIndexOf('#');
       const baseUrl = hash > 0 ? rest.slice(0, hash) : '';
       const model = hash > 0 ? rest.slice(hash + 1) : '';
-      if (!/^https?:\/\/[^/]/.test(baseUrl) || !model) return { reason: `?model=${spec}: write openai:BASE_URL#MODEL, e.g. openai:http://127.0.0.1:11434/v1#qwen2.5-coder:1.5b.` };
+      if (!/^https?:\/\/[^/]/.test(baseUrl) || !model)
+        return {
+          reason: `?model=${spec}: write openai:BASE_URL#MODEL, e.g. openai:http://127.0.0.1:11434/v1#qwen2.5-coder:1.5b.`,
+        };
       return { kind: 'openai', baseUrl, model };
     }
     default:

@@ -9,8 +9,14 @@ function memory(initial: Record<string, string> = {}): KeyValueStore & { data: R
 describe('remembered start fields', () => {
   it('round-trips the endpoint and the GGUF URL, and never an API key', () => {
     const store = memory();
-    saveRemembered(store, { endpoint: { baseUrl: 'http://127.0.0.1:8080/v1', model: 'm' }, ggufUrl: 'https://h/x.gguf' });
-    expect(loadRemembered(store)).toEqual({ endpoint: { baseUrl: 'http://127.0.0.1:8080/v1', model: 'm' }, ggufUrl: 'https://h/x.gguf' });
+    saveRemembered(store, {
+      endpoint: { baseUrl: 'http://127.0.0.1:8080/v1', model: 'm' },
+      ggufUrl: 'https://h/x.gguf',
+    });
+    expect(loadRemembered(store)).toEqual({
+      endpoint: { baseUrl: 'http://127.0.0.1:8080/v1', model: 'm' },
+      ggufUrl: 'https://h/x.gguf',
+    });
     expect(Object.values(store.data).join()).not.toMatch(/apiKey/);
   });
 
@@ -22,7 +28,12 @@ describe('remembered start fields', () => {
   ])('%s gives empty fields', (_, store) => expect(loadRemembered(store)).toEqual({}));
 
   it('ignores a storage that refuses to write', () => {
-    const store: KeyValueStore = { getItem: () => null, setItem: () => { throw new Error('QuotaExceededError'); } };
+    const store: KeyValueStore = {
+      getItem: () => null,
+      setItem: () => {
+        throw new Error('QuotaExceededError');
+      },
+    };
     expect(() => saveRemembered(store, { ggufUrl: 'x' })).not.toThrow();
   });
 });

@@ -24,7 +24,9 @@ export function loadRemembered(store: KeyValueStore | null | undefined): Remembe
     const { endpoint, ggufUrl } = v as Record<string, unknown>;
     const ep = endpoint as Record<string, unknown> | undefined;
     return {
-      ...(ep && typeof ep.baseUrl === 'string' && typeof ep.model === 'string' && { endpoint: { baseUrl: ep.baseUrl, model: ep.model } }),
+      ...(ep &&
+        typeof ep.baseUrl === 'string' &&
+        typeof ep.model === 'string' && { endpoint: { baseUrl: ep.baseUrl, model: ep.model } }),
       ...(typeof ggufUrl === 'string' && { ggufUrl }),
     };
   } catch {

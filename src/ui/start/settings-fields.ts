@@ -18,13 +18,63 @@ export interface NumberField {
 }
 
 export const NUMBER_FIELDS: readonly NumberField[] = [
-  { key: 'maxSteps', label: 'Max steps', help: 'The run stops here if the model has not sent done.', min: 1, max: 200, step: 1 },
-  { key: 'temperature', label: 'Temperature', help: '0 = always the likeliest token (most repeatable).', min: 0, max: 2, step: 0.1 },
-  { key: 'seed', label: 'Seed', help: 'With temperature 0 and a seed, runs repeat as far as the model allows.', min: 0, max: 2147483647, step: 1 },
-  { key: 'maxToolChars', label: 'Result cap (characters)', help: 'Longer tool results keep their head and tail.', min: 500, max: 200000, step: 100 },
-  { key: 'readWindowLines', label: 'Read window (lines)', help: 'Lines ws_read shows when the model gives no limit.', min: 10, max: 2000, step: 10 },
-  { key: 'contextTokens', label: 'Context window (tokens)', help: 'The prompt of every step is fitted into this.', min: 2048, max: 131072, step: 256 },
-  { key: 'paceMs', label: 'Pause between scripted steps (ms)', help: 'So you can watch the steps arrive.', min: 0, max: 10000, step: 100, scriptedOnly: true },
+  {
+    key: 'maxSteps',
+    label: 'Max steps',
+    help: 'The run stops here if the model has not sent done.',
+    min: 1,
+    max: 200,
+    step: 1,
+  },
+  {
+    key: 'temperature',
+    label: 'Temperature',
+    help: '0 = always the likeliest token (most repeatable).',
+    min: 0,
+    max: 2,
+    step: 0.1,
+  },
+  {
+    key: 'seed',
+    label: 'Seed',
+    help: 'With temperature 0 and a seed, runs repeat as far as the model allows.',
+    min: 0,
+    max: 2147483647,
+    step: 1,
+  },
+  {
+    key: 'maxToolChars',
+    label: 'Result cap (characters)',
+    help: 'Longer tool results keep their head and tail.',
+    min: 500,
+    max: 200000,
+    step: 100,
+  },
+  {
+    key: 'readWindowLines',
+    label: 'Read window (lines)',
+    help: 'Lines ws_read shows when the model gives no limit.',
+    min: 10,
+    max: 2000,
+    step: 10,
+  },
+  {
+    key: 'contextTokens',
+    label: 'Context window (tokens)',
+    help: 'The prompt of every step is fitted into this.',
+    min: 2048,
+    max: 131072,
+    step: 256,
+  },
+  {
+    key: 'paceMs',
+    label: 'Pause between scripted steps (ms)',
+    help: 'So you can watch the steps arrive.',
+    min: 0,
+    max: 10000,
+    step: 100,
+    scriptedOnly: true,
+  },
 ];
 
 /** What is wrong with one field's value (empty, or outside its bounds), with what to do; null when it is usable. */

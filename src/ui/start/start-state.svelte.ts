@@ -21,7 +21,14 @@ import type {
 } from '../../worker/client.ts';
 import { customModel, type CustomModelFields } from './custom-model.ts';
 import { settingsProblem } from './settings-fields.ts';
-import { fromDataTransfer, fromFileList, readDropped, type DropSkip, type DroppedFile, type ReadableFile } from './dropped-files.ts';
+import {
+  fromDataTransfer,
+  fromFileList,
+  readDropped,
+  type DropSkip,
+  type DroppedFile,
+  type ReadableFile,
+} from './dropped-files.ts';
 import type { WorkspaceChoice } from './workspace-choice.svelte.ts';
 import { engineAdvice, type EngineAdvice } from './engine-advice.ts';
 import { parseModelSpec } from './model-spec.ts';
@@ -61,7 +68,8 @@ export interface EndpointFields {
 }
 
 /** A configuration to run, or why the Run button is disabled. */
-export type Readiness = { readonly ok: true; readonly config: RunConfig } | { readonly ok: false; readonly reason: string };
+export type Readiness =
+  { readonly ok: true; readonly config: RunConfig } | { readonly ok: false; readonly reason: string };
 
 export class StartState {
   options = $state.raw<RunOptions | null>(null);
@@ -76,7 +84,12 @@ export class StartState {
   ownTask = $state('');
 
   modelKind = $state<ModelKind>('scripted');
-  endpoint = $state<EndpointFields>({ baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen2.5-coder:1.5b', apiKey: '', toolsApi: false });
+  endpoint = $state<EndpointFields>({
+    baseUrl: 'http://127.0.0.1:11434/v1',
+    model: 'qwen2.5-coder:1.5b',
+    apiKey: '',
+    toolsApi: false,
+  });
   probe = $state.raw<EndpointProbe | null>(null);
   probing = $state(false);
   webllmId = $state('');
@@ -100,10 +113,16 @@ export class StartState {
 
   /** The recorded run that fits the chosen task, if any: scripted is offered only then. */
   readonly recorded: RecordedRunInfo | null = $derived(
-    this.taskKind === 'template' ? (this.options?.recorded.find((r) => r.templateId === this.templateId) ?? null) : null,
+    this.taskKind === 'template'
+      ? (this.options?.recorded.find((r) => r.templateId === this.templateId) ?? null)
+      : null,
   );
-  readonly webllmModel: CatalogModel | null = $derived(this.options?.catalog.find((m) => m.id === this.webllmId) ?? null);
-  readonly ggufModel: GgufModel | null = $derived(this.options?.ggufCatalog.find((m) => m.id === this.gguf.catalogId) ?? null);
+  readonly webllmModel: CatalogModel | null = $derived(
+    this.options?.catalog.find((m) => m.id === this.webllmId) ?? null,
+  );
+  readonly ggufModel: GgufModel | null = $derived(
+    this.options?.ggufCatalog.find((m) => m.id === this.gguf.catalogId) ?? null,
+  );
   /** The in-tab engine that suits this browser, once WebGPU is checked. */
   readonly advice: EngineAdvice | null = $derived(this.gpu ? engineAdvice(this.gpu) : null);
   readonly readiness: Readiness = $derived(this.#readiness());
@@ -125,7 +144,10 @@ export class StartState {
 
   /** Keeps the endpoint's URL and model and the GGUF URL for the next visit (called when a run starts or the endpoint is checked). */
   remember(): void {
-    saveRemembered(this.#options.storage, { endpoint: { baseUrl: this.endpoint.baseUrl, model: this.endpoint.model }, ...(this.gguf.url && { ggufUrl: this.gguf.url }) });
+    saveRemembered(this.#options.storage, {
+      endpoint: { baseUrl: this.endpoint.baseUrl, model: this.endpoint.model },
+      ...(this.gguf.url && { ggufUrl: this.gguf.url }),
+    });
   }
 
   /** Loads the choices and detects the GPU; safe to call again (after an engine restart). */
@@ -141,11 +163,20 @@ export class StartState {
     try {
       this.gpu = await this.client.gpuReport();
     } catch (e) {
-      this.gpu = { ok: false, webgpu: false, adapter: false, f16: false, fallback: false, explanation: `WebGPU could not be checked: ${message(e)}` };
+      this.gpu = {
+        ok: false,
+        webgpu: false,
+        adapter: false,
+        f16: false,
+        fallback: false,
+        explanation: `WebGPU could not be checked: ${message(e)}`,
+      };
     }
     // Without shader-f16 the q4f16 default cannot run: offer a build that can.
     if (this.gpu.ok && !this.gpu.f16 && this.webllmModel?.needsF16) {
-      const runnable = options.catalog.find((m) => m.id === this.webllmId.replace('q4f16', 'q4f32')) ?? options.catalog.find((m) => !m.needsF16);
+      const runnable =
+        options.catalog.find((m) => m.id === this.webllmId.replace('q4f16', 'q4f32')) ??
+        options.catalog.find((m) => !m.needsF16);
       if (runnable) this.webllmId = runnable.id;
     }
     this.#applyModelSpec();
@@ -164,7 +195,10 @@ export class StartState {
   #applyModelSpec(): void {
     const spec = this.#options.modelSpec?.trim();
     if (!spec || this.specNote || !this.options) return;
-    const parsed = parseModelSpec(spec, this.options.catalog.map((m) => m.id));
+    const parsed = parseModelSpec(
+      spec,
+      this.options.catalog.map((m) => m.id),
+    );
     if ('reason' in parsed) {
       this.specNote = { ok: false, text: parsed.reason };
       return;
@@ -173,7 +207,9 @@ export class StartState {
       case 'gguf': {
         const listed = this.options.ggufCatalog.find((m) => m.url === parsed.url);
         this.modelKind = 'gguf';
-        this.gguf = listed ? { ...this.gguf, from: 'catalog', catalogId: listed.id } : { ...this.gguf, from: 'url', url: parsed.url };
+        this.gguf = listed
+          ? { ...this.gguf, from: 'catalog', catalogId: listed.id }
+          : { ...this.gguf, from: 'url', url: parsed.url };
         break;
       }
       case 'webllm':
@@ -185,7 +221,10 @@ export class StartState {
         this.endpoint = { ...this.endpoint, baseUrl: parsed.baseUrl, model: parsed.model };
         break;
     }
-    this.specNote = { ok: true, text: `The link preselected ${spec}. Nothing is downloaded or run until you press Run.` };
+    this.specNote = {
+      ok: true,
+      text: `The link preselected ${spec}. Nothing is downloaded or run until you press Run.`,
+    };
   }
 
   setTaskKind(kind: TaskKind): void {
@@ -202,8 +241,12 @@ export class StartState {
     try {
       const readable: ReadableFile[] = 'items' in source ? await fromDataTransfer(source) : fromFileList(source);
       const read = await readDropped(readable, limits);
-      const checks: readonly PathCheck[] = read.files.length ? await this.client.checkPaths(read.files.map((f) => f.path)) : [];
-      const refused = checks.filter((c) => c.stored === undefined).map((c) => ({ path: c.path, reason: c.reason ?? 'refused' }));
+      const checks: readonly PathCheck[] = read.files.length
+        ? await this.client.checkPaths(read.files.map((f) => f.path))
+        : [];
+      const refused = checks
+        .filter((c) => c.stored === undefined)
+        .map((c) => ({ path: c.path, reason: c.reason ?? 'refused' }));
       const accepted = new Set(checks.filter((c) => c.stored !== undefined).map((c) => c.path));
       this.dropped = read.files.filter((f) => accepted.has(f.path));
       this.dropSkipped = [...read.skipped, ...refused];
@@ -287,7 +330,16 @@ export class StartState {
     if ('reason' in model) return { ok: false, reason: model.reason };
     const place = this.workspace?.forRun;
     if (place && !place.ok) return { ok: false, reason: place.reason };
-    return { ok: true, config: { task, model, settings: { ...settings }, paused: this.startPaused, ...(place && { workspace: place.workspace }) } };
+    return {
+      ok: true,
+      config: {
+        task,
+        model,
+        settings: { ...settings },
+        paused: this.startPaused,
+        ...(place && { workspace: place.workspace }),
+      },
+    };
   }
 
   #task(): TaskChoice | { reason: string } {
@@ -300,18 +352,34 @@ export class StartState {
   #model(): ModelChoice | { reason: string } {
     switch (this.modelKind) {
       case 'scripted':
-        return this.recorded ? { kind: 'scripted', recordedId: this.recorded.id } : { reason: 'The scripted model has recorded turns only for the starter task; pick another model for your own files.' };
+        return this.recorded
+          ? { kind: 'scripted', recordedId: this.recorded.id }
+          : {
+              reason:
+                'The scripted model has recorded turns only for the starter task; pick another model for your own files.',
+            };
       case 'openai': {
         const { baseUrl, model, apiKey, toolsApi } = this.endpoint;
-        if (!/^https?:\/\/[^/\s]+/.test(baseUrl.trim())) return { reason: 'Give the endpoint a base URL starting with http:// or https://.' };
+        if (!/^https?:\/\/[^/\s]+/.test(baseUrl.trim()))
+          return { reason: 'Give the endpoint a base URL starting with http:// or https://.' };
         if (!model.trim()) return { reason: 'Name the model the endpoint should run.' };
-        return { kind: 'openai', baseUrl: baseUrl.trim(), model: model.trim(), ...(apiKey && { apiKey }), ...(toolsApi && { toolsApi }) };
+        return {
+          kind: 'openai',
+          baseUrl: baseUrl.trim(),
+          model: model.trim(),
+          ...(apiKey && { apiKey }),
+          ...(toolsApi && { toolsApi }),
+        };
       }
       case 'webllm':
-        if (this.gpu && !this.gpu.ok) return { reason: 'WebLLM cannot run in this browser (see why above); pick the scripted model or an endpoint.' };
+        if (this.gpu && !this.gpu.ok)
+          return {
+            reason: 'WebLLM cannot run in this browser (see why above); pick the scripted model or an endpoint.',
+          };
         if (this.customModel.enabled) return this.#customModel();
         if (!this.webllmModel) return { reason: 'Pick a WebLLM model.' };
-        if (this.webllmModel.needsF16 && this.gpu && !this.gpu.f16) return { reason: `${this.webllmModel.label} needs shader-f16, which this GPU lacks.` };
+        if (this.webllmModel.needsF16 && this.gpu && !this.gpu.f16)
+          return { reason: `${this.webllmModel.label} needs shader-f16, which this GPU lacks.` };
         return { kind: 'webllm', modelId: this.webllmModel.id };
       case 'gguf':
         return this.#ggufChoice();
@@ -331,7 +399,10 @@ export class StartState {
       }
       case 'url': {
         const url = this.gguf.url.trim();
-        if (!/^https?:\/\/[^/\s]+\/\S+/.test(url)) return { reason: 'Give the URL of a .gguf file (https://…/model.gguf; its server must allow this page with CORS).' };
+        if (!/^https?:\/\/[^/\s]+\/\S+/.test(url))
+          return {
+            reason: 'Give the URL of a .gguf file (https://…/model.gguf; its server must allow this page with CORS).',
+          };
         return { kind: 'gguf', source: { url } };
       }
       case 'file': {
@@ -344,11 +415,17 @@ export class StartState {
 
   #customModel(): ModelChoice | { reason: string } {
     const catalog = this.options?.catalog ?? [];
-    const custom = customModel(this.customModel, catalog.map((m) => m.id));
+    const custom = customModel(
+      this.customModel,
+      catalog.map((m) => m.id),
+    );
     if ('reason' in custom) return custom;
     // The base model's library is what runs: its shader-f16 need is the custom model's too.
     const base = catalog.find((m) => m.id === custom.baseModelId);
-    if (base?.needsF16 && this.gpu && !this.gpu.f16) return { reason: `The custom model uses the library of ${base.label}, which needs shader-f16; this GPU lacks it, so serve a q4f32 build and pick its q4f32 base model.` };
+    if (base?.needsF16 && this.gpu && !this.gpu.f16)
+      return {
+        reason: `The custom model uses the library of ${base.label}, which needs shader-f16; this GPU lacks it, so serve a q4f32 build and pick its q4f32 base model.`,
+      };
     return { kind: 'webllm', modelId: custom.id, custom };
   }
 }

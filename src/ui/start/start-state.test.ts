@@ -44,24 +44,71 @@ describe('StartState', () => {
     expect(start.gpu?.explanation).toMatch(/no WebGPU/);
     expect(start.readiness).toEqual({
       ok: true,
-      config: { task: { kind: 'template', templateId: 'starter' }, model: { kind: 'scripted', recordedId: start.recorded!.id }, settings: start.options!.defaults, paused: false },
+      config: {
+        task: { kind: 'template', templateId: 'starter' },
+        model: { kind: 'scripted', recordedId: start.recorded!.id },
+        settings: start.options!.defaults,
+        paused: false,
+      },
     });
   });
 
   it.each<[string, (s: StartState) => void, RegExp | object]>([
     ['own files without files', (s) => s.setTaskKind('files'), /^Drop files \(or pick them\)/],
-    ['own files without a task', (s) => ((s.dropped = [{ path: 'a.js', text: 'x' }]), s.setTaskKind('files')), /^Say what the agent should do/],
+    [
+      'own files without a task',
+      (s) => ((s.dropped = [{ path: 'a.js', text: 'x' }]), s.setTaskKind('files')),
+      /^Say what the agent should do/,
+    ],
     [
       'own files with a task (llama.cpp on the CPU is picked, as no GPU is there)',
       (s) => ((s.dropped = [{ path: 'a.js', text: 'x' }]), s.setTaskKind('files'), (s.ownTask = 'Fix a.')),
-      { task: { kind: 'files', files: { 'a.js': 'x' }, task: 'Fix a.' }, model: { kind: 'gguf', source: { url: expect.stringMatching(/^https:\/\/huggingface\.co\/.*Q4_K_M\.gguf$/) } } },
+      {
+        task: { kind: 'files', files: { 'a.js': 'x' }, task: 'Fix a.' },
+        model: { kind: 'gguf', source: { url: expect.stringMatching(/^https:\/\/huggingface\.co\/.*Q4_K_M\.gguf$/) } },
+      },
     ],
-    ['llama.cpp, the default catalog model', (s) => (s.modelKind = 'gguf'), { model: { kind: 'gguf', source: { url: expect.stringContaining('Qwen2.5-Coder-0.5B-Instruct-Q4_K_M.gguf') }, label: 'Qwen2.5-Coder 0.5B Instruct' } }],
-    ['llama.cpp from a URL without one', (s) => ((s.modelKind = 'gguf'), (s.gguf.from = 'url')), /^Give the URL of a \.gguf file/],
-    ['llama.cpp from a URL', (s) => ((s.modelKind = 'gguf'), (s.gguf.from = 'url'), (s.gguf.url = ' http://127.0.0.1:9/m.gguf ')), { model: { kind: 'gguf', source: { url: 'http://127.0.0.1:9/m.gguf' } } }],
-    ['llama.cpp from disk without a file', (s) => ((s.modelKind = 'gguf'), (s.gguf.from = 'file')), /^Pick a \.gguf file from your disk/],
-    ['scripted with own files', (s) => ((s.dropped = [{ path: 'a.js', text: 'x' }]), (s.ownTask = 't'), (s.taskKind = 'files'), (s.modelKind = 'scripted')), /recorded turns only for the starter task/],
-    ['an endpoint without a scheme', (s) => ((s.modelKind = 'openai'), (s.endpoint.baseUrl = 'localhost:11434')), /base URL starting with http/],
+    [
+      'llama.cpp, the default catalog model',
+      (s) => (s.modelKind = 'gguf'),
+      {
+        model: {
+          kind: 'gguf',
+          source: { url: expect.stringContaining('Qwen2.5-Coder-0.5B-Instruct-Q4_K_M.gguf') },
+          label: 'Qwen2.5-Coder 0.5B Instruct',
+        },
+      },
+    ],
+    [
+      'llama.cpp from a URL without one',
+      (s) => ((s.modelKind = 'gguf'), (s.gguf.from = 'url')),
+      /^Give the URL of a \.gguf file/,
+    ],
+    [
+      'llama.cpp from a URL',
+      (s) => ((s.modelKind = 'gguf'), (s.gguf.from = 'url'), (s.gguf.url = ' http://127.0.0.1:9/m.gguf ')),
+      { model: { kind: 'gguf', source: { url: 'http://127.0.0.1:9/m.gguf' } } },
+    ],
+    [
+      'llama.cpp from disk without a file',
+      (s) => ((s.modelKind = 'gguf'), (s.gguf.from = 'file')),
+      /^Pick a \.gguf file from your disk/,
+    ],
+    [
+      'scripted with own files',
+      (s) => (
+        (s.dropped = [{ path: 'a.js', text: 'x' }]),
+        (s.ownTask = 't'),
+        (s.taskKind = 'files'),
+        (s.modelKind = 'scripted')
+      ),
+      /recorded turns only for the starter task/,
+    ],
+    [
+      'an endpoint without a scheme',
+      (s) => ((s.modelKind = 'openai'), (s.endpoint.baseUrl = 'localhost:11434')),
+      /base URL starting with http/,
+    ],
     ['an endpoint without a model', (s) => ((s.modelKind = 'openai'), (s.endpoint.model = ' ')), /^Name the model/],
     [
       'an endpoint through its tools API',
@@ -76,32 +123,56 @@ describe('StartState', () => {
     ['WebLLM without a GPU', (s) => (s.modelKind = 'webllm'), /WebLLM cannot run in this browser/],
     [
       'WebLLM on a GPU without shader-f16',
-      (s) => ((s.modelKind = 'webllm'), (s.gpu = { ok: true, webgpu: true, adapter: true, f16: false, fallback: false, explanation: '' })),
+      (s) => (
+        (s.modelKind = 'webllm'),
+        (s.gpu = { ok: true, webgpu: true, adapter: true, f16: false, fallback: false, explanation: '' })
+      ),
       /needs shader-f16, which this GPU lacks/,
     ],
     [
       'WebLLM on a capable GPU',
-      (s) => ((s.modelKind = 'webllm'), (s.gpu = { ok: true, webgpu: true, adapter: true, f16: true, fallback: false, explanation: '' })),
+      (s) => (
+        (s.modelKind = 'webllm'),
+        (s.gpu = { ok: true, webgpu: true, adapter: true, f16: true, fallback: false, explanation: '' })
+      ),
       { model: { kind: 'webllm', modelId: 'Qwen2.5-Coder-1.5B-Instruct-q4f16_1-MLC' } },
     ],
     [
       'a custom WebLLM model without a URL',
-      (s) => ((s.modelKind = 'webllm'), (s.gpu = { ok: true, webgpu: true, adapter: true, f16: true, fallback: false, explanation: '' }), (s.customModel.enabled = true)),
+      (s) => (
+        (s.modelKind = 'webllm'),
+        (s.gpu = { ok: true, webgpu: true, adapter: true, f16: true, fallback: false, explanation: '' }),
+        (s.customModel.enabled = true)
+      ),
       /^Give the custom model's URL/,
     ],
     [
       'a custom WebLLM model on a q4f16 base, on a GPU without shader-f16',
-      (s) => ((s.modelKind = 'webllm'), (s.gpu = { ok: true, webgpu: true, adapter: true, f16: false, fallback: false, explanation: '' }), (s.customModel.enabled = true), (s.customModel.url = 'https://h/M')),
+      (s) => (
+        (s.modelKind = 'webllm'),
+        (s.gpu = { ok: true, webgpu: true, adapter: true, f16: false, fallback: false, explanation: '' }),
+        (s.customModel.enabled = true),
+        (s.customModel.url = 'https://h/M')
+      ),
       /library of Qwen2.5-Coder 1.5B, which needs shader-f16/,
     ],
     [
       'a custom WebLLM model (the base defaults to the default model)',
-      (s) => ((s.modelKind = 'webllm'), (s.gpu = { ok: true, webgpu: true, adapter: true, f16: true, fallback: false, explanation: '' }), (s.customModel.enabled = true), (s.customModel.url = 'http://localhost:8000/M')),
+      (s) => (
+        (s.modelKind = 'webllm'),
+        (s.gpu = { ok: true, webgpu: true, adapter: true, f16: true, fallback: false, explanation: '' }),
+        (s.customModel.enabled = true),
+        (s.customModel.url = 'http://localhost:8000/M')
+      ),
       {
         model: {
           kind: 'webllm',
           modelId: 'custom:http://localhost:8000/M',
-          custom: { id: 'custom:http://localhost:8000/M', url: 'http://localhost:8000/M', baseModelId: 'Qwen2.5-Coder-1.5B-Instruct-q4f16_1-MLC' },
+          custom: {
+            id: 'custom:http://localhost:8000/M',
+            url: 'http://localhost:8000/M',
+            baseModelId: 'Qwen2.5-Coder-1.5B-Instruct-q4f16_1-MLC',
+          },
         },
       },
     ],
@@ -126,7 +197,14 @@ describe('StartState', () => {
     const port = await closedPort();
     start.endpoint.baseUrl = `http://127.0.0.1:${port}`;
     await start.probeEndpoint();
-    expect(start.probe).toEqual({ ok: false, message: expect.stringMatching(new RegExp(`^Could not connect to http://127\\.0\\.0\\.1:${port}/v1/models: connection refused\\. Start the server`)) });
+    expect(start.probe).toEqual({
+      ok: false,
+      message: expect.stringMatching(
+        new RegExp(
+          `^Could not connect to http://127\\.0\\.0\\.1:${port}/v1/models: connection refused\\. Start the server`,
+        ),
+      ),
+    });
     expect(start.probing).toBe(false);
   });
 });
@@ -140,22 +218,55 @@ describe('StartState preselection and memory', () => {
     return start;
   }
 
-  it.each<[string, Partial<Record<'modelKind' | 'ggufFrom' | 'ggufUrl' | 'catalogId' | 'webllmId' | 'baseUrl' | 'model', string>>, RegExp]>([
-    ['gguf:http://127.0.0.1:9/m.gguf', { modelKind: 'gguf', ggufFrom: 'url', ggufUrl: 'http://127.0.0.1:9/m.gguf' }, /preselected gguf:http.*Nothing is downloaded or run until you press Run/],
-    ['gguf:https://huggingface.co/ggml-org/Qwen3-1.7B-GGUF/resolve/main/Qwen3-1.7B-Q4_K_M.gguf', { modelKind: 'gguf', ggufFrom: 'catalog', catalogId: 'qwen3-1.7b-q4_k_m' }, /preselected/],
-    ['webllm:Llama-3.2-1B-Instruct-q4f16_1-MLC', { modelKind: 'webllm', webllmId: 'Llama-3.2-1B-Instruct-q4f16_1-MLC' }, /preselected/],
-    ['openai:http://127.0.0.1:8080/v1#my-model', { modelKind: 'openai', baseUrl: 'http://127.0.0.1:8080/v1', model: 'my-model' }, /preselected/],
+  it.each<
+    [
+      string,
+      Partial<Record<'modelKind' | 'ggufFrom' | 'ggufUrl' | 'catalogId' | 'webllmId' | 'baseUrl' | 'model', string>>,
+      RegExp,
+    ]
+  >([
+    [
+      'gguf:http://127.0.0.1:9/m.gguf',
+      { modelKind: 'gguf', ggufFrom: 'url', ggufUrl: 'http://127.0.0.1:9/m.gguf' },
+      /preselected gguf:http.*Nothing is downloaded or run until you press Run/,
+    ],
+    [
+      'gguf:https://huggingface.co/ggml-org/Qwen3-1.7B-GGUF/resolve/main/Qwen3-1.7B-Q4_K_M.gguf',
+      { modelKind: 'gguf', ggufFrom: 'catalog', catalogId: 'qwen3-1.7b-q4_k_m' },
+      /preselected/,
+    ],
+    [
+      'webllm:Llama-3.2-1B-Instruct-q4f16_1-MLC',
+      { modelKind: 'webllm', webllmId: 'Llama-3.2-1B-Instruct-q4f16_1-MLC' },
+      /preselected/,
+    ],
+    [
+      'openai:http://127.0.0.1:8080/v1#my-model',
+      { modelKind: 'openai', baseUrl: 'http://127.0.0.1:8080/v1', model: 'my-model' },
+      /preselected/,
+    ],
     ['nonsense', { modelKind: 'scripted' }, /is not a model spec/],
   ])('?model=%s', async (spec, expected, note) => {
     const s = await withOptions({ modelSpec: spec });
-    const seen = { modelKind: s.modelKind, ggufFrom: s.gguf.from, ggufUrl: s.gguf.url, catalogId: s.gguf.catalogId, webllmId: s.webllmId, baseUrl: s.endpoint.baseUrl, model: s.endpoint.model };
+    const seen = {
+      modelKind: s.modelKind,
+      ggufFrom: s.gguf.from,
+      ggufUrl: s.gguf.url,
+      catalogId: s.gguf.catalogId,
+      webllmId: s.webllmId,
+      baseUrl: s.endpoint.baseUrl,
+      model: s.endpoint.model,
+    };
     expect(seen).toMatchObject(expected);
     expect(s.specNote?.text).toMatch(note);
   });
 
   it('keeps the endpoint and a GGUF URL across reloads, never the key', async () => {
     const data = new Map<string, string>();
-    const storage = { getItem: (k: string) => data.get(k) ?? null, setItem: (k: string, v: string) => void data.set(k, v) };
+    const storage = {
+      getItem: (k: string) => data.get(k) ?? null,
+      setItem: (k: string, v: string) => void data.set(k, v),
+    };
     const first = await withOptions({ storage });
     first.endpoint = { baseUrl: 'http://127.0.0.1:8080/v1', model: 'kept', apiKey: 'secret', toolsApi: false };
     first.gguf.url = 'https://example.org/kept.gguf';

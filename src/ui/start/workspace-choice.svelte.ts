@@ -20,7 +20,8 @@ export interface WebContainerLinkLike {
 }
 
 /** The workspace a run asks for, or why Run waits. */
-export type WorkspaceForRun = { readonly ok: true; readonly workspace: Backend } | { readonly ok: false; readonly reason: string };
+export type WorkspaceForRun =
+  { readonly ok: true; readonly workspace: Backend } | { readonly ok: false; readonly reason: string };
 
 export class WorkspaceChoice {
   readonly #link: WebContainerLinkLike;
@@ -31,7 +32,10 @@ export class WorkspaceChoice {
 
   /** What the WebContainer notice shows; null while WebContainer is not chosen (and did not just fail) or not asked for yet. */
   readonly notice: WebContainerStatus | null = $derived(
-    (this.kind === 'webcontainer' && this.status.state !== 'idle') || (this.fellBack && this.status.state === 'unavailable') ? this.status : null,
+    (this.kind === 'webcontainer' && this.status.state !== 'idle') ||
+      (this.fellBack && this.status.state === 'unavailable')
+      ? this.status
+      : null,
   );
   readonly forRun: WorkspaceForRun = $derived(this.#forRun());
 
@@ -65,7 +69,11 @@ export class WorkspaceChoice {
     switch (s.state) {
       case 'idle':
       case 'booting':
-        return { ok: false, reason: 'WebContainer is starting; Run is enabled once it is up, or once it has failed and the in-memory workspace is used instead.' };
+        return {
+          ok: false,
+          reason:
+            'WebContainer is starting; Run is enabled once it is up, or once it has failed and the in-memory workspace is used instead.',
+        };
       case 'ready':
         return { ok: true, workspace: 'webcontainer' };
       case 'unavailable':

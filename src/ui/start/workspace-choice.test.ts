@@ -34,7 +34,11 @@ async function screen() {
 }
 
 /** A failure as the host reports it; the notice shows its message as given. */
-const OFFLINE = { ok: false, reason: 'offline', message: 'WebContainer cannot start: the browser is offline.' } as const;
+const OFFLINE = {
+  ok: false,
+  reason: 'offline',
+  message: 'WebContainer cannot start: the browser is offline.',
+} as const;
 
 describe('WorkspaceChoice', () => {
   it('memory is the default: nothing boots, the run asks for memory, no notice', async () => {
@@ -52,7 +56,11 @@ describe('WorkspaceChoice', () => {
     choice.choose('webcontainer');
     expect(boots).toEqual([1]);
     expect(choice.notice).toEqual({ state: 'booting', timeoutMs: 3000 });
-    expect(state.readiness).toEqual({ ok: false, reason: 'WebContainer is starting; Run is enabled once it is up, or once it has failed and the in-memory workspace is used instead.' });
+    expect(state.readiness).toEqual({
+      ok: false,
+      reason:
+        'WebContainer is starting; Run is enabled once it is up, or once it has failed and the in-memory workspace is used instead.',
+    });
 
     finish(OFFLINE);
     await expect.poll(() => choice.status.state).toBe('unavailable');

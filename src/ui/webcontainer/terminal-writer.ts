@@ -33,7 +33,10 @@ export class TerminalWriter {
         this.atLineStart = /[\r\n]$/.test(event.data);
         return event.data;
       case 'exit': {
-        const how = event.exitCode === null ? `${RED}[stopped${event.note ? `: ${event.note}` : ''}]` : `${DIM}[exit ${event.exitCode}${event.note ? `: ${event.note}` : ''}]`;
+        const how =
+          event.exitCode === null
+            ? `${RED}[stopped${event.note ? `: ${event.note}` : ''}]`
+            : `${DIM}[exit ${event.exitCode}${event.note ? `: ${event.note}` : ''}]`;
         return this.line(`${how}${RESET}`);
       }
       case 'note':

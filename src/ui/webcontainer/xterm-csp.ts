@@ -77,7 +77,8 @@ function styleSafeCreateElement(doc: Document): (tag: string, options?: ElementC
   if (!win) throw new Error('xterm-csp needs a document with a window (the page’s own), not a detached one');
   defineAdoptedStyle(win);
   // The prototype's method: while `openStyleSafe` runs, `doc.createElement` is this function.
-  const create = (tag: string, options?: ElementCreationOptions): HTMLElement => win.Document.prototype.createElement.call(doc, tag, options);
+  const create = (tag: string, options?: ElementCreationOptions): HTMLElement =>
+    win.Document.prototype.createElement.call(doc, tag, options);
   return (tag, options) => {
     const name = tag.toLowerCase();
     if (name === 'style') return create(STYLE_TAG);

@@ -3,13 +3,43 @@ import { InMemoryFs } from 'just-bash';
 import { MemoryWorkspace } from './memory-workspace.ts';
 
 /** Changes made straight to the InMemoryFs, as the shell makes them, after the workspace listed and stat'ed the tree. */
-const CHANGES: ReadonlyArray<{ name: string; change: (fs: InMemoryFs) => Promise<void>; list: string[]; stat: [string, string | null] }> = [
-  { name: 'a new file', change: (fs) => fs.writeFile('/ws/d/new.txt', 'n'), list: ['a.txt', 'new.txt', 'sub'], stat: ['d/new.txt', 'file'] },
+const CHANGES: ReadonlyArray<{
+  name: string;
+  change: (fs: InMemoryFs) => Promise<void>;
+  list: string[];
+  stat: [string, string | null];
+}> = [
+  {
+    name: 'a new file',
+    change: (fs) => fs.writeFile('/ws/d/new.txt', 'n'),
+    list: ['a.txt', 'new.txt', 'sub'],
+    stat: ['d/new.txt', 'file'],
+  },
   { name: 'a removed file', change: (fs) => fs.rm('/ws/d/a.txt'), list: ['sub'], stat: ['d/a.txt', null] },
-  { name: 'a renamed file', change: (fs) => fs.mv('/ws/d/a.txt', '/ws/d/b.txt'), list: ['b.txt', 'sub'], stat: ['d/a.txt', null] },
-  { name: 'a file replaced by a directory', change: async (fs) => (await fs.rm('/ws/d/a.txt'), await fs.mkdir('/ws/d/a.txt')), list: ['a.txt', 'sub'], stat: ['d/a.txt', 'dir'] },
-  { name: 'a new symlink', change: (fs) => fs.symlink('a.txt', '/ws/d/link'), list: ['a.txt', 'link', 'sub'], stat: ['d/link', 'symlink'] },
-  { name: 'a removed directory', change: (fs) => fs.rm('/ws/d/sub', { recursive: true }), list: ['a.txt'], stat: ['d/sub/c.txt', null] },
+  {
+    name: 'a renamed file',
+    change: (fs) => fs.mv('/ws/d/a.txt', '/ws/d/b.txt'),
+    list: ['b.txt', 'sub'],
+    stat: ['d/a.txt', null],
+  },
+  {
+    name: 'a file replaced by a directory',
+    change: async (fs) => (await fs.rm('/ws/d/a.txt'), await fs.mkdir('/ws/d/a.txt')),
+    list: ['a.txt', 'sub'],
+    stat: ['d/a.txt', 'dir'],
+  },
+  {
+    name: 'a new symlink',
+    change: (fs) => fs.symlink('a.txt', '/ws/d/link'),
+    list: ['a.txt', 'link', 'sub'],
+    stat: ['d/link', 'symlink'],
+  },
+  {
+    name: 'a removed directory',
+    change: (fs) => fs.rm('/ws/d/sub', { recursive: true }),
+    list: ['a.txt'],
+    stat: ['d/sub/c.txt', null],
+  },
 ];
 
 describe('MemoryWorkspace sees changes made straight to its filesystem', () => {

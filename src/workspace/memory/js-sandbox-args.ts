@@ -13,14 +13,29 @@ export type NodePlan =
   | { readonly mode: 'print'; readonly text: string; readonly exitCode: number };
 
 /** Options Node accepts that change nothing the sandbox does (reporters, warnings, source maps). */
-const IGNORED = new Set(['--test-only', '--no-warnings', '--enable-source-maps', '--experimental-vm-modules', '--experimental-test-coverage', '--trace-warnings', '--test-force-exit']);
+const IGNORED = new Set([
+  '--test-only',
+  '--no-warnings',
+  '--enable-source-maps',
+  '--experimental-vm-modules',
+  '--experimental-test-coverage',
+  '--trace-warnings',
+  '--test-force-exit',
+]);
 /** Ignored options that take a value as the next argument. */
-const IGNORED_WITH_VALUE = new Set(['--test-reporter', '--test-reporter-destination', '--test-concurrency', '--test-timeout']);
+const IGNORED_WITH_VALUE = new Set([
+  '--test-reporter',
+  '--test-reporter-destination',
+  '--test-concurrency',
+  '--test-timeout',
+]);
 
-const SUPPORTED = 'The offline sandbox runs `node FILE.js [args]` and `node --test [files or directories] [--test-name-pattern=PATTERN]`.';
+const SUPPORTED =
+  'The offline sandbox runs `node FILE.js [args]` and `node --test [files or directories] [--test-name-pattern=PATTERN]`.';
 
 /** The version line `node --version` prints in the sandbox. */
-export const SANDBOX_NODE_VERSION = 'v20.0.0 (slmcode offline sandbox: node:test, node:assert, node:path and node:util shims, not Node itself)';
+export const SANDBOX_NODE_VERSION =
+  'v20.0.0 (slmcode offline sandbox: node:test, node:assert, node:path and node:util shims, not Node itself)';
 
 function bad(text: string, exitCode = 9): NodePlan {
   return { mode: 'print', text: `${text}\n${SUPPORTED}\n`, exitCode };
@@ -44,7 +59,8 @@ export async function planNode(fs: InMemoryFs, root: string, cwd: string, args: 
       const value = inline ?? args[++i];
       if (value === undefined) return bad('node: --test-name-pattern requires an argument');
       namePatterns.push(value);
-    } else if (flag === '--version' || flag === '-v') return { mode: 'print', text: `${SANDBOX_NODE_VERSION}\n`, exitCode: 0 };
+    } else if (flag === '--version' || flag === '-v')
+      return { mode: 'print', text: `${SANDBOX_NODE_VERSION}\n`, exitCode: 0 };
     else if (IGNORED.has(flag)) continue;
     else if (IGNORED_WITH_VALUE.has(flag)) {
       if (inline === undefined) i++;
@@ -56,10 +72,16 @@ export async function planNode(fs: InMemoryFs, root: string, cwd: string, args: 
     return 'error' in files ? bad(files.error, 1) : { mode: 'test', files: files.found, namePatterns };
   }
   const [script, ...argv] = rest;
-  if (script === undefined) return bad('node: no script given; a REPL or a script on stdin cannot run in the offline sandbox. Give a file: node file.js');
+  if (script === undefined)
+    return bad(
+      'node: no script given; a REPL or a script on stdin cannot run in the offline sandbox. Give a file: node file.js',
+    );
   const entry = resolveSpecifier(cwd, script);
   if (!(await isFile(fs, entry))) {
-    return bad(`node:internal/modules/cjs/loader\n  throw err;\n  ^\n\nError: Cannot find module '${entry}'\n    code: 'MODULE_NOT_FOUND'`, 1);
+    return bad(
+      `node:internal/modules/cjs/loader\n  throw err;\n  ^\n\nError: Cannot find module '${entry}'\n    code: 'MODULE_NOT_FOUND'`,
+      1,
+    );
   }
   return { mode: 'run', entry, argv: [entry, ...argv] };
 }
@@ -82,11 +104,17 @@ const SKIPPED_DIRS = new Set(['node_modules', '.git', '.slmcode']);
  * working directory when none is named) every file with a test name or under a `test`
  * directory — sorted, node_modules skipped.
  */
-export async function findTestFiles(fs: InMemoryFs, root: string, cwd: string, paths: readonly string[]): Promise<{ found: string[] } | { error: string }> {
+export async function findTestFiles(
+  fs: InMemoryFs,
+  root: string,
+  cwd: string,
+  paths: readonly string[],
+): Promise<{ found: string[] } | { error: string }> {
   const found = new Set<string>();
   for (const p of paths.length ? paths : ['.']) {
     const abs = resolveSpecifier(cwd, p);
-    if (abs !== root && !abs.startsWith(`${root}/`)) return { error: `Could not find '${abs}': it is outside the workspace` };
+    if (abs !== root && !abs.startsWith(`${root}/`))
+      return { error: `Could not find '${abs}': it is outside the workspace` };
     let st: { isFile: boolean; isDirectory: boolean };
     try {
       st = await fs.stat(abs);
@@ -109,7 +137,8 @@ async function walkTests(fs: InMemoryFs, dir: string, underTestDir: boolean): Pr
   }
   for (const e of entries) {
     const path = `${dir}/${e.name}`;
-    if (e.isDirectory && !SKIPPED_DIRS.has(e.name)) out.push(...(await walkTests(fs, path, underTestDir || e.name === 'test')));
+    if (e.isDirectory && !SKIPPED_DIRS.has(e.name))
+      out.push(...(await walkTests(fs, path, underTestDir || e.name === 'test')));
     else if (e.isFile && JS.test(e.name) && (underTestDir || TEST_NAME.test(e.name))) out.push(path);
   }
   return out;

@@ -95,9 +95,16 @@ interface Found {
 function esmSpecifiers(ast: AstNode): Found[] {
   const out: Found[] = [];
   for (const n of nodes(ast)) {
-    const src = n.type === 'ImportDeclaration' || n.type === 'ExportAllDeclaration' || n.type === 'ExportNamedDeclaration' || n.type === 'ImportExpression' ? n.source : null;
+    const src =
+      n.type === 'ImportDeclaration' ||
+      n.type === 'ExportAllDeclaration' ||
+      n.type === 'ExportNamedDeclaration' ||
+      n.type === 'ImportExpression'
+        ? n.source
+        : null;
     const spec = literalOf(src);
-    if (spec !== null && isNode(src)) out.push({ spec, start: src.start, end: src.end, dynamic: n.type === 'ImportExpression' });
+    if (spec !== null && isNode(src))
+      out.push({ spec, start: src.start, end: src.end, dynamic: n.type === 'ImportExpression' });
   }
   return out.sort((a, b) => a.start - b.start);
 }
@@ -127,7 +134,10 @@ function memberName(n: AstNode): string | null {
 /** `exports.x =`, `module.exports.x =` and the keys of `module.exports = { … }`. */
 function exportNames(ast: AstNode): string[] {
   const names = new Set<string>();
-  const isModuleExports = (n: AstNode) => memberName(n) === 'exports' && (n.object as AstNode).type === 'Identifier' && (n.object as AstNode).name === 'module';
+  const isModuleExports = (n: AstNode) =>
+    memberName(n) === 'exports' &&
+    (n.object as AstNode).type === 'Identifier' &&
+    (n.object as AstNode).name === 'module';
   for (const n of nodes(ast)) {
     if (n.type !== 'AssignmentExpression') continue;
     const left = n.left as AstNode;
@@ -185,7 +195,14 @@ export class ModuleGraph {
       const id = queue.shift()!;
       if (this.modules.has(id)) continue;
       if (this.modules.size >= GRAPH_LIMITS.maxModules || this.bytes > GRAPH_LIMITS.maxBytes) {
-        this.modules.set(id, errorModule(id, `the program loads more than ${GRAPH_LIMITS.maxModules} modules or ${GRAPH_LIMITS.maxBytes} bytes, more than the offline sandbox takes`, 'ERR_SANDBOX_LIMIT'));
+        this.modules.set(
+          id,
+          errorModule(
+            id,
+            `the program loads more than ${GRAPH_LIMITS.maxModules} modules or ${GRAPH_LIMITS.maxBytes} bytes, more than the offline sandbox takes`,
+            'ERR_SANDBOX_LIMIT',
+          ),
+        );
         continue;
       }
       queue.push(...(await this.load(id)));
@@ -243,7 +260,10 @@ export class ModuleGraph {
       return errId;
     };
     if (builtin?.kind === 'unavailable') {
-      return fail(`${builtin.name} is not available in the offline sandbox (it provides ${PROVIDED_BUILTINS}); run the program on the Node backend for the rest of Node's API`, 'ERR_UNKNOWN_BUILTIN_MODULE');
+      return fail(
+        `${builtin.name} is not available in the offline sandbox (it provides ${PROVIDED_BUILTINS}); run the program on the Node backend for the rest of Node's API`,
+        'ERR_UNKNOWN_BUILTIN_MODULE',
+      );
     }
     if (!spec.startsWith('./') && !spec.startsWith('../') && !spec.startsWith('/')) {
       const what = /^[a-z][a-z0-9+.-]*:/i.test(spec) ? `the URL '${spec}'` : `package '${spec}'`;
@@ -254,19 +274,32 @@ export class ModuleGraph {
     }
     const abs = resolveSpecifier(dir, spec);
     if (abs !== this.root && !abs.startsWith(`${this.root}/`)) {
-      return fail(`Cannot load '${spec}' from ${importer}: it resolves outside the workspace (${abs})`, style === 'esm' ? 'ERR_MODULE_NOT_FOUND' : 'MODULE_NOT_FOUND');
+      return fail(
+        `Cannot load '${spec}' from ${importer}: it resolves outside the workspace (${abs})`,
+        style === 'esm' ? 'ERR_MODULE_NOT_FOUND' : 'MODULE_NOT_FOUND',
+      );
     }
     return this.pending(abs, importer, style, fail);
   }
 
   /** Resolves a workspace path as Node would for this import style; the file is read later. */
-  private async pending(abs: string, importer: string, style: 'esm' | 'cjs', fail: (m: string, c: string) => string): Promise<string> {
+  private async pending(
+    abs: string,
+    importer: string,
+    style: 'esm' | 'cjs',
+    fail: (m: string, c: string) => string,
+  ): Promise<string> {
     const candidates = style === 'esm' ? [abs] : [abs, `${abs}.js`, `${abs}.json`, `${abs}.cjs`, `${abs}/index.js`];
     for (const c of candidates) if ((await this.stat(c))?.isFile) return c;
     if (style === 'cjs') return fail(`Cannot find module '${abs}' required from ${importer}`, 'MODULE_NOT_FOUND');
-    if ((await this.stat(abs))?.isDirectory) return fail(`Directory import '${abs}' is not supported resolving ES modules imported from ${importer}`, 'ERR_UNSUPPORTED_DIR_IMPORT');
+    if ((await this.stat(abs))?.isDirectory)
+      return fail(
+        `Directory import '${abs}' is not supported resolving ES modules imported from ${importer}`,
+        'ERR_UNSUPPORTED_DIR_IMPORT',
+      );
     let guess: string | undefined;
-    for (const c of [`${abs}.js`, `${abs}.mjs`, `${abs}/index.js`]) if (!guess && (await this.stat(c))?.isFile) guess = c;
+    for (const c of [`${abs}.js`, `${abs}.mjs`, `${abs}/index.js`])
+      if (!guess && (await this.stat(c))?.isFile) guess = c;
     const hint = guess ? ` Did you mean to import "${guess}"?` : '';
     return fail(`Cannot find module '${abs}' imported from ${importer}.${hint}`, 'ERR_MODULE_NOT_FOUND');
   }

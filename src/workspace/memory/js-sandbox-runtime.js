@@ -39,7 +39,9 @@ const { bind: fnBind, call: fnCall } = Function.prototype;
 /** `f(this, ...args)` for a method, immune to later changes of Function.prototype. */
 const uncurry = (/** @type {Function} */ method) => fnBind.call(fnCall, method);
 const strSlice = /** @type {(s: string, start: number, end?: number) => string} */ (uncurry(String.prototype.slice));
-const strIndexOf = /** @type {(s: string, search: string, from?: number) => number} */ (uncurry(String.prototype.indexOf));
+const strIndexOf = /** @type {(s: string, search: string, from?: number) => number} */ (
+  uncurry(String.prototype.indexOf)
+);
 const strCharCodeAt = /** @type {(s: string, i: number) => number} */ (uncurry(String.prototype.charCodeAt));
 const dateNow = Date.now;
 const mathMax = Math.max;
@@ -151,7 +153,7 @@ export async function runJob(job, io) {
     const text = `${written}`;
     if (job.mode !== 'test') return out.write(text);
     let shown = '';
-    for (let at = 0; at < text.length; ) {
+    for (let at = 0; at < text.length;) {
       const nl = strIndexOf(text, '\n', at);
       const end = nl === -1 ? text.length : nl + 1;
       shown += (atLineStart ? '# ' : '') + strSlice(text, at, end);
@@ -210,7 +212,10 @@ export async function runJob(job, io) {
   const shims = new Map();
   /** @type {TestHooks | null} node:test's hooks, handed over while the shims load; the program cannot reach them. */
   let testHooks = null;
-  defineProperty(globalThis, TEST_HOOKS, { value: (/** @type {TestHooks} */ hooks) => (testHooks ??= hooks), configurable: true });
+  defineProperty(globalThis, TEST_HOOKS, {
+    value: (/** @type {TestHooks} */ hooks) => (testHooks ??= hooks),
+    configurable: true,
+  });
   try {
     for (const mod of Object.values(job.modules)) {
       if (mod.id.startsWith('node:')) shared.set(mod.id, link(job, io, shared, names, mod.id, []));
@@ -241,7 +246,12 @@ export async function runJob(job, io) {
   try {
     const code =
       job.mode === 'test'
-        ? await runTests(job, io, shared, shims, names, /** @type {TestHooks} */ (testHooks), { write: out.write, clean, describe, exitRequest: () => exitRequest })
+        ? await runTests(job, io, shared, shims, names, /** @type {TestHooks} */ (testHooks), {
+            write: out.write,
+            clean,
+            describe,
+            exitRequest: () => exitRequest,
+          })
         : await runMain(job, io, shared, shims, names, active, (w) => (wake = w));
     finish(uncaught && code === 0 ? 1 : code);
   } catch (e) {
@@ -265,7 +275,12 @@ function link(job, io, urls, names, id, path) {
   const known = urls.get(id);
   if (known) return known;
   if (path.includes(id)) {
-    throw Object.assign(new Error(`circular import ${[...path.slice(path.indexOf(id)), id].join(' -> ')} is not supported by the offline sandbox; run it on the Node backend`), { code: 'ERR_SANDBOX_CYCLE' });
+    throw Object.assign(
+      new Error(
+        `circular import ${[...path.slice(path.indexOf(id)), id].join(' -> ')} is not supported by the offline sandbox; run it on the Node backend`,
+      ),
+      { code: 'ERR_SANDBOX_CYCLE' },
+    );
   }
   const mod = job.modules[id];
   if (!mod) throw new Error(`the sandbox was not given module ${id}`);
@@ -290,7 +305,9 @@ function link(job, io, urls, names, id, path) {
       type = 'application/json';
       break;
     case 'cjs': {
-      const exported = mod.names.map((n) => `export const ${n} = __m == null ? undefined : __m[${JSON.stringify(n)}];`).join('\n');
+      const exported = mod.names
+        .map((n) => `export const ${n} = __m == null ? undefined : __m[${JSON.stringify(n)}];`)
+        .join('\n');
       source = `const __m = globalThis[Symbol.for('slm.require')](${JSON.stringify(id)});\nexport default __m;\n${exported}\n`;
       break;
     }
@@ -333,7 +350,10 @@ function generation(job, io, shared, shims, names) {
     if (!mod) throw Object.assign(new Error(`Cannot find module '${id}'`), { code: 'MODULE_NOT_FOUND' });
     if (mod.kind === 'json') return JSON.parse(mod.source);
     if (mod.kind === 'error') throw moduleError(mod);
-    if (mod.kind === 'esm') throw Object.assign(new Error(`require() of ES Module ${id} not supported; use import instead`), { code: 'ERR_REQUIRE_ESM' });
+    if (mod.kind === 'esm')
+      throw Object.assign(new Error(`require() of ES Module ${id} not supported; use import instead`), {
+        code: 'ERR_REQUIRE_ESM',
+      });
     const hit = cache.get(id);
     if (hit) return hit.exports;
     const module = { exports: /** @type {unknown} */ ({}), id, filename: id, loaded: false };
@@ -342,12 +362,25 @@ function generation(job, io, shared, shims, names) {
     const req = Object.assign(
       (/** @type {string} */ spec) => {
         const target = mod.requires[spec];
-        if (target === undefined) throw Object.assign(new Error(`Cannot find module '${spec}' from ${id}: the offline sandbox resolves require() only for literal specifiers`), { code: 'MODULE_NOT_FOUND' });
+        if (target === undefined)
+          throw Object.assign(
+            new Error(
+              `Cannot find module '${spec}' from ${id}: the offline sandbox resolves require() only for literal specifiers`,
+            ),
+            { code: 'MODULE_NOT_FOUND' },
+          );
         return load(target);
       },
       { cache: {}, main: undefined },
     );
-    const fn = new Function('exports', 'require', 'module', '__filename', '__dirname', `${mod.source}\n//# sourceURL=${id}`);
+    const fn = new Function(
+      'exports',
+      'require',
+      'module',
+      '__filename',
+      '__dirname',
+      `${mod.source}\n//# sourceURL=${id}`,
+    );
     fn.call(module.exports, module.exports, req, module, id, dir);
     module.loaded = true;
     return module.exports;
@@ -409,7 +442,10 @@ async function runTests(job, io, shared, shims, names, t, o) {
     }
     const code = o.exitRequest();
     if (code !== null) {
-      t.fileFailed(file, `process.exit(${code}) was called while this file's tests ran: the file counts as failed, and no test after it ran`);
+      t.fileFailed(
+        file,
+        `process.exit(${code}) was called while this file's tests ran: the file counts as failed, and no test after it ran`,
+      );
       break;
     }
   }
@@ -444,10 +480,15 @@ export function serveWorker(port) {
     url: (source, type) => createUrl(new BlobCtor([source], { type })),
     onUncaught(handler) {
       addListener('error', (/** @type {ErrorEvent} */ ev) => (ev.preventDefault(), handler(ev.error ?? ev.message)));
-      addListener('unhandledrejection', (/** @type {PromiseRejectionEvent} */ ev) => (ev.preventDefault(), handler(ev.reason)));
+      addListener(
+        'unhandledrejection',
+        (/** @type {PromiseRejectionEvent} */ ev) => (ev.preventDefault(), handler(ev.reason)),
+      );
     },
     onBlocked(handler) {
-      addListener('securitypolicyviolation', (/** @type {SecurityPolicyViolationEvent} */ ev) => handler(ev.blockedURI, ev.effectiveDirective));
+      addListener('securitypolicyviolation', (/** @type {SecurityPolicyViolationEvent} */ ev) =>
+        handler(ev.blockedURI, ev.effectiveDirective),
+      );
     },
   });
 }

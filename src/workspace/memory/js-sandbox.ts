@@ -27,7 +27,8 @@ import { ShellRunner } from './shell-runner.ts';
 /** The memory a sandbox worker may use before it is stopped. */
 export const MEMORY_CAP_BYTES = 512 * 2 ** 20;
 
-const WHERE = 'node ran in the browser sandbox (a worker in an opaque-origin frame with no network, with node:test, node:assert, node:path and node:util shims; not Node itself)';
+const WHERE =
+  'node ran in the browser sandbox (a worker in an opaque-origin frame with no network, with node:test, node:assert, node:path and node:util shims; not Node itself)';
 
 const MIB = 2 ** 20;
 
@@ -42,7 +43,11 @@ export class SandboxJsEngine implements JsEngine {
     if (plan.mode === 'print') return finished(plan.exitCode, plan.text, WHERE);
     const entries = plan.mode === 'run' ? [plan.entry] : plan.files;
     if (plan.mode === 'test' && entries.length === 0) {
-      return finished(1, `Could not find any test files in ${req.cwd} (names like *.test.js, test-*.js, or files under a test/ directory)\n`, WHERE);
+      return finished(
+        1,
+        `Could not find any test files in ${req.cwd} (names like *.test.js, test-*.js, or files under a test/ directory)\n`,
+        WHERE,
+      );
     }
     const modules = await new ModuleGraph(req.fs, req.root).collect(entries);
     const headChars = Math.ceil(req.maxOutputBytes / 2);
@@ -72,7 +77,13 @@ export class SandboxJsEngine implements JsEngine {
         worker = this.spawn(runtimeSource, this.limits);
       } catch (e) {
         // No Worker here (a Node host without this engine's spawner), or the page's policy forbids it.
-        return resolve(finished(126, `node: the JavaScript sandbox could not start: ${(e as Error).message}\n`, `${WHERE}; the sandbox worker could not be created`));
+        return resolve(
+          finished(
+            126,
+            `node: the JavaScript sandbox could not start: ${(e as Error).message}\n`,
+            `${WHERE}; the sandbox worker could not be created`,
+          ),
+        );
       }
       const end = (exitCode: number | null, timedOut: boolean, note?: string) => {
         if (done) return;
@@ -82,10 +93,15 @@ export class SandboxJsEngine implements JsEngine {
         worker.terminate();
         resolve(assemble(head, tail, total, exitCode, timedOut, note ? `${WHERE}; ${note}` : WHERE));
       };
-      const timer = setTimeout(() => end(null, true, `killed after ${req.timeoutMs} ms (the sandbox worker was terminated)`), req.timeoutMs);
+      const timer = setTimeout(
+        () => end(null, true, `killed after ${req.timeoutMs} ms (the sandbox worker was terminated)`),
+        req.timeoutMs,
+      );
       // The shell aborts with a TimeoutError when its own timeout fires first: that is a timeout too.
       const onAbort = () =>
-        isTimeout(req.signal) ? end(null, true, `killed after ${req.timeoutMs} ms (the sandbox worker was terminated)`) : end(null, false, 'cancelled; the sandbox worker was terminated');
+        isTimeout(req.signal)
+          ? end(null, true, `killed after ${req.timeoutMs} ms (the sandbox worker was terminated)`)
+          : end(null, false, 'cancelled; the sandbox worker was terminated');
       req.signal.addEventListener('abort', onAbort, { once: true });
       if (req.signal.aborted) return onAbort();
 
@@ -99,7 +115,10 @@ export class SandboxJsEngine implements JsEngine {
           tail = m.text.slice(-job.tailChars);
           if (typeof m.total === 'number' && Number.isFinite(m.total)) total = Math.max(total, m.total);
         } else if (m.type === 'exit') {
-          end(Number.isInteger(m.code) && (m.code as number) >= 0 && (m.code as number) < 256 ? (m.code as number) : 1, false);
+          end(
+            Number.isInteger(m.code) && (m.code as number) >= 0 && (m.code as number) < 256 ? (m.code as number) : 1,
+            false,
+          );
         }
       });
       const say = (line: string) => (head += `${head && !head.endsWith('\n') ? '\n' : ''}sandbox: ${line}\n`);
@@ -109,7 +128,9 @@ export class SandboxJsEngine implements JsEngine {
       });
       worker.onMemory((bytes) => {
         const cap = `${Math.round(this.limits.memoryCapBytes / MIB)} MiB`;
-        say(`stopped: the program used ${Math.round(bytes / MIB)} MiB, more than the sandbox's ${cap}; make it use less memory, or run it on the Node backend`);
+        say(
+          `stopped: the program used ${Math.round(bytes / MIB)} MiB, more than the sandbox's ${cap}; make it use less memory, or run it on the Node backend`,
+        );
         // 137 is what a shell reports for a process killed with SIGKILL, as an out-of-memory kill is.
         end(137, false, `stopped for memory: it passed the ${cap} cap (the sandbox worker was terminated)`);
       });
@@ -128,7 +149,14 @@ function finished(exitCode: number, text: string, note: string): ExecResult {
 }
 
 /** The kept head and tail, with a marker where the middle was dropped. */
-function assemble(head: string, tail: string, total: number, exitCode: number | null, timedOut: boolean, note: string): ExecResult {
+function assemble(
+  head: string,
+  tail: string,
+  total: number,
+  exitCode: number | null,
+  timedOut: boolean,
+  note: string,
+): ExecResult {
   const kept = new TextEncoder().encode(head + tail).length;
   const totalBytes = Math.max(total, kept);
   const truncated = totalBytes > kept;

@@ -31,7 +31,8 @@ describe('literalOperands', () => {
 describe('ls in the memory workspace', () => {
   const ws = async (): Promise<MemoryWorkspace> => {
     const w = new MemoryWorkspace(undefined, undefined, new ShellRunner(new NodeJsEngine()));
-    for (const name of ['a'.repeat(40), 'a*b', '[x].txt']) await w.writeFile(`rt/${name}`, new TextEncoder().encode('x\n'));
+    for (const name of ['a'.repeat(40), 'a*b', '[x].txt'])
+      await w.writeFile(`rt/${name}`, new TextEncoder().encode('x\n'));
     return w;
   };
   const OPTS = { timeoutMs: 5_000, maxOutputBytes: 10_000 };

@@ -9,14 +9,32 @@
  */
 
 /** ls options that take the next word as their value (its value is not an operand). */
-const LS_VALUE_OPTIONS = new Set(['-I', '-w', '-T', '--ignore', '--hide', '--width', '--tabsize', '--format', '--sort', '--time', '--time-style', '--block-size', '--quoting-style', '--indicator-style']);
+const LS_VALUE_OPTIONS = new Set([
+  '-I',
+  '-w',
+  '-T',
+  '--ignore',
+  '--hide',
+  '--width',
+  '--tabsize',
+  '--format',
+  '--sort',
+  '--time',
+  '--time-style',
+  '--block-size',
+  '--quoting-style',
+  '--indicator-style',
+]);
 
 /**
  * `args` for `cmd` as just-bash should get them — ls operands with their pattern characters
  * escaped, anything else unchanged — and `shown`, which puts the operands back as given in what
  * the command printed.
  */
-export function literalOperands(cmd: string, args: readonly string[]): { args: string[]; shown: (text: string) => string } {
+export function literalOperands(
+  cmd: string,
+  args: readonly string[],
+): { args: string[]; shown: (text: string) => string } {
   if (cmd !== 'ls') return { args: [...args], shown: (text) => text };
   let optionsDone = false;
   const escaped = new Map<string, string>();

@@ -72,7 +72,12 @@ export class MemoryWorkspace implements Workspace {
     for (let i = 1; i < parts.length; i++) {
       const prefix = parts.slice(0, i).join('/');
       const abs = this.abs(prefix);
-      const isDir = await this.memo.isDir(abs, () => this.fs.stat(abs).then((st) => st.isDirectory, () => null));
+      const isDir = await this.memo.isDir(abs, () =>
+        this.fs.stat(abs).then(
+          (st) => st.isDirectory,
+          () => null,
+        ),
+      );
       if (isDir === null) return;
       if (!isDir) throw new WorkspaceError('ENOTDIR', path, `ENOTDIR: ${prefix} is not a directory`);
     }
@@ -96,7 +101,8 @@ export class MemoryWorkspace implements Workspace {
   async mkdir(path: string): Promise<void> {
     await this.checkAncestors(path);
     const st = await this.lstat(path);
-    if (st && st.type !== 'dir') throw new WorkspaceError('ENOTDIR', path, `ENOTDIR: ${path} exists and is not a directory`);
+    if (st && st.type !== 'dir')
+      throw new WorkspaceError('ENOTDIR', path, `ENOTDIR: ${path} exists and is not a directory`);
     await this.guard(path, () => this.fs.mkdir(this.abs(path), { recursive: true }));
   }
 
@@ -124,10 +130,17 @@ export class MemoryWorkspace implements Workspace {
   private lstatBelowCheckedAncestors(path: string): Promise<Stat | null> {
     const abs = this.abs(path);
     return this.memo.lstat(abs, () =>
-      orMissing(path, async (): Promise<Stat> => {
-        const st = await this.fs.lstat(abs);
-        return { type: st.isSymbolicLink ? 'symlink' : st.isDirectory ? 'dir' : 'file', size: st.isDirectory ? 0 : st.size };
-      }, toWorkspaceError),
+      orMissing(
+        path,
+        async (): Promise<Stat> => {
+          const st = await this.fs.lstat(abs);
+          return {
+            type: st.isSymbolicLink ? 'symlink' : st.isDirectory ? 'dir' : 'file',
+            size: st.isDirectory ? 0 : st.size,
+          };
+        },
+        toWorkspaceError,
+      ),
     );
   }
 
@@ -180,7 +193,8 @@ export class MemoryWorkspace implements Workspace {
     const result = await runner.run(this, plan, opts);
     const undone = held.restore();
     if (undone.length === 0) return result;
-    const shown = undone.length > 5 ? `${undone.slice(0, 5).join(', ')} and ${undone.length - 5} more` : undone.join(', ');
+    const shown =
+      undone.length > 5 ? `${undone.slice(0, 5).join(', ')} and ${undone.length - 5} more` : undone.join(', ');
     const note = `the command changed ${shown} — .git/ and .slmcode/ are never written by commands, so those changes were undone`;
     return { ...result, backendNote: result.backendNote ? `${result.backendNote}; ${note}` : note };
   }

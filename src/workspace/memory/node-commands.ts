@@ -83,7 +83,11 @@ export function nodeCommands(engine: JsEngine, run: CommandRun): Command[] {
 
   const npx = defineCommand('npx', async (args): Promise<Out> => {
     run.note('npx is not available offline');
-    return { stdout: '', stderr: `npx ${args[0] ?? ''} ${OFFLINE_NPM.replace('npm runs', 'Run tests with node --test, or npm')}\n`, exitCode: 127 };
+    return {
+      stdout: '',
+      stderr: `npx ${args[0] ?? ''} ${OFFLINE_NPM.replace('npm runs', 'Run tests with node --test, or npm')}\n`,
+      exitCode: 127,
+    };
   });
   return [node, npm, npx];
 }
@@ -113,7 +117,10 @@ function scriptOf(args: readonly string[]): { name: string | null; extra: string
   }
 }
 
-async function readPackage(run: CommandRun, cwd: string): Promise<{ dir: string; pkg: Record<string, unknown> } | { error: string }> {
+async function readPackage(
+  run: CommandRun,
+  cwd: string,
+): Promise<{ dir: string; pkg: Record<string, unknown> } | { error: string }> {
   for (let dir = cwd; dir === run.root || dir.startsWith(`${run.root}/`); dir = dir.slice(0, dir.lastIndexOf('/'))) {
     let text: string;
     try {
@@ -123,12 +130,16 @@ async function readPackage(run: CommandRun, cwd: string): Promise<{ dir: string;
     }
     try {
       const pkg: unknown = JSON.parse(text);
-      return pkg && typeof pkg === 'object' && !Array.isArray(pkg) ? { dir, pkg: pkg as Record<string, unknown> } : { error: `npm error ${dir}/package.json is not a JSON object` };
+      return pkg && typeof pkg === 'object' && !Array.isArray(pkg)
+        ? { dir, pkg: pkg as Record<string, unknown> }
+        : { error: `npm error ${dir}/package.json is not a JSON object` };
     } catch (e) {
       return { error: `npm error code EJSONPARSE\nnpm error JSON.parse Invalid package.json: ${(e as Error).message}` };
     }
   }
-  return { error: `npm error code ENOENT\nnpm error Could not read package.json: no package.json in ${cwd} or above it in the workspace` };
+  return {
+    error: `npm error code ENOENT\nnpm error Could not read package.json: no package.json in ${cwd} or above it in the workspace`,
+  };
 }
 
 /** Quotes one argument for the shell line a script is run as. */
@@ -148,11 +159,21 @@ async function npmCommand(run: CommandRun, args: readonly string[], ctx: Resolve
   const scripts = (pkg.scripts && typeof pkg.scripts === 'object' ? pkg.scripts : {}) as Record<string, unknown>;
   if (wanted.name === null) {
     const names = Object.keys(scripts);
-    return { stdout: names.length ? `Scripts available via \`npm run\`:\n${names.map((n) => `  ${n}\n    ${String(scripts[n])}`).join('\n')}\n` : '', stderr: '', exitCode: 0 };
+    return {
+      stdout: names.length
+        ? `Scripts available via \`npm run\`:\n${names.map((n) => `  ${n}\n    ${String(scripts[n])}`).join('\n')}\n`
+        : '',
+      stderr: '',
+      exitCode: 0,
+    };
   }
   const name = wanted.name;
   if (typeof scripts[name] !== 'string') {
-    return { stdout: '', stderr: `npm error Missing script: "${name}"\nnpm error\nnpm error To see a list of scripts, run:\nnpm error   npm run\n`, exitCode: 1 };
+    return {
+      stdout: '',
+      stderr: `npm error Missing script: "${name}"\nnpm error\nnpm error To see a list of scripts, run:\nnpm error   npm run\n`,
+      exitCode: 1,
+    };
   }
   if (!ctx.exec) return { stdout: '', stderr: 'npm: the shell cannot run scripts here\n', exitCode: 1 };
 
@@ -163,7 +184,11 @@ async function npmCommand(run: CommandRun, args: readonly string[], ctx: Resolve
     const line = event === name && wanted.extra.length ? `${script} ${wanted.extra.map(quote).join(' ')}` : script;
     stdout += `\n> ${String(pkg.name ?? '')}${pkg.version ? `@${String(pkg.version)}` : ''} ${event}\n> ${line}\n\n`;
     // A group, so stderr joins stdout for the whole script, and a trailing `# comment` stays on its line.
-    const r = await ctx.exec(`{ ${line}\n} 2>&1`, { cwd: dir, signal: run.signal, env: { npm_lifecycle_event: event, npm_package_name: String(pkg.name ?? '') } });
+    const r = await ctx.exec(`{ ${line}\n} 2>&1`, {
+      cwd: dir,
+      signal: run.signal,
+      env: { npm_lifecycle_event: event, npm_package_name: String(pkg.name ?? '') },
+    });
     stdout += r.stdout + r.stderr;
     if (r.exitCode !== 0) return { stdout, stderr: '', exitCode: r.exitCode };
   }

@@ -49,7 +49,15 @@ export class NodeJsEngine implements JsEngine {
   constructor(private readonly sandbox: CommandSandbox = UNSANDBOXED) {}
 
   async run(req: JsRequest): Promise<ExecResult> {
-    if (this.sandbox.kind === 'refused') return { exitCode: 126, output: '', totalBytes: 0, truncated: false, timedOut: false, backendNote: this.sandbox.note };
+    if (this.sandbox.kind === 'refused')
+      return {
+        exitCode: 126,
+        output: '',
+        totalBytes: 0,
+        truncated: false,
+        timedOut: false,
+        backendNote: this.sandbox.note,
+      };
     const dir = await realpath(await mkdtemp(join(tmpdir(), 'slm-node-')));
     try {
       await materialize(req.fs, req.root, dir);
@@ -67,7 +75,8 @@ export class NodeJsEngine implements JsEngine {
       });
       // Paths in the output name the temporary copy; show them as the workspace paths they are.
       const output = r.output.split(dir).join(req.root);
-      const inside = this.sandbox.kind === 'bwrap' ? ' inside the bubblewrap sandbox (no network, only the copy writable)' : '';
+      const inside =
+        this.sandbox.kind === 'bwrap' ? ' inside the bubblewrap sandbox (no network, only the copy writable)' : '';
       const where = `node ran in Node ${process.version} on this machine${inside}, over a temporary copy of the workspace (files it writes are not kept)`;
       // The shell's timeout may abort the run a moment before this engine's own timer: still a timeout.
       const timedOut = r.timedOut || isTimeout(req.signal);

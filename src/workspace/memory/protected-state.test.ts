@@ -86,12 +86,22 @@ describe('a command in the memory workspace leaves .git/ and .slmcode/ as they w
     expect(await ws.lstat('.slmcode/hooks.json')).toBeNull();
     expect(dec(await ws.readFile('.slmcode/scratch/kept.txt'))).toBe('scratch is writable\n');
     expect(dec(await ws.readFile('ok.txt'))).toBe('an ordinary member\n');
-    expect(r.backendNote).toMatch(/the command changed \.git\/config, .*\.slmcode\/hooks\.json.* — \.git\/ and \.slmcode\/ are never written by commands, so those changes were undone/);
+    expect(r.backendNote).toMatch(
+      /the command changed \.git\/config, .*\.slmcode\/hooks\.json.* — \.git\/ and \.slmcode\/ are never written by commands, so those changes were undone/,
+    );
   });
 
   it('a link to .git and a member written through it: .git/config is as it was', async () => {
     const ws = await workspace();
-    await ws.writeFile('t.tar', tarOf([['s', '->.git'], ['s/config', 'through the link\n'], ['h', '->.slmcode'], ['h/hooks.json', '{"p":1}\n']]));
+    await ws.writeFile(
+      't.tar',
+      tarOf([
+        ['s', '->.git'],
+        ['s/config', 'through the link\n'],
+        ['h', '->.slmcode'],
+        ['h/hooks.json', '{"p":1}\n'],
+      ]),
+    );
     await ws.exec(singleCommand(['tar', '-xf', 't.tar']), OPTS);
     expect(dec(await ws.readFile('.git/config'))).toBe('[core]\n\tbare = false\n');
     expect(await ws.lstat('.slmcode/hooks.json')).toBeNull();

@@ -63,5 +63,8 @@ export function holdProtectedState(entries: Map<string, FsEntry>, root: string):
 
 function sameEntry(a: FsEntry, b: FsEntry): boolean {
   const ka = Object.keys(a);
-  return ka.length === Object.keys(b).length && ka.every((k) => (a as unknown as Record<string, unknown>)[k] === (b as unknown as Record<string, unknown>)[k]);
+  return (
+    ka.length === Object.keys(b).length &&
+    ka.every((k) => (a as unknown as Record<string, unknown>)[k] === (b as unknown as Record<string, unknown>)[k])
+  );
 }

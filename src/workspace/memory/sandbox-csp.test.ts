@@ -11,7 +11,15 @@ import { SANDBOX_CSP_HEADER, SANDBOX_CSP_META, SANDBOX_SCRIPT_HASH } from './san
 const html = readFileSync(new URL('../../../public/sandbox.html', import.meta.url), 'utf8');
 
 function directives(policy: string): Map<string, string> {
-  return new Map(policy.split(';').map((d) => d.trim().split(/\s+(.*)/s).slice(0, 2) as [string, string]));
+  return new Map(
+    policy.split(';').map(
+      (d) =>
+        d
+          .trim()
+          .split(/\s+(.*)/s)
+          .slice(0, 2) as [string, string],
+    ),
+  );
 }
 
 describe('the sandbox frame policy', () => {
@@ -19,7 +27,9 @@ describe('the sandbox frame policy', () => {
     const scripts = [...html.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)];
     expect(scripts).toHaveLength(1);
     const hash = `sha256-${createHash('sha256').update(scripts[0]![1]!).digest('base64')}`;
-    expect(hash, 'the frame script changed: put its new hash in SANDBOX_SCRIPT_HASH and in the meta tag').toBe(SANDBOX_SCRIPT_HASH);
+    expect(hash, 'the frame script changed: put its new hash in SANDBOX_SCRIPT_HASH and in the meta tag').toBe(
+      SANDBOX_SCRIPT_HASH,
+    );
   });
 
   it('is the meta tag of the file too, before its script', () => {

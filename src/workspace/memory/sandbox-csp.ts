@@ -36,7 +36,11 @@ export const SANDBOX_CSP_HEADER = `${SANDBOX_CSP_META}; frame-ancestors 'self'`;
 
 /** Sends the header for the frame's path on the dev and the preview server. */
 export function sandboxCsp(): Plugin {
-  const headers = (req: { url?: string }, res: { setHeader(name: string, value: string): unknown }, next: () => void) => {
+  const headers = (
+    req: { url?: string },
+    res: { setHeader(name: string, value: string): unknown },
+    next: () => void,
+  ) => {
     if (req.url?.split('?')[0] === SANDBOX_PATH) res.setHeader('Content-Security-Policy', SANDBOX_CSP_HEADER);
     next();
   };

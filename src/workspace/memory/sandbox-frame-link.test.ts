@@ -14,7 +14,12 @@ const JOB = { mode: 'run', entries: ['/ws/a.js'] } as unknown as SandboxJob;
 type Request = { type: string; id: number; runtime?: string; memoryCapBytes?: number; port?: MessagePort };
 
 /** A host that records what the engine asks, and the port to report on. */
-function fakeHost(): { port: FramePort; requests: Request[]; report(message: unknown): void; next(): Promise<Request> } {
+function fakeHost(): {
+  port: FramePort;
+  requests: Request[];
+  report(message: unknown): void;
+  next(): Promise<Request>;
+} {
   const channel = new MessageChannel();
   const requests: Request[] = [];
   let waiter: ((r: Request) => void) | null = null;
@@ -93,7 +98,9 @@ describe('the sandbox frame link', () => {
   });
 
   it('refuses at once where no page can attach a frame (Node)', () => {
-    expect(() => new SandboxFrameLink().spawn('RUNTIME', LIMITS)).toThrow('it runs in the browser, in a frame the playground page provides, and this host has no page (run node on the Node backend)');
+    expect(() => new SandboxFrameLink().spawn('RUNTIME', LIMITS)).toThrow(
+      'it runs in the browser, in a frame the playground page provides, and this host has no page (run node on the Node backend)',
+    );
   });
 
   it('ends the job with a message when the page never attaches a frame', async () => {
@@ -102,7 +109,9 @@ describe('the sandbox frame link', () => {
     let error = '';
     worker.onError((m) => (error = m));
     await vi.advanceTimersByTimeAsync(15_000);
-    expect(error).toBe('the page did not provide the sandbox frame within 15 s (it is created by the playground page; a page without it cannot run node)');
+    expect(error).toBe(
+      'the page did not provide the sandbox frame within 15 s (it is created by the playground page; a page without it cannot run node)',
+    );
     worker.terminate();
   });
 });

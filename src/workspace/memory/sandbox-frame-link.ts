@@ -23,7 +23,9 @@ export interface FramePort {
 }
 
 /** What the frame's host sends on the engine's port (see public/sandbox.html). */
-type HostReport = { readonly type: 'error'; readonly id: number; readonly message: string } | { readonly type: 'memory'; readonly id: number; readonly bytes: number };
+type HostReport =
+  | { readonly type: 'error'; readonly id: number; readonly message: string }
+  | { readonly type: 'memory'; readonly id: number; readonly bytes: number };
 
 /** How long a job waits for the page to attach the frame before it fails with a message. */
 const ATTACH_WAIT_MS = 15_000;
@@ -55,7 +57,10 @@ export class SandboxFrameLink {
 
   /** A worker in the frame running `runtime`; its job is queued on the private channel until the runtime takes it. */
   spawn(runtime: string, limits: SandboxLimits): SandboxWorker {
-    if (!this.#port && !this.pageCanAttach) throw new Error('it runs in the browser, in a frame the playground page provides, and this host has no page (run node on the Node backend)');
+    if (!this.#port && !this.pageCanAttach)
+      throw new Error(
+        'it runs in the browser, in a frame the playground page provides, and this host has no page (run node on the Node backend)',
+      );
     const id = this.#nextId++;
     const channel = new MessageChannel();
     const handlers = { error: (_m: string) => {}, memory: (_b: number) => {} };
@@ -63,8 +68,13 @@ export class SandboxFrameLink {
     this.#jobs.set(id, { error: (m) => handlers.error(m), memory: (b) => handlers.memory(b) });
     const start = (port: FramePort | null) => {
       if (ended) return;
-      if (!port) return handlers.error(`the page did not provide the sandbox frame within ${ATTACH_WAIT_MS / 1000} s (it is created by the playground page; a page without it cannot run node)`);
-      port.postMessage({ type: 'spawn', id, runtime, memoryCapBytes: limits.memoryCapBytes, port: channel.port2 }, [channel.port2]);
+      if (!port)
+        return handlers.error(
+          `the page did not provide the sandbox frame within ${ATTACH_WAIT_MS / 1000} s (it is created by the playground page; a page without it cannot run node)`,
+        );
+      port.postMessage({ type: 'spawn', id, runtime, memoryCapBytes: limits.memoryCapBytes, port: channel.port2 }, [
+        channel.port2,
+      ]);
     };
     if (this.#port) start(this.#port);
     else this.#wait(start);

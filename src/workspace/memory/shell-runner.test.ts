@@ -20,19 +20,69 @@ async function workspace(files: Readonly<Record<string, string>>): Promise<Memor
 const PKG = JSON.stringify({
   name: 'demo',
   version: '2.0.0',
-  scripts: { pretest: 'echo pre', test: 'echo testing', posttest: 'echo post', show: 'echo args:', fails: 'ls missing-file', nodey: 'node hello.js' },
+  scripts: {
+    pretest: 'echo pre',
+    test: 'echo testing',
+    posttest: 'echo post',
+    show: 'echo args:',
+    fails: 'ls missing-file',
+    nodey: 'node hello.js',
+  },
 });
 
 describe('npm in the offline shell', () => {
   it.each([
-    { what: 'npm test runs pre, main and post scripts with npm\'s headers', argv: ['npm', 'test'], exit: 0, output: '\n> demo@2.0.0 pretest\n> echo pre\n\npre\n\n> demo@2.0.0 test\n> echo testing\n\ntesting\n\n> demo@2.0.0 posttest\n> echo post\n\npost\n' },
-    { what: 'arguments after -- reach the script, quoted', argv: ['npm', 'run', 'show', '--', "it's", 'two words'], exit: 0, output: "\n> demo@2.0.0 show\n> echo args: 'it'\\''s' 'two words'\n\nargs: it's two words\n" },
-    { what: 'a failing script stops the run with its exit code', argv: ['npm', 'run', 'fails'], exit: 2, output: '\n> demo@2.0.0 fails\n> ls missing-file\n\nls: missing-file: No such file or directory\n' },
-    { what: 'a script that runs node reaches the JavaScript engine', argv: ['npm', 'run', 'nodey'], exit: 0, output: '\n> demo@2.0.0 nodey\n> node hello.js\n\nhello from node\n' },
-    { what: 'a missing script is npm\'s own error', argv: ['npm', 'run', 'nope'], exit: 1, output: 'npm error Missing script: "nope"\nnpm error\nnpm error To see a list of scripts, run:\nnpm error   npm run\n' },
-    { what: 'npm run lists the scripts', argv: ['npm', 'run'], exit: 0, output: /^Scripts available via `npm run`:\n {2}pretest\n {4}echo pre\n/ },
-    { what: 'npm install says what is unavailable offline', argv: ['npm', 'install', 'left-pad'], exit: 1, output: 'npm install is not available in the offline workspace: there is no registry and no node_modules here. npm runs package.json scripts only (npm test, npm run NAME).\n' },
-    { what: 'npx says the same and where tests run instead', argv: ['npx', 'vitest'], exit: 127, output: /^npx vitest is not available in the offline workspace: .*Run tests with node --test, or npm/ },
+    {
+      what: "npm test runs pre, main and post scripts with npm's headers",
+      argv: ['npm', 'test'],
+      exit: 0,
+      output:
+        '\n> demo@2.0.0 pretest\n> echo pre\n\npre\n\n> demo@2.0.0 test\n> echo testing\n\ntesting\n\n> demo@2.0.0 posttest\n> echo post\n\npost\n',
+    },
+    {
+      what: 'arguments after -- reach the script, quoted',
+      argv: ['npm', 'run', 'show', '--', "it's", 'two words'],
+      exit: 0,
+      output: "\n> demo@2.0.0 show\n> echo args: 'it'\\''s' 'two words'\n\nargs: it's two words\n",
+    },
+    {
+      what: 'a failing script stops the run with its exit code',
+      argv: ['npm', 'run', 'fails'],
+      exit: 2,
+      output: '\n> demo@2.0.0 fails\n> ls missing-file\n\nls: missing-file: No such file or directory\n',
+    },
+    {
+      what: 'a script that runs node reaches the JavaScript engine',
+      argv: ['npm', 'run', 'nodey'],
+      exit: 0,
+      output: '\n> demo@2.0.0 nodey\n> node hello.js\n\nhello from node\n',
+    },
+    {
+      what: "a missing script is npm's own error",
+      argv: ['npm', 'run', 'nope'],
+      exit: 1,
+      output:
+        'npm error Missing script: "nope"\nnpm error\nnpm error To see a list of scripts, run:\nnpm error   npm run\n',
+    },
+    {
+      what: 'npm run lists the scripts',
+      argv: ['npm', 'run'],
+      exit: 0,
+      output: /^Scripts available via `npm run`:\n {2}pretest\n {4}echo pre\n/,
+    },
+    {
+      what: 'npm install says what is unavailable offline',
+      argv: ['npm', 'install', 'left-pad'],
+      exit: 1,
+      output:
+        'npm install is not available in the offline workspace: there is no registry and no node_modules here. npm runs package.json scripts only (npm test, npm run NAME).\n',
+    },
+    {
+      what: 'npx says the same and where tests run instead',
+      argv: ['npx', 'vitest'],
+      exit: 127,
+      output: /^npx vitest is not available in the offline workspace: .*Run tests with node --test, or npm/,
+    },
   ])('$what', async ({ argv, exit, output }) => {
     const ws = await workspace({ 'package.json': PKG, 'hello.js': "console.log('hello from node');\n" });
     const r = await ws.exec(singleCommand(argv), OPTS);
@@ -46,16 +96,23 @@ describe('npm in the offline shell', () => {
     expect((await ws.exec(singleCommand(['npm', 'test']), { ...OPTS, cwd: 'src' })).output).toContain('testing\n');
     const bare = await workspace({ 'a.txt': '' });
     const r = await bare.exec(singleCommand(['npm', 'test']), OPTS);
-    expect(r).toMatchObject({ exitCode: 254, output: 'npm error code ENOENT\nnpm error Could not read package.json: no package.json in /ws or above it in the workspace\n' });
+    expect(r).toMatchObject({
+      exitCode: 254,
+      output:
+        'npm error code ENOENT\nnpm error Could not read package.json: no package.json in /ws or above it in the workspace\n',
+    });
   });
 });
 
 describe('ShellRunner', () => {
-  it('passes argv unparsed and the environment as the command\'s own', async () => {
+  it("passes argv unparsed and the environment as the command's own", async () => {
     const ws = await workspace({ 'a b.txt': 'spaced\n' });
     expect((await ws.exec(singleCommand(['cat', 'a b.txt']), OPTS)).output).toBe('spaced\n');
     expect((await ws.exec(singleCommand(['echo', '$HOME', '*', '$(id)']), OPTS)).output).toBe('$HOME * $(id)\n');
-    const env = await ws.exec(singleCommand(['printenv', 'GREETING']), { ...OPTS, env: { GREETING: "it's here", 'BAD NAME': 'x' } });
+    const env = await ws.exec(singleCommand(['printenv', 'GREETING']), {
+      ...OPTS,
+      env: { GREETING: "it's here", 'BAD NAME': 'x' },
+    });
     expect(env.output).toBe("it's here\n");
   });
 
@@ -82,11 +139,14 @@ describe('ShellRunner', () => {
     setTimeout(() => ac.abort(), 200);
     const cancelled = await ws.exec(singleCommand(['sleep', '10']), { ...OPTS, signal: ac.signal });
     expect(cancelled).toMatchObject({ exitCode: null, timedOut: false });
-    expect(await ws.exec(singleCommand(['echo', 'never']), { ...OPTS, signal: AbortSignal.abort() })).toMatchObject({ exitCode: null, output: '' });
+    expect(await ws.exec(singleCommand(['echo', 'never']), { ...OPTS, signal: AbortSignal.abort() })).toMatchObject({
+      exitCode: null,
+      output: '',
+    });
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
-  it("keeps what node printed before a timeout killed it", async () => {
+  it('keeps what node printed before a timeout killed it', async () => {
     const ws = await workspace({ 'spin.js': "console.log('working on test 3');\nfor (;;) {}\n" });
     const r = await ws.exec(singleCommand(['node', 'spin.js']), { ...OPTS, timeoutMs: 3000 });
     expect(r).toMatchObject({ exitCode: null, timedOut: true, output: 'working on test 3\n' });
@@ -99,7 +159,9 @@ describe('ShellRunner', () => {
     const r = await ws.exec(singleCommand(['cat', 'big.txt']), { ...OPTS, maxOutputBytes: 1000 });
     expect(r.truncated).toBe(true);
     expect(r.output.length).toBeLessThan(1100);
-    expect(r.backendNote).toContain(`just-bash stopped the command when its output passed ${SHELL_LIVE_OUTPUT_BYTES} bytes`);
+    expect(r.backendNote).toContain(
+      `just-bash stopped the command when its output passed ${SHELL_LIVE_OUTPUT_BYTES} bytes`,
+    );
   });
 
   it.each([

@@ -36,7 +36,10 @@ export function capHeadTail(text: string, max: number): { text: string; truncate
   const head = Math.ceil(max / 2);
   const tail = max - head;
   const omitted = new TextEncoder().encode(text.slice(head, text.length - tail)).length;
-  return { text: `${text.slice(0, head)}\n… [${omitted} bytes of output omitted] …\n${text.slice(text.length - tail)}`, truncated: true };
+  return {
+    text: `${text.slice(0, head)}\n… [${omitted} bytes of output omitted] …\n${text.slice(text.length - tail)}`,
+    truncated: true,
+  };
 }
 
 /** Where one stage's descriptor ends up: the next stage's stdin, the output, or nowhere. */
@@ -49,7 +52,14 @@ export class ShellRunner implements ProcessRunner {
 
   async run(target: RunnerTarget, plan: ExecPlan, opts: ExecOptions): Promise<ExecResult> {
     if (plan.stages.length === 0 || plan.stages.some((s) => s.argv.length === 0)) {
-      return { exitCode: 127, output: '', totalBytes: 0, truncated: false, timedOut: false, backendNote: 'no command was given (a stage has an empty argument vector)' };
+      return {
+        exitCode: 127,
+        output: '',
+        totalBytes: 0,
+        truncated: false,
+        timedOut: false,
+        backendNote: 'no command was given (a stage has an empty argument vector)',
+      };
     }
 
     const abort = new AbortController();
@@ -85,7 +95,9 @@ export class ShellRunner implements ProcessRunner {
           interrupted: (output) => (interrupted += output),
         }),
       });
-    const gaveUp = new Promise<null>((resolve) => abort.signal.addEventListener('abort', () => setTimeout(() => resolve(null), ABORT_GRACE_MS), { once: true }));
+    const gaveUp = new Promise<null>((resolve) =>
+      abort.signal.addEventListener('abort', () => setTimeout(() => resolve(null), ABORT_GRACE_MS), { once: true }),
+    );
 
     let raw = '';
     let piped = '';
@@ -97,7 +109,8 @@ export class ShellRunner implements ProcessRunner {
         const last = i === plan.stages.length - 1;
         const out = place(stage.stdout, last);
         const err = place(stage.stderr, last);
-        const input = stage.stdin === 'pipe' ? (i === 0 ? '' : piped) : stage.stdin === 'empty' ? '' : latin1(stage.stdin);
+        const input =
+          stage.stdin === 'pipe' ? (i === 0 ? '' : piped) : stage.stdin === 'empty' ? '' : latin1(stage.stdin);
         const [cmd, ...args] = stage.argv as [string, ...string[]];
         // The script is the quoted program name alone; `args` reach it unparsed. When both
         // descriptors go to one place, 2>&1 keeps their order as written.
@@ -130,7 +143,8 @@ export class ShellRunner implements ProcessRunner {
       // The output so far says where a killed program was; just-bash drops it with the aborted command.
       if (killed && interrupted && !raw.includes(interrupted)) raw += interrupted;
       if (hitLimit) notes.add(`just-bash stopped the command when its output passed ${liveCap} bytes`);
-      if (plan.stages.length > 1) notes.add('the stages ran one after another, each reading the previous one\'s whole output');
+      if (plan.stages.length > 1)
+        notes.add("the stages ran one after another, each reading the previous one's whole output");
       const capped = capHeadTail(raw, opts.maxOutputBytes);
       return {
         exitCode: killed ? null : exitCode,

@@ -12,11 +12,21 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commandsRefused, LIMITS, nestedGitEntries, probeHostSandbox, SHM_BYTES, TMP_BYTES, UNSANDBOXED, type HostSandbox } from './host-sandbox.ts';
+import {
+  commandsRefused,
+  LIMITS,
+  nestedGitEntries,
+  probeHostSandbox,
+  SHM_BYTES,
+  TMP_BYTES,
+  UNSANDBOXED,
+  type HostSandbox,
+} from './host-sandbox.ts';
 
 const probed = await probeHostSandbox();
 const sandbox: HostSandbox | undefined = 'kind' in probed ? probed : undefined;
-if (!sandbox) console.log(`host-sandbox tests skipped: bubblewrap cannot run here (${'why' in probed ? probed.why : ''})`);
+if (!sandbox)
+  console.log(`host-sandbox tests skipped: bubblewrap cannot run here (${'why' in probed ? probed.why : ''})`);
 
 interface Ran {
   readonly code: number | null;
@@ -29,7 +39,10 @@ let root: string;
 let outside: string;
 
 /** Spawns `argv` through the sandbox as the executor does; `started` sees the child before it ends. */
-function run(argv: readonly string[], opts: { cwd?: string; env?: Record<string, string>; started?: (pid: number) => void } = {}): Promise<Ran> {
+function run(
+  argv: readonly string[],
+  opts: { cwd?: string; env?: Record<string, string>; started?: (pid: number) => void } = {},
+): Promise<Ran> {
   const w = sandbox!.wrap(argv, { root, cwd: opts.cwd ?? root, env: opts.env ?? {} });
   const child = spawn(w.file, w.args, { env: w.env, cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let out = '';
@@ -46,7 +59,7 @@ const sh = (script: string, opts?: Parameters<typeof run>[1]) => run(['sh', '-c'
 
 /** Waits for `check` to hold, polling; fails after `ms`. Never asserts on how long it took. */
 async function until(check: () => boolean, ms: number, what: string): Promise<void> {
-  for (const end = Date.now() + ms; !check(); ) {
+  for (const end = Date.now() + ms; !check();) {
     if (Date.now() > end) throw new Error(`still not true after ${ms} ms: ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -67,15 +80,23 @@ beforeAll(async () => {
   await writeFile(join(root, 'notes.txt'), 'alpha\nbeta\ngamma\n');
   // The project in its own folder: node --test stops at the dangling link the root holds inside the sandbox.
   await mkdir(join(root, 'proj/test'), { recursive: true });
-  await writeFile(join(root, 'proj/package.json'), '{"name":"tiny","type":"module","scripts":{"test":"node --test"}}\n');
-  await writeFile(join(root, 'proj/test/add.test.js'), "import test from 'node:test';\nimport assert from 'node:assert';\ntest('adds', () => assert.equal(1 + 1, 2));\n");
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: root, stdio: 'ignore' });
+  await writeFile(
+    join(root, 'proj/package.json'),
+    '{"name":"tiny","type":"module","scripts":{"test":"node --test"}}\n',
+  );
+  await writeFile(
+    join(root, 'proj/test/add.test.js'),
+    "import test from 'node:test';\nimport assert from 'node:assert';\ntest('adds', () => assert.equal(1 + 1, 2));\n",
+  );
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: root, stdio: 'ignore' });
   git('init', '-q');
   git('add', '.');
   git('commit', '-qm', 'start');
   await mkdir(join(root, '.slmcode/scratch'), { recursive: true });
   // Repositories inside the workspace: a nested one, one deeper down, one in scratch, and a submodule's `.git` file.
-  for (const dir of ['sub', 'deep/er/still', '.slmcode/scratch/repo']) execFileSync('git', ['init', '-q', dir], { cwd: root, stdio: 'ignore' });
+  for (const dir of ['sub', 'deep/er/still', '.slmcode/scratch/repo'])
+    execFileSync('git', ['init', '-q', dir], { cwd: root, stdio: 'ignore' });
   await mkdir(join(root, 'mod'), { recursive: true });
   await writeFile(join(root, 'mod/.git'), 'gitdir: ../.git/modules/mod\n');
   await writeFile(join(root, '.git/info/exclude'), '/sub/\n/deep/\n/mod/\n/.slmcode/\n');
@@ -96,7 +117,9 @@ describe.skipIf(!sandbox)('the bubblewrap sandbox: what a command cannot reach',
   });
 
   it('sees none of the host beyond the toolchain: no /root, /home, /work or other temp directories', async () => {
-    const r = await sh(`for p in /root /home /work ${outside} /etc/shadow /etc/ssh; do [ -e "$p" ] && echo "visible: $p"; done; ls /`);
+    const r = await sh(
+      `for p in /root /home /work ${outside} /etc/shadow /etc/ssh; do [ -e "$p" ] && echo "visible: $p"; done; ls /`,
+    );
     expect(r.out).not.toMatch(/visible:/);
     expect(r.out.trim().split('\n').sort()).toEqual(expect.arrayContaining(['dev', 'etc', 'proc', 'tmp', 'usr']));
   });
@@ -110,11 +133,27 @@ describe.skipIf(!sandbox)('the bubblewrap sandbox: what a command cannot reach',
     ['.git/', 'touch .git/x', () => join(root, '.git/x')],
     ['.git/config', 'echo "[core] fsmonitor = evil" >> .git/config', () => join(root, '.git/config.never')],
     ['.slmcode/', 'touch .slmcode/hooks.json', () => join(root, '.slmcode/hooks.json')],
-    ['a nested repository\'s .git/', 'touch sub/.git/x', () => join(root, 'sub/.git/x')],
-    ['a nested repository\'s .git/config', 'echo "[core] fsmonitor = evil" >> sub/.git/config && touch sub/.git/config.never', () => join(root, 'sub/.git/config.never')],
-    ['a nested repository\'s hooks, three levels down', 'touch deep/er/still/.git/hooks/pre-commit', () => join(root, 'deep/er/still/.git/hooks/pre-commit')],
-    ['a repository\'s .git/ inside .slmcode/scratch/', 'touch .slmcode/scratch/repo/.git/x', () => join(root, '.slmcode/scratch/repo/.git/x')],
-    ['a submodule\'s .git file', 'echo "gitdir: ../evil" > mod/.git && touch mod/.git.never', () => join(root, 'mod/.git.never')],
+    ["a nested repository's .git/", 'touch sub/.git/x', () => join(root, 'sub/.git/x')],
+    [
+      "a nested repository's .git/config",
+      'echo "[core] fsmonitor = evil" >> sub/.git/config && touch sub/.git/config.never',
+      () => join(root, 'sub/.git/config.never'),
+    ],
+    [
+      "a nested repository's hooks, three levels down",
+      'touch deep/er/still/.git/hooks/pre-commit',
+      () => join(root, 'deep/er/still/.git/hooks/pre-commit'),
+    ],
+    [
+      "a repository's .git/ inside .slmcode/scratch/",
+      'touch .slmcode/scratch/repo/.git/x',
+      () => join(root, '.slmcode/scratch/repo/.git/x'),
+    ],
+    [
+      "a submodule's .git file",
+      'echo "gitdir: ../evil" > mod/.git && touch mod/.git.never',
+      () => join(root, 'mod/.git.never'),
+    ],
   ];
   it.each(writes)('cannot write into %s', async (_what, script, hostPath) => {
     const r = await run(['sh', '-c', script, 'sh', outside]);
@@ -129,7 +168,7 @@ describe.skipIf(!sandbox)('the bubblewrap sandbox: what a command cannot reach',
     expect(await readFile(join(root, file), 'utf8')).toBe(before);
   });
 
-  it('keeps a nested repository\'s work tree writable', async () => {
+  it("keeps a nested repository's work tree writable", async () => {
     const r = await sh('echo made > sub/made.txt && cat sub/made.txt');
     expect(r).toMatchObject({ code: 0, out: 'made\n' });
     await rm(join(root, 'sub/made.txt'));
@@ -148,7 +187,9 @@ describe.skipIf(!sandbox)('the bubblewrap sandbox: what a command cannot reach',
     ['/dev/shm', SHM_BYTES],
   ])('holds what is written into %s to its size (memory the rlimits do not count)', async (dir, bytes) => {
     const mib = bytes / 1024 ** 2;
-    const r = await sh(`head -c ${(mib + 16) * 1024 * 1024} /dev/zero > ${dir}/fill; echo "exit $?"; du -m ${dir}/fill`);
+    const r = await sh(
+      `head -c ${(mib + 16) * 1024 * 1024} /dev/zero > ${dir}/fill; echo "exit $?"; du -m ${dir}/fill`,
+    );
     expect(r.out).toMatch(/No space left on device/);
     const [, held] = /^(\d+)\s/m.exec(r.out.split('\n').find((l) => l.includes('fill') && /^\d/.test(l)) ?? '') ?? [];
     expect(Number(held)).toBeLessThanOrEqual(mib);
@@ -200,7 +241,8 @@ describe.skipIf(!sandbox)('the bubblewrap sandbox: what a command cannot reach',
       ['Max file size', LIMITS.fileBytes],
       ['Max core file size', LIMITS.coreBytes],
     ];
-    for (const [name, value] of rows) expect(r.out, name).toMatch(new RegExp(`^${name}\\s+${value}\\s+${value}\\s`, 'm'));
+    for (const [name, value] of rows)
+      expect(r.out, name).toMatch(new RegExp(`^${name}\\s+${value}\\s+${value}\\s`, 'm'));
   });
 
   it('stops a fork bomb at the process limit: it ends by itself, never above the limit', async () => {
@@ -210,7 +252,10 @@ describe.skipIf(!sandbox)('the bubblewrap sandbox: what a command cannot reach',
     let peak = 0;
     const sampler = setInterval(() => (peak = Math.max(peak, processesWith(token).length)), 100);
     let pid = 0;
-    const ran = run(['prlimit', `--nproc=${limit}:${limit}`, '--', 'bash', '-c', `b() { b | b & }; b; wait # ${token}`], { started: (p) => (pid = p) });
+    const ran = run(
+      ['prlimit', `--nproc=${limit}:${limit}`, '--', 'bash', '-c', `b() { b | b & }; b; wait # ${token}`],
+      { started: (p) => (pid = p) },
+    );
     // Without the limit the bomb never ends: kill it then, and the peak tells.
     const safety = setTimeout(() => process.kill(-pid, 'SIGKILL'), 60_000);
     const r = await ran.finally(() => {
@@ -237,7 +282,11 @@ describe.skipIf(!sandbox)('the bubblewrap sandbox: what a command cannot reach',
     process.env.SLM_HOST_SECRET = 'host-only';
     try {
       const r = await run(['env'], { env: { CI: '1' } });
-      const names = r.out.trim().split('\n').map((l) => l.split('=')[0]).sort();
+      const names = r.out
+        .trim()
+        .split('\n')
+        .map((l) => l.split('=')[0])
+        .sort();
       expect(names).toEqual(['CI', 'HOME', 'LANG', 'PATH', 'PWD']);
       expect(r.out).toContain('HOME=/tmp\n');
     } finally {
@@ -282,7 +331,8 @@ describe('the walk for nested .git', () => {
   let tree: string;
   beforeAll(async () => {
     tree = await mkdtemp(join(tmpdir(), 'slm-git-walk-'));
-    for (const d of ['.git/objects', 'a/.git/objects', 'a/b/c/.git', 'wide/1', 'wide/2', 'wide/3']) await mkdir(join(tree, d), { recursive: true });
+    for (const d of ['.git/objects', 'a/.git/objects', 'a/b/c/.git', 'wide/1', 'wide/2', 'wide/3'])
+      await mkdir(join(tree, d), { recursive: true });
     await writeFile(join(tree, 'm.git'), '');
     await writeFile(join(tree, 'wide/.git'), 'gitdir: x\n');
     await symlink(join(tree, 'a'), join(tree, 'linked'));
@@ -307,7 +357,9 @@ describe('where bubblewrap cannot run', () => {
     const r = spawnSync(w.file, w.args, { env: w.env, cwd: tmpdir(), encoding: 'utf8' });
     expect(r.status).toBe(126);
     expect(r.stderr).toBe(`${refused.note}\n`);
-    expect(refused.note).toMatch(/^commands are not run: the OS sandbox \(bubblewrap\) cannot run here — bwrap is not installed .*pass --unsandboxed-commands, which runs the model's commands directly on this machine/);
+    expect(refused.note).toMatch(
+      /^commands are not run: the OS sandbox \(bubblewrap\) cannot run here — bwrap is not installed .*pass --unsandboxed-commands, which runs the model's commands directly on this machine/,
+    );
     expect(existsSync(join(tmpdir(), 'made-by-the-model'))).toBe(false);
   });
 });

@@ -34,7 +34,18 @@
  *   uid. NO_NEW_PRIVS and nosuid mounts (bwrap's own) keep setuid programs from raising it.
  */
 import { spawn } from 'node:child_process';
-import { accessSync, constants, existsSync, lstatSync, mkdtempSync, readdirSync, readlinkSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
 import { probeMemoryCap, type MemoryCap } from './memory-cap.ts';
@@ -99,7 +110,8 @@ export type CommandSandbox = HostSandbox | Unsandboxed | CommandsRefused;
 export const UNSANDBOXED_FLAG = '--unsandboxed-commands';
 
 /** What running without the sandbox means, in the words the CLI uses. */
-export const UNSANDBOXED_RISK = "runs the model's commands directly on this machine, with your user's access to files and network";
+export const UNSANDBOXED_RISK =
+  "runs the model's commands directly on this machine, with your user's access to files and network";
 
 export const UNSANDBOXED: Unsandboxed = Object.freeze({
   kind: 'unsandboxed',
@@ -150,7 +162,14 @@ const NOBODY = 65534;
 const TOOLCHAIN = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
 
 /** What of the host's /etc programs need to start and find their libraries. */
-const ETC = ['/etc/ld.so.cache', '/etc/ld.so.conf', '/etc/ld.so.conf.d', '/etc/alternatives', '/etc/nsswitch.conf', '/etc/localtime'];
+const ETC = [
+  '/etc/ld.so.cache',
+  '/etc/ld.so.conf',
+  '/etc/ld.so.conf.d',
+  '/etc/alternatives',
+  '/etc/nsswitch.conf',
+  '/etc/localtime',
+];
 
 const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
@@ -192,7 +211,10 @@ function generatedEtc(mode: 'user' | 'root'): string {
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   const uid = mode === 'root' ? NOBODY : (process.getuid?.() ?? NOBODY);
   const gid = mode === 'root' ? NOBODY : (process.getgid?.() ?? NOBODY);
-  const users = [`root:x:0:0:root:/tmp:/usr/sbin/nologin`, `nobody:x:${NOBODY}:${NOBODY}:nobody:/tmp:/usr/sbin/nologin`];
+  const users = [
+    `root:x:0:0:root:/tmp:/usr/sbin/nologin`,
+    `nobody:x:${NOBODY}:${NOBODY}:nobody:/tmp:/usr/sbin/nologin`,
+  ];
   const groups = [`root:x:0:`, `nogroup:x:${NOBODY}:`];
   if (uid !== 0 && uid !== NOBODY) users.push(`sandbox:x:${uid}:${gid}:sandbox:/tmp:/bin/sh`);
   if (gid !== 0 && gid !== NOBODY) groups.push(`sandbox:x:${gid}:`);
@@ -282,7 +304,10 @@ function realInside(root: string, rel: string): string | undefined {
  * link), breadth first, never following a link to a directory nor descending into a `.git`.
  * `cut` is set when more than `limit` entries were looked at: the rest was not walked.
  */
-export function nestedGitEntries(root: string, limit = GIT_WALK_ENTRIES): { readonly found: string[]; readonly cut: boolean } {
+export function nestedGitEntries(
+  root: string,
+  limit = GIT_WALK_ENTRIES,
+): { readonly found: string[]; readonly cut: boolean } {
   const found: string[] = [];
   let seen = 0;
   for (let queue = [''], next: string[] = []; queue.length; queue = next, next = []) {
@@ -342,7 +367,12 @@ function lstatIfAny(path: string): ReturnType<typeof lstatSync> | undefined {
 function limitArgs(): string[] {
   const l = LIMITS;
   const pair = (n: number) => `${n}:${n}`;
-  return [`--nproc=${pair(l.processes)}`, `--as=${pair(l.addressSpaceBytes)}`, `--fsize=${pair(l.fileBytes)}`, `--core=${pair(l.coreBytes)}`];
+  return [
+    `--nproc=${pair(l.processes)}`,
+    `--as=${pair(l.addressSpaceBytes)}`,
+    `--fsize=${pair(l.fileBytes)}`,
+    `--core=${pair(l.coreBytes)}`,
+  ];
 }
 
 function gib(n: number): string {
@@ -356,29 +386,56 @@ function makeSandbox(tools: Tools, mode: 'user' | 'root'): HostSandbox {
     mode === 'user'
       ? ['--unshare-all', '--unshare-user', '--disable-userns']
       : // No user namespace: the command must be a non-root uid of the host for the process limit to count.
-        ['--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try', '--cap-add', 'CAP_SETUID,CAP_SETGID,CAP_SETPCAP,CAP_DAC_OVERRIDE'];
+        [
+          '--unshare-ipc',
+          '--unshare-pid',
+          '--unshare-net',
+          '--unshare-uts',
+          '--unshare-cgroup-try',
+          '--cap-add',
+          'CAP_SETUID,CAP_SETGID,CAP_SETPCAP,CAP_DAC_OVERRIDE',
+        ];
   const drop =
     mode === 'root'
-      ? [tools.setpriv!, `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--securebits=+no_setuid_fixup', '--inh-caps=-all,+dac_override', '--ambient-caps=-all,+dac_override', '--bounding-set=-all,+dac_override', '--']
+      ? [
+          tools.setpriv!,
+          `--reuid=${NOBODY}`,
+          `--regid=${NOBODY}`,
+          '--clear-groups',
+          '--securebits=+no_setuid_fixup',
+          '--inh-caps=-all,+dac_override',
+          '--ambient-caps=-all,+dac_override',
+          '--bounding-set=-all,+dac_override',
+          '--',
+        ]
       : [];
   const who = mode === 'root' ? `uid ${NOBODY} (slm runs as root)` : 'your uid in a user namespace';
   const cap = probeMemoryCap(LIMITS.memoryBytes);
   const note =
     `ran in the bubblewrap sandbox as ${who}: only the workspace writable (.git and .slmcode read-only), the toolchain read-only, a private /tmp, no network; ` +
     `at most ${LIMITS.processes} processes, ${gib(LIMITS.addressSpaceBytes)} of address space per process, files up to ${gib(LIMITS.fileBytes)}, ` +
-    ('layout' in cap ? `${gib(cap.bytes)} of memory for all of a command's processes together` : `no cap on all of a command's processes together (${cap.unavailable})`);
+    ('layout' in cap
+      ? `${gib(cap.bytes)} of memory for all of a command's processes together`
+      : `no cap on all of a command's processes together (${cap.unavailable})`);
   return {
     kind: 'bwrap',
     mode,
     note,
     memoryCap: 'layout' in cap ? cap : null,
     wrap(argv, opts) {
-      if (opts.root === '/') throw new Error('the workspace root is /, which cannot be sandboxed: open a project directory');
-      if (!isInside(opts.cwd, opts.root)) throw new Error(`the working directory ${opts.cwd} is outside the workspace ${opts.root}`);
+      if (opts.root === '/')
+        throw new Error('the workspace root is /, which cannot be sandboxed: open a project directory');
+      if (!isInside(opts.cwd, opts.root))
+        throw new Error(`the working directory ${opts.cwd} is outside the workspace ${opts.root}`);
       const m = new MountArgs();
       for (const p of [...TOOLCHAIN, '/etc', '/proc', '/dev', '/tmp']) m.mounted(p);
       m.parents(opts.root);
-      const env: Record<string, string> = { PATH: base.path, HOME: '/tmp', LANG: process.env.LANG ?? 'C.UTF-8', ...opts.env };
+      const env: Record<string, string> = {
+        PATH: base.path,
+        HOME: '/tmp',
+        LANG: process.env.LANG ?? 'C.UTF-8',
+        ...opts.env,
+      };
       const setenv = Object.entries(env).flatMap(([k, v]) => ['--setenv', k, v]);
       const guarded = protectedMounts(opts.root);
       return {
@@ -389,11 +446,15 @@ function makeSandbox(tools: Tools, mode: 'user' | 'root'): HostSandbox {
           '--new-session',
           ...base.args,
           ...m.args,
-          '--bind', opts.root, opts.root,
+          '--bind',
+          opts.root,
+          opts.root,
           ...guarded.args,
           // The sandbox's own root is a tmpfs with no size of its own: nothing may be written there.
-          '--remount-ro', '/',
-          '--chdir', opts.cwd,
+          '--remount-ro',
+          '/',
+          '--chdir',
+          opts.cwd,
           '--clearenv',
           ...setenv,
           '--',
@@ -424,20 +485,29 @@ function tryOnce(sandbox: HostSandbox): Promise<string | undefined> {
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       rmSync(dir, { recursive: true, force: true });
-      resolve(code === 0 ? undefined : `a trial command failed (${signal ?? `exit ${code}`}): ${err.trim().split('\n')[0] || 'no message'}`);
+      resolve(
+        code === 0
+          ? undefined
+          : `a trial command failed (${signal ?? `exit ${code}`}): ${err.trim().split('\n')[0] || 'no message'}`,
+      );
     });
   });
 }
 
 async function probe(): Promise<HostSandbox | { readonly ok: false; readonly why: string }> {
-  if (process.platform !== 'linux') return { ok: false, why: `bubblewrap needs Linux, and this is ${process.platform}` };
+  if (process.platform !== 'linux')
+    return { ok: false, why: `bubblewrap needs Linux, and this is ${process.platform}` };
   const bwrap = which('bwrap');
   if (!bwrap) return { ok: false, why: 'bwrap is not installed (no bwrap on PATH)' };
   const prlimit = which('prlimit');
   if (!prlimit) return { ok: false, why: 'prlimit (util-linux) is not installed, so no limits could be set' };
   const mode = process.getuid?.() === 0 ? 'root' : 'user';
   const setpriv = mode === 'root' ? which('setpriv') : undefined;
-  if (mode === 'root' && !setpriv) return { ok: false, why: 'slm runs as root and setpriv (util-linux) is not installed, so commands cannot drop to an unprivileged uid' };
+  if (mode === 'root' && !setpriv)
+    return {
+      ok: false,
+      why: 'slm runs as root and setpriv (util-linux) is not installed, so commands cannot drop to an unprivileged uid',
+    };
   const sandbox = makeSandbox({ bwrap, prlimit, ...(setpriv && { setpriv }) }, mode);
   const failed = await tryOnce(sandbox);
   return failed ? { ok: false, why: failed } : sandbox;

@@ -17,7 +17,13 @@ const probed = await probeHostSandbox();
 const cap = probeMemoryCap(200 * 1024 ** 2);
 const sandbox: HostSandbox | undefined = 'kind' in probed ? probed : undefined;
 const small: MemoryCap | undefined = 'layout' in cap ? cap : undefined;
-const why = !sandbox ? `bubblewrap cannot run here (${'why' in probed ? probed.why : ''})` : !small ? ('unavailable' in cap ? cap.unavailable : '') : '';
+const why = !sandbox
+  ? `bubblewrap cannot run here (${'why' in probed ? probed.why : ''})`
+  : !small
+    ? 'unavailable' in cap
+      ? cap.unavailable
+      : ''
+    : '';
 if (why) console.log(`memory-cap exec tests skipped: ${why}`);
 
 let dir: string;
@@ -34,7 +40,11 @@ afterAll(async () => {
 
 /** node holding `mb` MiB for a moment, then printing what it held. */
 function hold(mb: number): string[] {
-  return ['node', '-e', `const a = []; for (let i = 0; i < ${mb / 10}; i++) a.push(Buffer.alloc(10 * 1024 * 1024, 1)); setTimeout(() => console.log('held ${mb}'), 400);`];
+  return [
+    'node',
+    '-e',
+    `const a = []; for (let i = 0; i < ${mb / 10}; i++) a.push(Buffer.alloc(10 * 1024 * 1024, 1)); setTimeout(() => console.log('held ${mb}'), 400);`,
+  ];
 }
 
 /** Two stages side by side (the first's output piped into the second, which ignores it). */
@@ -56,6 +66,8 @@ describe.skipIf(Boolean(why))('one memory cap for all of a command’s processes
 
   it('two stages each under the cap, together past it: killed, and the result names the cap', async () => {
     const r = await ws.exec(pair(150, 150), { timeoutMs: 20_000, maxOutputBytes: 10_000 });
-    expect(r.backendNote).toMatch(/^killed by the memory cap: the command's processes together went past 200 MiB \((one process was|\d processes were) ended by the kernel\)/);
+    expect(r.backendNote).toMatch(
+      /^killed by the memory cap: the command's processes together went past 200 MiB \((one process was|\d processes were) ended by the kernel\)/,
+    );
   });
 });

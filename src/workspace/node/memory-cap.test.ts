@@ -45,9 +45,14 @@ describe('the probe, on made-up cgroup trees', () => {
   });
 
   it('v2 without the memory controller delegated: unavailable, saying how to start slm so it is', () => {
-    const root = fakeTree({ 'cgroup.controllers': 'cpu memory pids', 'user.slice/app.scope/cgroup.subtree_control': '' });
+    const root = fakeTree({
+      'cgroup.controllers': 'cpu memory pids',
+      'user.slice/app.scope/cgroup.subtree_control': '',
+    });
     const cap = probeMemoryCap(1024, root, '0::/user.slice/app.scope\n');
-    expect('unavailable' in cap && cap.unavailable).toMatch(/does not delegate the memory controller.*systemd-run --user --scope -p MemoryMax=/);
+    expect('unavailable' in cap && cap.unavailable).toMatch(
+      /does not delegate the memory controller.*systemd-run --user --scope -p MemoryMax=/,
+    );
   });
 
   it('v2 with the memory controller delegated: a v2 cap', () => {

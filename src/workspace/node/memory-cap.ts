@@ -94,7 +94,9 @@ function tryLayout(layout: 'v1' | 'v2', parent: string, bytes: number): MemoryCa
     cap.open().close();
     return cap;
   } catch (e) {
-    return { unavailable: `a cgroup could not be made under ${parent} (${e instanceof Error ? e.message : String(e)}), so processes are bounded one by one only` };
+    return {
+      unavailable: `a cgroup could not be made under ${parent} (${e instanceof Error ? e.message : String(e)}), so processes are bounded one by one only`,
+    };
   }
 }
 
@@ -106,7 +108,8 @@ function openGroup(layout: 'v1' | 'v2', parent: string, bytes: number): MemoryCa
     if (layout === 'v1') {
       writeFileSync(join(dir, 'memory.limit_in_bytes'), String(bytes));
       // memsw must be written after the plain limit (it may not be below it).
-      if (existsSync(join(dir, 'memory.memsw.limit_in_bytes'))) writeFileSync(join(dir, 'memory.memsw.limit_in_bytes'), String(bytes));
+      if (existsSync(join(dir, 'memory.memsw.limit_in_bytes')))
+        writeFileSync(join(dir, 'memory.memsw.limit_in_bytes'), String(bytes));
     } else {
       writeFileSync(join(dir, 'memory.max'), String(bytes));
       if (existsSync(join(dir, 'memory.swap.max'))) writeFileSync(join(dir, 'memory.swap.max'), '0');

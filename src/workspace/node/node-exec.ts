@@ -20,7 +20,10 @@ import { CappedBytes } from '../capped-bytes.ts';
 import type { MemoryCap, MemoryCapGroup } from './memory-cap.ts';
 
 /** How one argv is started: directly, or through a host sandbox that wraps it. */
-export type Launcher = (argv: readonly string[], opts: { root: string; cwd: string; env: Record<string, string> }) => {
+export type Launcher = (
+  argv: readonly string[],
+  opts: { root: string; cwd: string; env: Record<string, string> },
+) => {
   file: string;
   args: string[];
   env: Record<string, string>;
@@ -98,7 +101,8 @@ function pipeLink(dir: string, n: number): { readFd: number; writeFd: number } {
 /** Runs `req.plan` and resolves when its last process has exited and the output closed; never rejects. */
 export async function runPlan(req: PlanRequest): Promise<ExecResult> {
   const stages = req.plan.stages;
-  if (stages.length === 0 || stages.some((s) => s.argv.length === 0)) return notRun(127, 'no command was given (a stage has an empty argument vector)');
+  if (stages.length === 0 || stages.some((s) => s.argv.length === 0))
+    return notRun(127, 'no command was given (a stage has an empty argument vector)');
   if (req.signal?.aborted) return notRun(null, 'cancelled before it started');
 
   const groups = stages.length === 1 ? 'the whole process group' : `the process groups of all ${stages.length} stages`;
@@ -194,8 +198,19 @@ export async function runPlan(req: PlanRequest): Promise<ExecResult> {
         sink === 'null' ? 'ignore' : sink === 'output' || i === last ? writer : links[i]!.writeFd;
 
       for (const [i, stage] of stages.entries()) {
-        const stdin = stage.stdin === 'pipe' ? (i === 0 ? 'ignore' : links[i - 1]!.readFd) : stage.stdin === 'empty' ? 'ignore' : 'pipe';
-        const launched = req.launch(stage.argv, { root: req.root, cwd: req.cwd, env: { ...req.baseEnv, ...stage.env } });
+        const stdin =
+          stage.stdin === 'pipe'
+            ? i === 0
+              ? 'ignore'
+              : links[i - 1]!.readFd
+            : stage.stdin === 'empty'
+              ? 'ignore'
+              : 'pipe';
+        const launched = req.launch(stage.argv, {
+          root: req.root,
+          cwd: req.cwd,
+          env: { ...req.baseEnv, ...stage.env },
+        });
         if (launched.note && !notes.includes(launched.note)) notes.push(launched.note);
         const started = group ? group.enter(launched.file, launched.args) : launched;
         let child: ChildProcess;
@@ -252,7 +267,17 @@ function mib(bytes: number): string {
   return bytes >= 1024 ** 3 ? `${bytes / 1024 ** 3} GiB` : `${Math.round(bytes / 1024 ** 2)} MiB`;
 }
 
-const SIGNALS: Readonly<Record<string, number>> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGABRT: 6, SIGKILL: 9, SIGSEGV: 11, SIGPIPE: 13, SIGALRM: 14, SIGTERM: 15 };
+const SIGNALS: Readonly<Record<string, number>> = {
+  SIGHUP: 1,
+  SIGINT: 2,
+  SIGQUIT: 3,
+  SIGABRT: 6,
+  SIGKILL: 9,
+  SIGSEGV: 11,
+  SIGPIPE: 13,
+  SIGALRM: 14,
+  SIGTERM: 15,
+};
 
 /** The number bash adds to 128 for a process killed by `signal`. */
 function signalNumber(signal: string): number {

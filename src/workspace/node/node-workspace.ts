@@ -6,7 +6,21 @@
  */
 import { lstat, mkdir, readlink, realpath, rename, rm, symlink } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
-import { closeSync, constants, existsSync, fstatSync, ftruncateSync, lstatSync, openSync, readdirSync, readFileSync, readSync, renameSync, writeFileSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  ftruncateSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  writeFileSync,
+  type Stats,
+} from 'node:fs';
 import { posix } from 'node:path';
 import {
   WorkspaceError,
@@ -72,7 +86,11 @@ export class NodeWorkspace implements Workspace {
     // Opened without blocking and checked before the read: a FIFO a command made would
     // otherwise stop the whole process until some writer opened it.
     const notRead = (kind: string): WorkspaceError =>
-      new WorkspaceError('EIO', path, `${path} is ${kind}, not a regular file: the file tools do not read it (reading could block forever or never end)`);
+      new WorkspaceError(
+        'EIO',
+        path,
+        `${path} is ${kind}, not a regular file: the file tools do not read it (reading could block forever or never end)`,
+      );
     const buf = await this.guard(path, async () => {
       let fd: number;
       try {
@@ -124,13 +142,19 @@ export class NodeWorkspace implements Workspace {
       // otherwise hold the write until a reader came.
       const before = lstatSync(this.abs(path), { throwIfNoEntry: false });
       const kind = before && specialFileKind(before);
-      if (kind) throw new WorkspaceError('EIO', path, `${path} is ${kind}, not a regular file: the file tools do not write it`);
+      if (kind)
+        throw new WorkspaceError('EIO', path, `${path} is ${kind}, not a regular file: the file tools do not write it`);
       // Synchronous, as readFile is: an edit's write costs tens of microseconds, not a trip
       // through the thread pool for each of its five calls.
       const fd = openSync(this.abs(path), constants.O_WRONLY | constants.O_CREAT | constants.O_NONBLOCK, 0o666);
       try {
         const special = specialFileKind(fstatSync(fd));
-        if (special) throw new WorkspaceError('EIO', path, `${path} is ${special}, not a regular file: the file tools do not write it`);
+        if (special)
+          throw new WorkspaceError(
+            'EIO',
+            path,
+            `${path} is ${special}, not a regular file: the file tools do not write it`,
+          );
         // Written over from the start, then cut to its length: truncating to 0 first costs a
         // file of tens of kilobytes most of an edit's time here, freeing pages the write refills.
         writeFileSync(fd, data);
@@ -150,7 +174,9 @@ export class NodeWorkspace implements Workspace {
       await mkdir(this.abs(path), { recursive: true });
     } catch (e) {
       const err = toWorkspaceError(e, path);
-      throw err.code === 'EEXIST' ? new WorkspaceError('ENOTDIR', path, `ENOTDIR: a parent of ${path} is not a directory`) : err;
+      throw err.code === 'EEXIST'
+        ? new WorkspaceError('ENOTDIR', path, `ENOTDIR: a parent of ${path} is not a directory`)
+        : err;
     }
   }
 
@@ -234,7 +260,9 @@ export class NodeWorkspace implements Workspace {
    */
   private undoProtectedDirs(plan: ExecPlan, absent: readonly string[], result: ExecResult): ExecResult {
     const gitAlone = plan.stages.length === 1 && posix.basename(plan.stages[0]!.argv[0] ?? '') === 'git';
-    const made = absent.filter((d) => !(d === '.git' && gitAlone) && lstatSync(this.abs(d), { throwIfNoEntry: false }) !== undefined);
+    const made = absent.filter(
+      (d) => !(d === '.git' && gitAlone) && lstatSync(this.abs(d), { throwIfNoEntry: false }) !== undefined,
+    );
     if (made.length === 0) return result;
     const failed: string[] = [];
     for (const d of made) {

@@ -51,9 +51,12 @@ describe('NodeWorkspace.readUpTo', () => {
     expect(await ws.readUpTo(path, max)).toEqual({ tooLarge: size });
   });
 
-  it.each(['missing.txt', 'sub', 'sub/missing', 'small.txt/x', 'link', 'outside', 'pipe', 'sock'])('%s: null (not a regular file), at once', async (path) => {
-    expect(await ws.readUpTo(path, 1_000_000)).toBeNull();
-  });
+  it.each(['missing.txt', 'sub', 'sub/missing', 'small.txt/x', 'link', 'outside', 'pipe', 'sock'])(
+    '%s: null (not a regular file), at once',
+    async (path) => {
+      expect(await ws.readUpTo(path, 1_000_000)).toBeNull();
+    },
+  );
 
   it('reads a file whose size says 0 to its end, as procfs files are', async () => {
     const proc = await NodeWorkspace.open('/proc/self');
@@ -69,12 +72,17 @@ describe('NodeWorkspace.readUpTo', () => {
   it('answers as lstat + readFile do, for files of any size against any cap', async () => {
     const plain = { readFile: ws.readFile.bind(ws), lstat: ws.lstat.bind(ws) } as unknown as NodeWorkspace;
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: 300_000 }), fc.integer({ min: 0, max: 300_000 }), fc.boolean(), async (size, max, binary) => {
-        const data = bytes(size, 13);
-        if (binary && size > 0) data[size >> 1] = 0;
-        writeFileSync(join(dir, 'p.bin'), data);
-        expect(await searchedFileState(ws, 'p.bin', max)).toEqual(await searchedFileState(plain, 'p.bin', max));
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 300_000 }),
+        fc.integer({ min: 0, max: 300_000 }),
+        fc.boolean(),
+        async (size, max, binary) => {
+          const data = bytes(size, 13);
+          if (binary && size > 0) data[size >> 1] = 0;
+          writeFileSync(join(dir, 'p.bin'), data);
+          expect(await searchedFileState(ws, 'p.bin', max)).toEqual(await searchedFileState(plain, 'p.bin', max));
+        },
+      ),
       { numRuns: 60 },
     );
     for (const path of ['missing.txt', 'sub', 'pipe', 'sock']) {

@@ -48,7 +48,9 @@ describe('special files in a Node workspace', () => {
   });
 
   it('a write over the FIFO fails at once and leaves it a FIFO', async () => {
-    await expect(ws.writeFile('pipe', new TextEncoder().encode('x'))).rejects.toThrow('pipe is a FIFO (named pipe), not a regular file: the file tools do not write it');
+    await expect(ws.writeFile('pipe', new TextEncoder().encode('x'))).rejects.toThrow(
+      'pipe is a FIFO (named pipe), not a regular file: the file tools do not write it',
+    );
     expect(execFileSync('stat', ['-c', '%F', join(dir, 'pipe')], { encoding: 'utf8' }).trim()).toBe('fifo');
   });
 

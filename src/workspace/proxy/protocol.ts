@@ -38,7 +38,11 @@ export interface WorkspaceCalls {
 
 export type WorkspaceOp = keyof WorkspaceCalls;
 
-export type ProxyCallOf<K extends WorkspaceOp> = { readonly type: 'call'; readonly id: number; readonly op: K } & WorkspaceCalls[K]['params'];
+export type ProxyCallOf<K extends WorkspaceOp> = {
+  readonly type: 'call';
+  readonly id: number;
+  readonly op: K;
+} & WorkspaceCalls[K]['params'];
 
 /** One Workspace method call. */
 export type ProxyCall = { [K in WorkspaceOp]: ProxyCallOf<K> }[WorkspaceOp];

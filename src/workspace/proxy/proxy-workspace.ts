@@ -7,8 +7,25 @@
  * page whose backend stopped answering turns into an EIO error (file calls) or a result that
  * says so (exec), never a hung agent.
  */
-import { WorkspaceError, type DirEntry, type ExecOptions, type ExecPlan, type ExecResult, type Stat, type Workspace } from '../../engine/workspace.ts';
-import type { ProxyCallOf, ProxyReply, ProxyRequest, WireExecOptions, WorkspaceCalls, WorkspaceInfo, WorkspaceOp, WorkspacePort } from './protocol.ts';
+import {
+  WorkspaceError,
+  type DirEntry,
+  type ExecOptions,
+  type ExecPlan,
+  type ExecResult,
+  type Stat,
+  type Workspace,
+} from '../../engine/workspace.ts';
+import type {
+  ProxyCallOf,
+  ProxyReply,
+  ProxyRequest,
+  WireExecOptions,
+  WorkspaceCalls,
+  WorkspaceInfo,
+  WorkspaceOp,
+  WorkspacePort,
+} from './protocol.ts';
 import { fromWireFailure, transferableCopy } from './wire.ts';
 
 export interface ProxyOptions {
@@ -58,7 +75,12 @@ class Channel {
   ): { id: number; result: Promise<WorkspaceCalls[K]['result']> } {
     const id = this.#nextId++;
     if (this.#closedBecause !== null) {
-      return { id, result: Promise.reject(new WorkspaceError('EIO', '', `EIO: the workspace connection is closed (${this.#closedBecause})`)) };
+      return {
+        id,
+        result: Promise.reject(
+          new WorkspaceError('EIO', '', `EIO: the workspace connection is closed (${this.#closedBecause})`),
+        ),
+      };
     }
     const result = new Promise<WorkspaceCalls[K]['result']>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -115,7 +137,11 @@ export class ProxyWorkspace implements Workspace {
     const opts = { ...DEFAULTS, ...options };
     const channel = new Channel(port);
     const late = (): Error =>
-      new WorkspaceError('EIO', '', `EIO: the page's workspace did not answer the handshake within ${opts.connectTimeoutMs} ms; is serveWorkspace running on the other end of the port?`);
+      new WorkspaceError(
+        'EIO',
+        '',
+        `EIO: the page's workspace did not answer the handshake within ${opts.connectTimeoutMs} ms; is serveWorkspace running on the other end of the port?`,
+      );
     try {
       const info = await channel.start('describe', {}, [], opts.connectTimeoutMs, late).result;
       return new ProxyWorkspace(channel, info, opts);
@@ -138,7 +164,11 @@ export class ProxyWorkspace implements Workspace {
   ): Promise<WorkspaceCalls[K]['result']> {
     const ms = this.opts.callTimeoutMs;
     const late = (): Error =>
-      new WorkspaceError('EIO', path, `EIO: the ${this.kind} workspace did not answer ${op} of ${path || '.'} within ${ms} ms; it may have stopped — reload the page to start it again`);
+      new WorkspaceError(
+        'EIO',
+        path,
+        `EIO: the ${this.kind} workspace did not answer ${op} of ${path || '.'} within ${ms} ms; it may have stopped — reload the page to start it again`,
+      );
     return this.channel.start(op, params, transfer, ms, late).result;
   }
 
@@ -186,7 +216,10 @@ export class ProxyWorkspace implements Workspace {
       ...(opts.env ? { env: { ...opts.env } } : {}),
     };
     const deadline = opts.timeoutMs + this.opts.execGraceMs;
-    const late = (): Error => new Error(`the ${this.kind} workspace did not answer within ${deadline} ms (its own timeout was ${opts.timeoutMs} ms)`);
+    const late = (): Error =>
+      new Error(
+        `the ${this.kind} workspace did not answer within ${deadline} ms (its own timeout was ${opts.timeoutMs} ms)`,
+      );
     const { id, result } = this.channel.start('exec', { plan, opts: wire }, [], deadline, late);
     const onAbort = (): void => this.channel.send({ type: 'abort', id });
     opts.signal?.addEventListener('abort', onAbort, { once: true });

@@ -4,7 +4,13 @@
  * cancelling across the port, and deadlines and closing that turn a silent page into errors.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { singleCommand, isWorkspaceError, type ExecOptions, type ExecResult, type Workspace } from '../../engine/workspace.ts';
+import {
+  singleCommand,
+  isWorkspaceError,
+  type ExecOptions,
+  type ExecResult,
+  type Workspace,
+} from '../../engine/workspace.ts';
 import { MemoryWorkspace } from '../memory/memory-workspace.ts';
 import type { ProcessRunner } from '../memory/process-runner.ts';
 import { NodeWorkspace } from '../node/node-workspace.ts';
@@ -33,7 +39,14 @@ const untilAborted: ProcessRunner = {
   run: (_target, plan, opts) =>
     new Promise<ExecResult>((resolve) => {
       opts.signal?.addEventListener('abort', () =>
-        resolve({ exitCode: null, output: `${plan.stages[0]!.argv.join(' ')} stopped`, totalBytes: 0, truncated: false, timedOut: false, backendNote: 'cancelled' }),
+        resolve({
+          exitCode: null,
+          output: `${plan.stages[0]!.argv.join(' ')} stopped`,
+          totalBytes: 0,
+          truncated: false,
+          timedOut: false,
+          backendNote: 'cancelled',
+        }),
       );
     }),
 };
@@ -114,17 +127,27 @@ describe('errors cross as data', () => {
       server.close();
       port1.close();
     });
-    const reply = new Promise<ProxyReply>((resolve) => port1.addEventListener('message', (e) => resolve(e.data as ProxyReply)));
+    const reply = new Promise<ProxyReply>((resolve) =>
+      port1.addEventListener('message', (e) => resolve(e.data as ProxyReply)),
+    );
     port1.start();
     port1.postMessage({ type: 'launch', id: 7 });
-    expect(await reply).toEqual({ type: 'error', id: 7, error: { name: 'TypeError', message: 'workspace proxy: not a call: {"type":"launch","id":7}' } });
+    expect(await reply).toEqual({
+      type: 'error',
+      id: 7,
+      error: { name: 'TypeError', message: 'workspace proxy: not a call: {"type":"launch","id":7}' },
+    });
   });
 });
 
 describe('exec across the port', () => {
   it('forwards argv, cwd and env, and returns the result', async () => {
     const ws = await connect(await NodeWorkspace.open(process.cwd()));
-    const r = await ws.exec(singleCommand(['sh', '-c', 'echo "$SLM_PROBE" $0', 'zero']), { ...base, cwd: 'src', env: { SLM_PROBE: 'probe' } });
+    const r = await ws.exec(singleCommand(['sh', '-c', 'echo "$SLM_PROBE" $0', 'zero']), {
+      ...base,
+      cwd: 'src',
+      env: { SLM_PROBE: 'probe' },
+    });
     expect(r).toMatchObject({ exitCode: 0, output: 'probe zero\n', timedOut: false });
   });
 
@@ -186,7 +209,7 @@ describe('deadlines and closing', () => {
     const pending = ws.readdir('').catch((e: unknown) => e);
     ws.close('the page reloaded');
     const later = await ws.readFile('a.txt').catch((e: unknown) => e);
-    expect((await pending as Error).message).toBe('EIO: the workspace connection was closed (the page reloaded)');
+    expect(((await pending) as Error).message).toBe('EIO: the workspace connection was closed (the page reloaded)');
     expect((later as Error).message).toBe('EIO: the workspace connection is closed (the page reloaded)');
     expect(isWorkspaceError(later, 'EIO')).toBe(true);
   });

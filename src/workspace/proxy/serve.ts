@@ -36,7 +36,11 @@ export function serveWorkspace(port: WorkspacePort<ProxyReply>, workspace: Works
       // Not ours: a port is point to point, so this is a wiring bug, reported where it can be.
       const id = (msg as { id?: unknown } | null)?.id;
       if (typeof id === 'number') {
-        reply({ type: 'error', id, error: { name: 'TypeError', message: `workspace proxy: not a call: ${JSON.stringify(msg).slice(0, 200)}` } });
+        reply({
+          type: 'error',
+          id,
+          error: { name: 'TypeError', message: `workspace proxy: not a call: ${JSON.stringify(msg).slice(0, 200)}` },
+        });
       }
       return;
     }

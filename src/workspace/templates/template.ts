@@ -45,9 +45,11 @@ export async function hashTemplateFiles(files: Readonly<Record<string, string>>)
 export function asTemplate(json: unknown): Template {
   const t = json as Partial<Record<keyof Template, unknown>>;
   for (const key of ['id', 'title', 'description', 'task', 'hash'] as const) {
-    if (typeof t?.[key] !== 'string') throw new TypeError(`template: field ${key} must be a string, got ${JSON.stringify(t?.[key])}`);
+    if (typeof t?.[key] !== 'string')
+      throw new TypeError(`template: field ${key} must be a string, got ${JSON.stringify(t?.[key])}`);
   }
-  if (typeof t.files !== 'object' || t.files === null) throw new TypeError(`template ${String(t.id)}: files must be an object`);
+  if (typeof t.files !== 'object' || t.files === null)
+    throw new TypeError(`template ${String(t.id)}: files must be an object`);
   for (const [path, text] of Object.entries(t.files)) {
     if (typeof text !== 'string') throw new TypeError(`template ${String(t.id)}: file ${path} must be text`);
   }

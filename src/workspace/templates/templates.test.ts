@@ -14,10 +14,13 @@ import { decodeText } from '../../engine/text.ts';
 import { STARTER_TEMPLATE, TEMPLATES, asTemplate, hashTemplateFiles, seedTemplate, templateById } from './index.ts';
 
 describe('generated template JSON', () => {
-  it.each(templateIds())('%s.json is up to date with its files (regenerate: npx tsx scripts/build-templates.ts)', async (id) => {
-    const expected = templateJson(await collectTemplate(id));
-    expect(readFileSync(templateJsonPath(id), 'utf8')).toBe(expected);
-  });
+  it.each(templateIds())(
+    '%s.json is up to date with its files (regenerate: npx tsx scripts/build-templates.ts)',
+    async (id) => {
+      const expected = templateJson(await collectTemplate(id));
+      expect(readFileSync(templateJsonPath(id), 'utf8')).toBe(expected);
+    },
+  );
 
   it('every template directory is bundled, and nothing else', () => {
     expect(TEMPLATES.map((t) => t.id).sort()).toEqual(templateIds());
@@ -67,7 +70,12 @@ describe('seedTemplate', () => {
     for (const [path, text] of Object.entries(STARTER_TEMPLATE.files)) {
       expect(decodeText(await ws.readFile(path))).toBe(text);
     }
-    expect((await ws.readdir('')).map((e) => `${e.name}:${e.type}`)).toEqual(['README.md:file', 'package.json:file', 'src:dir', 'test:dir']);
+    expect((await ws.readdir('')).map((e) => `${e.name}:${e.type}`)).toEqual([
+      'README.md:file',
+      'package.json:file',
+      'src:dir',
+      'test:dir',
+    ]);
   });
 });
 

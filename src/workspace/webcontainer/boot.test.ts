@@ -13,7 +13,9 @@ interface Stand {
 }
 
 /** A page that may be isolated, have SharedArrayBuffer and be online; boot() waits until settled. */
-function page(over: Partial<Pick<BootEnvironment<string>, 'crossOriginIsolated' | 'hasSharedArrayBuffer' | 'onLine'>> = {}): Stand {
+function page(
+  over: Partial<Pick<BootEnvironment<string>, 'crossOriginIsolated' | 'hasSharedArrayBuffer' | 'onLine'>> = {},
+): Stand {
   let count = 0;
   let settle: Stand['settle'] = () => {
     throw new Error('boot() was not called');
@@ -35,8 +37,18 @@ function page(over: Partial<Pick<BootEnvironment<string>, 'crossOriginIsolated' 
 
 describe('bootWebContainer: failing fast, before any boot', () => {
   it.each([
-    ['a page without COOP/COEP', { crossOriginIsolated: false, hasSharedArrayBuffer: false }, 'not-isolated', BOOT_MESSAGES.notIsolated],
-    ['an isolated page without SharedArrayBuffer', { hasSharedArrayBuffer: false }, 'unsupported-browser', BOOT_MESSAGES.unsupported],
+    [
+      'a page without COOP/COEP',
+      { crossOriginIsolated: false, hasSharedArrayBuffer: false },
+      'not-isolated',
+      BOOT_MESSAGES.notIsolated,
+    ],
+    [
+      'an isolated page without SharedArrayBuffer',
+      { hasSharedArrayBuffer: false },
+      'unsupported-browser',
+      BOOT_MESSAGES.unsupported,
+    ],
     ['an offline browser', { onLine: false }, 'offline', BOOT_MESSAGES.offline],
   ] as const)('%s → %s', async (_label, over, reason, message) => {
     const p = page(over);
@@ -46,7 +58,11 @@ describe('bootWebContainer: failing fast, before any boot', () => {
 
   it('a signal aborted before the call', async () => {
     const p = page();
-    expect(await bootWebContainer({ signal: AbortSignal.abort() }, p.env)).toEqual({ ok: false, reason: 'error', message: BOOT_MESSAGES.cancelled });
+    expect(await bootWebContainer({ signal: AbortSignal.abort() }, p.env)).toEqual({
+      ok: false,
+      reason: 'error',
+      message: BOOT_MESSAGES.cancelled,
+    });
     expect(p.boots()).toBe(0);
   });
 });
@@ -67,7 +83,11 @@ describe('bootWebContainer: the boot itself', () => {
     const p = page();
     const first = bootWebContainer({}, p.env);
     p.settle('reject', 'Unable to create more instances');
-    expect(await first).toEqual({ ok: false, reason: 'error', message: BOOT_MESSAGES.error('Unable to create more instances') });
+    expect(await first).toEqual({
+      ok: false,
+      reason: 'error',
+      message: BOOT_MESSAGES.error('Unable to create more instances'),
+    });
     expect(BOOT_MESSAGES.error('x')).toBe(
       "WebContainer failed to start: x. The run continues on the in-memory workspace, whose shell runs the project's JavaScript tests in a sandbox (no real Node.js, no npm install). Reload the page to try again.",
     );
@@ -83,11 +103,19 @@ describe('bootWebContainer: the boot itself', () => {
     const first = await bootWebContainer({ timeoutMs: 100 }, p.env);
     expect(Date.now() - started).toBeGreaterThanOrEqual(90);
     expect(first).toEqual({ ok: false, reason: 'timeout', message: BOOT_MESSAGES.timeout(100) });
-    expect(BOOT_MESSAGES.timeout(20_000)).toMatch(/^WebContainer did not start within 20 s: StackBlitz's servers \(stackblitz\.com\) did not answer/);
-    expect(BOOT_MESSAGES.timeout(20_000)).toMatch(/Reload the page to try again: the page keeps waiting on its first attempt/);
+    expect(BOOT_MESSAGES.timeout(20_000)).toMatch(
+      /^WebContainer did not start within 20 s: StackBlitz's servers \(stackblitz\.com\) did not answer/,
+    );
+    expect(BOOT_MESSAGES.timeout(20_000)).toMatch(
+      /Reload the page to try again: the page keeps waiting on its first attempt/,
+    );
 
     const again = Date.now();
-    expect(await bootWebContainer({ timeoutMs: 5_000 }, p.env)).toEqual({ ok: false, reason: 'timeout', message: BOOT_MESSAGES.stillWaiting });
+    expect(await bootWebContainer({ timeoutMs: 5_000 }, p.env)).toEqual({
+      ok: false,
+      reason: 'timeout',
+      message: BOOT_MESSAGES.stillWaiting,
+    });
     expect(Date.now() - again).toBeLessThan(50);
     expect(p.boots()).toBe(1);
 
@@ -110,14 +138,22 @@ describe('bootWebContainer: the boot itself', () => {
     for (const l of listeners) l();
     expect(await first).toEqual({ ok: false, reason: 'offline', message: BOOT_MESSAGES.offline });
     expect(listeners.size).toBe(0);
-    expect(await bootWebContainer({ timeoutMs: 60_000 }, p.env)).toEqual({ ok: false, reason: 'timeout', message: BOOT_MESSAGES.stillWaiting });
+    expect(await bootWebContainer({ timeoutMs: 60_000 }, p.env)).toEqual({
+      ok: false,
+      reason: 'timeout',
+      message: BOOT_MESSAGES.stillWaiting,
+    });
   });
 
   it('a signal aborted while booting', async () => {
     const p = page();
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 20);
-    expect(await bootWebContainer({ timeoutMs: 5_000, signal: ac.signal }, p.env)).toEqual({ ok: false, reason: 'error', message: BOOT_MESSAGES.cancelled });
+    expect(await bootWebContainer({ timeoutMs: 5_000, signal: ac.signal }, p.env)).toEqual({
+      ok: false,
+      reason: 'error',
+      message: BOOT_MESSAGES.cancelled,
+    });
   });
 });
 

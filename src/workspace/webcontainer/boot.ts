@@ -40,7 +40,8 @@ export interface BootEnvironment<T = WebContainer> {
 export const DEFAULT_BOOT_TIMEOUT_MS = 20_000;
 
 /** What runs instead, said the way the start screen says it. */
-export const FALLBACK_TEXT = "The run continues on the in-memory workspace, whose shell runs the project's JavaScript tests in a sandbox (no real Node.js, no npm install).";
+export const FALLBACK_TEXT =
+  "The run continues on the in-memory workspace, whose shell runs the project's JavaScript tests in a sandbox (no real Node.js, no npm install).";
 
 /** The failure messages, by reason; exported so the notice and the tests quote the same text. */
 export const BOOT_MESSAGES = {
@@ -61,7 +62,8 @@ export const BOOT_MESSAGES = {
   stillWaiting:
     'WebContainer is still waiting on an earlier attempt on this page that was given up on (it timed out, or the browser went offline), and a second attempt would wait on the same one. ' +
     `${FALLBACK_TEXT} Reload the page to try again.`,
-  error: (why: string): string => `WebContainer failed to start: ${why}. ${FALLBACK_TEXT} Reload the page to try again.`,
+  error: (why: string): string =>
+    `WebContainer failed to start: ${why}. ${FALLBACK_TEXT} Reload the page to try again.`,
   cancelled: `Starting WebContainer was cancelled. ${FALLBACK_TEXT} Reload the page to try again.`,
 } as const;
 
@@ -82,7 +84,9 @@ let page: BootEnvironment | null = null;
 /** This page's environment. Throws off the main thread: WebContainer needs `window`. */
 export function pageEnvironment(): BootEnvironment {
   if (typeof window === 'undefined' || typeof document === 'undefined') {
-    throw new Error('bootWebContainer runs on the main thread only (WebContainer needs window and document); call it from the page, not a worker');
+    throw new Error(
+      'bootWebContainer runs on the main thread only (WebContainer needs window and document); call it from the page, not a worker',
+    );
   }
   // One object per page, so every caller shares the one boot attempt the library allows.
   page ??= {

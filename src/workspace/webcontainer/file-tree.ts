@@ -29,7 +29,9 @@ export function toFileTree(files: Readonly<Record<string, string | Uint8Array>>)
       } else if ('directory' in node) {
         dir = node.directory;
       } else {
-        throw new TypeError(`toFileTree: ${parts.slice(0, i + 1).join('/')} is both a file and a directory (needed by ${path})`);
+        throw new TypeError(
+          `toFileTree: ${parts.slice(0, i + 1).join('/')} is both a file and a directory (needed by ${path})`,
+        );
       }
     }
   }

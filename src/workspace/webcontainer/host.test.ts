@@ -25,7 +25,10 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-function env(boot: () => Promise<NodeWebContainer>, over: Partial<BootEnvironment<NodeWebContainer>> = {}): BootEnvironment<NodeWebContainer> {
+function env(
+  boot: () => Promise<NodeWebContainer>,
+  over: Partial<BootEnvironment<NodeWebContainer>> = {},
+): BootEnvironment<NodeWebContainer> {
   return { crossOriginIsolated: true, hasSharedArrayBuffer: true, onLine: true, boot, ...over };
 }
 
@@ -38,7 +41,10 @@ function record(feed: TerminalFeed): TerminalEvent[] {
 describe('startWebContainerHost', () => {
   it('when WebContainer cannot start, says why on the terminal and returns the failure', async () => {
     const feed = new TerminalFeed();
-    const host = await startWebContainerHost({ files: {}, onTerminal: feed.emit }, env(() => new Promise(() => {}), { onLine: false }));
+    const host = await startWebContainerHost(
+      { files: {}, onTerminal: feed.emit },
+      env(() => new Promise(() => {}), { onLine: false }),
+    );
     expect(host).toEqual({ ok: false, reason: 'offline', message: BOOT_MESSAGES.offline });
     expect(record(feed)).toEqual([
       { kind: 'note', text: "Starting WebContainer (it boots from StackBlitz's servers)…" },
@@ -48,7 +54,10 @@ describe('startWebContainerHost', () => {
 
   it('a mount that fails is an error result, not a throw', async () => {
     const wc = new NodeWebContainer(join(dir, 'does-not-exist'));
-    const host = await startWebContainerHost({ files: { 'a.txt': 'a' } }, env(async () => wc));
+    const host = await startWebContainerHost(
+      { files: { 'a.txt': 'a' } },
+      env(async () => wc),
+    );
     expect(host.ok).toBe(false);
     expect(!host.ok && host.message).toMatch(/^WebContainer failed to start: its files could not be written \(ENOENT/);
   });
@@ -57,12 +66,18 @@ describe('startWebContainerHost', () => {
     const wc = new NodeWebContainer(dir);
     const feed = new TerminalFeed();
     const events = record(feed);
-    const host = await startWebContainerHost({ files: STARTER_TEMPLATE.files, onTerminal: feed.emit }, env(async () => wc));
+    const host = await startWebContainerHost(
+      { files: STARTER_TEMPLATE.files, onTerminal: feed.emit },
+      env(async () => wc),
+    );
     if (!host.ok) throw new Error(host.message);
     const proxy = await ProxyWorkspace.connect(host.port);
     try {
       expect([proxy.kind, proxy.root, proxy.supportsSymlinks]).toEqual(['webcontainer', dir, false]);
-      expect(events.at(-1)).toEqual({ kind: 'note', text: `WebContainer is ready: ${Object.keys(STARTER_TEMPLATE.files).length} files in ${dir}.` });
+      expect(events.at(-1)).toEqual({
+        kind: 'note',
+        text: `WebContainer is ready: ${Object.keys(STARTER_TEMPLATE.files).length} files in ${dir}.`,
+      });
 
       const engine = createEngine(proxy);
       const read = await engine.call('ws_read', { path: 'src/strings.js' });

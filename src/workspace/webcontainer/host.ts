@@ -6,7 +6,14 @@
  */
 import type { WebContainer } from '@webcontainer/api';
 import { serveWorkspace } from '../proxy/serve.ts';
-import { bootWebContainer, BOOT_MESSAGES, pageEnvironment, type BootEnvironment, type BootFailure, type BootOptions } from './boot.ts';
+import {
+  bootWebContainer,
+  BOOT_MESSAGES,
+  pageEnvironment,
+  type BootEnvironment,
+  type BootFailure,
+  type BootOptions,
+} from './boot.ts';
 import type { TerminalListener } from './terminal-feed.ts';
 import { WebContainerWorkspace, type WebContainerLike } from './webcontainer-workspace.ts';
 
@@ -42,7 +49,11 @@ export async function startWebContainerHost<T extends WebContainerLike = WebCont
   try {
     await workspace.mountFiles(options.files);
   } catch (e) {
-    const failure: BootFailure = { ok: false, reason: 'error', message: BOOT_MESSAGES.error(`its files could not be written (${e instanceof Error ? e.message : String(e)})`) };
+    const failure: BootFailure = {
+      ok: false,
+      reason: 'error',
+      message: BOOT_MESSAGES.error(`its files could not be written (${e instanceof Error ? e.message : String(e)})`),
+    };
     note(failure.message);
     return failure;
   }

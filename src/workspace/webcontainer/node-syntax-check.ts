@@ -12,7 +12,13 @@
  */
 import { cleanOutput } from '../../engine/exec-output.ts';
 import { checkSyntax } from '../../engine/syntax/index.ts';
-import { errorAt, okVerdict, skippedVerdict, type CheckOptions, type SyntaxVerdict } from '../../engine/syntax/verdict.ts';
+import {
+  errorAt,
+  okVerdict,
+  skippedVerdict,
+  type CheckOptions,
+  type SyntaxVerdict,
+} from '../../engine/syntax/verdict.ts';
 import { decodeText } from '../../engine/text.ts';
 import { singleCommand, type ExecResult, type Workspace } from '../../engine/workspace.ts';
 
@@ -41,7 +47,11 @@ export function createNodeSyntaxCheck(ws: Workspace, options: NodeSyntaxCheckOpt
   return async (path: string, text: string, opts: CheckOptions = {}): Promise<SyntaxVerdict | null> => {
     if (!JS_FILE.test(path) || !(await holds(ws, path, text))) return fallback(path, text, opts);
     // `./` keeps a file named like an option (`-x.js`) a file.
-    const run = await ws.exec(singleCommand(['node', '--check', `./${path}`]), { cwd: '', timeoutMs, maxOutputBytes: 16 * 1024 });
+    const run = await ws.exec(singleCommand(['node', '--check', `./${path}`]), {
+      cwd: '',
+      timeoutMs,
+      maxOutputBytes: 16 * 1024,
+    });
     return verdictOf(run, timeoutMs) ?? fallback(path, text, opts);
   };
 }

@@ -36,9 +36,11 @@ export class NodeWebContainer implements WebContainerLike {
       writeFile: (p, data) => messageOnly(() => writeFile(at(p), data)),
       readdir: (p) =>
         messageOnly(async () =>
-          (await readdir(at(p), { withFileTypes: true })).map(
-            (d): WebContainerDirent => ({ name: d.name, isFile: () => d.isFile(), isDirectory: () => d.isDirectory() }),
-          ),
+          (await readdir(at(p), { withFileTypes: true })).map((d): WebContainerDirent => ({
+            name: d.name,
+            isFile: () => d.isFile(),
+            isDirectory: () => d.isDirectory(),
+          })),
         ),
       mkdir: (p, o) => messageOnly(() => mkdir(at(p), o)),
       rm: (p, o) => messageOnly(() => rm(at(p), o)),

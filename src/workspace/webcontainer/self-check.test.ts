@@ -43,7 +43,10 @@ describe('selfCheck passes on backends that keep the contract', () => {
 
   it.each([
     ['node', async (): Promise<Workspace> => NodeWorkspace.open(await freshDir())],
-    ['the stand-in WebContainer', async (): Promise<Workspace> => new WebContainerWorkspace(new NodeWebContainer(await freshDir()))],
+    [
+      'the stand-in WebContainer',
+      async (): Promise<Workspace> => new WebContainerWorkspace(new NodeWebContainer(await freshDir())),
+    ],
   ])('%s (every row, exec included)', async (_label, make) => {
     const ws = await make();
     const rows = await selfCheck(ws, { exec: true });

@@ -9,7 +9,13 @@
  * WebContainer differing, not the check being wrong.
  */
 import { decodeText, encodeText } from '../../engine/text.ts';
-import { isWorkspaceError, singleCommand, type ExecOptions, type Workspace, type WorkspaceErrorCode } from '../../engine/workspace.ts';
+import {
+  isWorkspaceError,
+  singleCommand,
+  type ExecOptions,
+  type Workspace,
+  type WorkspaceErrorCode,
+} from '../../engine/workspace.ts';
 import { createNodeSyntaxCheck } from './node-syntax-check.ts';
 
 export interface CheckRow {
@@ -112,7 +118,10 @@ const EXEC_CHECKS: readonly (readonly [string, Check])[] = [
   [
     'node runs: output and exit code',
     async (ws) => {
-      const r = await ws.exec(singleCommand(['node', '-e', 'process.stdout.write("ok " + process.version); process.exit(3)']), base);
+      const r = await ws.exec(
+        singleCommand(['node', '-e', 'process.stdout.write("ok " + process.version); process.exit(3)']),
+        base,
+      );
       same('exit code', r.exitCode, 3);
       if (!/^ok v\d+/.test(r.output)) throw new Mismatch(`output: got ${JSON.stringify(r.output)}`);
       return r.output.slice(3);
@@ -121,7 +130,10 @@ const EXEC_CHECKS: readonly (readonly [string, Check])[] = [
   [
     'output is capped while running, every byte counted',
     async (ws) => {
-      const r = await ws.exec(singleCommand(['node', '-e', 'process.stdout.write("x".repeat(200000))']), { ...base, maxOutputBytes: 1000 });
+      const r = await ws.exec(singleCommand(['node', '-e', 'process.stdout.write("x".repeat(200000))']), {
+        ...base,
+        maxOutputBytes: 1000,
+      });
       same('truncated, totalBytes', [r.truncated, r.totalBytes], [true, 200_000]);
       if (r.output.length > 1100) throw new Mismatch(`kept ${r.output.length} characters of a 1000-byte cap`);
     },
@@ -129,14 +141,25 @@ const EXEC_CHECKS: readonly (readonly [string, Check])[] = [
   [
     'a timeout kills the process',
     async (ws) => {
-      const r = await ws.exec(singleCommand(['node', '-e', 'setInterval(() => {}, 1000)']), { ...base, timeoutMs: 1000 });
+      const r = await ws.exec(singleCommand(['node', '-e', 'setInterval(() => {}, 1000)']), {
+        ...base,
+        timeoutMs: 1000,
+      });
       same('exitCode, timedOut', [r.exitCode, r.timedOut], [null, true]);
     },
   ],
   [
     'a two-stage plan runs joined by a pipe, or is not run and says why',
     async (ws) => {
-      const r = await ws.exec({ stages: [singleCommand(['echo', 'piped']).stages[0]!, { argv: ['cat'], stdin: 'pipe', stdout: 'next', stderr: 'output' }] }, base);
+      const r = await ws.exec(
+        {
+          stages: [
+            singleCommand(['echo', 'piped']).stages[0]!,
+            { argv: ['cat'], stdin: 'pipe', stdout: 'next', stderr: 'output' },
+          ],
+        },
+        base,
+      );
       if (r.exitCode === 126 && /pipeline of 2/.test(r.backendNote ?? '')) return 'not run (one process per call)';
       same('exit code', r.exitCode, 0);
       same('output', r.output.replace(/\r\n/g, '\n'), 'piped\n');
@@ -163,12 +186,14 @@ export async function selfCheck(ws: Workspace, opts: SelfCheckOptions): Promise<
       const fact = await check();
       rows.push({ name, ok: true, detail: fact ?? '', ms: Math.round(performance.now() - start) });
     } catch (e) {
-      const detail = e instanceof Mismatch ? e.message : `threw ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`;
+      const detail =
+        e instanceof Mismatch ? e.message : `threw ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`;
       rows.push({ name, ok: false, detail, ms: Math.round(performance.now() - start) });
     }
   };
   await run(`start from an empty ${CHECK_DIR}/`, () => removeIfThere(ws, CHECK_DIR));
-  for (const [name, check] of opts.exec ? [...FS_CHECKS, ...EXEC_CHECKS] : FS_CHECKS) await run(name, () => check(ws, at));
+  for (const [name, check] of opts.exec ? [...FS_CHECKS, ...EXEC_CHECKS] : FS_CHECKS)
+    await run(name, () => check(ws, at));
   await run(`clean up ${CHECK_DIR}/`, () => removeIfThere(ws, CHECK_DIR));
   return rows;
 }

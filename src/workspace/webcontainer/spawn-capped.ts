@@ -35,7 +35,12 @@ export const FLUSH_MS = 200;
 type Stop = 'timeout' | 'abort';
 
 /** Spawns `argv` and resolves with its bounded result; never rejects. `tee` sees the command, its output and its end. */
-export async function spawnCapped(spawn: Spawn, argv: readonly string[], opts: ExecOptions, tee?: TerminalListener): Promise<ExecResult> {
+export async function spawnCapped(
+  spawn: Spawn,
+  argv: readonly string[],
+  opts: ExecOptions,
+  tee?: TerminalListener,
+): Promise<ExecResult> {
   const [cmd, ...args] = argv;
   if (cmd === undefined) return notRun(127, 'no command was given (the argument vector is empty)');
   if (opts.signal?.aborted) return notRun(null, 'cancelled before it started');
@@ -73,7 +78,10 @@ export async function spawnCapped(spawn: Spawn, argv: readonly string[], opts: E
     }
     if (proc === null) {
       // Stopped before the process existed: kill it if it turns up after all.
-      spawning.then((p) => p.kill(), () => undefined);
+      spawning.then(
+        (p) => p.kill(),
+        () => undefined,
+      );
       return end(stoppedResult(stopped!, opts.timeoutMs, out));
     }
     if (stopped) proc.kill();

@@ -14,7 +14,11 @@ describe('TerminalFeed', () => {
     feed.emit({ kind: 'exit', exitCode: 0 });
     stop();
     feed.emit(out('after'));
-    expect(got).toEqual([{ kind: 'command', argv: ['npm', 'test'], cwd: '' }, out('ok\n'), { kind: 'exit', exitCode: 0 }]);
+    expect(got).toEqual([
+      { kind: 'command', argv: ['npm', 'test'], cwd: '' },
+      out('ok\n'),
+      { kind: 'exit', exitCode: 0 },
+    ]);
   });
 
   it('keeps the backlog within its bound, dropping the oldest events first', () => {

@@ -78,9 +78,22 @@ describe('exec', () => {
   it('spawns exactly argv, relative cwd and env; interleaves output; reports the exit code', async () => {
     const { ws, wc } = await fresh();
     await ws.mkdir('sub');
-    const r = await ws.exec(singleCommand(['sh', '-c', 'echo "$P" $0; pwd; echo err >&2; exit 3', '$HOME *']), { ...base, cwd: 'sub', env: { P: 'probe' } });
-    expect(wc.spawned.at(-1)).toEqual({ command: 'sh', args: ['-c', 'echo "$P" $0; pwd; echo err >&2; exit 3', '$HOME *'], options: { cwd: 'sub', env: { P: 'probe' } } });
-    expect(r).toMatchObject({ exitCode: 3, output: `probe $HOME *\n${join(wc.workdir, 'sub')}\nerr\n`, truncated: false, timedOut: false });
+    const r = await ws.exec(singleCommand(['sh', '-c', 'echo "$P" $0; pwd; echo err >&2; exit 3', '$HOME *']), {
+      ...base,
+      cwd: 'sub',
+      env: { P: 'probe' },
+    });
+    expect(wc.spawned.at(-1)).toEqual({
+      command: 'sh',
+      args: ['-c', 'echo "$P" $0; pwd; echo err >&2; exit 3', '$HOME *'],
+      options: { cwd: 'sub', env: { P: 'probe' } },
+    });
+    expect(r).toMatchObject({
+      exitCode: 3,
+      output: `probe $HOME *\n${join(wc.workdir, 'sub')}\nerr\n`,
+      truncated: false,
+      timedOut: false,
+    });
     expect(r.totalBytes).toBe(r.output.length);
     const atRoot = await ws.exec(singleCommand(['pwd']), base);
     expect(wc.spawned.at(-1)?.options).toEqual({});
@@ -102,7 +115,12 @@ describe('exec', () => {
     const started = Date.now();
     const r = await ws.exec(singleCommand(['sh', '-c', 'echo started; sleep 60']), { ...base, timeoutMs: 300 });
     expect(Date.now() - started).toBeLessThan(3000);
-    expect(r).toMatchObject({ exitCode: null, timedOut: true, output: 'started\n', backendNote: 'killed after 300 ms' });
+    expect(r).toMatchObject({
+      exitCode: null,
+      timedOut: true,
+      output: 'started\n',
+      backendNote: 'killed after 300 ms',
+    });
   });
 
   it('honours an AbortSignal before and during the run', async () => {
@@ -119,8 +137,20 @@ describe('exec', () => {
 
   it.each([
     ['an empty argument vector', [], {}, 127, 'no command was given (the argument vector is empty)'],
-    ['a working directory that does not exist', ['pwd'], { cwd: 'missing' }, 126, 'could not start pwd in missing: no such directory'],
-    ['a working directory that is a file', ['pwd'], { cwd: 'f.txt' }, 126, 'could not start pwd in f.txt: no such directory'],
+    [
+      'a working directory that does not exist',
+      ['pwd'],
+      { cwd: 'missing' },
+      126,
+      'could not start pwd in missing: no such directory',
+    ],
+    [
+      'a working directory that is a file',
+      ['pwd'],
+      { cwd: 'f.txt' },
+      126,
+      'could not start pwd in f.txt: no such directory',
+    ],
   ] as const)('does not spawn for %s', async (_label, argv, extra, exitCode, note) => {
     const { ws, wc } = await fresh();
     await ws.writeFile('f.txt', bytes('f'));
@@ -135,7 +165,10 @@ describe('exec', () => {
     await ws.exec(singleCommand(['sh', '-c', 'echo one; echo two; exit 2']), base);
     await ws.exec(singleCommand(['sleep', '5']), { ...base, timeoutMs: 100 });
     expect(events[0]).toEqual({ kind: 'command', argv: ['sh', '-c', 'echo one; echo two; exit 2'], cwd: '' });
-    const output = events.filter((e) => e.kind === 'output').map((e) => (e as { data: string }).data).join('');
+    const output = events
+      .filter((e) => e.kind === 'output')
+      .map((e) => (e as { data: string }).data)
+      .join('');
     expect(output).toBe('one\ntwo\n');
     const ends = events.filter((e) => e.kind === 'exit');
     expect(ends).toEqual([
@@ -149,16 +182,28 @@ describe('exec against what WebContainer may do', () => {
   const base: ExecOptions = { timeoutMs: 150, maxOutputBytes: 1024 };
   /** A WebContainer whose spawn is replaced; the fs is never touched by these calls. */
   const withSpawn = (spawn: WebContainerLike['spawn']): WebContainerWorkspace =>
-    new WebContainerWorkspace({ workdir: '/home/p', fs: null as unknown as WebContainerLike['fs'], mount: () => Promise.resolve(), spawn });
+    new WebContainerWorkspace({
+      workdir: '/home/p',
+      fs: null as unknown as WebContainerLike['fs'],
+      mount: () => Promise.resolve(),
+      spawn,
+    });
 
   it('a spawn that rejects is exit 127 with the reason', async () => {
     const ws = withSpawn(() => Promise.reject(new Error('jsh: command not found: nope')));
-    expect(await ws.exec(singleCommand(['nope']), base)).toMatchObject({ exitCode: 127, backendNote: 'could not start nope: jsh: command not found: nope' });
+    expect(await ws.exec(singleCommand(['nope']), base)).toMatchObject({
+      exitCode: 127,
+      backendNote: 'could not start nope: jsh: command not found: nope',
+    });
   });
 
   it('a spawn that never answers is stopped by the timeout', async () => {
     const ws = withSpawn(() => new Promise(() => {}));
-    expect(await ws.exec(singleCommand(['hang']), base)).toMatchObject({ exitCode: null, timedOut: true, backendNote: 'killed after 150 ms' });
+    expect(await ws.exec(singleCommand(['hang']), base)).toMatchObject({
+      exitCode: null,
+      timedOut: true,
+      backendNote: 'killed after 150 ms',
+    });
   });
 
   it('a killed process whose exit never settles and whose output stays open still ends at the timeout', async () => {

@@ -122,7 +122,9 @@ export class WebContainerWorkspace implements Workspace {
     } catch (e) {
       // A file among the ancestors: Node-like filesystems say EEXIST or ENOTDIR; the contract says ENOTDIR.
       const err = toWorkspaceError(e, path);
-      throw err.code === 'EEXIST' || err.code === 'ENOTDIR' ? new WorkspaceError('ENOTDIR', path, `ENOTDIR: a parent of ${path} is not a directory`) : err;
+      throw err.code === 'EEXIST' || err.code === 'ENOTDIR'
+        ? new WorkspaceError('ENOTDIR', path, `ENOTDIR: a parent of ${path} is not a directory`)
+        : err;
     }
   }
 
@@ -137,7 +139,9 @@ export class WebContainerWorkspace implements Workspace {
    */
   private async entryType(path: string): Promise<'file' | 'dir' | null> {
     if (path === '') return 'dir';
-    const entries: WebContainerDirent[] | null = await orMissing(path, () => this.wc.fs.readdir(this.fsPath(dirName(path)), { withFileTypes: true }));
+    const entries: WebContainerDirent[] | null = await orMissing(path, () =>
+      this.wc.fs.readdir(this.fsPath(dirName(path)), { withFileTypes: true }),
+    );
     if (!entries) return null;
     const name = path.slice(path.lastIndexOf('/') + 1);
     const entry = entries.find((e) => e.name === name);
@@ -191,10 +195,22 @@ export class WebContainerWorkspace implements Workspace {
     const stage = plan.stages[0]!;
     const cwd = opts.cwd ?? '';
     if ((await this.entryType(cwd)) !== 'dir') {
-      return { exitCode: 126, output: '', totalBytes: 0, truncated: false, timedOut: false, backendNote: `could not start ${stage.argv[0] ?? 'the command'} in ${cwd}: no such directory` };
+      return {
+        exitCode: 126,
+        output: '',
+        totalBytes: 0,
+        truncated: false,
+        timedOut: false,
+        backendNote: `could not start ${stage.argv[0] ?? 'the command'} in ${cwd}: no such directory`,
+      };
     }
     const env = { ...opts.env, ...stage.env };
-    const r = await spawnCapped((cmd, args, o) => this.wc.spawn(cmd, args, o), stage.argv, { ...opts, ...(Object.keys(env).length ? { env } : {}) }, this.options.onTerminal);
+    const r = await spawnCapped(
+      (cmd, args, o) => this.wc.spawn(cmd, args, o),
+      stage.argv,
+      { ...opts, ...(Object.keys(env).length ? { env } : {}) },
+      this.options.onTerminal,
+    );
     // Both streams discarded (`&>/dev/null`): the command ran, its output is not shown.
     return stage.stdout === 'null' ? { ...r, output: '', totalBytes: 0, truncated: false } : r;
   }
@@ -204,10 +220,14 @@ export class WebContainerWorkspace implements Workspace {
 function unsupported(plan: ExecPlan): string | null {
   const [stage, ...rest] = plan.stages;
   if (stage === undefined) return 'no command was given (the plan is empty)';
-  const advice = 'Send each command as its own ws_shell call, without pipes or redirections (its output and errors are shown together).';
-  if (rest.length > 0) return `WebContainer runs one process per call here, and this command is a pipeline of ${plan.stages.length}. ${advice}`;
-  if (stage.stdin !== 'empty' && stage.stdin !== 'pipe') return `WebContainer gives a process no end of input, so a heredoc, here-string or < file cannot be fed to it. ${advice}`;
+  const advice =
+    'Send each command as its own ws_shell call, without pipes or redirections (its output and errors are shown together).';
+  if (rest.length > 0)
+    return `WebContainer runs one process per call here, and this command is a pipeline of ${plan.stages.length}. ${advice}`;
+  if (stage.stdin !== 'empty' && stage.stdin !== 'pipe')
+    return `WebContainer gives a process no end of input, so a heredoc, here-string or < file cannot be fed to it. ${advice}`;
   const shown = (sink: ExecSink): ExecSink => (sink === 'next' ? 'output' : sink);
-  if (shown(stage.stdout) !== shown(stage.stderr)) return `WebContainer shows a process's output and errors together, so one of them cannot be sent to /dev/null alone. ${advice}`;
+  if (shown(stage.stdout) !== shown(stage.stderr))
+    return `WebContainer shows a process's output and errors together, so one of them cannot be sent to /dev/null alone. ${advice}`;
   return null;
 }

@@ -35,19 +35,32 @@ export function readGgufHeader(bytes: Uint8Array): GgufHeader {
   };
   const scalar = (type: number): GgufScalar => {
     switch (type) {
-      case GgufType.u8: return view.getUint8(at++);
-      case GgufType.i8: return view.getInt8(at++);
-      case GgufType.u16: return (at += 2), view.getUint16(at - 2, true);
-      case GgufType.i16: return (at += 2), view.getInt16(at - 2, true);
-      case GgufType.u32: return u32();
-      case GgufType.i32: return (at += 4), view.getInt32(at - 4, true);
-      case GgufType.f32: return (at += 4), view.getFloat32(at - 4, true);
-      case GgufType.bool: return view.getUint8(at++) !== 0;
-      case GgufType.string: return str();
-      case GgufType.u64: return (at += 8), view.getBigUint64(at - 8, true);
-      case GgufType.i64: return (at += 8), view.getBigInt64(at - 8, true);
-      case GgufType.f64: return (at += 8), view.getFloat64(at - 8, true);
-      default: throw new Error(`GGUF: unknown value type ${type} at byte ${at}`);
+      case GgufType.u8:
+        return view.getUint8(at++);
+      case GgufType.i8:
+        return view.getInt8(at++);
+      case GgufType.u16:
+        return ((at += 2), view.getUint16(at - 2, true));
+      case GgufType.i16:
+        return ((at += 2), view.getInt16(at - 2, true));
+      case GgufType.u32:
+        return u32();
+      case GgufType.i32:
+        return ((at += 4), view.getInt32(at - 4, true));
+      case GgufType.f32:
+        return ((at += 4), view.getFloat32(at - 4, true));
+      case GgufType.bool:
+        return view.getUint8(at++) !== 0;
+      case GgufType.string:
+        return str();
+      case GgufType.u64:
+        return ((at += 8), view.getBigUint64(at - 8, true));
+      case GgufType.i64:
+        return ((at += 8), view.getBigInt64(at - 8, true));
+      case GgufType.f64:
+        return ((at += 8), view.getFloat64(at - 8, true));
+      default:
+        throw new Error(`GGUF: unknown value type ${type} at byte ${at}`);
     }
   };
   if (u32() !== GGUF_MAGIC) throw new Error('GGUF: bad magic');

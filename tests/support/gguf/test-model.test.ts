@@ -35,10 +35,12 @@ describe('the generated test model', () => {
     expect(tokens).toHaveLength(nVocab);
     expect(types).toHaveLength(nVocab);
     expect((meta('tokenizer.ggml.scores') as number[]).length).toBe(nVocab);
-    for (let b = 0; b < 256; b++) expect(types[tokens.indexOf(`<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`)]).toBe(6);
+    for (let b = 0; b < 256; b++)
+      expect(types[tokens.indexOf(`<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`)]).toBe(6);
     for (const control of ['<|im_start|>', '<|im_end|>']) expect(types[tokens.indexOf(control)]).toBe(3);
     expect(meta('tokenizer.ggml.eos_token_id')).toBe(tokens.indexOf('<|im_end|>'));
-    for (const piece of ['{"', '":', 'tool', 'ws_read', 'args', 'path', 'done', '\u2581', 'a', '~']) expect(tokens).toContain(piece);
+    for (const piece of ['{"', '":', 'tool', 'ws_read', 'args', 'path', 'done', '\u2581', 'a', '~'])
+      expect(tokens).toContain(piece);
   });
 
   it('has the llama tensor table, matrices in F16 and norms in F32, each aligned', () => {

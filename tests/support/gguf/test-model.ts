@@ -31,7 +31,15 @@ export interface TestModelOptions {
   readonly contextLength?: number;
 }
 
-export const TEST_MODEL_DEFAULTS = Object.freeze({ seed: 1, embedding: 64, layers: 2, heads: 4, kvHeads: 2, feedForward: 128, contextLength: 8192 });
+export const TEST_MODEL_DEFAULTS = Object.freeze({
+  seed: 1,
+  embedding: 64,
+  layers: 2,
+  heads: 4,
+  kvHeads: 2,
+  feedForward: 128,
+  contextLength: 8192,
+});
 
 /** SentencePiece token types (llama.cpp's llama_token_type). */
 const TokenType = { normal: 1, unknown: 2, control: 3, byte: 6 } as const;
@@ -40,12 +48,75 @@ const SPACE = '\u2581';
 
 /** Pieces beyond single characters: JSON punctuation, the call's keys, tool names, common words. */
 const PIECES = [
-  '{"', '":', '":"', '","', '"}', '"},', '"}}', '":{"', '":{}', '}}', '":[', '"]', '"],', ',"', '\\n', '  ',
-  'thought', 'tool', 'args', 'path', 'content', 'summary', 'old_str', 'new_str', 'pattern', 'command', 'offset', 'limit', 'items',
-  'ws_read', 'ws_write', 'ws_edit', 'ws_list', 'ws_glob', 'ws_grep', 'ws_delete', 'ws_mv', 'ws_patch', 'ws_replace_lines', 'ws_shell',
-  'ws_test', 'ws_todo', 'ws_skill', 'git_diff', 'git_status', 'done',
-  'src', 'test', 'index', 'README', '.md', '.js', '.ts', '.py', '.json', 'file', 'function', 'return', 'const', 'import', 'export',
-  `${SPACE}the`, `${SPACE}a`, `${SPACE}to`, `${SPACE}file`, `${SPACE}test`, `${SPACE}read`, `${SPACE}is`, `${SPACE}and`,
+  '{"',
+  '":',
+  '":"',
+  '","',
+  '"}',
+  '"},',
+  '"}}',
+  '":{"',
+  '":{}',
+  '}}',
+  '":[',
+  '"]',
+  '"],',
+  ',"',
+  '\\n',
+  '  ',
+  'thought',
+  'tool',
+  'args',
+  'path',
+  'content',
+  'summary',
+  'old_str',
+  'new_str',
+  'pattern',
+  'command',
+  'offset',
+  'limit',
+  'items',
+  'ws_read',
+  'ws_write',
+  'ws_edit',
+  'ws_list',
+  'ws_glob',
+  'ws_grep',
+  'ws_delete',
+  'ws_mv',
+  'ws_patch',
+  'ws_replace_lines',
+  'ws_shell',
+  'ws_test',
+  'ws_todo',
+  'ws_skill',
+  'git_diff',
+  'git_status',
+  'done',
+  'src',
+  'test',
+  'index',
+  'README',
+  '.md',
+  '.js',
+  '.ts',
+  '.py',
+  '.json',
+  'file',
+  'function',
+  'return',
+  'const',
+  'import',
+  'export',
+  `${SPACE}the`,
+  `${SPACE}a`,
+  `${SPACE}to`,
+  `${SPACE}file`,
+  `${SPACE}test`,
+  `${SPACE}read`,
+  `${SPACE}is`,
+  `${SPACE}and`,
 ];
 
 /**
@@ -110,7 +181,8 @@ function spelled(token: string): string {
 /** The model file's bytes, deterministic for the options. */
 export function makeTestModel(options: TestModelOptions = {}): Uint8Array {
   const o = { ...TEST_MODEL_DEFAULTS, ...options };
-  if (o.embedding % o.heads !== 0 || o.heads % o.kvHeads !== 0) throw new Error('test model: embedding must divide into heads, heads into kv heads');
+  if (o.embedding % o.heads !== 0 || o.heads % o.kvHeads !== 0)
+    throw new Error('test model: embedding must divide into heads, heads into kv heads');
   const headDim = o.embedding / o.heads;
   const kvDim = headDim * o.kvHeads;
   const vocab = testVocab();
@@ -127,7 +199,12 @@ export function makeTestModel(options: TestModelOptions = {}): Uint8Array {
 
   const tensors: GgufTensor[] = [{ name: 'token_embd.weight', dims: [E, nVocab], type: 'F16', data: embd }];
   for (let l = 0; l < o.layers; l++) {
-    const matrix = (name: string, cols: number, rows: number, scale: number): GgufTensor => ({ name: `blk.${l}.${name}.weight`, dims: [cols, rows], type: 'F16', data: uniform(cols * rows, scale) });
+    const matrix = (name: string, cols: number, rows: number, scale: number): GgufTensor => ({
+      name: `blk.${l}.${name}.weight`,
+      dims: [cols, rows],
+      type: 'F16',
+      data: uniform(cols * rows, scale),
+    });
     tensors.push(
       { name: `blk.${l}.attn_norm.weight`, dims: [E], type: 'F32', data: ones(E) },
       matrix('attn_q', E, E, 0.3),
@@ -140,14 +217,20 @@ export function makeTestModel(options: TestModelOptions = {}): Uint8Array {
       matrix('ffn_down', o.feedForward, E, 0.05),
     );
   }
-  tensors.push({ name: 'output_norm.weight', dims: [E], type: 'F32', data: ones(E) }, { name: 'output.weight', dims: [E, nVocab], type: 'F16', data: output });
+  tensors.push(
+    { name: 'output_norm.weight', dims: [E], type: 'F32', data: ones(E) },
+    { name: 'output.weight', dims: [E, nVocab], type: 'F16', data: output },
+  );
 
   const id = (text: string) => vocab.tokens.indexOf(text);
   const u32 = (value: number): GgufValue => ({ kind: 'u32', value });
   const metadata = new Map<string, GgufValue>([
     ['general.architecture', { kind: 'string', value: 'llama' }],
     ['general.name', { kind: 'string', value: TEST_MODEL_NAME }],
-    ['general.description', { kind: 'string', value: `Random weights (seed ${o.seed}) for tests: not a language model.` }],
+    [
+      'general.description',
+      { kind: 'string', value: `Random weights (seed ${o.seed}) for tests: not a language model.` },
+    ],
     ['general.file_type', u32(1)], // mostly F16
     ['general.alignment', u32(32)],
     ['llama.context_length', u32(o.contextLength)],

@@ -9,7 +9,21 @@ export const GGUF_VERSION = 3;
 export const GGUF_ALIGNMENT = 32;
 
 /** Metadata value types, as numbered in the GGUF spec. */
-export const GgufType = { u8: 0, i8: 1, u16: 2, i16: 3, u32: 4, i32: 5, f32: 6, bool: 7, string: 8, array: 9, u64: 10, i64: 11, f64: 12 } as const;
+export const GgufType = {
+  u8: 0,
+  i8: 1,
+  u16: 2,
+  i16: 3,
+  u32: 4,
+  i32: 5,
+  f32: 6,
+  bool: 7,
+  string: 8,
+  array: 9,
+  u64: 10,
+  i64: 11,
+  f64: 12,
+} as const;
 type ScalarKind = 'u32' | 'i32' | 'f32' | 'bool' | 'string';
 
 /** One metadata value: a scalar of a kind, or an array of one scalar kind. */
@@ -136,7 +150,8 @@ export function toHalf(value: number): number {
 
 function tensorBytes(t: GgufTensor): Uint8Array {
   const count = t.dims.reduce((a, b) => a * b, 1);
-  if (count !== t.data.length) throw new Error(`tensor ${t.name}: ${t.data.length} values for dims ${t.dims.join('×')}`);
+  if (count !== t.data.length)
+    throw new Error(`tensor ${t.name}: ${t.data.length} values for dims ${t.dims.join('×')}`);
   if (t.type === 'F32') return new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength);
   const half = new Uint16Array(count);
   for (let i = 0; i < count; i++) half[i] = toHalf(t.data[i]!);

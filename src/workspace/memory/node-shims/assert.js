@@ -32,12 +32,14 @@ function lineDiff(a, b) {
   const m = b.length;
   /** @type {number[][]} */
   const lcs = Array.from({ length: n + 1 }, () => new Array(m + 1).fill(0));
-  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) lcs[i][j] = a[i] === b[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
+  for (let i = n - 1; i >= 0; i--)
+    for (let j = m - 1; j >= 0; j--)
+      lcs[i][j] = a[i] === b[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
   const out = [];
   let i = 0;
   let j = 0;
   while (i < n || j < m) {
-    if (i < n && j < m && a[i] === b[j]) out.push(`  ${a[i++]}`), j++;
+    if (i < n && j < m && a[i] === b[j]) (out.push(`  ${a[i++]}`), j++);
     else if (j >= m || (i < n && lcs[i + 1][j] >= lcs[i][j + 1])) out.push(`+ ${a[i++]}`);
     else out.push(`- ${b[j++]}`);
   }
@@ -53,7 +55,11 @@ function lineDiff(a, b) {
 function comparison(title, actual, expected, op) {
   const a = inspect(actual);
   const e = inspect(expected);
-  const simple = (typeof actual !== 'object' || actual === null) && typeof actual !== 'string' && !a.includes('\n') && !e.includes('\n');
+  const simple =
+    (typeof actual !== 'object' || actual === null) &&
+    typeof actual !== 'string' &&
+    !a.includes('\n') &&
+    !e.includes('\n');
   if (simple) return `${title}:\n\n${a} ${op} ${e}\n`;
   return `${title}:\n+ actual - expected\n\n${lineDiff(a.split('\n'), e.split('\n'))}\n`;
 }
@@ -68,7 +74,12 @@ function comparison(title, actual, expected, op) {
  */
 function raise(message, generated, actual, expected, operator) {
   if (message instanceof Error) throw message;
-  throw new AssertionError({ message: message === undefined ? generated() : String(message), actual, expected, operator });
+  throw new AssertionError({
+    message: message === undefined ? generated() : String(message),
+    actual,
+    expected,
+    operator,
+  });
 }
 
 /** @param {unknown} value @param {unknown} [message] */
@@ -78,17 +89,32 @@ export function ok(value, message) {
 
 /** @param {unknown} actual @param {unknown} expected @param {unknown} [message] */
 export function strictEqual(actual, expected, message) {
-  if (!Object.is(actual, expected)) raise(message, () => comparison('Expected values to be strictly equal', actual, expected, '!=='), actual, expected, 'strictEqual');
+  if (!Object.is(actual, expected))
+    raise(
+      message,
+      () => comparison('Expected values to be strictly equal', actual, expected, '!=='),
+      actual,
+      expected,
+      'strictEqual',
+    );
 }
 
 /** @param {unknown} actual @param {unknown} expected @param {unknown} [message] */
 export function notStrictEqual(actual, expected, message) {
-  if (Object.is(actual, expected)) raise(message, () => `Expected "actual" to be strictly unequal to: ${inspect(expected)}`, actual, expected, 'notStrictEqual');
+  if (Object.is(actual, expected))
+    raise(
+      message,
+      () => `Expected "actual" to be strictly unequal to: ${inspect(expected)}`,
+      actual,
+      expected,
+      'notStrictEqual',
+    );
 }
 
 /** @param {unknown} actual @param {unknown} expected @param {unknown} [message] */
 function looseEqual(actual, expected, message) {
-  if (!(actual == expected || (Number.isNaN(actual) && Number.isNaN(expected)))) raise(message, () => `${inspect(actual)} == ${inspect(expected)}`, actual, expected, '==');
+  if (!(actual == expected || (Number.isNaN(actual) && Number.isNaN(expected))))
+    raise(message, () => `${inspect(actual)} == ${inspect(expected)}`, actual, expected, '==');
 }
 
 /** @param {unknown} actual @param {unknown} expected @param {unknown} [message] */
@@ -98,22 +124,50 @@ function looseNotEqual(actual, expected, message) {
 
 /** @param {unknown} actual @param {unknown} expected @param {unknown} [message] */
 export function deepStrictEqual(actual, expected, message) {
-  if (!isDeepEqual(actual, expected, true)) raise(message, () => comparison('Expected values to be strictly deep-equal', actual, expected, '!=='), actual, expected, 'deepStrictEqual');
+  if (!isDeepEqual(actual, expected, true))
+    raise(
+      message,
+      () => comparison('Expected values to be strictly deep-equal', actual, expected, '!=='),
+      actual,
+      expected,
+      'deepStrictEqual',
+    );
 }
 
 /** @param {unknown} actual @param {unknown} expected @param {unknown} [message] */
 export function notDeepStrictEqual(actual, expected, message) {
-  if (isDeepEqual(actual, expected, true)) raise(message, () => `Expected "actual" not to be strictly deep-equal to: ${inspect(expected)}`, actual, expected, 'notDeepStrictEqual');
+  if (isDeepEqual(actual, expected, true))
+    raise(
+      message,
+      () => `Expected "actual" not to be strictly deep-equal to: ${inspect(expected)}`,
+      actual,
+      expected,
+      'notDeepStrictEqual',
+    );
 }
 
 /** @param {unknown} actual @param {unknown} expected @param {unknown} [message] */
 function looseDeepEqual(actual, expected, message) {
-  if (!isDeepEqual(actual, expected, false)) raise(message, () => comparison('Expected values to be loosely deep-equal', actual, expected, '!='), actual, expected, 'deepEqual');
+  if (!isDeepEqual(actual, expected, false))
+    raise(
+      message,
+      () => comparison('Expected values to be loosely deep-equal', actual, expected, '!='),
+      actual,
+      expected,
+      'deepEqual',
+    );
 }
 
 /** @param {unknown} actual @param {unknown} expected @param {unknown} [message] */
 function looseNotDeepEqual(actual, expected, message) {
-  if (isDeepEqual(actual, expected, false)) raise(message, () => `Expected "actual" not to be loosely deep-equal to: ${inspect(expected)}`, actual, expected, 'notDeepEqual');
+  if (isDeepEqual(actual, expected, false))
+    raise(
+      message,
+      () => `Expected "actual" not to be loosely deep-equal to: ${inspect(expected)}`,
+      actual,
+      expected,
+      'notDeepEqual',
+    );
 }
 
 /**
@@ -132,7 +186,11 @@ function matches(err, expected) {
   }
   if (typeof expected === 'object' && expected !== null) {
     const e = /** @type {Record<string, unknown>} */ (err);
-    return Object.entries(expected).every(([k, v]) => (v instanceof RegExp && typeof e?.[k] === 'string' ? v.test(/** @type {string} */ (e[k])) : isDeepEqual(e?.[k], v, true)));
+    return Object.entries(expected).every(([k, v]) =>
+      v instanceof RegExp && typeof e?.[k] === 'string'
+        ? v.test(/** @type {string} */ (e[k]))
+        : isDeepEqual(e?.[k], v, true),
+    );
   }
   return false;
 }
@@ -151,10 +209,29 @@ function expectedName(expected) {
 function checkThrown(err, expected, message, op) {
   if (typeof expected === 'string') message = expected;
   else if (!matches(err, expected)) {
-    if (typeof expected === 'function' && expected.prototype !== undefined && !(err instanceof expected) && (Error.isPrototypeOf(expected) || expected === Error)) {
-      raise(message, () => `The error is expected to be an instance of "${expected.name}". Received "${err instanceof Error ? err.name : inspect(err)}"\n\nError message:\n\n${err instanceof Error ? err.message : ''}`, err, expected, op);
+    if (
+      typeof expected === 'function' &&
+      expected.prototype !== undefined &&
+      !(err instanceof expected) &&
+      (Error.isPrototypeOf(expected) || expected === Error)
+    ) {
+      raise(
+        message,
+        () =>
+          `The error is expected to be an instance of "${expected.name}". Received "${err instanceof Error ? err.name : inspect(err)}"\n\nError message:\n\n${err instanceof Error ? err.message : ''}`,
+        err,
+        expected,
+        op,
+      );
     }
-    raise(message, () => `The error did not match the expected ${expected instanceof RegExp ? `pattern ${expected}` : 'validation'}. Received: ${inspect(err)}`, err, expected, op);
+    raise(
+      message,
+      () =>
+        `The error did not match the expected ${expected instanceof RegExp ? `pattern ${expected}` : 'validation'}. Received: ${inspect(err)}`,
+      err,
+      expected,
+      op,
+    );
   }
 }
 
@@ -166,7 +243,13 @@ export function throws(fn, expected, message) {
     checkThrown(err, expected, message, 'throws');
     return;
   }
-  raise(typeof expected === 'string' ? expected : message, () => `Missing expected exception${expectedName(expected)}.`, undefined, expected, 'throws');
+  raise(
+    typeof expected === 'string' ? expected : message,
+    () => `Missing expected exception${expectedName(expected)}.`,
+    undefined,
+    expected,
+    'throws',
+  );
 }
 
 /** @param {() => unknown} fn @param {unknown} [expected] @param {unknown} [message] */
@@ -174,7 +257,13 @@ export function doesNotThrow(fn, expected, message) {
   try {
     fn();
   } catch (err) {
-    raise(typeof expected === 'string' ? expected : message, () => `Got unwanted exception.\nActual message: "${err instanceof Error ? err.message : String(err)}"`, err, expected, 'doesNotThrow');
+    raise(
+      typeof expected === 'string' ? expected : message,
+      () => `Got unwanted exception.\nActual message: "${err instanceof Error ? err.message : String(err)}"`,
+      err,
+      expected,
+      'doesNotThrow',
+    );
   }
 }
 
@@ -186,7 +275,13 @@ export async function rejects(promiseOrFn, expected, message) {
     checkThrown(err, expected, message, 'rejects');
     return;
   }
-  raise(typeof expected === 'string' ? expected : message, () => `Missing expected rejection${expectedName(expected)}.`, undefined, expected, 'rejects');
+  raise(
+    typeof expected === 'string' ? expected : message,
+    () => `Missing expected rejection${expectedName(expected)}.`,
+    undefined,
+    expected,
+    'rejects',
+  );
 }
 
 /** @param {Promise<unknown> | (() => Promise<unknown>)} promiseOrFn @param {unknown} [expected] @param {unknown} [message] */
@@ -194,18 +289,38 @@ export async function doesNotReject(promiseOrFn, expected, message) {
   try {
     await (typeof promiseOrFn === 'function' ? promiseOrFn() : promiseOrFn);
   } catch (err) {
-    raise(typeof expected === 'string' ? expected : message, () => `Got unwanted rejection.\nActual message: "${err instanceof Error ? err.message : String(err)}"`, err, expected, 'doesNotReject');
+    raise(
+      typeof expected === 'string' ? expected : message,
+      () => `Got unwanted rejection.\nActual message: "${err instanceof Error ? err.message : String(err)}"`,
+      err,
+      expected,
+      'doesNotReject',
+    );
   }
 }
 
 /** @param {string} actual @param {RegExp} re @param {unknown} [message] */
 export function match(actual, re, message) {
-  if (typeof actual !== 'string' || !re.test(actual)) raise(message, () => `The input did not match the regular expression ${re}. Input:\n\n${inspect(actual)}\n`, actual, re, 'match');
+  if (typeof actual !== 'string' || !re.test(actual))
+    raise(
+      message,
+      () => `The input did not match the regular expression ${re}. Input:\n\n${inspect(actual)}\n`,
+      actual,
+      re,
+      'match',
+    );
 }
 
 /** @param {string} actual @param {RegExp} re @param {unknown} [message] */
 export function doesNotMatch(actual, re, message) {
-  if (typeof actual !== 'string' || re.test(actual)) raise(message, () => `The input was expected to not match the regular expression ${re}. Input:\n\n${inspect(actual)}\n`, actual, re, 'doesNotMatch');
+  if (typeof actual !== 'string' || re.test(actual))
+    raise(
+      message,
+      () => `The input was expected to not match the regular expression ${re}. Input:\n\n${inspect(actual)}\n`,
+      actual,
+      re,
+      'doesNotMatch',
+    );
 }
 
 /** @param {unknown} [message] @returns {never} */
@@ -215,7 +330,14 @@ export function fail(message) {
 
 /** @param {unknown} value */
 export function ifError(value) {
-  if (value !== null && value !== undefined) raise(undefined, () => `ifError got unwanted exception: ${value instanceof Error ? value.message : inspect(value)}`, value, null, 'ifError');
+  if (value !== null && value !== undefined)
+    raise(
+      undefined,
+      () => `ifError got unwanted exception: ${value instanceof Error ? value.message : inspect(value)}`,
+      value,
+      null,
+      'ifError',
+    );
 }
 
 /**

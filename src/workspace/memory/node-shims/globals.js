@@ -30,7 +30,8 @@ export function installGlobals({ argv, env, cwd, write, active, poke, exit }) {
     }
   }
   const { setTimeout: st, setInterval: si, clearTimeout: ct, clearInterval: ci } = g;
-  const define = (/** @type {string} */ name, /** @type {unknown} */ value) => Object.defineProperty(g, name, { value, configurable: true, writable: true });
+  const define = (/** @type {string} */ name, /** @type {unknown} */ value) =>
+    Object.defineProperty(g, name, { value, configurable: true, writable: true });
   define('setTimeout', (/** @type {Function} */ fn, /** @type {number} */ ms, /** @type {unknown[]} */ ...args) => {
     const id = st(() => {
       try {
@@ -54,7 +55,9 @@ export function installGlobals({ argv, env, cwd, write, active, poke, exit }) {
   };
   define('clearTimeout', clear(ct));
   define('clearInterval', clear(ci));
-  define('setImmediate', (/** @type {Function} */ fn, /** @type {unknown[]} */ ...args) => g.setTimeout(fn, 0, ...args));
+  define('setImmediate', (/** @type {Function} */ fn, /** @type {unknown[]} */ ...args) =>
+    g.setTimeout(fn, 0, ...args),
+  );
   define('clearImmediate', (/** @type {unknown} */ id) => g.clearTimeout(id));
   define('global', g);
 
@@ -74,12 +77,22 @@ export function installGlobals({ argv, env, cwd, write, active, poke, exit }) {
     assert: (/** @type {unknown} */ ok, /** @type {unknown[]} */ ...a) => ok || line(['Assertion failed', ...a]),
     group: (/** @type {unknown[]} */ ...a) => (a.length && line(a), (indent += '  ')),
     groupEnd: () => (indent = indent.slice(2)),
-    count: (/** @type {string} */ label = 'default') => (counts.set(label, (counts.get(label) ?? 0) + 1), line([`${label}: ${counts.get(label)}`])),
+    count: (/** @type {string} */ label = 'default') => (
+      counts.set(label, (counts.get(label) ?? 0) + 1),
+      line([`${label}: ${counts.get(label)}`])
+    ),
     time: (/** @type {string} */ label = 'default') => timers.set(label, performance.now()),
-    timeEnd: (/** @type {string} */ label = 'default') => line([`${label}: ${(performance.now() - (timers.get(label) ?? 0)).toFixed(3)}ms`]),
+    timeEnd: (/** @type {string} */ label = 'default') =>
+      line([`${label}: ${(performance.now() - (timers.get(label) ?? 0)).toFixed(3)}ms`]),
   });
 
-  const stream = { write: (/** @type {unknown} */ s) => (write(String(s)), true), isTTY: false, columns: 80, on: () => stream, once: () => stream };
+  const stream = {
+    write: (/** @type {unknown} */ s) => (write(String(s)), true),
+    isTTY: false,
+    columns: 80,
+    on: () => stream,
+    once: () => stream,
+  };
   const proc = {
     argv: ['/usr/local/bin/node', ...argv],
     argv0: 'node',

@@ -38,10 +38,13 @@ const ALIASES: Readonly<Record<string, string>> = {
 
 /** Node built-ins the sandbox does not provide (a bare name that is one of these is not a package). */
 const OTHER_BUILTINS = new Set(
-  'assert/strict async_hooks buffer child_process cluster console constants crypto dgram diagnostics_channel dns domain events fs fs/promises http http2 https inspector module net os perf_hooks process punycode querystring readline repl stream stream/promises string_decoder sys timers timers/promises tls trace_events tty url v8 vm wasi worker_threads zlib'.split(' '),
+  'assert/strict async_hooks buffer child_process cluster console constants crypto dgram diagnostics_channel dns domain events fs fs/promises http http2 https inspector module net os perf_hooks process punycode querystring readline repl stream stream/promises string_decoder sys timers timers/promises tls trace_events tty url v8 vm wasi worker_threads zlib'.split(
+    ' ',
+  ),
 );
 
-export type BuiltinLookup = { readonly kind: 'shim'; readonly id: string } | { readonly kind: 'unavailable'; readonly name: string } | null;
+export type BuiltinLookup =
+  { readonly kind: 'shim'; readonly id: string } | { readonly kind: 'unavailable'; readonly name: string } | null;
 
 /** What a specifier names among Node's built-ins: a shim, a built-in the sandbox lacks, or nothing. */
 export function lookupBuiltin(specifier: string): BuiltinLookup {

@@ -43,7 +43,9 @@ export function join(...parts) {
 }
 
 function cwd() {
-  const proc = /** @type {{ cwd?: () => string } | undefined} */ (/** @type {Record<string, unknown>} */ (globalThis).process);
+  const proc = /** @type {{ cwd?: () => string } | undefined} */ (
+    /** @type {Record<string, unknown>} */ (globalThis).process
+  );
   return typeof proc?.cwd === 'function' ? proc.cwd() : '/';
 }
 
@@ -110,7 +112,21 @@ export function toNamespacedPath(p) {
   return p;
 }
 
-const path = { sep, delimiter, isAbsolute, normalize, join, resolve, relative, dirname, basename, extname, parse, format, toNamespacedPath };
+const path = {
+  sep,
+  delimiter,
+  isAbsolute,
+  normalize,
+  join,
+  resolve,
+  relative,
+  dirname,
+  basename,
+  extname,
+  parse,
+  format,
+  toNamespacedPath,
+};
 /** @type {typeof path & { posix: typeof path }} */
 export const posix = Object.assign(path, { posix: /** @type {any} */ (null) });
 posix.posix = posix;

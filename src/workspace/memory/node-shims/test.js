@@ -119,7 +119,12 @@ function report(node, r) {
     else counters.todo++;
   }
   if (node.children.length) emit(node, `    1..${node.children.length}`);
-  const directive = r.status === 'skip' ? ` # SKIP${r.reason ? ` ${r.reason}` : ''}` : r.status === 'todo' ? ` # TODO${r.reason ? ` ${r.reason}` : ''}` : '';
+  const directive =
+    r.status === 'skip'
+      ? ` # SKIP${r.reason ? ` ${r.reason}` : ''}`
+      : r.status === 'todo'
+        ? ` # TODO${r.reason ? ` ${r.reason}` : ''}`
+        : '';
   emit(node, `${r.status === 'fail' ? 'not ok' : 'ok'} ${n} - ${node.name}${directive}`);
   emit(node, '  ---');
   emit(node, `  duration_ms: ${r.duration.toFixed(6)}`);
@@ -148,9 +153,10 @@ function failureDetails(r) {
   /** @type {string[]} */
   const out = [];
   const put = (/** @type {string} */ line) => void out.push(line);
-  const e = /** @type {{ message?: unknown, code?: unknown, name?: unknown, expected?: unknown, actual?: unknown, operator?: unknown, stack?: unknown }} */ (
-    r.error instanceof Object ? r.error : { message: String(r.error) }
-  );
+  const e =
+    /** @type {{ message?: unknown, code?: unknown, name?: unknown, expected?: unknown, actual?: unknown, operator?: unknown, stack?: unknown }} */ (
+      r.error instanceof Object ? r.error : { message: String(r.error) }
+    );
   yamlBlock(put, 'error', config.clean(String(e.message ?? r.error)));
   put(`  code: '${typeof e.code === 'string' ? e.code : 'ERR_TEST_FAILURE'}'`);
   if (r.error instanceof Error && r.error.name !== 'Error') put(`  name: '${r.error.name}'`);
@@ -160,8 +166,11 @@ function failureDetails(r) {
     put(`  operator: ${yamlScalar(e.operator)}`);
   }
   // The program's own frames only: the shims' and the runtime's (node:…) say nothing about the test.
-  const frames = typeof e.stack === 'string' && r.failureType === 'testCodeFailure' ? config.clean(e.stack).split('\n') : [];
-  const stack = frames.filter((l) => /^\s+at /.test(l) && !/\(?node:[\w/]+:\d+:\d+\)?$/.test(l)).map((l) => l.trim().slice(3));
+  const frames =
+    typeof e.stack === 'string' && r.failureType === 'testCodeFailure' ? config.clean(e.stack).split('\n') : [];
+  const stack = frames
+    .filter((l) => /^\s+at /.test(l) && !/\(?node:[\w/]+:\d+:\d+\)?$/.test(l))
+    .map((l) => l.trim().slice(3));
   if (stack.length) yamlBlock(put, 'stack', stack.join('\n'));
   return out;
 }
@@ -193,7 +202,8 @@ function invoke(node, t) {
     fn.length >= 2
       ? new Promise((resolve, reject) => {
           const r = fn(t, (err) => (err ? reject(err) : resolve(undefined)));
-          if (r && typeof (/** @type {Promise<unknown>} */ (r)).then === 'function') reject(new Error('a test function must take a done callback or return a promise, not both'));
+          if (r && typeof /** @type {Promise<unknown>} */ (r).then === 'function')
+            reject(new Error('a test function must take a done callback or return a promise, not both'));
         })
       : fn(t);
   running = node;
@@ -207,19 +217,35 @@ function invoke(node, t) {
   if (timeout === undefined || !Number.isFinite(timeout)) return Promise.resolve(result);
   return Promise.race([
     Promise.resolve(result),
-    new Promise((_, reject) => setTimeout(() => reject(Object.assign(new Error(`test timed out after ${timeout}ms`), { code: 'ERR_TEST_FAILURE', failureType: 'testTimeoutFailure' })), timeout)),
+    new Promise((_, reject) =>
+      setTimeout(
+        () =>
+          reject(
+            Object.assign(new Error(`test timed out after ${timeout}ms`), {
+              code: 'ERR_TEST_FAILURE',
+              failureType: 'testTimeoutFailure',
+            }),
+          ),
+        timeout,
+      ),
+    ),
   ]);
 }
 
 /** @param {TestNode} node */
 async function runNode(node) {
   const t0 = performance.now();
-  const done = (/** @type {Parameters<typeof report>[1]} */ r) => report(node, { ...r, duration: performance.now() - t0 });
+  const done = (/** @type {Parameters<typeof report>[1]} */ r) =>
+    report(node, { ...r, duration: performance.now() - t0 });
   const skip = node.options.skip;
   const todo = node.options.todo;
   if (skip || filteredOut(node)) {
     emit(node, `# Subtest: ${node.name}`);
-    return done({ status: 'skip', reason: typeof skip === 'string' ? skip : skip ? '' : 'test name does not match pattern', duration: 0 });
+    return done({
+      status: 'skip',
+      reason: typeof skip === 'string' ? skip : skip ? '' : 'test name does not match pattern',
+      duration: 0,
+    });
   }
   emit(node, `# Subtest: ${node.name}`);
   if (node.suite) {
@@ -231,10 +257,17 @@ async function runNode(node) {
     } catch (error) {
       return done({ status: 'fail', error, failureType: 'hookFailed', duration: 0 });
     }
-    if (node.failedChildren) return done({ status: 'fail', error: subtestsFailed(node.failedChildren), failureType: 'subtestsFailed', duration: 0 });
+    if (node.failedChildren)
+      return done({
+        status: 'fail',
+        error: subtestsFailed(node.failedChildren),
+        failureType: 'subtestsFailed',
+        duration: 0,
+      });
     return done({ status: 'pass', duration: 0 });
   }
-  if (!node.fn) return done({ status: todo ? 'todo' : 'pass', reason: typeof todo === 'string' ? todo : '', duration: 0 });
+  if (!node.fn)
+    return done({ status: todo ? 'todo' : 'pass', reason: typeof todo === 'string' ? todo : '', duration: 0 });
   const t = new TestContext(node);
   try {
     await runEachHooks(node, 'beforeEach');
@@ -248,8 +281,15 @@ async function runNode(node) {
     return done({ status: 'fail', error, failureType: ownFailureType(error) ?? 'testCodeFailure', duration: 0 });
   }
   if (t.skipped !== null) return done({ status: 'skip', reason: t.skipped, duration: 0 });
-  if (todo || t.todoReason !== null) return done({ status: 'todo', reason: typeof todo === 'string' ? todo : t.todoReason ?? '', duration: 0 });
-  if (node.failedChildren) return done({ status: 'fail', error: subtestsFailed(node.failedChildren), failureType: 'subtestsFailed', duration: 0 });
+  if (todo || t.todoReason !== null)
+    return done({ status: 'todo', reason: typeof todo === 'string' ? todo : (t.todoReason ?? ''), duration: 0 });
+  if (node.failedChildren)
+    return done({
+      status: 'fail',
+      error: subtestsFailed(node.failedChildren),
+      failureType: 'subtestsFailed',
+      duration: 0,
+    });
   return done({ status: 'pass', duration: 0 });
 }
 
@@ -297,7 +337,11 @@ function normalize(args) {
   let [name, options, fn] = args;
   if (typeof name === 'function') [name, options, fn] = [name.name || '<anonymous>', {}, name];
   else if (typeof options === 'function') [options, fn] = [{}, options];
-  return [typeof name === 'string' ? name : '<anonymous>', /** @type {TestOptions} */ (options ?? {}), /** @type {TestFn | undefined} */ (fn)];
+  return [
+    typeof name === 'string' ? name : '<anonymous>',
+    /** @type {TestOptions} */ (options ?? {}),
+    /** @type {TestFn | undefined} */ (fn),
+  ];
 }
 
 /** The parent a new test or suite attaches to. */
@@ -388,7 +432,8 @@ function suiteWith(extra) {
     collecting = node;
     try {
       const r = fn?.(/** @type {TestContext} */ (/** @type {unknown} */ ({ name })));
-      if (r && typeof (/** @type {Promise<unknown>} */ (r)).then === 'function') node.body = /** @type {Promise<unknown>} */ (r);
+      if (r && typeof /** @type {Promise<unknown>} */ (r).then === 'function')
+        node.body = /** @type {Promise<unknown>} */ (r);
     } catch (error) {
       node.body = Promise.reject(error);
     } finally {
@@ -466,7 +511,11 @@ const hooks = {
     const node = new TestNode(file, undefined, {}, root, false);
     root.children.push(node);
     emit(node, `# Subtest: ${file}`);
-    report(node, { status: 'fail', error: Object.assign(new Error('test failed'), { code: 'ERR_TEST_FAILURE' }), duration: 0 });
+    report(node, {
+      status: 'fail',
+      error: Object.assign(new Error('test failed'), { code: 'ERR_TEST_FAILURE' }),
+      duration: 0,
+    });
   },
 
   /** @returns {{ failed: number }} */
@@ -479,5 +528,7 @@ const hooks = {
     return { failed: c.fail };
   },
 };
-const claim = /** @type {Record<symbol, unknown>} */ (/** @type {unknown} */ (globalThis))[Symbol.for('slm.sandbox.test-hooks')];
+const claim = /** @type {Record<symbol, unknown>} */ (/** @type {unknown} */ (globalThis))[
+  Symbol.for('slm.sandbox.test-hooks')
+];
 if (typeof claim === 'function') claim(hooks);

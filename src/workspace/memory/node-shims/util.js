@@ -12,7 +12,13 @@ const BREAK_LENGTH = 72;
 /** @param {string} s */
 function quoteString(s) {
   const q = !s.includes("'") ? "'" : !s.includes('"') ? '"' : !s.includes('`') ? '`' : "'";
-  const body = s.replace(/[\\\n\r\t\b\f\v\0]/g, (c) => ({ '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f', '\v': '\\v', '\0': '\\0' })[c] ?? c);
+  const body = s.replace(
+    /[\\\n\r\t\b\f\v\0]/g,
+    (c) =>
+      ({ '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f', '\v': '\\v', '\0': '\\0' })[
+        c
+      ] ?? c,
+  );
   return q + (q === "'" ? body.replace(/'/g, "\\'") : body) + q;
 }
 
@@ -86,14 +92,21 @@ function fmt(value, depth, seen, indent) {
       return wrap(items, '[', ']', indent);
     }
     if (obj instanceof Map) {
-      return wrap([...obj].map(([k, v]) => `${inner(k)} => ${inner(v)}`), `Map(${obj.size}) {`, '}', indent);
+      return wrap(
+        [...obj].map(([k, v]) => `${inner(k)} => ${inner(v)}`),
+        `Map(${obj.size}) {`,
+        '}',
+        indent,
+      );
     }
     if (obj instanceof Set) return wrap([...obj].map(inner), `Set(${obj.size}) {`, '}', indent);
     if (ArrayBuffer.isView(obj) && !(obj instanceof DataView)) {
       const arr = /** @type {ArrayLike<unknown>} */ (/** @type {unknown} */ (obj));
       return wrap(Array.from(arr).slice(0, 100).map(inner), `${constructorName(obj)}(${arr.length}) [`, ']', indent);
     }
-    const entries = Object.keys(obj).map((k) => `${formatKey(k)}: ${inner(/** @type {Record<string, unknown>} */ (obj)[k])}`);
+    const entries = Object.keys(obj).map(
+      (k) => `${formatKey(k)}: ${inner(/** @type {Record<string, unknown>} */ (obj)[k])}`,
+    );
     const name = constructorName(obj);
     return wrap(entries, name === 'Object' ? '{' : `${name} {`, '}', indent);
   } finally {
@@ -126,7 +139,13 @@ export function format(...args) {
     const a = rest[i++];
     switch (c) {
       case 's':
-        return typeof a === 'string' ? a : typeof a === 'bigint' ? `${a}n` : typeof a === 'object' && a !== null ? inspect(a) : String(a);
+        return typeof a === 'string'
+          ? a
+          : typeof a === 'bigint'
+            ? `${a}n`
+            : typeof a === 'object' && a !== null
+              ? inspect(a)
+              : String(a);
       case 'd':
       case 'i': {
         const n = typeof a === 'bigint' ? a : Number(a);
@@ -185,7 +204,8 @@ function deepEq(a, b, strict, memo) {
   if (ka.length !== kb.length) return false;
   const ra = /** @type {Record<string, unknown>} */ (a);
   const rb = /** @type {Record<string, unknown>} */ (b);
-  for (const k of ka) if (!Object.prototype.hasOwnProperty.call(b, k) || !deepEq(ra[k], rb[k], strict, memo)) return false;
+  for (const k of ka)
+    if (!Object.prototype.hasOwnProperty.call(b, k) || !deepEq(ra[k], rb[k], strict, memo)) return false;
   return true;
 }
 
