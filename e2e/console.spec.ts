@@ -65,15 +65,13 @@ test('raw JSON arguments: an aliased ws_edit fixes the starter bug and notes the
   await callTool(page, 'ws_read', { path: 'src/strings.js' }); // read-before-edit
   await toolCard(page, 'ws_edit').click();
   await page.getByRole('button', { name: 'JSON', exact: true }).click();
-  await page
-    .getByLabel(/Arguments as JSON/)
-    .fill(
-      JSON.stringify({
-        path: 'src/strings.js',
-        old_string: "  return text.slice(0, max) + '…';",
-        new_str: "  return text.slice(0, max - 1) + '…';",
-      }),
-    );
+  await page.getByLabel(/Arguments as JSON/).fill(
+    JSON.stringify({
+      path: 'src/strings.js',
+      old_string: "  return text.slice(0, max) + '…';",
+      new_str: "  return text.slice(0, max - 1) + '…';",
+    }),
+  );
   const pane = page.locator('[data-call]');
   await page.getByRole('button', { name: 'Call ws_edit' }).click();
   await expect(pane).toHaveAttribute('data-call', '2');

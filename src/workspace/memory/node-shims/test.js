@@ -202,7 +202,7 @@ function invoke(node, t) {
     fn.length >= 2
       ? new Promise((resolve, reject) => {
           const r = fn(t, (err) => (err ? reject(err) : resolve(undefined)));
-          if (r && typeof /** @type {Promise<unknown>} */ (r).then === 'function')
+          if (r && typeof (/** @type {Promise<unknown>} */ (r).then) === 'function')
             reject(new Error('a test function must take a done callback or return a promise, not both'));
         })
       : fn(t);
@@ -432,7 +432,7 @@ function suiteWith(extra) {
     collecting = node;
     try {
       const r = fn?.(/** @type {TestContext} */ (/** @type {unknown} */ ({ name })));
-      if (r && typeof /** @type {Promise<unknown>} */ (r).then === 'function')
+      if (r && typeof (/** @type {Promise<unknown>} */ (r).then) === 'function')
         node.body = /** @type {Promise<unknown>} */ (r);
     } catch (error) {
       node.body = Promise.reject(error);
