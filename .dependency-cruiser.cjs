@@ -121,6 +121,5 @@ module.exports = {
       exportsFields: ['exports'],
       conditionNames: ['import', 'require', 'node', 'default', 'types'],
     },
-    exclude: { path: '\\.svelte$' },
   },
 };

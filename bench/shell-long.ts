@@ -134,7 +134,6 @@ async function coldRow(): Promise<BenchRow> {
     decide.push(await child('decide'));
     parse.push(await child('parse'));
   }
-  const shape = LONG_SHAPES[0]!;
   const bad = decide.find((d) => !d.ok);
   return {
     figure: `  the same, as the first long command of a fresh process`,

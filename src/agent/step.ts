@@ -7,7 +7,7 @@
 import type { ToolResult } from '../engine/result.ts';
 import type { LoadTiming } from '../engine/lazy-load.ts';
 import type { ChatMessage, ModelErrorCode, ModelExchange } from './model.ts';
-import type { ParseErrorKind, ParsedCall, ParseRepair } from './parse.ts';
+import type { ParseErrorKind, ParsedCall } from './parse.ts';
 import type { Budget } from './context.ts';
 import { tallyText, type TestTally } from '../engine/tally.ts';
 

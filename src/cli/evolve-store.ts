@@ -16,7 +16,7 @@ export class FileBanditStore implements BanditStore {
       text = await readFile(this.path, 'utf8');
     } catch (e) {
       if ((e as { code?: string }).code === 'ENOENT') return null;
-      throw new Error(`cannot read the bandit table ${this.path}: ${(e as Error).message}`);
+      throw new Error(`cannot read the bandit table ${this.path}: ${(e as Error).message}`, { cause: e });
     }
     let value: unknown;
     try {
@@ -24,6 +24,7 @@ export class FileBanditStore implements BanditStore {
     } catch (e) {
       throw new Error(
         `the bandit table ${this.path} is not valid JSON (${(e as Error).message}); fix it or give another --evolve file.`,
+        { cause: e },
       );
     }
     const table = parseBanditTable(value);

@@ -17,8 +17,6 @@ import { schemaErrorText } from './schema-error.ts';
 import { normalizeArgs } from './aliases.ts';
 import { argTypes, coerceArgs, exampleArgs } from './arg-types.ts';
 
-export { DISABLE_SYNTAX_CHECK } from './aliases.ts';
-
 /** Runs after a writing tool succeeds (the post-edit syntax check); may rewrite the result and revert the change. */
 export type PostEditHook = (ctx: ToolContext, tool: string, result: ToolResult) => Promise<ToolResult>;
 

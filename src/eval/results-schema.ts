@@ -113,7 +113,6 @@ export const resultsSchema = z.object({
 
 export type EvalResults = z.infer<typeof resultsSchema>;
 export type EvalRun = z.infer<typeof runSchema>;
-export type EvalArmInfo = z.infer<typeof armSchema>;
 export type ArmSummary = z.infer<typeof armSummarySchema>;
 export type ModelInfo = z.infer<typeof modelSchema>;
 

@@ -24,7 +24,6 @@ export const TASK_MECHANISMS = [
   'new-file', // a file that does not exist yet
   'json', // a JSON file edited (strict syntax)
 ] as const;
-export type TaskMechanism = (typeof TASK_MECHANISMS)[number];
 
 /** The folder the grader's files are written to, in the copy of the finished workspace they run in. */
 export const GRADER_DIR = 'eval-grader';

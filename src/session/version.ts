@@ -25,20 +25,3 @@ export function engineVersion(): Promise<string> {
   ).then((h) => `${APP_VERSION}+${h}`);
   return cached;
 }
-
-/** The numeric release parts of `1.2.3+hash` (missing parts count as 0). */
-function releaseParts(version: string): number[] {
-  const release = version.split('+')[0]!.split('-')[0]!;
-  return release.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : 0));
-}
-
-/** Negative when `a` is an older release than `b`, positive when newer, 0 when the releases are equal (the hashes may still differ). */
-export function compareReleases(a: string, b: string): number {
-  const pa = releaseParts(a);
-  const pb = releaseParts(b);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d !== 0) return d;
-  }
-  return 0;
-}

@@ -15,7 +15,6 @@ import { ScriptedModel } from '../agent/models/scripted.ts';
 import { ModelWorkerClient } from '../agent/models/worker-client.ts';
 import type {
   CachedFile,
-  CustomModel,
   GgufSource,
   LoadProgress,
   LoadRequest,

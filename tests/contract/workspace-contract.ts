@@ -22,7 +22,7 @@ async function codeOf(p: Promise<unknown>): Promise<WorkspaceErrorCode> {
     await p;
   } catch (e) {
     if (isWorkspaceError(e)) return e.code;
-    throw new Error(`expected a WorkspaceError, got ${String(e)}`);
+    throw new Error(`expected a WorkspaceError, got ${String(e)}`, { cause: e });
   }
   throw new Error('expected the call to fail, it succeeded');
 }

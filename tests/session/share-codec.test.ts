@@ -198,12 +198,6 @@ describe('round trip', () => {
   });
 });
 
-/** The payload cut to about `n` characters, at a length base64 allows (so only the deflate stream notices). */
-function cutTo(n: number): string {
-  const cut = payload.slice(0, Math.floor(n));
-  return cut.length % 4 === 1 ? cut.slice(0, -1) : cut;
-}
-
 /** A valid record with one change applied. */
 function tampered(change: (s: Record<string, any>) => void): Record<string, unknown> {
   const s = copy(session) as Record<string, any>;

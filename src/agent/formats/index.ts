@@ -10,7 +10,7 @@ import type { NativeFormat } from './types.ts';
 import { minicpmXml, qwenXml } from './xml-params.ts';
 
 export { blankThinking } from './thinking.ts';
-export { isCall, type BrokenCall, type Found, type FoundCall, type NativeFormat } from './types.ts';
+export { isCall, type BrokenCall, type NativeFormat } from './types.ts';
 
 export const NATIVE_FORMATS: readonly NativeFormat[] = [
   qwenXml,

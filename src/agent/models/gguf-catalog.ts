@@ -28,10 +28,6 @@ export interface GgufModel {
   readonly decodeTps: number;
 }
 
-/** Where every figure of the catalog comes from, for the start screen and the README. */
-export const GGUF_FIGURES_NOTE =
-  'Download sizes are the files as their repositories list them. Memory (weights + KV cache for 4,096 tokens + buffers) and speed (tokens/s while writing, 4-core laptop CPU, multi-threaded) are estimates; single-threaded is about a third as fast.';
-
 export const DEFAULT_GGUF_ID = 'qwen2.5-coder-0.5b-instruct-q4_k_m';
 
 /** Smallest download first. */

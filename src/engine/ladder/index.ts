@@ -7,9 +7,8 @@ export {
   ambiguousText,
   notFoundText,
   placeList,
-  OLD_STR_SUBJECT,
   type SearchSubject,
   type LadderTried,
 } from './messages.ts';
-export { LineTable, splitText, withEol, detectEol, type Eol, type SplitText } from './lines.ts';
+export { LineTable, splitText, withEol, detectEol } from './lines.ts';
 export { plainPunctuation } from './normalize.ts';

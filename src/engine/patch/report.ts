@@ -12,7 +12,6 @@ import {
   RUNG_NAMES,
   driftNote,
   type MatchSpan,
-  type RungId,
 } from '../ladder/index.ts';
 import type { HunkFailure, HunkOutcome } from './apply.ts';
 import { AnchorWindowLines } from './locate.ts';

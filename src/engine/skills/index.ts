@@ -1,4 +1,2 @@
-/** Skills: the model, the registry and the shipped set (re-exports only). */
-export { parseSkill, type Skill } from './skill.ts';
-export { SkillRegistry, formatSkillCards, normalizeSkillName, type SkillCard } from './registry.ts';
-export { BUNDLED_SKILLS, SKILL_FILES, skillCards } from './bundled.ts';
+/** Skills: the shipped set and its cards (re-exports only). */
+export { skillCards } from './bundled.ts';

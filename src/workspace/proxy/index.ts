@@ -1,4 +1,3 @@
 /** The workspace proxy: a Workspace forwarded over a MessagePort, and the side that serves it (re-exports only). */
 export { ProxyWorkspace, type ProxyOptions } from './proxy-workspace.ts';
 export { serveWorkspace, type WorkspaceServer } from './serve.ts';
-export type { ProxyReply, ProxyRequest, WorkspaceInfo, WorkspacePort } from './protocol.ts';

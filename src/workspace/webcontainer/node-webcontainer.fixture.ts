@@ -19,6 +19,7 @@ async function messageOnly<T>(op: () => Promise<T>): Promise<T> {
   try {
     return await op();
   } catch (e) {
+    // eslint-disable-next-line preserve-caught-error -- a structured-cloned error arrives without its cause
     throw new Error(e instanceof Error ? e.message : String(e));
   }
 }
