@@ -23,7 +23,9 @@ export const EXIT = Object.freeze({
 });
 
 export interface CommandEntry {
-  /** One or more usage lines, shown by `slm` without a command and after a usage error. */
+  /** What the command does, in one line of the `slm help` overview. */
+  readonly summary: string;
+  /** The command's usage, shown by `slm help COMMAND`, `slm COMMAND --help` and after a usage error. */
   readonly usage: string;
   run(args: readonly string[], io: CliIO): Promise<number>;
 }

@@ -257,7 +257,8 @@ describe('slm eval usage', () => {
     );
   });
 
-  it('is listed in slm --help', async () => {
-    expect((await runCli(['--help'])).stdout).toContain('slm eval --model SPEC --out DIR');
+  it('is listed in slm --help, and slm help eval gives its usage', async () => {
+    expect((await runCli(['--help'])).stdout).toMatch(/^ {2}eval +runs tasks/m);
+    expect((await runCli(['help', 'eval'])).stdout).toContain('slm eval --model SPEC --out DIR');
   });
 });

@@ -94,8 +94,8 @@ describe('slm parse', () => {
     expect(r.stderr).toContain('takes no arguments');
   });
 
-  it('is listed in the usage text', async () => {
+  it('is listed in the overview', async () => {
     const r = await runCli(['--help']);
-    expect(r.stdout).toContain('slm parse');
+    expect(r.stdout).toMatch(/^ {2}parse +\S/m);
   });
 });

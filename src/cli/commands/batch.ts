@@ -93,4 +93,8 @@ async function runBatch(argv: readonly string[], io: CliIO): Promise<number> {
 }
 
 /** The `batch` subcommand. */
-export const batchCommand: CommandEntry = { usage: USAGE, run: runBatch };
+export const batchCommand: CommandEntry = {
+  summary: 'runs tool calls read as JSON lines on stdin, one answer line each',
+  usage: USAGE,
+  run: runBatch,
+};

@@ -92,4 +92,8 @@ async function runCall(argv: readonly string[], io: CliIO): Promise<number> {
 }
 
 /** The `call` subcommand. */
-export const callCommand: CommandEntry = { usage: USAGE, run: runCall };
+export const callCommand: CommandEntry = {
+  summary: 'runs one tool call on a directory and prints the result the model sees',
+  usage: USAGE,
+  run: runCall,
+};

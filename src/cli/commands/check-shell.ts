@@ -63,6 +63,7 @@ export async function checkShellCommand(stdin: NodeJS.ReadableStream, stdout: No
 
 /** The `check-shell` subcommand. */
 export const checkShellEntry: CommandEntry = {
+  summary: 'judges shell commands read as JSON lines with the ws_shell policy, running nothing',
   usage: USAGE,
   run: async (argv: readonly string[], io: CliIO) => {
     if (argv.length)

@@ -300,4 +300,8 @@ async function runEvalCommand(argv: readonly string[], io: CliIO): Promise<numbe
 }
 
 /** The `eval` subcommand. */
-export const evalCommand: CommandEntry = { usage: USAGE, run: runEvalCommand };
+export const evalCommand: CommandEntry = {
+  summary: 'runs tasks × arms × seeds as recorded sessions and writes the results table',
+  usage: USAGE,
+  run: runEvalCommand,
+};

@@ -67,6 +67,7 @@ export async function parseLinesCommand(stdin: NodeJS.ReadableStream, stdout: No
 
 /** The `parse` subcommand. */
 export const parseEntry: CommandEntry = {
+  summary: "reads models' outputs as JSON lines and prints the call the loop would parse",
   usage: USAGE,
   run: async (argv: readonly string[], io: CliIO) => {
     if (argv.length)

@@ -87,4 +87,8 @@ async function runReplay(argv: readonly string[], io: CliIO): Promise<number> {
 }
 
 /** The `replay` subcommand. */
-export const replayCommand: CommandEntry = { usage: USAGE, run: runReplay };
+export const replayCommand: CommandEntry = {
+  summary: 'replays a session file or share link and checks every step',
+  usage: USAGE,
+  run: runReplay,
+};

@@ -295,4 +295,8 @@ async function runRun(argv: readonly string[], io: CliIO): Promise<number> {
 }
 
 /** The `run` subcommand. */
-export const runCommand: CommandEntry = { usage: USAGE, run: runRun };
+export const runCommand: CommandEntry = {
+  summary: 'runs the agent loop headless on a directory and writes the session',
+  usage: USAGE,
+  run: runRun,
+};
