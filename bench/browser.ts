@@ -1,5 +1,5 @@
 /**
- * The built app in headless Chromium (Debian's /usr/bin/chromium through playwright-core),
+ * The built app in headless Chromium (Debian's /usr/bin/chromium through Playwright),
  * served by `vite preview` on a free port: time to first render of the start screen, of an
  * example session opened from it, and of the tool console, each the median of fresh page loads
  * (a new browser context each, so nothing is cached), beside a blank static page served by the
@@ -13,7 +13,7 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
+import { chromium, type Browser, type CDPSession, type Page } from '@playwright/test';
 import { replaySession } from '../src/session/replay.ts';
 import { parseSessionFile } from '../src/session/share-codec.ts';
 import { buildExample, exampleFileText, hundredStepScript } from '../scripts/make-examples.ts';

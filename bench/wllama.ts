@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { chromium } from '@playwright/test';
 import type { ChatMessage } from '../src/agent/model.ts';
 import { readGgufHeader } from '../src/agent/models/gguf-header.ts';
 import { bannedTokenIds } from '../src/agent/models/utf8-bans.ts';

@@ -9,13 +9,18 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callJsonSchema, toolSpecs } from '../../src/agent/call-schema.ts';
 import type { ChatMessage } from '../../src/agent/model.ts';
-import { loadGgufNode, type GgufNodeModel } from '../../src/agent/models/gguf-node.ts';
+import type { GgufNodeModel } from '../../src/agent/models/gguf-node.ts';
 import { parseCall } from '../../src/agent/parse.ts';
 import { createEngine } from '../../src/engine/create.ts';
 import { MemoryWorkspace } from '../../src/workspace/memory/memory-workspace.ts';
 import { cleanup, tempRoot } from '../cli/cli-process.ts';
 import { makeTestModel, TEST_MODEL_FILE } from '../support/gguf/test-model.ts';
 import { schemaProblem } from '../support/json-schema-check.ts';
+import { needsNodeLlamaCpp } from '../support/node-llama-cpp.ts';
+
+const run = needsNodeLlamaCpp('node-llama-cpp on the generated model');
+// Imported only where it is installed: gguf-node.ts imports node-llama-cpp.
+const { loadGgufNode } = run ? await import('../../src/agent/models/gguf-node.ts') : { loadGgufNode: null };
 
 const specs = toolSpecs(createEngine(new MemoryWorkspace()).tools.values());
 const schema = callJsonSchema(specs);
@@ -23,6 +28,7 @@ const tools = specs.map((s) => s.name);
 let model: GgufNodeModel;
 
 beforeAll(async () => {
+  if (!loadGgufNode) return;
   const file = join(await tempRoot(), TEST_MODEL_FILE);
   await writeFile(file, makeTestModel());
   model = await loadGgufNode({ file, contextTokens: 4096, threads: 1 });
@@ -38,7 +44,7 @@ const conversation = (i: number): ChatMessage[] => [
   { role: 'user', content: `Task ${i}: fix the café menu — prices in € and 円, names like Zoë and 北京.` },
 ];
 
-describe('node-llama-cpp on the generated model', () => {
+describe.skipIf(!run)('node-llama-cpp on the generated model', () => {
   it('is named after its file', () => {
     expect(model.id).toBe(`gguf:${TEST_MODEL_FILE}`);
     expect(model.contextWindow).toBe(4096);
@@ -104,7 +110,7 @@ describe('node-llama-cpp on the generated model', () => {
   }, 60_000);
 
   it('refuses a file that is not there, naming it', async () => {
-    await expect(loadGgufNode({ file: '/nonexistent/model.gguf' })).rejects.toThrow(
+    await expect(loadGgufNode!({ file: '/nonexistent/model.gguf' })).rejects.toThrow(
       /\/nonexistent\/model\.gguf cannot be loaded: there is no such file; give the path of a \.gguf file\./,
     );
   });

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, runCli, tempRoot } from '../cli/cli-process.ts';
+import { HAS_NODE_LLAMA_CPP } from '../support/node-llama-cpp.ts';
 import type { Session } from '../../src/session/record.ts';
 
 let root: string;
@@ -175,7 +176,10 @@ describe('slm run', () => {
     },
     {
       args: ['--model', 'gguf:/nonexistent-dir/m.gguf', '--task', 't', '--root', '.'],
-      says: /\/nonexistent-dir\/m\.gguf cannot be loaded: there is no such file; give the path of a \.gguf file\./,
+      // Without node-llama-cpp (an optional dependency) the run says how to install it instead.
+      says: HAS_NODE_LLAMA_CPP
+        ? /\/nonexistent-dir\/m\.gguf cannot be loaded: there is no such file; give the path of a \.gguf file\./
+        : /node-llama-cpp, an optional dependency\) is not installed here\. Install it in the checkout with `npm ci`/,
     },
     {
       args: ['--model', 'openai:http://127.0.0.1:11434/v1', '--task', 't', '--root', '.'],

@@ -14,9 +14,11 @@ import { checkResults, type EvalResults } from '../../src/eval/results-schema.ts
 import { sessionSchema } from '../../src/session/record.ts';
 import { probeHostSandbox } from '../../src/workspace/node/host-sandbox.ts';
 import { makeTestModel, TEST_MODEL_FILE } from '../support/gguf/test-model.ts';
+import { needsNodeLlamaCpp } from '../support/node-llama-cpp.ts';
 import { cleanup, envWithoutBwrap, runCli, tempRoot, type CliRun } from './cli-process.ts';
 
 const sandboxed = 'kind' in (await probeHostSandbox());
+const ggufRuns = sandboxed && needsNodeLlamaCpp('slm eval --model gguf:');
 const TASKS = 'repeated-span,trailing-whitespace';
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -203,7 +205,7 @@ describe.skipIf(!sandboxed)('slm eval interrupted with Ctrl-C', () => {
   }, 120_000);
 });
 
-describe.skipIf(!sandboxed)('slm eval on the generated random-weight GGUF', () => {
+describe.skipIf(!ggufRuns)('slm eval on the generated random-weight GGUF', () => {
   it('runs the pipeline and labels every number meaningless', async () => {
     const dir = await tempRoot();
     const model = join(dir, TEST_MODEL_FILE);

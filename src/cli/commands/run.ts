@@ -22,6 +22,7 @@ import { timedModel, type StepSpeed } from '../../agent/models/step-speed.ts';
 import { EXIT, UsageError, writeOut, type CliIO, type CommandEntry } from '../command.ts';
 import { FileBanditStore } from '../evolve-store.ts';
 import { openRoot } from '../root.ts';
+import { missingPackage, NO_NODE_LLAMA_CPP } from '../optional-package.ts';
 import { chooseSandbox, SANDBOX_OPTIONS, SANDBOX_USAGE } from '../sandbox-option.ts';
 import { parseSettingsArg } from '../settings-arg.ts';
 
@@ -152,8 +153,10 @@ export async function makeModel(
   if (spec.startsWith('gguf:')) {
     const file = spec.slice('gguf:'.length);
     if (!file) throw usage(`--model gguf: names no file: write gguf:FILE.gguf`);
-    // node-llama-cpp is loaded only for a gguf run.
-    const { loadGgufNode } = await import('../../agent/models/gguf-node.ts');
+    // node-llama-cpp is loaded only for a gguf run, and may not be installed (an optional dependency).
+    const { loadGgufNode } = await import('../../agent/models/gguf-node.ts').catch((e: unknown) => {
+      throw missingPackage(e) === 'node-llama-cpp' ? usage(`--model ${spec}: ${NO_NODE_LLAMA_CPP}`) : e;
+    });
     const model = await loadGgufNode({ file, contextTokens: context }).catch((e: unknown) => {
       throw usage(`--model ${spec}: ${(e as Error).message}`);
     });
