@@ -3,10 +3,26 @@
  * cannot download browsers here). `npm run test:e2e` builds first; the web server below
  * serves that build with `vite preview`, which also sends the COOP/COEP headers.
  */
+import { createServer } from 'node:net';
 import { defineConfig } from '@playwright/test';
 
-// E2E_PORT / E2E_DIST let several builds be tested side by side (defaults: 4173, dist).
-const PORT = Number(process.env.E2E_PORT ?? 4173);
+/** A TCP port nothing listens on now, as the system hands one out. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+// E2E_PORT / E2E_DIST let several builds be tested side by side (defaults: a free port, dist), so a
+// server already on 4173 (a person's own `npm run preview`) does not stop the run. The port chosen
+// is kept in the environment: the test workers read this file again and must find the same server.
+process.env.E2E_PORT ??= String(await freePort());
+const PORT = Number(process.env.E2E_PORT);
 const DIST = process.env.E2E_DIST ?? 'dist';
 
 export default defineConfig({
