@@ -129,9 +129,16 @@ function doneVerdictText(stop: Extract<Stop, { kind: 'done' }>): string {
     : `final tests fail (${tally})`;
 }
 
-/** Freezes a step and its arrays so a consumer cannot edit what was emitted. */
+/** Freezes a step all the way down (its messages, call, result, notes, …) so a consumer cannot edit what was emitted. */
 export function freezeStep(step: Step): Step {
-  Object.freeze(step.notes);
-  Object.freeze(step.messages);
-  return Object.freeze(step);
+  return deepFreeze(step);
+}
+
+/** Freezes `value` and every object and array under it. Byte arrays stay as they are: a typed array cannot be frozen. */
+function deepFreeze<T>(value: T, seen = new WeakSet<object>()): T {
+  if (typeof value !== 'object' || value === null || ArrayBuffer.isView(value) || seen.has(value)) return value;
+  seen.add(value);
+  Object.freeze(value);
+  for (const key of Reflect.ownKeys(value)) deepFreeze((value as Record<PropertyKey, unknown>)[key], seen);
+  return value;
 }

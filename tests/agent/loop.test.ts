@@ -323,6 +323,10 @@ describe('stop, step gate and step records', () => {
     const s = r.steps[0]!;
     expect(Object.isFrozen(s)).toBe(true);
     expect(() => (s.notes as unknown[]).push(1)).toThrow();
+    // Frozen all the way down: what is inside a step cannot be edited either.
+    for (const inner of [s.messages[0], s.call, s.call?.args, s.result, s.result?.notes, s.timing, s.tokens, s.budget])
+      expect(Object.isFrozen(inner)).toBe(true);
+    expect(() => ((s.messages[0] as { content: string }).content = 'edited')).toThrow();
     expect(s.messages).toEqual(t.model.received[0]);
     expect(s.messages.map((m) => m.role)).toEqual(['system', 'user']);
     expect(s.raw).toBe(call('echo', { text: 'a' }));
