@@ -145,6 +145,30 @@ describe('findTestCommand', () => {
       line: 'pytest',
     },
     {
+      what: 'unittest discovery when every test file under tests/ imports unittest, with -k',
+      files: { 'tests/test_x.py': 'import unittest\nclass T(unittest.TestCase): pass\n', 'x.py': '' },
+      filter: 'adds',
+      line: 'python3 -m unittest discover -s tests -k adds',
+    },
+    {
+      what: 'unittest discovery at the root, *_test.py files found by their pattern',
+      files: { 'calc_test.py': 'from unittest import TestCase\n' },
+      filter: undefined,
+      line: "python3 -m unittest discover -p '*_test.py'",
+    },
+    {
+      what: 'pytest when one test file does not import unittest',
+      files: { 'tests/test_a.py': 'import unittest\n', 'tests/test_b.py': 'def test_b(): pass\n' },
+      filter: undefined,
+      line: 'pytest',
+    },
+    {
+      what: 'pytest when a pytest configuration is there, even for unittest files',
+      files: { 'conftest.py': '', 'tests/test_a.py': 'import unittest\n' },
+      filter: undefined,
+      line: 'pytest',
+    },
+    {
       what: 'go test for a Go module, with -run',
       files: { 'go.mod': 'module x\n' },
       filter: 'TestAdd',
