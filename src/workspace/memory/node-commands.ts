@@ -6,7 +6,7 @@
  * too. Everything that needs a registry or node_modules says plainly that it is not available.
  */
 import { defineCommand, type Command, type InMemoryFs, type ResolvedCommandContext } from 'just-bash';
-import type { ExecResult } from '../../engine/workspace.ts';
+import type { ExecResult, PythonState } from '../../engine/workspace.ts';
 
 /** One `node` invocation for a JsEngine. */
 export interface JsRequest {
@@ -28,6 +28,8 @@ export interface JsRequest {
 /** Runs JavaScript for the memory workspace; the result's backendNote says where it ran. */
 export interface JsEngine {
   run(req: JsRequest): Promise<ExecResult>;
+  /** For a Python engine: whether it runs now, would load first, or cannot run (Workspace.pythonState). */
+  state?(): PythonState;
 }
 
 /** True when `signal` was aborted because the run's timeout fired (the shell aborts with a TimeoutError). */

@@ -14,7 +14,7 @@ import { mkdtemp, mkdir, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { InMemoryFs } from 'just-bash';
-import type { ExecResult } from '../../engine/workspace.ts';
+import type { ExecResult, PythonState } from '../../engine/workspace.ts';
 import { singleCommand } from '../../engine/workspace.ts';
 import { UNSANDBOXED, type CommandSandbox } from '../node/host-sandbox.ts';
 import { hostPython, NO_HOST_PYTHON } from '../node/host-python.ts';
@@ -110,6 +110,10 @@ export class NodeJsEngine implements JsEngine {
 /** `python3` for the memory workspace on a Node host: this machine's Python (host-python.ts), run as `node` is. */
 export class NodePyEngine implements JsEngine {
   constructor(private readonly sandbox: CommandSandbox = UNSANDBOXED) {}
+
+  state(): PythonState {
+    return hostPython() && this.sandbox.kind !== 'refused' ? 'ready' : 'none';
+  }
 
   async run(req: JsRequest): Promise<ExecResult> {
     const python = hostPython();

@@ -13,7 +13,7 @@
  * (intermediate pipeline output included) and then cut to head + tail of maxOutputBytes.
  */
 import { Bash } from 'just-bash';
-import type { ExecOptions, ExecPlan, ExecResult, ExecSink } from '../../engine/workspace.ts';
+import type { ExecOptions, ExecPlan, ExecResult, ExecSink, PythonState } from '../../engine/workspace.ts';
 import type { ProcessRunner, RunnerTarget } from './process-runner.ts';
 import { literalOperands } from './literal-operands.ts';
 import { nodeCommands, type CommandRun, type JsEngine } from './node-commands.ts';
@@ -55,6 +55,10 @@ export class ShellRunner implements ProcessRunner {
     private readonly js: JsEngine,
     private readonly py?: JsEngine,
   ) {}
+
+  pythonState(): PythonState {
+    return this.py ? (this.py.state?.() ?? 'ready') : 'none';
+  }
 
   async run(target: RunnerTarget, plan: ExecPlan, opts: ExecOptions): Promise<ExecResult> {
     if (plan.stages.length === 0 || plan.stages.some((s) => s.argv.length === 0)) {
