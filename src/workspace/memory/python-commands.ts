@@ -1,16 +1,16 @@
 /**
  * `python3`, `python` and `pytest` inside the offline shell: each hands its arguments to a
- * program engine (the browser's Pyodide in the sandbox frame or, on a Node host, this machine's
- * Python over a copy of the files), as `node` does (node-commands.ts). `pytest …` runs as
- * `python3 -m pytest …`. A shell made without a Python engine says so and how to get one.
+ * program engine (on a Node host, this machine's Python over a copy of the files), as `node` does (node-commands.ts). `pytest …` runs as
+ * `python3 -m pytest …`. A shell made without a Python engine (the tab's, today) says so and
+ * where Python does run.
  */
 import { defineCommand, type Command } from 'just-bash';
 import { runInEngine, type CommandRun, type JsEngine, type Out } from './node-commands.ts';
 
-/** What `python3` answers in a memory workspace that has no Python engine. */
+/** What `python3` answers in a memory workspace that has no Python engine (the browser tab today). */
 export const NO_PYTHON_ENGINE =
-  'Python is not available in this workspace (it was made without a Python runner). ' +
-  'Open the project in a workspace that runs Python: the playground tab, or `slm` on a machine with python3.';
+  'python3 is not available in this workspace: the in-memory workspace here has no Python runtime. ' +
+  'Python runs with `slm` on a machine that has python3 (slm call/run/batch on a directory, slm eval, slm replay), inside the OS sandbox.';
 
 /** The commands to register in just-bash for one run; without an engine each says Python is not available. */
 export function pythonCommands(engine: JsEngine | undefined, run: CommandRun): Command[] {

@@ -4,6 +4,7 @@
  * files, through the engine as the model calls it (policy, plan, runner, tally). The unittest
  * project is tests/fixtures/python-unittest (5 passing, 1 failing, 1 erroring, 1 skipped test).
  */
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, relative } from 'node:path';
@@ -14,7 +15,7 @@ import { NodeJsEngine, NodePyEngine } from './node-runner.ts';
 import { ShellRunner } from './shell-runner.ts';
 import { NO_PYTHON_ENGINE } from './python-commands.ts';
 import { probeHostSandbox } from '../node/host-sandbox.ts';
-import { hostPython } from '../node/host-python.ts';
+import { hostPython, NO_HOST_PYTHON } from '../node/host-python.ts';
 import { useNodeWasm } from '../../platform/node-wasm.ts';
 
 useNodeWasm();
@@ -154,6 +155,26 @@ describe.skipIf(!sandbox || !python)('python3 in the memory workspace on a Node 
       expect(connections).toBe(0);
     });
   });
+});
+
+describe('python3 on a host without Python', () => {
+  it('says it is not installed and how to install it (a process whose PATH has no python3)', () => {
+    const script = [
+      "const { NodePyEngine } = await import('./src/workspace/memory/node-runner.ts');",
+      "const { InMemoryFs } = await import('just-bash');",
+      "const r = await new NodePyEngine().run({ fs: new InMemoryFs(), root: '/ws', cwd: '/ws', args: ['a.py'], env: {},",
+      '  timeoutMs: 5000, maxOutputBytes: 4096, signal: new AbortController().signal });',
+      'console.log(JSON.stringify(r));',
+    ].join('\n');
+    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: join(import.meta.dirname, '../../..'),
+      env: { PATH: '/nonexistent' },
+      encoding: 'utf8',
+    });
+    const r = JSON.parse(out.trim().split('\n').pop()!) as { exitCode: number; output: string };
+    expect(r.exitCode).toBe(127);
+    expect(r.output).toBe(`${NO_HOST_PYTHON}\n`);
+  }, 60_000);
 });
 
 describe('python3 in a memory workspace without a Python engine', () => {
