@@ -131,6 +131,18 @@ describe('findTestCommand', () => {
       filter: undefined,
       line: 'go test -v ./...',
     },
+    {
+      what: 'a package.json test script running pytest takes -k',
+      files: { 'package.json': '{"scripts":{"test":"pytest tests"}}' },
+      filter: 'adds',
+      line: 'npm test -- -k adds',
+    },
+    {
+      what: 'a package.json test script running python -m unittest takes -k',
+      files: { 'package.json': '{"scripts":{"test":"python -m unittest discover"}}' },
+      filter: 'adds',
+      line: 'npm test -- -k adds',
+    },
     { what: 'pytest from pytest.ini', files: { 'pytest.ini': '[pytest]\n' }, filter: 'adds', line: 'pytest -k adds' },
     {
       what: 'pytest from a pyproject.toml that names it',

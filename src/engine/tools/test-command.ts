@@ -24,6 +24,7 @@ const SCRIPT_FILTERS: readonly (readonly [RegExp, string])[] = [
   [/\bnode\b[^|;&]*\s--test\b/, '--test-name-pattern'],
   [/\b(?:vitest|jest)\b/, '-t'],
   [/\bmocha\b/, '--grep'],
+  [/\b(?:pytest|python3? -m (?:pytest|unittest))\b/, '-k'],
 ];
 
 /** Quotes one argument for a POSIX shell line. */

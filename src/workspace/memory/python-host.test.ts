@@ -65,6 +65,18 @@ describe.skipIf(!sandbox || !python)('python3 in the memory workspace on a Node 
     expect(tallyOf(r)).toBe('tally:5/2');
   });
 
+  it.each([
+    { script: 'python3 -m unittest discover -s tests', line: 'npm test -- -k fraction', tally: 'tally:0/1' },
+    { script: 'python -m unittest discover -s tests -v', line: 'npm test', tally: 'tally:5/2' },
+  ])("ws_test runs package.json's test script $script through npm test", async ({ script, line, tally }) => {
+    const files = filesUnder(FIXTURE);
+    files['package.json'] = JSON.stringify({ name: 'calc', scripts: { test: script } });
+    const { engine } = await engineOver(files);
+    const r = await engine.call('ws_test', line.includes('-k') ? { filter: 'fraction' } : {});
+    expect(r.text).toContain(line);
+    expect(tallyOf(r)).toBe(tally);
+  });
+
   it('after the fix every test passes, through ws_shell and through pytest', async () => {
     const files = filesUnder(FIXTURE);
     files['calc.py'] = files['calc.py']!.replace('// len(values)', '/ len(values)').replace(
