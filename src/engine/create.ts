@@ -5,7 +5,9 @@
  */
 import { Engine } from './engine.ts';
 import type { EngineSettings } from './settings.ts';
-import { createSyntaxPostEdit, syntaxPostEdit, type SyntaxChecker } from './syntax/index.ts';
+import { checkSyntax, createSyntaxPostEdit, syntaxPostEdit, type SyntaxChecker } from './syntax/index.ts';
+import { createPythonCompileCheck } from './syntax/python-compile.ts';
+import { withVerdictCache } from './syntax/verdict-cache.ts';
 import { CODING_TOOLS } from './tools/index.ts';
 import type { Workspace } from './workspace.ts';
 
@@ -23,6 +25,10 @@ export function createEngine(
   settings?: Partial<EngineSettings>,
   options: EngineOptions = {},
 ): Engine {
-  const postEdit = options.syntaxCheck ? createSyntaxPostEdit({ check: options.syntaxCheck }) : syntaxPostEdit;
+  // A workspace that runs Python has .py files judged by CPython's own compile().
+  const check =
+    options.syntaxCheck ??
+    (workspace.pythonState ? createPythonCompileCheck(workspace, withVerdictCache(checkSyntax)) : undefined);
+  const postEdit = check ? createSyntaxPostEdit({ check }) : syntaxPostEdit;
   return new Engine({ workspace, tools: CODING_TOOLS, postEdit, ...(settings ? { settings } : {}) });
 }

@@ -1,11 +1,12 @@
 /**
  * The measured test tally: a test run's output parsed to pass/fail counts, so progress and
  * stall detection are measured, not read from the model's prose. Recognises the summary lines
- * of vitest, jest, pytest, mocha, node:test (TAP and spec reporters) and `go test -v`, and
+ * of vitest, jest, pytest, unittest (tally-unittest.ts), mocha, node:test (TAP and spec reporters) and `go test -v`, and
  * picks out the first failing tests (their names and assertion lines) for ws_test's summary.
  */
 import type { Note } from './result.ts';
 import { stripAnsi } from './exec-output.ts';
+import { unittestCounts, unittestFailure } from './tally-unittest.ts';
 
 export interface TestTally {
   readonly passed: number;
@@ -27,7 +28,7 @@ export const TEST_TOOLS: ReadonlySet<string> = new Set(['ws_test', 'ws_shell']);
 /** Parses the last test summary in `output`; null when it holds none. */
 export function parseTestTally(output: string, source: string): TestTally | null {
   const text = stripAnsi(output); // reporters colour their summaries
-  const counts = nodeTest(text) ?? summaryLine(text) ?? goTest(text);
+  const counts = nodeTest(text) ?? unittestCounts(text) ?? summaryLine(text) ?? goTest(text);
   return counts ? { ...counts, source } : null;
 }
 
@@ -166,7 +167,7 @@ function failureAt(lines: readonly string[], i: number): TestFailure | null {
   if (m) return { name: m[1]!, detail: following(lines, i + 1, (l) => l.trim() !== '' && !/^\s*at /.test(l)) };
   m = /^\s+\d+\) (.+)$/.exec(line);
   if (m) return mochaFailure(lines, i, m[1]!);
-  return null;
+  return unittestFailure(lines, i);
 }
 
 /**

@@ -125,7 +125,16 @@ export interface Workspace {
    * return a result explaining so.
    */
   exec(plan: ExecPlan, opts: ExecOptions): Promise<ExecResult>;
+  /**
+   * Optional: whether `python3` runs in `exec` — `ready` (now, nothing to load), `not-loaded`
+   * (it would load first, as the tab's Pyodide does) or `none`. The post-edit check asks
+   * CPython's compile() only when ready (syntax/python-compile.ts).
+   */
+  pythonState?(): PythonState;
 }
+
+/** Whether a workspace runs Python: see `Workspace.pythonState`. */
+export type PythonState = 'ready' | 'not-loaded' | 'none';
 
 export type WorkspaceErrorCode = 'ENOENT' | 'EISDIR' | 'ENOTDIR' | 'EEXIST' | 'ENOTEMPTY' | 'EINVAL' | 'EIO';
 

@@ -131,6 +131,18 @@ describe('findTestCommand', () => {
       filter: undefined,
       line: 'go test -v ./...',
     },
+    {
+      what: 'a package.json test script running pytest takes -k',
+      files: { 'package.json': '{"scripts":{"test":"pytest tests"}}' },
+      filter: 'adds',
+      line: 'npm test -- -k adds',
+    },
+    {
+      what: 'a package.json test script running python -m unittest takes -k',
+      files: { 'package.json': '{"scripts":{"test":"python -m unittest discover"}}' },
+      filter: 'adds',
+      line: 'npm test -- -k adds',
+    },
     { what: 'pytest from pytest.ini', files: { 'pytest.ini': '[pytest]\n' }, filter: 'adds', line: 'pytest -k adds' },
     {
       what: 'pytest from a pyproject.toml that names it',
@@ -141,6 +153,30 @@ describe('findTestCommand', () => {
     {
       what: 'pytest from test_*.py under tests/',
       files: { 'tests/test_x.py': 'def test_x(): pass\n' },
+      filter: undefined,
+      line: 'pytest',
+    },
+    {
+      what: 'unittest discovery when every test file under tests/ imports unittest, with -k',
+      files: { 'tests/test_x.py': 'import unittest\nclass T(unittest.TestCase): pass\n', 'x.py': '' },
+      filter: 'adds',
+      line: 'python3 -m unittest discover -s tests -k adds',
+    },
+    {
+      what: 'unittest discovery at the root, *_test.py files found by their pattern',
+      files: { 'calc_test.py': 'from unittest import TestCase\n' },
+      filter: undefined,
+      line: "python3 -m unittest discover -p '*_test.py'",
+    },
+    {
+      what: 'pytest when one test file does not import unittest',
+      files: { 'tests/test_a.py': 'import unittest\n', 'tests/test_b.py': 'def test_b(): pass\n' },
+      filter: undefined,
+      line: 'pytest',
+    },
+    {
+      what: 'pytest when a pytest configuration is there, even for unittest files',
+      files: { 'conftest.py': '', 'tests/test_a.py': 'import unittest\n' },
       filter: undefined,
       line: 'pytest',
     },

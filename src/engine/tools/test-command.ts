@@ -1,6 +1,7 @@
 /**
  * Which command runs a workspace's tests: the package.json `test` script (as `npm test`), else
- * pytest when the project looks like a Python one, else `go test` for a Go module. A name
+ * for a Python project unittest's discovery when every test file imports unittest and pytest
+ * otherwise, else `go test` for a Go module. A name
  * filter is passed in the runner's own option, when the runner is known.
  */
 import type { Workspace } from '../workspace.ts';
@@ -23,6 +24,7 @@ const SCRIPT_FILTERS: readonly (readonly [RegExp, string])[] = [
   [/\bnode\b[^|;&]*\s--test\b/, '--test-name-pattern'],
   [/\b(?:vitest|jest)\b/, '-t'],
   [/\bmocha\b/, '--grep'],
+  [/\b(?:pytest|python3? -m (?:pytest|unittest))\b/, '-k'],
 ];
 
 /** Quotes one argument for a POSIX shell line. */
@@ -57,10 +59,14 @@ async function npmTestScript(ws: Workspace): Promise<string | null> {
   return typeof test === 'string' && test.trim() !== '' && !NPM_PLACEHOLDER.test(test) ? test : null;
 }
 
-async function looksPython(ws: Workspace): Promise<boolean> {
-  for (const marker of ['pytest.ini', 'conftest.py', 'tox.ini']) if (await exists(ws, marker)) return true;
+/** Where a Python project keeps its tests, and whether they are written for unittest alone; null when it has none. */
+async function pythonTests(
+  ws: Workspace,
+): Promise<{ readonly dir: string; readonly unittest: boolean; readonly suffixed?: boolean } | null> {
+  let pytest = false;
+  for (const marker of ['pytest.ini', 'conftest.py', 'tox.ini']) if (await exists(ws, marker)) pytest = true;
   const pyproject = await readText(ws, 'pyproject.toml');
-  if (pyproject?.includes('pytest')) return true;
+  if (pyproject?.includes('pytest')) pytest = true;
   for (const dir of ['', 'tests', 'test']) {
     let names: string[];
     try {
@@ -68,9 +74,31 @@ async function looksPython(ws: Workspace): Promise<boolean> {
     } catch {
       continue;
     }
-    if (names.some((n) => /^test_.*\.py$|_test\.py$/.test(n))) return true;
+    const tests = names.filter((n) => /^test_.*\.py$|_test\.py$/.test(n));
+    if (tests.length === 0) continue;
+    if (pytest) return { dir, unittest: false };
+    // Files that all import unittest are its tests; plain `def test_…` functions need pytest.
+    for (const name of tests) {
+      const text = await readText(ws, dir ? `${dir}/${name}` : name);
+      if (!text || !/^\s*(?:import unittest|from unittest\b)/m.test(text)) return { dir, unittest: false };
+    }
+    return { dir, unittest: true, suffixed: !tests.some((n) => n.startsWith('test')) };
   }
-  return false;
+  return pytest ? { dir: '', unittest: false } : null;
+}
+
+/**
+ * unittest's own runner for a project whose tests are all unittest ones: discovery from the
+ * tests' directory (`-s`, so `tests/` needs no `__init__.py`; `python3 -m` puts the project root
+ * on sys.path, so the code under test imports), names filtered with `-k`. Files named
+ * `*_test.py` are found with the matching `-p` pattern.
+ */
+function unittestLine(dir: string, suffixed: boolean, filter: string | undefined): string {
+  const parts = ['python3 -m unittest discover'];
+  if (dir) parts.push(`-s ${dir}`);
+  if (suffixed) parts.push(`-p '*_test.py'`);
+  if (filter !== undefined) parts.push(`-k ${shellQuote(filter)}`);
+  return parts.join(' ');
 }
 
 /** The test command for `ws`, or null when none can be found. */
@@ -83,7 +111,9 @@ export async function findTestCommand(ws: Workspace, filter: string | undefined)
       ? { line: `npm test -- ${option} ${shellQuote(filter)}`, script }
       : { line: 'npm test', script, filterIgnored: filter };
   }
-  if (await looksPython(ws)) return { line: filter === undefined ? 'pytest' : `pytest -k ${shellQuote(filter)}` };
+  const python = await pythonTests(ws);
+  if (python?.unittest) return { line: unittestLine(python.dir, python.suffixed === true, filter) };
+  if (python) return { line: filter === undefined ? 'pytest' : `pytest -k ${shellQuote(filter)}` };
   if (await exists(ws, 'go.mod'))
     return { line: filter === undefined ? 'go test -v ./...' : `go test -v -run ${shellQuote(filter)} ./...` };
   return null;

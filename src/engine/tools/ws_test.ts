@@ -1,7 +1,7 @@
 /**
  * ws_test: run the workspace's test suite and parse the pass/fail tally (hash-anchored-tools'
  * run_tests). The command is found, not guessed by the model: the package.json `test` script
- * (`npm test`), else pytest, else `go test`. The result leads with `N passed, M failed` and the
+ * (`npm test`), else Python's (unittest or pytest), else `go test`. The result leads with `N passed, M failed` and the
  * first failures (names and assertion lines), and records the tally as a note, so the agent's
  * stall detector and the UI's plot measure progress instead of reading prose.
  */
@@ -31,7 +31,7 @@ const schema = z.object({
 });
 
 const NO_COMMAND =
-  'ws_test found no test command: there is no "test" script in package.json (or only npm\'s placeholder), no pytest project and no go.mod. ' +
+  'ws_test found no test command: there is no "test" script in package.json (or only npm\'s placeholder), no Python tests (test_*.py, or a pytest configuration) and no go.mod. ' +
   'Add a "test" script to package.json (e.g. "node --test") with ws_edit, or run a test file directly with ws_shell (node --test test/x.test.js).';
 
 export const wsTest = defineTool({

@@ -10,6 +10,7 @@ import {
   type ExecOptions,
   type ExecPlan,
   type ExecResult,
+  type PythonState,
   type Stat,
   type Workspace,
 } from '../../engine/workspace.ts';
@@ -48,6 +49,10 @@ export class MemoryWorkspace implements Workspace {
   /** Absolute path inside the in-memory filesystem. */
   get runsCommands(): boolean {
     return this.runner !== undefined;
+  }
+
+  pythonState(): PythonState {
+    return this.runner?.pythonState?.() ?? 'none';
   }
 
   abs(path: string): string {

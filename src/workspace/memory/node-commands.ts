@@ -6,7 +6,7 @@
  * too. Everything that needs a registry or node_modules says plainly that it is not available.
  */
 import { defineCommand, type Command, type InMemoryFs, type ResolvedCommandContext } from 'just-bash';
-import type { ExecResult } from '../../engine/workspace.ts';
+import type { ExecResult, PythonState } from '../../engine/workspace.ts';
 
 /** One `node` invocation for a JsEngine. */
 export interface JsRequest {
@@ -18,6 +18,8 @@ export interface JsRequest {
   /** node's arguments (without "node"). */
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
+  /** What the program reads on stdin (a pipe's bytes); nothing when absent. */
+  readonly stdin?: Uint8Array;
   readonly timeoutMs: number;
   readonly maxOutputBytes: number;
   readonly signal: AbortSignal;
@@ -26,6 +28,8 @@ export interface JsRequest {
 /** Runs JavaScript for the memory workspace; the result's backendNote says where it ran. */
 export interface JsEngine {
   run(req: JsRequest): Promise<ExecResult>;
+  /** For a Python engine: whether it runs now, would load first, or cannot run (Workspace.pythonState). */
+  state?(): PythonState;
 }
 
 /** True when `signal` was aborted because the run's timeout fired (the shell aborts with a TimeoutError). */
@@ -49,7 +53,7 @@ export interface CommandRun {
   interrupted(output: string): void;
 }
 
-type Out = { stdout: string; stderr: string; exitCode: number };
+export type Out = { stdout: string; stderr: string; exitCode: number };
 
 const OFFLINE_NPM =
   'is not available in the offline workspace: there is no registry and no node_modules here. ' +
@@ -59,25 +63,36 @@ function envOf(ctx: ResolvedCommandContext): Record<string, string> {
   return ctx.exportedEnv ? { ...ctx.exportedEnv } : Object.fromEntries(ctx.env);
 }
 
+/** Runs one program invocation in `engine` for a just-bash command, with the run's time left, cap and notes. */
+export async function runInEngine(
+  engine: JsEngine,
+  run: CommandRun,
+  args: readonly string[],
+  ctx: ResolvedCommandContext,
+): Promise<Out> {
+  // A ByteString is a latin1 string at run time (one char a byte); the browser bundle of just-bash does not export latin1FromBytes.
+  const stdin = ctx.stdin as unknown as string;
+  const r = await engine.run({
+    fs: run.fs,
+    root: run.root,
+    cwd: ctx.cwd,
+    args,
+    env: envOf(ctx),
+    ...(stdin ? { stdin: Uint8Array.from(stdin, (c) => c.charCodeAt(0)) } : {}),
+    timeoutMs: Math.max(0, run.deadline - Date.now()),
+    maxOutputBytes: run.maxOutputBytes,
+    signal: run.signal,
+  });
+  if (r.backendNote) run.note(r.backendNote);
+  if (r.truncated) run.omitted(r.totalBytes - new TextEncoder().encode(r.output).length);
+  if (r.exitCode === null) run.interrupted(r.output);
+  // A killed program has no exit code; 124 is what `timeout` reports for the same event.
+  return { stdout: r.output, stderr: '', exitCode: r.exitCode ?? 124 };
+}
+
 /** The commands to register in just-bash for one run. */
 export function nodeCommands(engine: JsEngine, run: CommandRun): Command[] {
-  const node = defineCommand('node', async (args, ctx): Promise<Out> => {
-    const r = await engine.run({
-      fs: run.fs,
-      root: run.root,
-      cwd: ctx.cwd,
-      args,
-      env: envOf(ctx),
-      timeoutMs: Math.max(0, run.deadline - Date.now()),
-      maxOutputBytes: run.maxOutputBytes,
-      signal: run.signal,
-    });
-    if (r.backendNote) run.note(r.backendNote);
-    if (r.truncated) run.omitted(r.totalBytes - new TextEncoder().encode(r.output).length);
-    if (r.exitCode === null) run.interrupted(r.output);
-    // A killed program has no exit code; 124 is what `timeout` reports for the same event.
-    return { stdout: r.output, stderr: '', exitCode: r.exitCode ?? 124 };
-  });
+  const node = defineCommand('node', (args, ctx) => runInEngine(engine, run, args, ctx));
 
   const npm = defineCommand('npm', async (args, ctx): Promise<Out> => npmCommand(run, args, ctx));
 

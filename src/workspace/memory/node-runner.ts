@@ -1,6 +1,7 @@
 /**
- * The JsEngine for Node hosts (tests, the CLI) using the memory backend: the workspace's files
- * are written to a fresh temporary directory and real `node` runs there, in its own process
+ * The engines for Node hosts (tests, the CLI) using the memory backend: the workspace's files
+ * are written to a fresh temporary directory and real `node` (or this machine's `python3`,
+ * host-python.ts) runs there, in its own process
  * group with the timeout and the output cap of node-exec.ts, under the host's command sandbox
  * (host-sandbox.ts: bubblewrap with the copy as its only writable directory and no network, or
  * directly where a person accepted that risk, or not at all); the directory is removed after.
@@ -11,11 +12,12 @@
 import { realpathSync } from 'node:fs';
 import { mkdtemp, mkdir, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { InMemoryFs } from 'just-bash';
-import type { ExecResult } from '../../engine/workspace.ts';
+import type { ExecResult, PythonState } from '../../engine/workspace.ts';
 import { singleCommand } from '../../engine/workspace.ts';
 import { UNSANDBOXED, type CommandSandbox } from '../node/host-sandbox.ts';
+import { hostPython, NO_HOST_PYTHON } from '../node/host-python.ts';
 import { runPlan } from '../node/node-exec.ts';
 import { isTimeout, type JsEngine, type JsRequest } from './node-commands.ts';
 
@@ -41,6 +43,58 @@ function shellVariables(env: Readonly<Record<string, string>>): Record<string, s
   return out;
 }
 
+/** Runs `argv` (the program first) over a temporary copy of the workspace, under `sandbox`; `where` starts the note. */
+async function runOnCopy(
+  sandbox: CommandSandbox,
+  argv: readonly string[],
+  where: string,
+  req: JsRequest,
+): Promise<ExecResult> {
+  if (sandbox.kind === 'refused')
+    return { exitCode: 126, output: '', totalBytes: 0, truncated: false, timedOut: false, backendNote: sandbox.note };
+  const dir = await realpath(await mkdtemp(join(tmpdir(), `slm-${basename(argv[0] ?? '')}-`)));
+  try {
+    await materialize(req.fs, req.root, dir);
+    const rel = req.cwd === req.root ? '' : req.cwd.slice(req.root.length + 1);
+    const plan = singleCommand(argv, shellVariables(req.env));
+    const stage = { ...plan.stages[0]!, stdin: req.stdin ?? ('empty' as const) };
+    const r = await runPlan({
+      plan: { stages: [stage] },
+      root: dir,
+      cwd: join(dir, rel),
+      timeoutMs: req.timeoutMs,
+      maxOutputBytes: req.maxOutputBytes,
+      signal: req.signal,
+      // The sandbox builds the whole environment from the shell's variables.
+      baseEnv: {},
+      launch: sandbox.wrap,
+    });
+    // Paths in the output name the temporary copy; show them as the workspace paths they are.
+    const output = r.output.split(dir).join(req.root);
+    const inside =
+      sandbox.kind === 'bwrap' ? ' inside the bubblewrap sandbox (no network, only the copy writable)' : '';
+    const note = `${where} on this machine${inside}, over a temporary copy of the workspace (files it writes are not kept)`;
+    // The shell's timeout may abort the run a moment before this engine's own timer: still a timeout.
+    const timedOut = r.timedOut || isTimeout(req.signal);
+    const why = timedOut ? `killed after ${req.timeoutMs} ms (the whole process group)` : r.backendNote;
+    return { ...r, output, timedOut, backendNote: why ? `${note}; ${why}` : note };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** A result of a program that did not start: `text` is both its output and the note. */
+function said(exitCode: number, text: string): ExecResult {
+  return {
+    exitCode,
+    output: `${text}\n`,
+    totalBytes: text.length + 1,
+    truncated: false,
+    timedOut: false,
+    backendNote: text,
+  };
+}
+
 export class NodeJsEngine implements JsEngine {
   /** This process's own node, physically (the sandbox mounts its installation, not the links to it). */
   private readonly nodePath = realpathSync(process.execPath);
@@ -49,41 +103,27 @@ export class NodeJsEngine implements JsEngine {
   constructor(private readonly sandbox: CommandSandbox = UNSANDBOXED) {}
 
   async run(req: JsRequest): Promise<ExecResult> {
-    if (this.sandbox.kind === 'refused')
-      return {
-        exitCode: 126,
-        output: '',
-        totalBytes: 0,
-        truncated: false,
-        timedOut: false,
-        backendNote: this.sandbox.note,
-      };
-    const dir = await realpath(await mkdtemp(join(tmpdir(), 'slm-node-')));
-    try {
-      await materialize(req.fs, req.root, dir);
-      const rel = req.cwd === req.root ? '' : req.cwd.slice(req.root.length + 1);
-      const r = await runPlan({
-        plan: singleCommand([this.nodePath, ...req.args], shellVariables(req.env)),
-        root: dir,
-        cwd: join(dir, rel),
-        timeoutMs: req.timeoutMs,
-        maxOutputBytes: req.maxOutputBytes,
-        signal: req.signal,
-        // The sandbox builds the whole environment from the shell's variables.
-        baseEnv: {},
-        launch: this.sandbox.wrap,
-      });
-      // Paths in the output name the temporary copy; show them as the workspace paths they are.
-      const output = r.output.split(dir).join(req.root);
-      const inside =
-        this.sandbox.kind === 'bwrap' ? ' inside the bubblewrap sandbox (no network, only the copy writable)' : '';
-      const where = `node ran in Node ${process.version} on this machine${inside}, over a temporary copy of the workspace (files it writes are not kept)`;
-      // The shell's timeout may abort the run a moment before this engine's own timer: still a timeout.
-      const timedOut = r.timedOut || isTimeout(req.signal);
-      const why = timedOut ? `killed after ${req.timeoutMs} ms (the whole process group)` : r.backendNote;
-      return { ...r, output, timedOut, backendNote: why ? `${where}; ${why}` : where };
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    return runOnCopy(this.sandbox, [this.nodePath, ...req.args], `node ran in Node ${process.version}`, req);
+  }
+}
+
+/** `python3` for the memory workspace on a Node host: this machine's Python (host-python.ts), run as `node` is. */
+export class NodePyEngine implements JsEngine {
+  constructor(private readonly sandbox: CommandSandbox = UNSANDBOXED) {}
+
+  state(): PythonState {
+    return hostPython() && this.sandbox.kind !== 'refused' ? 'ready' : 'none';
+  }
+
+  async run(req: JsRequest): Promise<ExecResult> {
+    const python = hostPython();
+    if (!python) return said(127, NO_HOST_PYTHON);
+    if (req.args[0] === '-m' && req.args[1] === 'pytest' && !python.pytest)
+      return said(
+        1,
+        `pytest is not installed for this machine's Python ${python.version} (${python.executable}); ` +
+          "install it there (python3 -m pip install pytest), or run the standard library's runner: python3 -m unittest discover",
+      );
+    return runOnCopy(this.sandbox, [python.executable, ...req.args], `python3 ran in Python ${python.version}`, req);
   }
 }

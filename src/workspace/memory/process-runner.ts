@@ -3,7 +3,7 @@
  * JavaScript runner plug in here, so the file tree stays one idea and running stays another.
  */
 import type { InMemoryFs } from 'just-bash';
-import type { ExecOptions, ExecPlan, ExecResult } from '../../engine/workspace.ts';
+import type { ExecOptions, ExecPlan, ExecResult, PythonState } from '../../engine/workspace.ts';
 
 /** What a runner gets of the workspace: its filesystem and where the project root is in it. */
 export interface RunnerTarget {
@@ -14,4 +14,6 @@ export interface RunnerTarget {
 export interface ProcessRunner {
   /** Runs every stage of `plan` exactly as given: argv literal, descriptors routed as the plan says. */
   run(target: RunnerTarget, plan: ExecPlan, opts: ExecOptions): Promise<ExecResult>;
+  /** Whether `python3` runs here (Workspace.pythonState); `none` when absent. */
+  pythonState?(): PythonState;
 }

@@ -1,7 +1,8 @@
 /**
  * The memory workspace's ProcessRunner: each stage of the plan runs as one just-bash command
  * over the workspace's own InMemoryFs (so the shell and the file tools see the same files), with
- * `node`, `npm` and `npx` added (node-commands.ts) and JavaScript handed to a JsEngine. The
+ * `node`, `npm` and `npx` added (node-commands.ts) and JavaScript handed to a JsEngine, and
+ * `python3`/`python`/`pytest` handed to a Python engine where one is given (python-commands.ts). The
  * arguments are handed over unparsed; stages run one after another, each reading the previous
  * one's output, routed as the plan says. One Bash per command, so no shell state (variables,
  * cwd) leaks from one call to the next.
@@ -12,10 +13,11 @@
  * (intermediate pipeline output included) and then cut to head + tail of maxOutputBytes.
  */
 import { Bash } from 'just-bash';
-import type { ExecOptions, ExecPlan, ExecResult, ExecSink } from '../../engine/workspace.ts';
+import type { ExecOptions, ExecPlan, ExecResult, ExecSink, PythonState } from '../../engine/workspace.ts';
 import type { ProcessRunner, RunnerTarget } from './process-runner.ts';
 import { literalOperands } from './literal-operands.ts';
-import { nodeCommands, type JsEngine } from './node-commands.ts';
+import { nodeCommands, type CommandRun, type JsEngine } from './node-commands.ts';
+import { pythonCommands } from './python-commands.ts';
 
 /** Output just-bash may produce in one run (all stages of a pipeline together) before it stops the command. */
 export const SHELL_LIVE_OUTPUT_BYTES = 16 * 1024 * 1024;
@@ -48,7 +50,15 @@ function place(sink: ExecSink, last: boolean): 'next' | 'output' | 'null' {
 }
 
 export class ShellRunner implements ProcessRunner {
-  constructor(private readonly js: JsEngine) {}
+  /** `js` runs `node`; `py`, when given, runs `python3`/`python`/`pytest` (else they say Python is not available). */
+  constructor(
+    private readonly js: JsEngine,
+    private readonly py?: JsEngine,
+  ) {}
+
+  pythonState(): PythonState {
+    return this.py ? (this.py.state?.() ?? 'ready') : 'none';
+  }
 
   async run(target: RunnerTarget, plan: ExecPlan, opts: ExecOptions): Promise<ExecResult> {
     if (plan.stages.length === 0 || plan.stages.some((s) => s.argv.length === 0)) {
@@ -77,6 +87,16 @@ export class ShellRunner implements ProcessRunner {
     let omitted = 0;
     let interrupted = '';
     const liveCap = Math.max(opts.maxOutputBytes, SHELL_LIVE_OUTPUT_BYTES);
+    const commandRun: CommandRun = {
+      fs: target.fs,
+      root: target.root,
+      signal: abort.signal,
+      deadline: Date.now() + opts.timeoutMs,
+      maxOutputBytes: opts.maxOutputBytes,
+      note: (n) => notes.add(n),
+      omitted: (bytes) => (omitted += Math.max(0, bytes)),
+      interrupted: (output) => (interrupted += output),
+    };
     // One Bash per stage: its variables are the environment the program sees (exported).
     const shellFor = (env: Readonly<Record<string, string>>): Bash =>
       new Bash({
@@ -84,16 +104,7 @@ export class ShellRunner implements ProcessRunner {
         cwd: opts.cwd ? `${target.root}/${opts.cwd}` : target.root,
         env: { ...env, HOME: target.root, PWD: target.root },
         executionLimits: { maxOutputSize: liveCap, maxExecutionTimeMs: opts.timeoutMs },
-        customCommands: nodeCommands(this.js, {
-          fs: target.fs,
-          root: target.root,
-          signal: abort.signal,
-          deadline: Date.now() + opts.timeoutMs,
-          maxOutputBytes: opts.maxOutputBytes,
-          note: (n) => notes.add(n),
-          omitted: (bytes) => (omitted += Math.max(0, bytes)),
-          interrupted: (output) => (interrupted += output),
-        }),
+        customCommands: [...nodeCommands(this.js, commandRun), ...pythonCommands(this.py, commandRun)],
       });
     const gaveUp = new Promise<null>((resolve) =>
       abort.signal.addEventListener('abort', () => setTimeout(() => resolve(null), ABORT_GRACE_MS), { once: true }),

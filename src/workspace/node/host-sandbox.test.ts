@@ -12,6 +12,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hostPython } from './host-python.ts';
 import {
   commandsRefused,
   LIMITS,
@@ -117,11 +118,23 @@ describe.skipIf(!sandbox)('the bubblewrap sandbox: what a command cannot reach',
   });
 
   it('sees none of the host beyond the toolchain: no /root, /home, /work or other temp directories', async () => {
+    // A Python installed under /root (pyenv) is bound at its own path: then /root holds that path and nothing else.
+    const installs = (hostPython()?.prefixes ?? []).filter((p) => p.startsWith('/root/'));
     const r = await sh(
-      `for p in /root /home /work ${outside} /etc/shadow /etc/ssh; do [ -e "$p" ] && echo "visible: $p"; done; ls /`,
+      `for p in ${installs.length ? '' : '/root'} /home /work ${outside} /etc/shadow /etc/ssh; do [ -e "$p" ] && echo "visible: $p"; done; ls /`,
     );
     expect(r.out).not.toMatch(/visible:/);
     expect(r.out.trim().split('\n').sort()).toEqual(expect.arrayContaining(['dev', 'etc', 'proc', 'tmp', 'usr']));
+    if (installs.length) {
+      const seen = await sh('find /root -mindepth 1 -maxdepth 4');
+      const allowed = (p: string) => installs.some((i) => i === p || i.startsWith(`${p}/`) || p.startsWith(`${i}/`));
+      expect(
+        seen.out
+          .trim()
+          .split('\n')
+          .filter((p) => !allowed(p)),
+      ).toEqual([]);
+    }
   });
 
   // Each row: what is written → it fails inside, and the host never sees the file.
@@ -306,6 +319,16 @@ describe.skipIf(!sandbox)('the bubblewrap sandbox: everyday commands work', () =
     [['git', 'log', '--oneline'], '', /start\n$/],
     [['node', '--test'], 'proj', /# pass 1\n/],
     [['npm', 'test', '--silent'], 'proj', /# pass 1\n/],
+    // This machine's Python, its installation bound read-only (host-python.ts).
+    ...(hostPython()
+      ? ([
+          [['python3', '-c', 'import sys; print(sys.version_info[0], sys.executable)'], '', /^3 \/.*python/],
+          [['python3', '-m', 'unittest', '-h'], '', /usage: python3? -m unittest/],
+        ] as [string[], string, RegExp][])
+      : []),
+    ...(hostPython()?.pytest
+      ? ([[['python3', '-m', 'pytest', '--version'], '', /pytest \d/]] as [string[], string, RegExp][])
+      : []),
   ];
   it.each(everyday)('%j in /%s', async (argv, dir, expected) => {
     const r = await run(argv, { cwd: join(root, dir) });

@@ -7,7 +7,7 @@
  *   writable), and so is every other `.git` found below the root (a submodule's, a nested
  *   repository's), up to GIT_WALK_ENTRIES entries walked — a cut walk is said in the result;
  * - the toolchain read-only: /usr, /bin, /sbin, /lib* (symlinks kept as symlinks on merged-/usr
- *   systems), this Node's installation, and from /etc only what programs need to start
+ *   systems), this Node's installation and the host's Python (host-python.ts), and from /etc only what programs need to start
  *   (ld.so.cache and ld.so.conf*, alternatives, nsswitch.conf, localtime) plus a generated
  *   passwd, group and hosts naming only root, nobody and the sandbox user;
  * - a fresh /tmp (a tmpfs of TMP_BYTES), a minimal /dev with a /dev/shm of SHM_BYTES, a /proc of
@@ -48,6 +48,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
+import { hostPython, NO_HOST_PYTHON, PYTHON_NAMES } from './host-python.ts';
 import { probeMemoryCap, type MemoryCap } from './memory-cap.ts';
 
 /** The process to spawn for one sandboxed argv. */
@@ -130,9 +131,14 @@ export function commandsRefused(why: string): CommandsRefused {
   return {
     kind: 'refused',
     note,
-    // "$0" is the note: an argument, never shell text.
-    wrap: () => ({ file: '/bin/sh', args: ['-c', 'printf "%s\\n" "$0" >&2; exit 126', note], env: {} }),
+    wrap: () => sayAndExit(note, 126),
   };
+}
+
+/** A process that only prints `text` on stderr and exits with `code`: what runs instead of a command that cannot. */
+function sayAndExit(text: string, code: number): SandboxedSpawn {
+  // "$0" is the text and "$1" the code: arguments, never shell text.
+  return { file: '/bin/sh', args: ['-c', 'printf "%s\\n" "$0" >&2; exit "$1"', text, String(code)], env: {} };
 }
 
 /** The rlimits every sandboxed command runs under (values for `prlimit`, soft = hard). */
@@ -270,10 +276,16 @@ function baseMounts(mode: 'user' | 'root', etc: string): { readonly args: readon
     m.mounted(p);
   }
   const node = nodePrefix();
-  if (!TOOLCHAIN.some((t) => isInside(node.prefix, t))) {
-    m.parents(node.prefix);
-    m.push('--ro-bind', node.prefix, node.prefix);
-    m.mounted(node.prefix);
+  const python = hostPython();
+  // This Node's installation and the host's Python (its interpreter and library), read-only.
+  const installs = [node.prefix, ...(python?.prefixes ?? [])]
+    .sort((a, b) => a.length - b.length)
+    .filter((p, i, all) => !all.slice(0, i).some((q) => isInside(p, q)));
+  for (const prefix of installs) {
+    if (TOOLCHAIN.some((t) => isInside(prefix, t))) continue;
+    m.parents(prefix);
+    m.push('--ro-bind', prefix, prefix);
+    m.mounted(prefix);
   }
   m.dir('/etc');
   for (const p of ETC) m.push('--ro-bind-try', p, p);
@@ -284,7 +296,10 @@ function baseMounts(mode: 'user' | 'root', etc: string): { readonly args: readon
   // --dev brings a /dev/shm as large as the host's; this one is bounded like /tmp.
   m.push('--perms', '1777', '--size', String(SHM_BYTES), '--tmpfs', '/dev/shm');
   for (const p of ['/proc', '/dev', '/tmp']) m.mounted(p);
-  const path = [node.bin, ...SYSTEM_PATH.split(':').filter((d) => d !== node.bin)].join(':');
+  // Installations outside the system directories come first, so a system python3 or node never shadows them.
+  const system = SYSTEM_PATH.split(':');
+  const own = [node.bin, ...(python ? [python.bin] : [])].filter((d) => !system.includes(d));
+  const path = [...new Set([...own, ...system])].join(':');
   return { args: m.args, path };
 }
 
@@ -427,6 +442,7 @@ function makeSandbox(tools: Tools, mode: 'user' | 'root'): HostSandbox {
         throw new Error('the workspace root is /, which cannot be sandboxed: open a project directory');
       if (!isInside(opts.cwd, opts.root))
         throw new Error(`the working directory ${opts.cwd} is outside the workspace ${opts.root}`);
+      if (PYTHON_NAMES.has(argv[0] ?? '') && !hostPython()) return sayAndExit(NO_HOST_PYTHON, 127);
       const m = new MountArgs();
       for (const p of [...TOOLCHAIN, '/etc', '/proc', '/dev', '/tmp']) m.mounted(p);
       m.parents(opts.root);

@@ -28,12 +28,14 @@ import {
   type ExecOptions,
   type ExecPlan,
   type ExecResult,
+  type PythonState,
   type Stat,
   type Workspace,
 } from '../../engine/workspace.ts';
 import { dirName } from '../../engine/walk.ts';
 import { orMissing, toWorkspaceError } from '../fs-errors.ts';
 import { UNSANDBOXED, type CommandSandbox } from './host-sandbox.ts';
+import { hostPython } from './host-python.ts';
 import { runPlan } from './node-exec.ts';
 
 /** Directories no command may create or write: the repository and the harness's own state. */
@@ -65,6 +67,11 @@ export class NodeWorkspace implements Workspace {
     const st = await lstat(root);
     if (!st.isDirectory()) throw new WorkspaceError('ENOTDIR', dir, `ENOTDIR: ${dir} is not a directory`);
     return new NodeWorkspace(root, options.sandbox ?? UNSANDBOXED);
+  }
+
+  /** Python runs where this machine has one and commands run at all. */
+  pythonState(): PythonState {
+    return hostPython() && this.sandbox.kind !== 'refused' ? 'ready' : 'none';
   }
 
   /** Absolute path on disk for a jailed relative path. */
