@@ -7,15 +7,18 @@
  */
 import { defineCommand, type Command, type InMemoryFs, type ResolvedCommandContext } from 'just-bash';
 import type { ExecResult } from '../../engine/workspace.ts';
+import type { SpecRunner } from './test-runner-args.ts';
 
-/** One `node` invocation for a JsEngine. */
+/** One `node` (or Jest-style runner) invocation for a JsEngine. */
 export interface JsRequest {
+  /** What was called: `node`, or a test runner the Jest-style runner stands in for. */
+  readonly program: 'node' | SpecRunner;
   readonly fs: InMemoryFs;
   /** The workspace root in `fs`. */
   readonly root: string;
   /** The working directory, absolute in `fs`. */
   readonly cwd: string;
-  /** node's arguments (without "node"). */
+  /** The program's arguments (without its name). */
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
@@ -61,23 +64,25 @@ function envOf(ctx: ResolvedCommandContext): Record<string, string> {
 
 /** The commands to register in just-bash for one run. */
 export function nodeCommands(engine: JsEngine, run: CommandRun): Command[] {
-  const node = defineCommand('node', async (args, ctx): Promise<Out> => {
-    const r = await engine.run({
-      fs: run.fs,
-      root: run.root,
-      cwd: ctx.cwd,
-      args,
-      env: envOf(ctx),
-      timeoutMs: Math.max(0, run.deadline - Date.now()),
-      maxOutputBytes: run.maxOutputBytes,
-      signal: run.signal,
+  const js = (program: JsRequest['program']) =>
+    defineCommand(program, async (args, ctx): Promise<Out> => {
+      const r = await engine.run({
+        program,
+        fs: run.fs,
+        root: run.root,
+        cwd: ctx.cwd,
+        args,
+        env: envOf(ctx),
+        timeoutMs: Math.max(0, run.deadline - Date.now()),
+        maxOutputBytes: run.maxOutputBytes,
+        signal: run.signal,
+      });
+      if (r.backendNote) run.note(r.backendNote);
+      if (r.truncated) run.omitted(r.totalBytes - new TextEncoder().encode(r.output).length);
+      if (r.exitCode === null) run.interrupted(r.output);
+      // A killed program has no exit code; 124 is what `timeout` reports for the same event.
+      return { stdout: r.output, stderr: '', exitCode: r.exitCode ?? 124 };
     });
-    if (r.backendNote) run.note(r.backendNote);
-    if (r.truncated) run.omitted(r.totalBytes - new TextEncoder().encode(r.output).length);
-    if (r.exitCode === null) run.interrupted(r.output);
-    // A killed program has no exit code; 124 is what `timeout` reports for the same event.
-    return { stdout: r.output, stderr: '', exitCode: r.exitCode ?? 124 };
-  });
 
   const npm = defineCommand('npm', async (args, ctx): Promise<Out> => npmCommand(run, args, ctx));
 
@@ -89,7 +94,7 @@ export function nodeCommands(engine: JsEngine, run: CommandRun): Command[] {
       exitCode: 127,
     };
   });
-  return [node, npm, npx];
+  return [js('node'), js('jest'), js('vitest'), js('mocha'), npm, npx];
 }
 
 /** The script name an npm command line runs, and the arguments passed on to it. */

@@ -49,6 +49,17 @@ export class NodeJsEngine implements JsEngine {
   constructor(private readonly sandbox: CommandSandbox = UNSANDBOXED) {}
 
   async run(req: JsRequest): Promise<ExecResult> {
+    if (req.program !== 'node') {
+      const text = `${req.program}: the Jest-style test runner runs in the browser's JavaScript sandbox; on a Node host it is not available for the memory workspace yet. Run the tests with node --test, or in the browser.\n`;
+      return {
+        exitCode: 127,
+        output: text,
+        totalBytes: text.length,
+        truncated: false,
+        timedOut: false,
+        backendNote: `${req.program} did not run: the memory workspace on a Node host has no Jest-style runner`,
+      };
+    }
     if (this.sandbox.kind === 'refused')
       return {
         exitCode: 126,
