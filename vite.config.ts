@@ -38,7 +38,8 @@ export default defineConfig({
   },
   server: { headers: isolationHeaders },
   preview: { headers: isolationHeaders },
-  worker: { format: 'es' },
+  // The engine worker collects the sandbox's modules, so its bundle needs the expect bundle too.
+  worker: { format: 'es', plugins: () => [sandboxExpect()] },
   build: {
     target: 'es2022',
     sourcemap: true,

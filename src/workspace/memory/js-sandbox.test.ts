@@ -14,6 +14,10 @@ import { NodeJsEngine } from './node-runner.ts';
 import type { JsEngine } from './node-commands.ts';
 import { STARTER_TEMPLATE } from '../templates/index.ts';
 import { threadWorker } from '../../../tests/support/sandbox-thread.ts';
+import { useNodeWasm } from '../../../tests/support/node-wasm.ts';
+
+// npm reads package.json scripts with the shell policy, which parses with tree-sitter-bash.
+useNodeWasm();
 
 const LIMITS = { timeoutMs: 20_000, maxOutputBytes: 256 * 1024 };
 

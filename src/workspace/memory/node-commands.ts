@@ -1,13 +1,17 @@
 /**
- * `node`, `npm` and `npx` inside the offline shell (just-bash has none of them). `node` hands
- * its arguments to a JsEngine — the browser's sandbox or, on a Node host, real Node over a
- * copy of the files. `npm test` / `npm run NAME` run the package.json script (with its pre- and
- * post-scripts) back through the same shell, so a script's `node --test` reaches the engine
- * too. Everything that needs a registry or node_modules says plainly that it is not available.
+ * `node`, `jest`, `vitest`, `mocha`, `npm` and `npx` inside the offline shell (just-bash has
+ * none of them). `node` hands its arguments to a JsEngine — the browser's sandbox or, on a Node
+ * host, real Node over a copy of the files — and the three test runners hand theirs to the
+ * same engine's Jest-style runner. `npm test` / `npm run NAME` run the package.json script
+ * (with its pre- and post-scripts) through its execution plan (script-commands.ts): the one
+ * command it names, with its arguments unparsed. Everything that needs a registry or
+ * node_modules says plainly that it is not available.
  */
 import { defineCommand, type Command, type InMemoryFs, type ResolvedCommandContext } from 'just-bash';
 import type { ExecResult } from '../../engine/workspace.ts';
 import type { SpecRunner } from './test-runner-args.ts';
+import { MemoryWorkspace } from './memory-workspace.ts';
+import { planScript } from './script-commands.ts';
 
 /** One `node` (or Jest-style runner) invocation for a JsEngine. */
 export interface JsRequest {
@@ -147,7 +151,7 @@ async function readPackage(
   };
 }
 
-/** Quotes one argument for the shell line a script is run as. */
+/** Quotes one argument for the line npm shows before a script. */
 function quote(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
@@ -183,16 +187,29 @@ async function npmCommand(run: CommandRun, args: readonly string[], ctx: Resolve
   if (!ctx.exec) return { stdout: '', stderr: 'npm: the shell cannot run scripts here\n', exitCode: 1 };
 
   let stdout = '';
+  const ws = new MemoryWorkspace(run.fs, run.root);
+  const pkgDir = dir === run.root ? '' : dir.slice(run.root.length + 1);
   for (const event of [`pre${name}`, name, `post${name}`]) {
     const script = scripts[event];
     if (typeof script !== 'string') continue;
-    const line = event === name && wanted.extra.length ? `${script} ${wanted.extra.map(quote).join(' ')}` : script;
-    stdout += `\n> ${String(pkg.name ?? '')}${pkg.version ? `@${String(pkg.version)}` : ''} ${event}\n> ${line}\n\n`;
-    // A group, so stderr joins stdout for the whole script, and a trailing `# comment` stays on its line.
-    const r = await ctx.exec(`{ ${line}\n} 2>&1`, {
+    const extra = event === name ? wanted.extra : [];
+    stdout += `\n> ${String(pkg.name ?? '')}${pkg.version ? `@${String(pkg.version)}` : ''} ${event}\n> ${[script, ...extra.map(quote)].join(' ')}\n\n`;
+    const planned = await planScript(ws, pkgDir, script);
+    if ('refused' in planned) {
+      run.note(`npm ${event}: the script did not run`);
+      return {
+        stdout: `${stdout}npm error the "${event}" script ${JSON.stringify(script)} could not run in the memory workspace: ${planned.refused.replace(/\.$/, '')}.\nnpm error Make the script one test-runner command (e.g. "jest", "vitest run", "node --test", "mocha") with ws_edit, or run the tests directly with ws_shell.\n`,
+        stderr: '',
+        exitCode: 1,
+      };
+    }
+    const [program, ...args] = planned.stage.argv;
+    // Only the program's quoted name is read by the shell; its arguments reach it unparsed.
+    const r = await ctx.exec(`'${program!.replace(/'/g, `'\\''`)}' 2>&1`, {
       cwd: dir,
       signal: run.signal,
-      env: { npm_lifecycle_event: event, npm_package_name: String(pkg.name ?? '') },
+      args: [...args, ...extra],
+      env: { ...planned.stage.env, npm_lifecycle_event: event, npm_package_name: String(pkg.name ?? '') },
     });
     stdout += r.stdout + r.stderr;
     if (r.exitCode !== 0) return { stdout, stderr: '', exitCode: r.exitCode };

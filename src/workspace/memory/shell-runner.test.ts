@@ -8,6 +8,10 @@ import { MemoryWorkspace } from './memory-workspace.ts';
 import { capHeadTail, SHELL_LIVE_OUTPUT_BYTES, ShellRunner } from './shell-runner.ts';
 import { NodeJsEngine } from './node-runner.ts';
 import { singleCommand, type ExecOptions } from '../../engine/workspace.ts';
+import { useNodeWasm } from '../../../tests/support/node-wasm.ts';
+
+// npm reads package.json scripts with the shell policy, which parses with tree-sitter-bash.
+useNodeWasm();
 
 const OPTS: ExecOptions = { timeoutMs: 20_000, maxOutputBytes: 64 * 1024 };
 
