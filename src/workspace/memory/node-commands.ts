@@ -58,6 +58,9 @@ export interface CommandRun {
 
 type Out = { stdout: string; stderr: string; exitCode: number };
 
+/** The test runners `npx NAME` runs here (the sandbox's Jest-style runner). */
+const SPEC_RUNNERS: ReadonlySet<string> = new Set(['jest', 'vitest', 'mocha']);
+
 const OFFLINE_NPM =
   'is not available in the offline workspace: there is no registry and no node_modules here. ' +
   'npm runs package.json scripts only (npm test, npm run NAME).';
@@ -90,11 +93,17 @@ export function nodeCommands(engine: JsEngine, run: CommandRun): Command[] {
 
   const npm = defineCommand('npm', async (args, ctx): Promise<Out> => npmCommand(run, args, ctx));
 
-  const npx = defineCommand('npx', async (args): Promise<Out> => {
+  // `npx jest …`: with no packages here, npx can only mean the workspace's own runner of that name.
+  const npx = defineCommand('npx', async (args, ctx): Promise<Out> => {
+    const [name, ...rest] = args;
+    if (name !== undefined && SPEC_RUNNERS.has(name) && ctx.exec) {
+      const r = await ctx.exec(`${name} 2>&1`, { cwd: ctx.cwd, signal: run.signal, args: rest });
+      return { stdout: r.stdout + r.stderr, stderr: '', exitCode: r.exitCode };
+    }
     run.note('npx is not available offline');
     return {
       stdout: '',
-      stderr: `npx ${args[0] ?? ''} ${OFFLINE_NPM.replace('npm runs', 'Run tests with node --test, or npm')}\n`,
+      stderr: `npx ${name ?? ''} ${OFFLINE_NPM.replace('npm runs', 'Run tests with jest, vitest run, mocha or node --test, or npm')}\n`,
       exitCode: 127,
     };
   });
