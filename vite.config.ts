@@ -2,6 +2,7 @@ import { defineConfig, type Plugin } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { fileURLToPath } from 'node:url';
 import { sandboxCsp } from './src/workspace/memory/sandbox-csp.ts';
+import { sandboxExpect } from './src/workspace/memory/expect-bundle.ts';
 
 /** WebContainer needs cross-origin isolation; serve it on dev and preview alike. */
 const isolationHeaders = {
@@ -25,8 +26,9 @@ function devCsp(): Plugin {
 }
 
 export default defineConfig({
-  // sandboxCsp: the JavaScript sandbox frame's own policy header (src/workspace/memory/sandbox-csp.ts).
-  plugins: [svelte(), devCsp(), sandboxCsp()],
+  // sandboxCsp: the JavaScript sandbox frame's own policy header (src/workspace/memory/sandbox-csp.ts);
+  // sandboxExpect: Jest's `expect` bundled for the sandbox's Jest-style runner (expect-bundle.ts).
+  plugins: [svelte(), devCsp(), sandboxCsp(), sandboxExpect()],
   resolve: {
     // just-bash's browser bundle imports node:zlib for gzip; the browser gets a stub that says it
     // is unavailable. Tests run in Node, which has the real module, so vitest keeps it.
@@ -36,7 +38,8 @@ export default defineConfig({
   },
   server: { headers: isolationHeaders },
   preview: { headers: isolationHeaders },
-  worker: { format: 'es' },
+  // The engine worker collects the sandbox's modules, so its bundle needs the expect bundle too.
+  worker: { format: 'es', plugins: () => [sandboxExpect()] },
   build: {
     target: 'es2022',
     sourcemap: true,

@@ -21,6 +21,12 @@ const rows: { runner: string; output: string; passed: number; failed: number }[]
     failed: 1,
   },
   {
+    runner: 'jest, with skipped and todo tests',
+    output: 'Test Suites: 1 failed, 1 passed, 2 total\nTests:       1 failed, 1 skipped, 1 todo, 7 passed, 10 total\n',
+    passed: 7,
+    failed: 1,
+  },
+  {
     runner: 'pytest',
     output: 'FAILED test_x.py::test_a\n========= 1 failed, 3 passed in 0.12s =========',
     passed: 3,
@@ -119,6 +125,15 @@ const failureRows: { runner: string; output: string; want: { name: string; detai
     output:
       '  ● math › adds\n\n    expect(received).toBe(expected)\n\n    Expected: 4\n    Received: 3\n\n      at Object.<anonymous> (a.test.js:3:5)',
     want: [{ name: 'math › adds', detail: ['expect(received).toBe(expected)'] }],
+  },
+  {
+    runner: 'jest (verbose: the ✕ line under its suite, then the ● block, one failure)',
+    output:
+      'FAIL test/a.test.js\n  math\n    ✓ subtracts (1 ms)\n    ✕ adds (3 ms)\n  ✕ top level (2 ms)\n\n  ● math › adds\n\n    expect(received).toBe(expected)\n',
+    want: [
+      { name: 'top level', detail: [] },
+      { name: 'math › adds', detail: ['expect(received).toBe(expected)'] },
+    ],
   },
   {
     runner: 'mocha',

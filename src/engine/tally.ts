@@ -142,9 +142,13 @@ export function firstFailures(output: string, max: number): TestFailure[] {
   const lines = stripAnsi(output).split('\n');
   const found: TestFailure[] = [];
   const seen = new Set<string>();
+  // Jest lists a failed test as `✕ name (3 ms)` under its suites, then again in full under `●
+  // suite › name` with its error: the full one stands for both.
+  const detailed = lines.flatMap((l) => /^\s*● (.+ › .+)$/.exec(l)?.[1] ?? []);
+  const listedAgain = (name: string) => detailed.some((d) => d.endsWith(` › ${name}`));
   for (let i = 0; i < lines.length && found.length < max; i++) {
     const hit = failureAt(lines, i);
-    if (!hit || seen.has(hit.name)) continue;
+    if (!hit || seen.has(hit.name) || (/^\s*(?:×|✕|✗)\s/.test(lines[i]!) && listedAgain(hit.name))) continue;
     seen.add(hit.name);
     found.push(hit);
   }
@@ -160,7 +164,7 @@ function failureAt(lines: readonly string[], i: number): TestFailure | null {
   if (m) return { name: m[1]!, detail: m[2] ? [m[2]] : [] };
   m = /^\s*--- FAIL: (\S+)/.exec(line);
   if (m) return { name: m[1]!, detail: following(lines, i + 1, (l) => /^\s+\S+\.go:\d+:/.test(l)) };
-  m = /^\s*(?:×|✕|✗)\s+(.+?)(?:\s+\d+\s*ms)?$/.exec(line);
+  m = /^\s*(?:×|✕|✗)\s+(.+?)(?:\s+\(?\d+\s*ms\)?)?$/.exec(line);
   if (m)
     return { name: m[1]!, detail: following(lines, i + 1, (l) => /^\s{4,}\S/.test(l) && !/^\s*(?:✓|√|×|✕)/.test(l)) };
   m = /^\s*● (.+ › .+)$/.exec(line);

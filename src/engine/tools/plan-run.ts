@@ -7,6 +7,9 @@
  */
 import { HARNESS_DIR } from '../jail.ts';
 import type { ToolContext } from '../context.ts';
+
+/** What expanding a plan needs of a tool's context: the workspace and its jail. */
+export type PlanContext = Pick<ToolContext, 'ws' | 'resolve'>;
 import type { ExecPlan, ExecStage } from '../workspace.ts';
 import type { PlanArg, PlanInput, ShellPlan } from '../shell/plan-types.ts';
 import {
@@ -33,14 +36,14 @@ function byCodeUnit(a: string, b: string): number {
 }
 
 /** True for a directory the jail resolves inside the root (through any symlinks). */
-async function isDirectory(ctx: ToolContext, path: string): Promise<boolean> {
+async function isDirectory(ctx: PlanContext, path: string): Promise<boolean> {
   if (path === '') return true;
   const r = await ctx.resolve(path, 'read');
   return r.ok && (await ctx.ws.lstat(r.path))?.type === 'dir';
 }
 
 /** True when something the jail accepts is at `path`. */
-async function exists(ctx: ToolContext, path: string): Promise<boolean> {
+async function exists(ctx: PlanContext, path: string): Promise<boolean> {
   const r = await ctx.resolve(path, 'read');
   return r.ok && (await ctx.ws.lstat(r.path)) !== null;
 }
@@ -63,7 +66,7 @@ function child(m: Match, name: string, afterPattern: boolean): Match {
 }
 
 /** Expands one pattern relative to the root; an empty list when nothing matches. */
-async function expand(ctx: ToolContext, pattern: string): Promise<string[]> {
+async function expand(ctx: PlanContext, pattern: string): Promise<string[]> {
   const segments = splitSegments(pattern);
   if (segments[0] === '' || segments.includes('..'))
     throw new GlobRefused(pattern, 'leaves the workspace (it is absolute or has a ".." segment)');
@@ -126,7 +129,7 @@ class GlobRefused extends Error {
   }
 }
 
-async function listDir(ctx: ToolContext, dir: string): Promise<string[]> {
+async function listDir(ctx: PlanContext, dir: string): Promise<string[]> {
   const r = dir === '' ? { ok: true as const, path: '' } : await ctx.resolve(dir, 'read');
   if (!r.ok) return [];
   try {
@@ -141,7 +144,7 @@ function protectedPath(path: string): boolean {
   return path.split('/').some((seg) => seg === '.git' || seg === HARNESS_DIR);
 }
 
-async function expandArgs(ctx: ToolContext, args: readonly PlanArg[]): Promise<string[] | string> {
+async function expandArgs(ctx: PlanContext, args: readonly PlanArg[]): Promise<string[] | string> {
   const out: string[] = [];
   for (const a of args) {
     if (a.glob === undefined) {
@@ -160,7 +163,7 @@ async function expandArgs(ctx: ToolContext, args: readonly PlanArg[]): Promise<s
   return out;
 }
 
-async function stdinOf(ctx: ToolContext, input: PlanInput): Promise<ExecStage['stdin'] | { readonly why: string }> {
+async function stdinOf(ctx: PlanContext, input: PlanInput): Promise<ExecStage['stdin'] | { readonly why: string }> {
   switch (input.kind) {
     case 'pipe':
     case 'empty':
@@ -183,7 +186,7 @@ async function stdinOf(ctx: ToolContext, input: PlanInput): Promise<ExecStage['s
 }
 
 /** The backend's plan for `plan`: every pattern expanded, every input file read. */
-export async function resolvePlan(ctx: ToolContext, plan: ShellPlan): Promise<Resolved> {
+export async function resolvePlan(ctx: PlanContext, plan: ShellPlan): Promise<Resolved> {
   const stages: ExecStage[] = [];
   try {
     for (const s of plan.stages) {

@@ -129,17 +129,11 @@ describe('ModuleGraph', () => {
         /^Cannot load '\.\.\/etc\/passwd' from \/ws\/a\.mjs: it resolves outside the workspace \(\/etc\/passwd\)$/,
     },
     {
-      what: 'a directory',
+      what: 'a directory without index.js, with what was tried',
       spec: './lib',
-      code: 'ERR_UNSUPPORTED_DIR_IMPORT',
-      message: /^Directory import '\/ws\/lib' is not supported resolving ES modules imported from \/ws\/a\.mjs$/,
-    },
-    {
-      what: 'a missing extension, with the hint',
-      spec: './lib/x',
       code: 'ERR_MODULE_NOT_FOUND',
       message:
-        /^Cannot find module '\/ws\/lib\/x' imported from \/ws\/a\.mjs\. Did you mean to import "\/ws\/lib\/x\.js"\?$/,
+        /^Cannot find module '\/ws\/lib' imported from \/ws\/a\.mjs \(tried '\/ws\/lib', '\/ws\/lib\.js', '\/ws\/lib\.mjs', '\/ws\/lib\.cjs', '\/ws\/lib\.json', '\/ws\/lib\/index\.js'\)$/,
     },
   ])("an import of $what becomes an error module with Node's code", async ({ spec, code, message }) => {
     const g = await graph({ 'a.mjs': `import x from '${spec}';`, 'lib/x.js': '' }, 'a.mjs');
@@ -147,6 +141,26 @@ describe('ModuleGraph', () => {
     expect(target.kind).toBe('error');
     expect(target.error?.code).toBe(code);
     expect(target.error?.message).toMatch(message);
+  });
+
+  // Relative specifiers resolve as bundlers and Jest resolve them, for import and require alike.
+  it.each([
+    { what: 'the name as written wins', spec: './m', files: ['m', 'm.js'], target: '/ws/m' },
+    { what: '.js is added', spec: './lib/x', files: ['lib/x.js'], target: '/ws/lib/x.js' },
+    { what: '.js before .mjs', spec: './m', files: ['m.mjs', 'm.js'], target: '/ws/m.js' },
+    { what: '.mjs is added', spec: './m', files: ['m.mjs'], target: '/ws/m.mjs' },
+    { what: '.cjs is added', spec: './m', files: ['m.cjs'], target: '/ws/m.cjs' },
+    { what: "a directory's index.js", spec: './lib', files: ['lib/index.js'], target: '/ws/lib/index.js' },
+    { what: 'a file before a directory', spec: './lib', files: ['lib.js', 'lib/index.js'], target: '/ws/lib.js' },
+  ])('an import without an extension: $what', async ({ spec, files, target }) => {
+    for (const [entry, source] of [
+      ['a.mjs', `import x from '${spec}';`],
+      ['a.cjs', `const x = require('${spec}');`],
+    ] as const) {
+      const g = await graph({ [entry]: source, ...Object.fromEntries(files.map((f) => [f, ''])) }, entry);
+      const found = g[`/ws/${entry}`]!;
+      expect(found.kind === 'esm' ? found.deps[0]!.target : found.requires[spec]).toBe(target);
+    }
   });
 
   it('follows a symlinked file inside the workspace, and passes a file that does not parse on unchanged', async () => {

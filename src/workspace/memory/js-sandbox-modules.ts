@@ -6,10 +6,15 @@
  * it creates; the sandbox itself never parses or resolves anything. A specifier that cannot be
  * served (a package, a built-in the sandbox lacks, a file outside the workspace) becomes a
  * module that throws Node's own error when it is loaded — as Node fails at that point too.
- * acorn is loaded when the first graph is collected, not with the workspace.
+ * acorn is loaded when the first graph is collected, not with the workspace; the Jest-style
+ * runner's shims when a job runs it or a module imports `@jest/globals` or `vitest`.
+ *
+ * Relative specifiers resolve as bundlers (and Jest) resolve them: the path as written, then
+ * with `.js`, `.mjs`, `.cjs`, `.json` added, then the directory's `index.js` — for `import` as
+ * for `require`, since projects written for Jest or a bundler import `./x` without an extension.
  */
 import type { InMemoryFs } from 'just-bash';
-import { lookupBuiltin, PROVIDED_BUILTINS, SHIM_SOURCES } from './node-shims/index.ts';
+import { JEST_ID, loadJestShims, lookupBuiltin, PROVIDED_BUILTINS, SHIM_SOURCES } from './node-shims/index.ts';
 
 export type ModuleKind = 'esm' | 'cjs' | 'json' | 'error';
 
@@ -186,10 +191,14 @@ export class ModuleGraph {
     private readonly root: string,
   ) {}
 
-  /** Adds the entries, everything they load, and every shim; the result is plain, cloneable data. */
-  async collect(entries: readonly string[]): Promise<Record<string, SandboxModule>> {
+  /**
+   * Adds the entries, everything they load, and every shim (with `jest`, the Jest-style runner's
+   * too); the result is plain, cloneable data.
+   */
+  async collect(entries: readonly string[], opts: { jest?: boolean } = {}): Promise<Record<string, SandboxModule>> {
     this.parse = (await import('acorn')).parse;
     for (const [id, source] of Object.entries(SHIM_SOURCES)) await this.addEsm(id, source, '/');
+    if (opts.jest) await this.addJestShims();
     const queue = [...entries];
     while (queue.length) {
       const id = queue.shift()!;
@@ -208,6 +217,12 @@ export class ModuleGraph {
       queue.push(...(await this.load(id)));
     }
     return Object.fromEntries(this.modules);
+  }
+
+  /** The Jest-style runner and the bundle of `expect`, once per graph. */
+  private async addJestShims(): Promise<void> {
+    if (this.modules.has(JEST_ID)) return;
+    for (const [id, source] of Object.entries(await loadJestShims())) await this.addEsm(id, source, '/');
   }
 
   private async load(id: string): Promise<string[]> {
@@ -253,6 +268,7 @@ export class ModuleGraph {
   /** The module id a specifier names; unservable ones get an error module of their own. */
   private async target(spec: string, dir: string, importer: string, style: 'esm' | 'cjs'): Promise<string> {
     const builtin = lookupBuiltin(spec);
+    if (builtin?.kind === 'shim' && builtin.id === JEST_ID) await this.addJestShims();
     if (builtin?.kind === 'shim') return builtin.id;
     const fail = (message: string, code: string): string => {
       const errId = `error:${importer}:${spec}`;
@@ -282,26 +298,20 @@ export class ModuleGraph {
     return this.pending(abs, importer, style, fail);
   }
 
-  /** Resolves a workspace path as Node would for this import style; the file is read later. */
+  /** Resolves a workspace path as a bundler would; the file is read later. */
   private async pending(
     abs: string,
     importer: string,
     style: 'esm' | 'cjs',
     fail: (m: string, c: string) => string,
   ): Promise<string> {
-    const candidates = style === 'esm' ? [abs] : [abs, `${abs}.js`, `${abs}.json`, `${abs}.cjs`, `${abs}/index.js`];
-    for (const c of candidates) if ((await this.stat(c))?.isFile) return c;
-    if (style === 'cjs') return fail(`Cannot find module '${abs}' required from ${importer}`, 'MODULE_NOT_FOUND');
-    if ((await this.stat(abs))?.isDirectory)
-      return fail(
-        `Directory import '${abs}' is not supported resolving ES modules imported from ${importer}`,
-        'ERR_UNSUPPORTED_DIR_IMPORT',
-      );
-    let guess: string | undefined;
-    for (const c of [`${abs}.js`, `${abs}.mjs`, `${abs}/index.js`])
-      if (!guess && (await this.stat(c))?.isFile) guess = c;
-    const hint = guess ? ` Did you mean to import "${guess}"?` : '';
-    return fail(`Cannot find module '${abs}' imported from ${importer}.${hint}`, 'ERR_MODULE_NOT_FOUND');
+    for (const c of BUNDLER_CANDIDATES.map((suffix) => `${abs}${suffix}`)) if ((await this.stat(c))?.isFile) return c;
+    return style === 'cjs'
+      ? fail(`Cannot find module '${abs}' required from ${importer}`, 'MODULE_NOT_FOUND')
+      : fail(
+          `Cannot find module '${abs}' imported from ${importer} (tried ${BUNDLER_CANDIDATES.map((c) => `'${abs}${c}'`).join(', ')})`,
+          'ERR_MODULE_NOT_FOUND',
+        );
   }
 
   /** stat that follows links, or null when nothing is there. */
@@ -344,6 +354,9 @@ export class ModuleGraph {
     return type;
   }
 }
+
+/** What a relative specifier may leave out, tried in this order (bundlers' and Jest's resolution). */
+const BUNDLER_CANDIDATES = ['', '.js', '.mjs', '.cjs', '.json', '/index.js'];
 
 function errorModule(id: string, message: string, code: string): SandboxModule {
   return { id, kind: 'error', source: '', deps: [], requires: {}, names: [], error: { message, code } };

@@ -9,7 +9,9 @@
  * - `run`: load the entry file (ES module or CommonJS) with `process`, `console` and timers in
  *   place (node-shims/globals.js), then exit once no timer is pending (as Node exits when its
  *   event loop is empty);
- * - `test`: load each test file with the node:test shim, then print the TAP plan and tally.
+ * - `test`: load each test file with the node:test shim, then print the TAP plan and tally;
+ * - `jest`: the same with the Jest-style runner (node-shims/jest.js), whose globals are
+ *   installed before each file loads, and Jest's summary instead of TAP.
  *
  * Workspace modules become blob: URLs created here, their specifiers replaced at the offsets
  * the host computed; each test file gets fresh URLs, so module state does not leak from one
@@ -27,11 +29,11 @@
 /**
  * @typedef {{ start: number, end: number, target: string, dynamic: boolean }} Dep
  * @typedef {{ id: string, kind: 'esm' | 'cjs' | 'json' | 'error', source: string, deps: Dep[], requires: Record<string, string>, names: string[], error?: { message: string, code: string } }} Mod
- * @typedef {{ mode: 'run' | 'test', entries: string[], argv: string[], cwd: string, env: Record<string, string>, modules: Record<string, Mod>, namePatterns: string[], headChars: number, tailChars: number }} Job
+ * @typedef {{ mode: 'run' | 'test' | 'jest', entries: string[], argv: string[], cwd: string, env: Record<string, string>, modules: Record<string, Mod>, namePatterns: string[], headChars: number, tailChars: number }} Job
  * @typedef {{ type: 'head', text: string } | { type: 'tail', text: string, total: number } | { type: 'exit', code: number }} OutMessage
  * @typedef {{ url(source: string, type: string): string, post(message: OutMessage): void, onUncaught(handler: (error: unknown) => void): void, onBlocked?(handler: (url: string, directive: string) => void): void }} Io
  * @typedef {{ postMessage(message: unknown): void, onmessage: ((event: { data: unknown }) => void) | null }} JobPort
- * @typedef {{ configure(c: { write: (text: string) => void, clean: (text: string) => string, namePatterns: string[] }): void, drain(): Promise<void>, fileFailed(file: string, error: string): void, finish(): { failed: number } }} TestHooks
+ * @typedef {{ configure(c: { write: (text: string) => void, clean: (text: string) => string, namePatterns: string[], cwd: string }): void, prepare?(): void, drain(file: string): Promise<void>, fileFailed(file: string, error: string): void, finish(): { failed: number } }} TestHooks
  */
 
 // Built-ins the runtime uses once the program has run, captured before it exists.
@@ -46,6 +48,7 @@ const strCharCodeAt = /** @type {(s: string, i: number) => number} */ (uncurry(S
 const dateNow = Date.now;
 const mathMax = Math.max;
 const defineProperty = Object.defineProperty;
+const indirectEval = globalThis.eval;
 const reflectDelete = Reflect.deleteProperty;
 
 /** The global the node:test shim hands its hooks to while it loads (removed before the program runs). */
@@ -210,10 +213,12 @@ export async function runJob(job, io) {
 
   const shared = new Map();
   const shims = new Map();
-  /** @type {TestHooks | null} node:test's hooks, handed over while the shims load; the program cannot reach them. */
+  /** @type {TestHooks | null} the test runner's hooks (node:test's or the Jest-style one's, as the job's mode says), handed over while the shims load; the program cannot reach them. */
   let testHooks = null;
   defineProperty(globalThis, TEST_HOOKS, {
-    value: (/** @type {TestHooks} */ hooks) => (testHooks ??= hooks),
+    value: (/** @type {TestHooks} */ hooks, /** @type {string} */ kind) => {
+      if (kind === job.mode) testHooks ??= hooks;
+    },
     configurable: true,
   });
   try {
@@ -245,7 +250,7 @@ export async function runJob(job, io) {
 
   try {
     const code =
-      job.mode === 'test'
+      job.mode !== 'run'
         ? await runTests(job, io, shared, shims, names, /** @type {TestHooks} */ (testHooks), {
             write: out.write,
             clean,
@@ -373,13 +378,10 @@ function generation(job, io, shared, shims, names) {
       },
       { cache: {}, main: undefined },
     );
-    const fn = new Function(
-      'exports',
-      'require',
-      'module',
-      '__filename',
-      '__dirname',
-      `${mod.source}\n//# sourceURL=${id}`,
+    // The wrapper shares the file's first line, so stack frames name the file's own line numbers
+    // (new Function puts two lines of its own before the body).
+    const fn = indirectEval(
+      `(function (exports, require, module, __filename, __dirname) {${mod.source}\n})\n//# sourceURL=${id}`,
     );
     fn.call(module.exports, module.exports, req, module, id, dir);
     module.loaded = true;
@@ -431,12 +433,13 @@ async function runMain(job, io, shared, shims, names, active, onWake) {
  * @param {{ write: (text: string) => void, clean: (text: string) => string, describe: (error: unknown) => string, exitRequest: () => number | null }} o
  */
 async function runTests(job, io, shared, shims, names, t, o) {
-  t.configure({ write: o.write, clean: o.clean, namePatterns: job.namePatterns });
+  t.configure({ write: o.write, clean: o.clean, namePatterns: job.namePatterns, cwd: job.cwd });
   for (let i = 0; i < job.entries.length; i++) {
     const file = job.entries[i];
     try {
+      t.prepare?.();
       await generation(job, io, shared, shims, names).start(file);
-      await t.drain();
+      await t.drain(file);
     } catch (e) {
       if (!(e instanceof ExitSignal)) t.fileFailed(file, o.describe(e));
     }

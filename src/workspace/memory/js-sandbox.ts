@@ -14,6 +14,7 @@
 import type { ExecResult } from '../../engine/workspace.ts';
 import runtimeSource from './js-sandbox-runtime.js?raw';
 import { planNode } from './js-sandbox-args.ts';
+import { planSpecs } from './test-runner-args.ts';
 import { ModuleGraph } from './js-sandbox-modules.ts';
 import type { SandboxJob, SandboxLimits, SandboxSpawner, SandboxWorker } from './sandbox-worker.ts';
 
@@ -32,6 +33,10 @@ const WHERE =
 
 const MIB = 2 ** 20;
 
+/** What the Jest-style runner is, for the result's note. */
+const RUNNER =
+  "describe/it/test with skip, only, each and the hooks, Jest's own expect, jest.fn; not the project's Jest or Vitest";
+
 export class SandboxJsEngine implements JsEngine {
   constructor(
     private readonly spawn: SandboxSpawner = (runtime, limits) => sandboxFrame.spawn(runtime, limits),
@@ -39,9 +44,16 @@ export class SandboxJsEngine implements JsEngine {
   ) {}
 
   async run(req: JsRequest): Promise<ExecResult> {
-    const plan = await planNode(req.fs, req.root, req.cwd, req.args);
+    // The JavaScript sandbox runs no Python: a Python engine of its own answers python3.
+    if (req.program === 'python3') return finished(127, 'python3 is not a JavaScript program\n', WHERE);
+    const plan =
+      req.program === 'node'
+        ? await planNode(req.fs, req.root, req.cwd, req.args)
+        : await planSpecs(req.fs, req.root, req.cwd, req.program, req.args);
     if (plan.mode === 'print') return finished(plan.exitCode, plan.text, WHERE);
     const entries = plan.mode === 'run' ? [plan.entry] : plan.files;
+    const where =
+      plan.mode === 'jest' ? `${WHERE}; ${req.program} ran as the sandbox's Jest-style runner (${RUNNER})` : WHERE;
     if (plan.mode === 'test' && entries.length === 0) {
       return finished(
         1,
@@ -49,7 +61,7 @@ export class SandboxJsEngine implements JsEngine {
         WHERE,
       );
     }
-    const modules = await new ModuleGraph(req.fs, req.root).collect(entries);
+    const modules = await new ModuleGraph(req.fs, req.root).collect(entries, { jest: plan.mode === 'jest' });
     const headChars = Math.ceil(req.maxOutputBytes / 2);
     const job: SandboxJob = {
       mode: plan.mode,
@@ -58,15 +70,15 @@ export class SandboxJsEngine implements JsEngine {
       cwd: req.cwd,
       env: req.env,
       modules,
-      namePatterns: plan.mode === 'test' ? plan.namePatterns : [],
+      namePatterns: plan.mode === 'run' ? [] : plan.namePatterns,
       headChars,
       tailChars: req.maxOutputBytes - headChars,
     };
-    return this.execute(job, req);
+    return this.execute(job, req, where);
   }
 
   /** Runs `job` in a fresh worker until it exits, times out or is cancelled; never rejects. */
-  private execute(job: SandboxJob, req: JsRequest): Promise<ExecResult> {
+  private execute(job: SandboxJob, req: JsRequest, where: string): Promise<ExecResult> {
     return new Promise((resolve) => {
       let head = '';
       let tail = '';
@@ -81,7 +93,7 @@ export class SandboxJsEngine implements JsEngine {
           finished(
             126,
             `node: the JavaScript sandbox could not start: ${(e as Error).message}\n`,
-            `${WHERE}; the sandbox worker could not be created`,
+            `${where}; the sandbox worker could not be created`,
           ),
         );
       }
@@ -91,7 +103,7 @@ export class SandboxJsEngine implements JsEngine {
         clearTimeout(timer);
         req.signal.removeEventListener('abort', onAbort);
         worker.terminate();
-        resolve(assemble(head, tail, total, exitCode, timedOut, note ? `${WHERE}; ${note}` : WHERE));
+        resolve(assemble(head, tail, total, exitCode, timedOut, note ? `${where}; ${note}` : where));
       };
       const timer = setTimeout(
         () => end(null, true, `killed after ${req.timeoutMs} ms (the sandbox worker was terminated)`),

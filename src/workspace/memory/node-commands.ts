@@ -1,21 +1,28 @@
 /**
- * `node`, `npm` and `npx` inside the offline shell (just-bash has none of them). `node` hands
- * its arguments to a JsEngine — the browser's sandbox or, on a Node host, real Node over a
- * copy of the files. `npm test` / `npm run NAME` run the package.json script (with its pre- and
- * post-scripts) back through the same shell, so a script's `node --test` reaches the engine
- * too. Everything that needs a registry or node_modules says plainly that it is not available.
+ * `node`, `jest`, `vitest`, `mocha`, `npm` and `npx` inside the offline shell (just-bash has
+ * none of them). `node` hands its arguments to a JsEngine — the browser's sandbox or, on a Node
+ * host, real Node over a copy of the files — and the three test runners hand theirs to the
+ * same engine's Jest-style runner. `npm test` / `npm run NAME` run the package.json script
+ * (with its pre- and post-scripts) through its execution plan (script-commands.ts): the one
+ * command it names, with its arguments unparsed. Everything that needs a registry or
+ * node_modules says plainly that it is not available.
  */
 import { defineCommand, type Command, type InMemoryFs, type ResolvedCommandContext } from 'just-bash';
 import type { ExecResult, PythonState } from '../../engine/workspace.ts';
+import type { SpecRunner } from './test-runner-args.ts';
+import { MemoryWorkspace } from './memory-workspace.ts';
+import { planScript } from './script-commands.ts';
 
-/** One `node` invocation for a JsEngine. */
+/** One `node` (or Jest-style runner) invocation for a JsEngine. */
 export interface JsRequest {
+  /** What was called: `node`, a test runner the Jest-style runner stands in for, or `python3` (a Python engine). */
+  readonly program: 'node' | SpecRunner | 'python3';
   readonly fs: InMemoryFs;
   /** The workspace root in `fs`. */
   readonly root: string;
   /** The working directory, absolute in `fs`. */
   readonly cwd: string;
-  /** node's arguments (without "node"). */
+  /** The program's arguments (without its name). */
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
   /** What the program reads on stdin (a pipe's bytes); nothing when absent. */
@@ -55,6 +62,9 @@ export interface CommandRun {
 
 export type Out = { stdout: string; stderr: string; exitCode: number };
 
+/** The test runners `npx NAME` runs here (the sandbox's Jest-style runner). */
+const SPEC_RUNNERS: ReadonlySet<string> = new Set(['jest', 'vitest', 'mocha']);
+
 const OFFLINE_NPM =
   'is not available in the offline workspace: there is no registry and no node_modules here. ' +
   'npm runs package.json scripts only (npm test, npm run NAME).';
@@ -67,12 +77,14 @@ function envOf(ctx: ResolvedCommandContext): Record<string, string> {
 export async function runInEngine(
   engine: JsEngine,
   run: CommandRun,
+  program: JsRequest['program'],
   args: readonly string[],
   ctx: ResolvedCommandContext,
 ): Promise<Out> {
   // A ByteString is a latin1 string at run time (one char a byte); the browser bundle of just-bash does not export latin1FromBytes.
   const stdin = ctx.stdin as unknown as string;
   const r = await engine.run({
+    program,
     fs: run.fs,
     root: run.root,
     cwd: ctx.cwd,
@@ -92,19 +104,26 @@ export async function runInEngine(
 
 /** The commands to register in just-bash for one run. */
 export function nodeCommands(engine: JsEngine, run: CommandRun): Command[] {
-  const node = defineCommand('node', (args, ctx) => runInEngine(engine, run, args, ctx));
+  const js = (program: JsRequest['program']) =>
+    defineCommand(program, (args, ctx) => runInEngine(engine, run, program, args, ctx));
 
   const npm = defineCommand('npm', async (args, ctx): Promise<Out> => npmCommand(run, args, ctx));
 
-  const npx = defineCommand('npx', async (args): Promise<Out> => {
+  // `npx jest …`: with no packages here, npx can only mean the workspace's own runner of that name.
+  const npx = defineCommand('npx', async (args, ctx): Promise<Out> => {
+    const [name, ...rest] = args;
+    if (name !== undefined && SPEC_RUNNERS.has(name) && ctx.exec) {
+      const r = await ctx.exec(`${name} 2>&1`, { cwd: ctx.cwd, signal: run.signal, args: rest });
+      return { stdout: r.stdout + r.stderr, stderr: '', exitCode: r.exitCode };
+    }
     run.note('npx is not available offline');
     return {
       stdout: '',
-      stderr: `npx ${args[0] ?? ''} ${OFFLINE_NPM.replace('npm runs', 'Run tests with node --test, or npm')}\n`,
+      stderr: `npx ${name ?? ''} ${OFFLINE_NPM.replace('npm runs', 'Run tests with jest, vitest run, mocha or node --test, or npm')}\n`,
       exitCode: 127,
     };
   });
-  return [node, npm, npx];
+  return [js('node'), js('jest'), js('vitest'), js('mocha'), npm, npx];
 }
 
 /** The script name an npm command line runs, and the arguments passed on to it. */
@@ -157,7 +176,7 @@ async function readPackage(
   };
 }
 
-/** Quotes one argument for the shell line a script is run as. */
+/** Quotes one argument for the line npm shows before a script. */
 function quote(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
@@ -193,16 +212,29 @@ async function npmCommand(run: CommandRun, args: readonly string[], ctx: Resolve
   if (!ctx.exec) return { stdout: '', stderr: 'npm: the shell cannot run scripts here\n', exitCode: 1 };
 
   let stdout = '';
+  const ws = new MemoryWorkspace(run.fs, run.root);
+  const pkgDir = dir === run.root ? '' : dir.slice(run.root.length + 1);
   for (const event of [`pre${name}`, name, `post${name}`]) {
     const script = scripts[event];
     if (typeof script !== 'string') continue;
-    const line = event === name && wanted.extra.length ? `${script} ${wanted.extra.map(quote).join(' ')}` : script;
-    stdout += `\n> ${String(pkg.name ?? '')}${pkg.version ? `@${String(pkg.version)}` : ''} ${event}\n> ${line}\n\n`;
-    // A group, so stderr joins stdout for the whole script, and a trailing `# comment` stays on its line.
-    const r = await ctx.exec(`{ ${line}\n} 2>&1`, {
+    const extra = event === name ? wanted.extra : [];
+    stdout += `\n> ${String(pkg.name ?? '')}${pkg.version ? `@${String(pkg.version)}` : ''} ${event}\n> ${[script, ...extra.map(quote)].join(' ')}\n\n`;
+    const planned = await planScript(ws, pkgDir, script);
+    if ('refused' in planned) {
+      run.note(`npm ${event}: the script did not run`);
+      return {
+        stdout: `${stdout}npm error the "${event}" script ${JSON.stringify(script)} could not run in the memory workspace: ${planned.refused.replace(/\.$/, '')}.\nnpm error Make the script one test-runner command (e.g. "jest", "vitest run", "node --test", "mocha") with ws_edit, or run the tests directly with ws_shell.\n`,
+        stderr: '',
+        exitCode: 1,
+      };
+    }
+    const [program, ...args] = planned.stage.argv;
+    // Only the program's quoted name is read by the shell; its arguments reach it unparsed.
+    const r = await ctx.exec(`'${program!.replace(/'/g, `'\\''`)}' 2>&1`, {
       cwd: dir,
       signal: run.signal,
-      env: { npm_lifecycle_event: event, npm_package_name: String(pkg.name ?? '') },
+      args: [...args, ...extra],
+      env: { ...planned.stage.env, npm_lifecycle_event: event, npm_package_name: String(pkg.name ?? '') },
     });
     stdout += r.stdout + r.stderr;
     if (r.exitCode !== 0) return { stdout, stderr: '', exitCode: r.exitCode };

@@ -13,6 +13,7 @@ if (!sandbox)
 
 function request(fs: InMemoryFs, args: string[], over: Partial<JsRequest> = {}): JsRequest {
   return {
+    program: 'node',
     fs,
     root: '/ws',
     cwd: '/ws',

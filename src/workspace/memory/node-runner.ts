@@ -103,6 +103,11 @@ export class NodeJsEngine implements JsEngine {
   constructor(private readonly sandbox: CommandSandbox = UNSANDBOXED) {}
 
   async run(req: JsRequest): Promise<ExecResult> {
+    if (req.program !== 'node')
+      return said(
+        127,
+        `${req.program}: the Jest-style test runner runs in the browser's JavaScript sandbox; on a Node host it is not available for the memory workspace yet. Run the tests with node --test, or in the browser.`,
+      );
     return runOnCopy(this.sandbox, [this.nodePath, ...req.args], `node ran in Node ${process.version}`, req);
   }
 }

@@ -19,7 +19,7 @@ export function pythonCommands(engine: JsEngine | undefined, run: CommandRun): C
       run.note('python3 is not available in this workspace');
       return { stdout: '', stderr: `${NO_PYTHON_ENGINE}\n`, exitCode: 127 } satisfies Out;
     }
-    return runInEngine(engine, run, args, ctx);
+    return runInEngine(engine, run, 'python3', args, ctx);
   };
   return [
     defineCommand('python3', (args, ctx) => call(args, ctx)),

@@ -27,7 +27,7 @@ export type SandboxSpawner = (runtime: string, limits: SandboxLimits) => Sandbox
 
 /** One job, as js-sandbox-runtime.js reads it. */
 export interface SandboxJob {
-  readonly mode: 'run' | 'test';
+  readonly mode: 'run' | 'test' | 'jest';
   readonly entries: readonly string[];
   readonly argv: readonly string[];
   readonly cwd: string;

@@ -8,6 +8,10 @@ import { MemoryWorkspace } from './memory-workspace.ts';
 import { capHeadTail, SHELL_LIVE_OUTPUT_BYTES, ShellRunner } from './shell-runner.ts';
 import { NodeJsEngine } from './node-runner.ts';
 import { singleCommand, type ExecOptions } from '../../engine/workspace.ts';
+import { useNodeWasm } from '../../../tests/support/node-wasm.ts';
+
+// npm reads package.json scripts with the shell policy, which parses with tree-sitter-bash.
+useNodeWasm();
 
 const OPTS: ExecOptions = { timeoutMs: 20_000, maxOutputBytes: 64 * 1024 };
 
@@ -21,12 +25,13 @@ const PKG = JSON.stringify({
   name: 'demo',
   version: '2.0.0',
   scripts: {
-    pretest: 'echo pre',
-    test: 'echo testing',
-    posttest: 'echo post',
-    show: 'echo args:',
-    fails: 'ls missing-file',
+    pretest: 'node say.js pre',
+    test: 'node say.js testing',
+    posttest: 'node say.js post',
+    show: 'node say.js args:',
+    fails: 'node fail.js',
     nodey: 'node hello.js',
+    lint: 'eslint .',
   },
 });
 
@@ -37,19 +42,26 @@ describe('npm in the offline shell', () => {
       argv: ['npm', 'test'],
       exit: 0,
       output:
-        '\n> demo@2.0.0 pretest\n> echo pre\n\npre\n\n> demo@2.0.0 test\n> echo testing\n\ntesting\n\n> demo@2.0.0 posttest\n> echo post\n\npost\n',
+        '\n> demo@2.0.0 pretest\n> node say.js pre\n\npre\n\n> demo@2.0.0 test\n> node say.js testing\n\ntesting\n\n> demo@2.0.0 posttest\n> node say.js post\n\npost\n',
     },
     {
       what: 'arguments after -- reach the script, quoted',
       argv: ['npm', 'run', 'show', '--', "it's", 'two words'],
       exit: 0,
-      output: "\n> demo@2.0.0 show\n> echo args: 'it'\\''s' 'two words'\n\nargs: it's two words\n",
+      output: "\n> demo@2.0.0 show\n> node say.js args: 'it'\\''s' 'two words'\n\nargs: it's two words\n",
     },
     {
       what: 'a failing script stops the run with its exit code',
       argv: ['npm', 'run', 'fails'],
       exit: 2,
-      output: '\n> demo@2.0.0 fails\n> ls missing-file\n\nls: missing-file: No such file or directory\n',
+      output: '\n> demo@2.0.0 fails\n> node fail.js\n\nfailing\n',
+    },
+    {
+      what: 'a script whose command is not a runner here says what could not run and why',
+      argv: ['npm', 'run', 'lint'],
+      exit: 1,
+      output:
+        /^\n> demo@2\.0\.0 lint\n> eslint \.\n\nnpm error the "lint" script "eslint \." could not run in the memory workspace: "eslint" is not a command the memory workspace has for scripts \(it runs node, jest, vitest, mocha\)\.\n/,
     },
     {
       what: 'a script that runs node reaches the JavaScript engine',
@@ -68,7 +80,7 @@ describe('npm in the offline shell', () => {
       what: 'npm run lists the scripts',
       argv: ['npm', 'run'],
       exit: 0,
-      output: /^Scripts available via `npm run`:\n {2}pretest\n {4}echo pre\n/,
+      output: /^Scripts available via `npm run`:\n {2}pretest\n {4}node say.js pre\n/,
     },
     {
       what: 'npm install says what is unavailable offline',
@@ -78,13 +90,26 @@ describe('npm in the offline shell', () => {
         'npm install is not available in the offline workspace: there is no registry and no node_modules here. npm runs package.json scripts only (npm test, npm run NAME).\n',
     },
     {
-      what: 'npx says the same and where tests run instead',
-      argv: ['npx', 'vitest'],
+      what: 'npx of a package says the same and where tests run instead',
+      argv: ['npx', 'tsc'],
       exit: 127,
-      output: /^npx vitest is not available in the offline workspace: .*Run tests with node --test, or npm/,
+      output:
+        /^npx tsc is not available in the offline workspace: .*Run tests with jest, vitest run, mocha or node --test, or npm/,
+    },
+    {
+      what: "npx of a test runner runs the workspace's own runner",
+      argv: ['npx', 'jest', '--ci'],
+      exit: 127,
+      output:
+        /^jest: the Jest-style test runner runs in the browser's JavaScript sandbox; on a Node host it is not available/,
     },
   ])('$what', async ({ argv, exit, output }) => {
-    const ws = await workspace({ 'package.json': PKG, 'hello.js': "console.log('hello from node');\n" });
+    const ws = await workspace({
+      'package.json': PKG,
+      'hello.js': "console.log('hello from node');\n",
+      'say.js': "console.log(process.argv.slice(2).join(' '));\n",
+      'fail.js': "console.log('failing');\nprocess.exit(2);\n",
+    });
     const r = await ws.exec(singleCommand(argv), OPTS);
     if (typeof output === 'string') expect(r.output).toBe(output);
     else expect(r.output).toMatch(output);
@@ -92,7 +117,11 @@ describe('npm in the offline shell', () => {
   });
 
   it('finds package.json above the working directory, and says when there is none', async () => {
-    const ws = await workspace({ 'package.json': PKG, 'src/x.js': '' });
+    const ws = await workspace({
+      'package.json': PKG,
+      'src/x.js': '',
+      'say.js': "console.log(process.argv.slice(2).join(' '));\n",
+    });
     expect((await ws.exec(singleCommand(['npm', 'test']), { ...OPTS, cwd: 'src' })).output).toContain('testing\n');
     const bare = await workspace({ 'a.txt': '' });
     const r = await bare.exec(singleCommand(['npm', 'test']), OPTS);

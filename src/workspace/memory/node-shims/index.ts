@@ -2,6 +2,9 @@
  * The Node built-ins the offline JavaScript sandbox provides, as module source text, and how a
  * specifier names them. The shims are plain JavaScript files next to this one, loaded with
  * Vite's `?raw`: they run inside the sandbox as they are written, with no build step between.
+ * The Jest-style runner and the bundle of Jest's `expect` it uses are not among them: they
+ * are loaded on first use (`loadJestShims`), only for a job that runs Jest-style tests or a
+ * module that imports `@jest/globals` or `vitest`.
  */
 import testSource from './test.js?raw';
 import assertSource from './assert.js?raw';
@@ -21,6 +24,16 @@ export const SHIM_SOURCES: Readonly<Record<string, string>> = {
   'node:internal/globals': globalsSource,
 };
 
+/** The Jest-style runner's module id, and that of the bundle of Jest's `expect` it imports. */
+export const JEST_ID = 'node:internal/jest';
+const EXPECT_ID = 'node:internal/expect';
+
+/** The Jest-style runner's shims (id → source), loaded on first use as a chunk of their own. */
+export async function loadJestShims(): Promise<Readonly<Record<string, string>>> {
+  const [runner, expect] = await Promise.all([import('./jest.js?raw'), import('virtual:sandbox-expect')]);
+  return { [JEST_ID]: runner.default, [EXPECT_ID]: expect.default };
+}
+
 /** Specifier → shim id, with and without the `node:` prefix where Node accepts both. */
 const ALIASES: Readonly<Record<string, string>> = {
   'node:test': 'node:test',
@@ -34,6 +47,10 @@ const ALIASES: Readonly<Record<string, string>> = {
   'path/posix': 'node:path',
   'node:util': 'node:util',
   util: 'node:util',
+  '@jest/globals': JEST_ID,
+  vitest: JEST_ID,
+  [JEST_ID]: JEST_ID,
+  [EXPECT_ID]: EXPECT_ID,
 };
 
 /** Node built-ins the sandbox does not provide (a bare name that is one of these is not a package). */

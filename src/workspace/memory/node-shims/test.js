@@ -531,4 +531,4 @@ const hooks = {
 const claim = /** @type {Record<symbol, unknown>} */ (/** @type {unknown} */ (globalThis))[
   Symbol.for('slm.sandbox.test-hooks')
 ];
-if (typeof claim === 'function') claim(hooks);
+if (typeof claim === 'function') claim(hooks, 'test');
