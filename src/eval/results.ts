@@ -13,6 +13,7 @@ export interface ResultsInput {
   readonly tasks: readonly EvalTask[];
   readonly runs: readonly EvalRun[];
   readonly complete: boolean;
+  readonly shard?: { readonly index: number; readonly count: number };
 }
 
 export function buildResults(i: ResultsInput): EvalResults {
@@ -30,5 +31,6 @@ export function buildResults(i: ResultsInput): EvalResults {
       i.runs,
       i.arms.map((a) => a.id),
     ),
+    ...(i.shard && { shard: { ...i.shard } }),
   };
 }

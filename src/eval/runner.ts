@@ -113,7 +113,7 @@ async function runOne(spec: RunSpec, host: EvalHost): Promise<{ run: EvalRun; se
     tokensEstimated: steps.some((s) => s.tokens.estimated),
     ms: Math.round(ms),
     session: sessionPath(spec),
-    failure: failureKind(graded.passed, result.stop, steps),
+    failure: graded.infrastructure !== undefined ? 'infrastructure' : failureKind(graded.passed, result.stop, steps),
     stop: result.stop.kind,
     mechanisms: mechanismCounts(steps),
     grader: { ...graded.tally, ...(graded.excerpt !== undefined && { excerpt: graded.excerpt }) },

@@ -26,12 +26,15 @@ import type { EvalTask } from '../../eval/task.ts';
 import { BUILTIN_TASKS } from '../../eval/tasks/index.ts';
 import { EXIT, UsageError, writeOut, type CliIO, type CommandEntry } from '../command.ts';
 import { loadSuite, pickTasks } from '../eval-suite.ts';
+import { shardOf } from '../../eval/merge.ts';
+import { runMerge } from './eval-merge.ts';
 import { sandboxedMemoryWorkspaces } from '../eval-workspace.ts';
 import { chooseSandbox, SANDBOX_OPTIONS, SANDBOX_USAGE } from '../sandbox-option.ts';
 import { makeModel } from './run.ts';
 
 const USAGE = `slm eval --model SPEC --out DIR [--suite builtin|DIR] [--tasks ID,…] [--arms on,off[,ARM…]] [--seeds N] [--jobs J]
-        [--max-steps N] [--context TOKENS] [--temperature T] [--free-text] [--tools-api] [--unsandboxed-commands]
+        [--max-steps N] [--context TOKENS] [--temperature T] [--free-text] [--tools-api] [--shard I/N] [--unsandboxed-commands]
+slm eval merge DIR… --out DIR
     Runs every task × arm × seed as a recorded session and writes DIR/sessions/*.session.json (replayable with slm replay),
     DIR/results.json, DIR/results.md (the table) and DIR/report.html. A progress bar goes to stderr; Ctrl-C keeps what finished.
     SPEC is as for slm run (openai:BASE_URL#MODEL, gguf:FILE, scripted:FILE) or ${REFERENCE_MODEL} (scripted turns that apply each
@@ -40,8 +43,11 @@ const USAGE = `slm eval --model SPEC --out DIR [--suite builtin|DIR] [--tasks ID
     --arms (default on,off): ${ARMS.map((a) => a.id).join(', ')}.
     --seeds (default 1) runs each task and arm with seeds 0…N-1; --jobs (default 1) runs J sessions at once (not with gguf:,
     which holds one model on this machine). --max-steps defaults to ${EVAL_DEFAULTS.maxSteps}, --context to ${EVAL_DEFAULTS.contextTokens}, --temperature to ${EVAL_DEFAULTS.temperature}.
+    --shard I/N runs every N-th session of the plan from the I-th (1 ≤ I ≤ N), so N machines share an eval; slm eval merge
+    joins their output folders into one results.json and report, refusing shards of different evals and naming missing runs.
+    A run whose grader could not start or finish is an infrastructure failure: listed apart, left out of every rate.
     Tests run in the OS sandbox (bubblewrap). ${SANDBOX_USAGE}
-    Exit 0 when every session ran, 1 when interrupted, 2 for usage errors.`;
+    Exit 0 when every session ran and was graded, 1 when interrupted or when any grader could not run, 2 for usage errors.`;
 
 const OPTIONS = {
   model: { type: 'string' },
@@ -56,6 +62,7 @@ const OPTIONS = {
   temperature: { type: 'string' },
   'free-text': { type: 'boolean' },
   'tools-api': { type: 'boolean' },
+  shard: { type: 'string' },
   ...SANDBOX_OPTIONS,
 } as const;
 
@@ -82,6 +89,16 @@ interface EvalRequest {
   readonly loop: EvalLoopSettings;
   readonly toolsApi: boolean;
   readonly unsandboxed: boolean;
+  readonly shard?: { readonly index: number; readonly count: number };
+}
+
+function parseShard(text: string): { index: number; count: number } {
+  const m = /^(\d+)\/(\d+)$/.exec(text);
+  const index = Number(m?.[1]);
+  const count = Number(m?.[2]);
+  if (!m || count < 1 || index < 1 || index > count)
+    throw usage(`--shard must be I/N with 1 ≤ I ≤ N (as in 2/4), not ${JSON.stringify(text)}`);
+  return { index, count };
 }
 
 function parseCommandLine(argv: readonly string[]): EvalRequest {
@@ -124,6 +141,7 @@ function parseCommandLine(argv: readonly string[]): EvalRequest {
     },
     toolsApi,
     unsandboxed: v['unsandboxed-commands'] ?? false,
+    ...(v.shard !== undefined && { shard: parseShard(v.shard) }),
   };
 }
 
@@ -213,6 +231,7 @@ class Progress {
 }
 
 async function runEvalCommand(argv: readonly string[], io: CliIO): Promise<number> {
+  if (argv[0] === 'merge') return runMerge(argv.slice(1), io);
   const req = parseCommandLine(argv);
   const arms = chooseArms(req.arms);
   if (!arms.ok) throw usage(`--arms: ${arms.text}`);
@@ -227,7 +246,8 @@ async function runEvalCommand(argv: readonly string[], io: CliIO): Promise<numbe
   if (source.info.label !== 'real') await writeOut(io.stderr, `slm eval: ${source.info.note}\n`);
 
   await mkdir(join(req.out, 'sessions'), { recursive: true });
-  const plan = planRuns(tasks, arms.arms, req.seeds);
+  const everyRun = planRuns(tasks, arms.arms, req.seeds);
+  const plan = req.shard ? shardOf(everyRun, req.shard.index, req.shard.count) : everyRun;
   const createdAt = new Date().toISOString();
   const finished: EvalRun[] = [];
   const results = (complete: boolean) =>
@@ -240,6 +260,7 @@ async function runEvalCommand(argv: readonly string[], io: CliIO): Promise<numbe
       tasks,
       runs: finished,
       complete,
+      ...(req.shard && { shard: req.shard }),
     });
   const progress = new Progress(io, plan.length, req.jobs);
   const ac = new AbortController();
@@ -296,7 +317,13 @@ async function runEvalCommand(argv: readonly string[], io: CliIO): Promise<numbe
       `${lines.filter(Boolean).join('\n')}\nwrote ${join(req.out, 'results.json')}, results.md, report.html and ${finished.length} session file(s)\n`,
     );
   }
-  return complete ? EXIT.ok : EXIT.failed;
+  const infrastructure = finished.filter((r) => r.failure === 'infrastructure');
+  if (infrastructure.length)
+    await writeOut(
+      io.stderr,
+      `slm eval: ${infrastructure.length} run(s) could not be graded (${infrastructure.map((r) => `${r.task} ${r.arm} s${r.seed}`).join(', ')}): the grader could not start or finish, so they are left out of the rates; see each run's grader excerpt in results.json\n`,
+    );
+  return complete && !infrastructure.length ? EXIT.ok : EXIT.failed;
 }
 
 /** The `eval` subcommand. */
