@@ -68,7 +68,10 @@ export async function grade(
   finished: Readonly<Record<string, string>>,
   open: WorkspaceFactory,
 ): Promise<Grade> {
-  const graderFiles = Object.fromEntries(Object.entries(task.grader).map(([p, text]) => [`${GRADER_DIR}/${p}`, text]));
+  const dir = task.grader_dir ?? GRADER_DIR;
+  const graderFiles = Object.fromEntries(
+    Object.entries(task.grader).map(([p, text]) => [dir ? `${dir}/${p}` : p, text]),
+  );
   const ws = await seededWorkspace(open, { ...finished, ...graderFiles });
   const engine = createEngine(ws, GRADER_SETTINGS);
   const result = await engine.call('ws_shell', { command: graderCommand(task, Object.keys(graderFiles)) });

@@ -78,9 +78,15 @@ export const taskSchema = z.strictObject({
    * (default: `node --test` over the grader files).
    */
   test_command: z.string().min(1).max(1000).optional(),
+  /**
+   * Where the grader's files are written in the finished workspace: GRADER_DIR by default, or
+   * another folder ('' for the project root, so a benchmark's tests sit where they import the
+   * project from, written over any copy the model changed).
+   */
+  grader_dir: path.or(z.literal('')).optional(),
   /** The starting workspace, path → text. */
   files,
-  /** Grader test files, path relative to GRADER_DIR → text; they import the project as `../src/…`. */
+  /** Grader test files, path relative to the grader folder (GRADER_DIR unless `grader_dir` says) → text. */
   grader: files.refine((g) => Object.keys(g).length > 0, 'needs at least one grader test file'),
   /** File checks the grader makes besides its tests. */
   checks: z.array(checkSchema).max(200).optional(),

@@ -27,6 +27,7 @@ import { BUILTIN_TASKS } from '../../eval/tasks/index.ts';
 import { EXIT, UsageError, writeOut, type CliIO, type CommandEntry } from '../command.ts';
 import { loadSuite, pickTasks } from '../eval-suite.ts';
 import { shardOf } from '../../eval/merge.ts';
+import { runImport } from './eval-import.ts';
 import { runMerge } from './eval-merge.ts';
 import { sandboxedMemoryWorkspaces } from '../eval-workspace.ts';
 import { chooseSandbox, SANDBOX_OPTIONS, SANDBOX_USAGE } from '../sandbox-option.ts';
@@ -35,6 +36,7 @@ import { makeModel } from './run.ts';
 const USAGE = `slm eval --model SPEC --out DIR [--suite builtin|DIR] [--tasks ID,…] [--arms on,off[,ARM…]] [--seeds N] [--jobs J]
         [--max-steps N] [--context TOKENS] [--temperature T] [--free-text] [--tools-api] [--shard I/N] [--unsandboxed-commands]
 slm eval merge DIR… --out DIR
+slm eval import exercism DIR --out SUITE [--language javascript|typescript|python]
     Runs every task × arm × seed as a recorded session and writes DIR/sessions/*.session.json (replayable with slm replay),
     DIR/results.json, DIR/results.md (the table) and DIR/report.html. A progress bar goes to stderr; Ctrl-C keeps what finished.
     SPEC is as for slm run (openai:BASE_URL#MODEL, gguf:FILE, scripted:FILE) or ${REFERENCE_MODEL} (scripted turns that apply each
@@ -45,6 +47,7 @@ slm eval merge DIR… --out DIR
     which holds one model on this machine). --max-steps defaults to ${EVAL_DEFAULTS.maxSteps}, --context to ${EVAL_DEFAULTS.contextTokens}, --temperature to ${EVAL_DEFAULTS.temperature}.
     --shard I/N runs every N-th session of the plan from the I-th (1 ≤ I ≤ N), so N machines share an eval; slm eval merge
     joins their output folders into one results.json and report, refusing shards of different evals and naming missing runs.
+    slm eval import writes a suite from a checkout in the Exercism layout (exercises/practice/*/ with .meta/config.json).
     A run whose grader could not start or finish is an infrastructure failure: listed apart, left out of every rate.
     Tests run in the OS sandbox (bubblewrap). ${SANDBOX_USAGE}
     Exit 0 when every session ran and was graded, 1 when interrupted or when any grader could not run, 2 for usage errors.`;
@@ -232,6 +235,7 @@ class Progress {
 
 async function runEvalCommand(argv: readonly string[], io: CliIO): Promise<number> {
   if (argv[0] === 'merge') return runMerge(argv.slice(1), io);
+  if (argv[0] === 'import') return runImport(argv.slice(1), io);
   const req = parseCommandLine(argv);
   const arms = chooseArms(req.arms);
   if (!arms.ok) throw usage(`--arms: ${arms.text}`);
