@@ -20,6 +20,7 @@ function identity(r: EvalResults): [string, string][] {
     ['model', `${r.model.id} (${r.model.label})`],
     ['arms', JSON.stringify(r.arms.map((a) => [a.id, a.naive, a.settings]))],
     ['seeds', String(r.seeds)],
+    ['attempts', String(r.attempts ?? 1)],
     ['tasks', JSON.stringify(Object.keys(r.tasks).sort())],
   ];
 }

@@ -59,15 +59,26 @@ export function headerLines(r: EvalResults): string[] {
   return lines;
 }
 
-/** Pass rate per arm with its interval, steps, tokens and time. */
+/** Pass rate per arm with its interval, steps, tokens and time; with two attempts, pass@1 beside it. */
 export function armTable(r: EvalResults): Table {
+  const twice = (r.attempts ?? 1) > 1;
   return {
-    head: ['arm', 'pass rate', '95% interval (Wilson)', 'passed / runs', 'mean steps', 'mean tokens', 'mean time'],
+    head: [
+      'arm',
+      twice ? 'pass@2' : 'pass rate',
+      '95% interval (Wilson)',
+      'passed / runs',
+      ...(twice ? ['pass@1'] : []),
+      'mean steps',
+      'mean tokens',
+      'mean time',
+    ],
     rows: r.summary.arms.map((a) => [
       a.arm,
       a.runs ? percent(a.passRate) : '—',
       a.runs ? `${percent(a.ci95[0])} – ${percent(a.ci95[1])}` : '—',
       `${a.passed} / ${a.runs}`,
+      ...(twice ? [a.runs ? `${percent((a.passedFirst ?? 0) / a.runs)} (${a.passedFirst ?? 0})` : '—'] : []),
       fixed1(a.meanSteps),
       whole(a.meanTokens),
       seconds(a.meanMs),

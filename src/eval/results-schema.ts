@@ -78,6 +78,10 @@ const runSchema = z.object({
   stop: text(64),
   /** ACI mechanism id → steps it fired in (session/mechanisms.ts). */
   mechanisms: counts,
+  /** With `--attempts 2`: whether the first attempt passed (pass@1; `passed` is then pass@2). */
+  passedFirst: z.boolean().optional(),
+  /** The second attempt's session file, when there was one. */
+  retrySession: text().optional(),
   /** The grader's tally, and its output's last lines when it failed. */
   grader: z.object({ passed: count, failed: count, excerpt: text(4000).optional() }),
 });
@@ -96,6 +100,8 @@ const armSummarySchema = z.object({
   meanMs: z.number().min(0),
   failures: counts,
   mechanisms: counts,
+  /** With two attempts: runs whose first attempt passed (pass@1); `passed` is then pass@2. */
+  passedFirst: count.optional(),
   /** Runs left out of the rate above because the grader could not run (absent in files written before it existed). */
   infrastructure: count.optional(),
 });
@@ -131,6 +137,8 @@ export const resultsSchema = z.object({
   complete: z.boolean(),
   arms: z.array(armSchema).max(RESULTS_LIMITS.arms),
   seeds: z.number().int().min(1),
+  /** Attempts per run (`--attempts`; absent means 1). */
+  attempts: z.number().int().min(1).max(2).optional(),
   /** Task id → the ACI mechanisms the task is meant to exercise. */
   tasks: z
     .record(text(128), z.array(text(64)).max(32))

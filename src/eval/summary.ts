@@ -40,6 +40,9 @@ function armSummary(runs: readonly EvalRun[], arm: string): ArmSummary {
     failures,
     mechanisms,
     infrastructure: all.length - mine.length,
+    ...(mine.some((r) => r.passedFirst !== undefined) && {
+      passedFirst: mine.filter((r) => r.passedFirst).length,
+    }),
   };
 }
 

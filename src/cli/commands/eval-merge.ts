@@ -52,13 +52,14 @@ export async function runMerge(argv: readonly string[], io: CliIO): Promise<numb
   if (!merged.ok) throw usage(merged.text);
   await mkdir(join(out, 'sessions'), { recursive: true });
   for (const [i, part] of parts.entries())
-    for (const run of part.runs) {
-      const to = join(out, run.session);
-      await mkdir(dirname(to), { recursive: true });
-      await copyFile(join(dirs[i]!, run.session), to).catch((e: Error) => {
-        throw usage(`${dirs[i]}: cannot copy ${run.session} (${e.message}); the shard folder is incomplete`);
-      });
-    }
+    for (const run of part.runs)
+      for (const file of [run.session, ...(run.retrySession !== undefined ? [run.retrySession] : [])]) {
+        const to = join(out, file);
+        await mkdir(dirname(to), { recursive: true });
+        await copyFile(join(dirs[i]!, file), to).catch((e: Error) => {
+          throw usage(`${dirs[i]}: cannot copy ${file} (${e.message}); the shard folder is incomplete`);
+        });
+      }
   const r = merged.results;
   await writeFile(join(out, 'results.json'), `${JSON.stringify(r, null, 2)}\n`);
   await writeFile(join(out, 'results.md'), markdownReport(r));

@@ -34,7 +34,8 @@ import { chooseSandbox, SANDBOX_OPTIONS, SANDBOX_USAGE } from '../sandbox-option
 import { makeModel } from './run.ts';
 
 const USAGE = `slm eval --model SPEC --out DIR [--suite builtin|DIR] [--tasks ID,…] [--arms on,off[,ARM…]] [--seeds N] [--jobs J]
-        [--max-steps N] [--context TOKENS] [--temperature T] [--free-text] [--tools-api] [--shard I/N] [--unsandboxed-commands]
+        [--max-steps N] [--context TOKENS] [--temperature T] [--free-text] [--tools-api] [--attempts 1|2] [--shard I/N]
+        [--unsandboxed-commands]
 slm eval merge DIR… --out DIR
 slm eval import exercism DIR --out SUITE [--language javascript|typescript|python]
     Runs every task × arm × seed as a recorded session and writes DIR/sessions/*.session.json (replayable with slm replay),
@@ -45,6 +46,8 @@ slm eval import exercism DIR --out SUITE [--language javascript|typescript|pytho
     --arms (default on,off): ${ARMS.map((a) => a.id).join(', ')}.
     --seeds (default 1) runs each task and arm with seeds 0…N-1; --jobs (default 1) runs J sessions at once (not with gguf:,
     which holds one model on this machine). --max-steps defaults to ${EVAL_DEFAULTS.maxSteps}, --context to ${EVAL_DEFAULTS.contextTokens}, --temperature to ${EVAL_DEFAULTS.temperature}.
+    --attempts 2: a session whose tests fail gets a second one in the workspace it left, shown the failing output
+    (Aider's benchmark protocol); results record pass@1 (passedFirst) and pass@2 (passed).
     --shard I/N runs every N-th session of the plan from the I-th (1 ≤ I ≤ N), so N machines share an eval; slm eval merge
     joins their output folders into one results.json and report, refusing shards of different evals and naming missing runs.
     slm eval import writes a suite from a checkout in the Exercism layout (exercises/practice/*/ with .meta/config.json).
@@ -66,6 +69,7 @@ const OPTIONS = {
   'free-text': { type: 'boolean' },
   'tools-api': { type: 'boolean' },
   shard: { type: 'string' },
+  attempts: { type: 'string' },
   ...SANDBOX_OPTIONS,
 } as const;
 
@@ -93,6 +97,12 @@ interface EvalRequest {
   readonly toolsApi: boolean;
   readonly unsandboxed: boolean;
   readonly shard?: { readonly index: number; readonly count: number };
+}
+
+function attempts(text: string | undefined): number {
+  if (text === undefined) return 1;
+  if (text !== '1' && text !== '2') throw usage(`--attempts must be 1 or 2, not ${JSON.stringify(text)}`);
+  return Number(text);
 }
 
 function parseShard(text: string): { index: number; count: number } {
@@ -137,6 +147,7 @@ function parseCommandLine(argv: readonly string[]): EvalRequest {
     seeds: whole('--seeds', v.seeds, 1, 1),
     jobs,
     loop: {
+      attempts: attempts(v.attempts),
       maxSteps: whole('--max-steps', v['max-steps'], EVAL_DEFAULTS.maxSteps, 1),
       contextTokens: whole('--context', v.context, EVAL_DEFAULTS.contextTokens, 1024),
       temperature,
@@ -265,6 +276,7 @@ async function runEvalCommand(argv: readonly string[], io: CliIO): Promise<numbe
       runs: finished,
       complete,
       ...(req.shard && { shard: req.shard }),
+      ...(req.loop.attempts !== undefined && req.loop.attempts > 1 && { attempts: req.loop.attempts }),
     });
   const progress = new Progress(io, plan.length, req.jobs);
   const ac = new AbortController();
@@ -282,10 +294,13 @@ async function runEvalCommand(argv: readonly string[], io: CliIO): Promise<numbe
       loop: req.loop,
       jobs: req.jobs,
       signal: ac.signal,
-      onRun: async (run, session) => {
-        const file = join(req.out, run.session);
-        await mkdir(dirname(file), { recursive: true });
-        await writeFile(file, `${JSON.stringify(session, null, 2)}\n`);
+      onRun: async (run, sessions) => {
+        const files = [run.session, ...(run.retrySession !== undefined ? [run.retrySession] : [])];
+        for (const [i, session] of sessions.entries()) {
+          const file = join(req.out, files[i]!);
+          await mkdir(dirname(file), { recursive: true });
+          await writeFile(file, `${JSON.stringify(session, null, 2)}\n`);
+        }
         finished.push(run);
         // Sessions finish side by side: one write at a time, each with every run finished so far.
         saving = saving.then(() =>
