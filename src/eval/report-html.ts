@@ -9,7 +9,9 @@ import {
   failureTable,
   headerLines,
   HOW_TO_READ,
+  HOW_TO_READ_PAIRED,
   mechanismTable,
+  pairedTable,
   percent,
   taskCells,
   type Table,
@@ -60,7 +62,8 @@ function taskTable(r: EvalResults): string {
       const links = c.sessions.map((s, i) => `<a href="${escape(s)}" title="${escape(s)}">s${i}</a>`).join(' ');
       return `<td>${escape(c.text)}${links ? ` <small>${links}</small>` : ''}</td>`;
     });
-    return `<tr><td>${escape(row.task)}</td><td><small>${escape(row.mechanisms)}</small></td>${cells.join('')}</tr>`;
+    const winners = row.winners.map((w) => `<td>${escape(w)}</td>`).join('');
+    return `<tr><td>${escape(row.task)}</td><td><small>${escape(row.mechanisms)}</small></td>${cells.join('')}${winners}</tr>`;
   });
   return `<table><thead><tr>${head}</tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table>`;
 }
@@ -105,6 +108,7 @@ ${rest.map((l) => `<p>${escape(l)}</p>`).join('\n')}
 ${chart(r)}
 ${table(armTable(r))}
 <p>${escape(HOW_TO_READ)}</p>
+${r.summary.paired?.length ? `<h2>Paired comparison</h2>\n${table(pairedTable(r.summary.paired))}\n<p>${escape(HOW_TO_READ_PAIRED)}</p>` : ''}
 <h2>Failures</h2>
 ${table(failureTable(r))}
 <h2>ACI mechanisms that fired (steps)</h2>

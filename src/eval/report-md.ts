@@ -5,7 +5,9 @@ import {
   failureTable,
   headerLines,
   HOW_TO_READ,
+  HOW_TO_READ_PAIRED,
   mechanismTable,
+  pairedTable,
   taskCells,
   type Table,
 } from './report-rows.ts';
@@ -31,6 +33,9 @@ export function markdownReport(r: EvalResults): string {
     '',
     HOW_TO_READ,
     '',
+    ...(r.summary.paired?.length
+      ? ['## Paired comparison', '', table(pairedTable(r.summary.paired)), '', HOW_TO_READ_PAIRED, '']
+      : []),
     '## Failures',
     '',
     table(failureTable(r)),
@@ -41,7 +46,10 @@ export function markdownReport(r: EvalResults): string {
     '',
     '## Per task (passed / seeds)',
     '',
-    table({ head: tasks.head, rows: tasks.rows.map((t) => [t.task, t.mechanisms, ...t.cells.map((c) => c.text)]) }),
+    table({
+      head: tasks.head,
+      rows: tasks.rows.map((t) => [t.task, t.mechanisms, ...t.cells.map((c) => c.text), ...t.winners]),
+    }),
     '',
   ].join('\n');
 }

@@ -3,7 +3,7 @@
  * show, computed once. Numbers are formatted here so the two reports never disagree.
  */
 import { meaningless } from './model-label.ts';
-import { FAILURE_KINDS, type EvalResults } from './results-schema.ts';
+import { FAILURE_KINDS, type EvalResults, type PairedSummary } from './results-schema.ts';
 
 export interface Table {
   readonly head: readonly string[];
@@ -24,6 +24,7 @@ export const FAILURE_NAMES: Readonly<Record<(typeof FAILURE_KINDS)[number], stri
   'step-limit': 'step limit',
   'context-overflow': 'context overflow',
   'model-error': 'model error',
+  infrastructure: 'infrastructure (not counted)',
 };
 
 export const percent = (x: number): string => `${(x * 100).toFixed(1)}%`;
@@ -44,26 +45,91 @@ export function headerLines(r: EvalResults): string[] {
       ? `All ${r.runs.length} sessions finished.`
       : `Interrupted: ${r.runs.length} of ${planned} sessions finished; the numbers cover those only.`,
   );
+  if (r.shard)
+    lines.push(
+      `Shard ${r.shard.index} of ${r.shard.count}: these runs are one slice of the eval (slm eval merge joins the shards).`,
+    );
+  const infra = r.runs.filter((x) => x.failure === 'infrastructure').length;
+  if (infra)
+    lines.push(
+      `${infra} run(s) could not be graded (infrastructure: the grader could not start or finish); they are left out of every rate and comparison.`,
+    );
   if (r.runs.some((x) => x.tokensEstimated))
     lines.push('Tokens are partly estimated (characters / 4) where the model reported no usage.');
   return lines;
 }
 
-/** Pass rate per arm with its interval, steps, tokens and time. */
+/** Pass rate per arm with its interval, steps, tokens and time; with two attempts, pass@1 beside it. */
 export function armTable(r: EvalResults): Table {
+  const twice = (r.attempts ?? 1) > 1;
   return {
-    head: ['arm', 'pass rate', '95% interval (Wilson)', 'passed / runs', 'mean steps', 'mean tokens', 'mean time'],
+    head: [
+      'arm',
+      twice ? 'pass@2' : 'pass rate',
+      '95% interval (Wilson)',
+      'passed / runs',
+      ...(twice ? ['pass@1'] : []),
+      'mean steps',
+      'mean tokens',
+      'mean time',
+    ],
     rows: r.summary.arms.map((a) => [
       a.arm,
       a.runs ? percent(a.passRate) : '—',
       a.runs ? `${percent(a.ci95[0])} – ${percent(a.ci95[1])}` : '—',
       `${a.passed} / ${a.runs}`,
+      ...(twice ? [a.runs ? `${percent((a.passedFirst ?? 0) / a.runs)} (${a.passedFirst ?? 0})` : '—'] : []),
       fixed1(a.meanSteps),
       whole(a.meanTokens),
       seconds(a.meanMs),
     ]),
   };
 }
+
+const signed = (x: number): string => `${x > 0 ? '+' : x < 0 ? '−' : '±'}${(Math.abs(x) * 100).toFixed(1)} pts`;
+const pValue = (p: number): string => (p < 0.001 ? '< 0.001' : p.toFixed(3));
+
+/**
+ * Every other arm against the first over the same task × seed pairs: the pairs where only one
+ * arm passed decide the exact McNemar test; the difference's interval is Newcombe's.
+ */
+export function pairedTable(paired: readonly PairedSummary[]): Table {
+  return {
+    head: [
+      'comparison',
+      'pairs',
+      'both passed',
+      'only first',
+      'only second',
+      'neither',
+      'difference (first − second)',
+      '95% interval (Newcombe)',
+      'McNemar p (exact)',
+      'tasks won (first / second / tie)',
+    ],
+    rows: paired.map((p) => {
+      const w = Object.values(p.winners);
+      return [
+        `${p.a} vs ${p.b}`,
+        String(p.pairs),
+        String(p.both),
+        String(p.onlyA),
+        String(p.onlyB),
+        String(p.neither),
+        p.pairs ? signed(p.difference) : '—',
+        p.pairs ? `${signed(p.ci95[0])} to ${signed(p.ci95[1])}` : '—',
+        p.pairs ? pValue(p.pValue) : '—',
+        `${w.filter((x) => x === p.a).length} / ${w.filter((x) => x === p.b).length} / ${w.filter((x) => x === null).length}`,
+      ];
+    }),
+  };
+}
+
+/** How to read the paired table. */
+export const HOW_TO_READ_PAIRED =
+  'Paired: both arms ran the same tasks with the same seeds, so each task × seed is a pair. Only the pairs where exactly one arm ' +
+  'passed tell the arms apart; the exact McNemar p is the chance of a split at least this uneven if the arms were alike. ' +
+  'An interval for the difference that holds 0 does not show a difference.';
 
 /** Failed runs per arm by kind. */
 export function failureTable(r: EvalResults): Table {
@@ -82,13 +148,14 @@ export function mechanismTable(r: EvalResults): Table {
   };
 }
 
-/** Per task and arm: passes over finished seeds, with the sessions behind the cell. */
+/** Per task and arm: passes over finished seeds, with the sessions behind the cell, and which arm won each comparison. */
 export function taskCells(r: EvalResults): {
   head: string[];
-  rows: { task: string; mechanisms: string; cells: Cell[] }[];
+  rows: { task: string; mechanisms: string; cells: Cell[]; winners: string[] }[];
 } {
+  const paired = r.summary.paired ?? [];
   return {
-    head: ['task', 'meant to exercise', ...r.arms.map((a) => a.id)],
+    head: ['task', 'meant to exercise', ...r.arms.map((a) => a.id), ...paired.map((p) => `won (${p.a} vs ${p.b})`)],
     rows: Object.entries(r.tasks).map(([task, mechanisms]) => ({
       task,
       mechanisms: mechanisms.join(', '),
@@ -99,6 +166,7 @@ export function taskCells(r: EvalResults): {
           sessions: runs.map((x) => x.session),
         };
       }),
+      winners: paired.map((p) => (task in p.winners ? (p.winners[task] ?? 'tie') : '—')),
     })),
   };
 }

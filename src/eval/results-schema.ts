@@ -13,7 +13,11 @@ import { z } from 'zod';
 /** The results format this build writes and reads. */
 export const RESULTS_VERSION = 1;
 
-/** Why a run that did not pass failed (`taxonomy.ts` decides). */
+/**
+ * Why a run that did not pass failed (`taxonomy.ts` decides). `infrastructure` is not the
+ * model's: the grader or the test run could not start or finish (a runner not found, refused,
+ * its own timeout). Such runs are listed apart and left out of pass rates and comparisons.
+ */
 export const FAILURE_KINDS = [
   'no-valid-call',
   'loop',
@@ -22,6 +26,7 @@ export const FAILURE_KINDS = [
   'step-limit',
   'context-overflow',
   'model-error',
+  'infrastructure',
 ] as const;
 export type FailureKind = (typeof FAILURE_KINDS)[number];
 
@@ -73,6 +78,10 @@ const runSchema = z.object({
   stop: text(64),
   /** ACI mechanism id → steps it fired in (session/mechanisms.ts). */
   mechanisms: counts,
+  /** With `--attempts 2`: whether the first attempt passed (pass@1; `passed` is then pass@2). */
+  passedFirst: z.boolean().optional(),
+  /** The second attempt's session file, when there was one. */
+  retrySession: text().optional(),
   /** The grader's tally, and its output's last lines when it failed. */
   grader: z.object({ passed: count, failed: count, excerpt: text(4000).optional() }),
 });
@@ -91,6 +100,31 @@ const armSummarySchema = z.object({
   meanMs: z.number().min(0),
   failures: counts,
   mechanisms: counts,
+  /** With two attempts: runs whose first attempt passed (pass@1); `passed` is then pass@2. */
+  passedFirst: count.optional(),
+  /** Runs left out of the rate above because the grader could not run (absent in files written before it existed). */
+  infrastructure: count.optional(),
+});
+
+const differenceSchema = z.tuple([z.number().min(-1).max(1), z.number().min(-1).max(1)]);
+
+/** Arm `a` against arm `b` over the task × seed pairs both finished (src/eval/paired.ts). */
+const pairedSchema = z.object({
+  a: text(64),
+  b: text(64),
+  pairs: count,
+  both: count,
+  onlyA: count,
+  onlyB: count,
+  neither: count,
+  /** pA − pB over the pairs. */
+  difference: z.number().min(-1).max(1),
+  /** Newcombe's 95% interval for the difference. */
+  ci95: differenceSchema,
+  /** Two-sided exact McNemar p-value. */
+  pValue: z.number().min(0).max(1),
+  /** Task id → the arm that passed more of its seeds, or null for a tie. */
+  winners: z.record(text(128), text(64).nullable()),
 });
 
 export const resultsSchema = z.object({
@@ -103,18 +137,27 @@ export const resultsSchema = z.object({
   complete: z.boolean(),
   arms: z.array(armSchema).max(RESULTS_LIMITS.arms),
   seeds: z.number().int().min(1),
+  /** Attempts per run (`--attempts`; absent means 1). */
+  attempts: z.number().int().min(1).max(2).optional(),
   /** Task id → the ACI mechanisms the task is meant to exercise. */
   tasks: z
     .record(text(128), z.array(text(64)).max(32))
     .refine((t) => Object.keys(t).length <= RESULTS_LIMITS.tasks, `must hold at most ${RESULTS_LIMITS.tasks} tasks`),
   runs: z.array(runSchema).max(RESULTS_LIMITS.runs),
-  summary: z.object({ arms: z.array(armSummarySchema).max(RESULTS_LIMITS.arms) }),
+  summary: z.object({
+    arms: z.array(armSummarySchema).max(RESULTS_LIMITS.arms),
+    /** Every other arm against the first, paired (absent in files written before it existed). */
+    paired: z.array(pairedSchema).max(RESULTS_LIMITS.arms).optional(),
+  }),
+  /** This file holds one shard of the planned runs (`slm eval --shard I/N`); absent for a whole eval. */
+  shard: z.object({ index: z.number().int().min(1), count: z.number().int().min(1) }).optional(),
 });
 
 export type EvalResults = z.infer<typeof resultsSchema>;
 export type EvalRun = z.infer<typeof runSchema>;
 export type ArmSummary = z.infer<typeof armSummarySchema>;
 export type ModelInfo = z.infer<typeof modelSchema>;
+export type PairedSummary = z.infer<typeof pairedSchema>;
 
 export type ResultsCheck =
   { readonly ok: true; readonly results: EvalResults } | { readonly ok: false; readonly text: string };

@@ -107,3 +107,41 @@ describe('results.json', () => {
     if (!checked.ok) expect(checked.text).toMatch(/not an eval results file/);
   });
 });
+
+describe('infrastructure failures and paired comparisons', () => {
+  const [t0, t1] = [tasks[0]!.id, tasks[1]!.id];
+  const build = (rs: EvalRun[]) =>
+    buildResults({
+      suite: 'builtin',
+      model: modelInfo(REFERENCE_MODEL),
+      createdAt: 'now',
+      arms,
+      seeds: 1,
+      tasks,
+      runs: rs,
+      complete: true,
+    });
+
+  it('leaves a run the grader could not run out of the rate and the pairs, and counts it apart', () => {
+    const r = build([
+      run(t0, 'on', true),
+      run(t1, 'on', false, { failure: 'infrastructure' }),
+      run(t0, 'off', false),
+      run(t1, 'off', true),
+    ]);
+    expect(r.summary.arms[0]).toMatchObject({ arm: 'on', runs: 1, passed: 1, passRate: 1, infrastructure: 1 });
+    expect(r.summary.arms[0]!.failures).toEqual({ infrastructure: 1 });
+    expect(r.summary.paired).toEqual([
+      expect.objectContaining({ a: 'on', b: 'off', pairs: 1, both: 0, onlyA: 1, onlyB: 0, neither: 0, pValue: 1 }),
+    ]);
+    expect(r.summary.paired![0]!.winners).toEqual({ [t0]: 'on', [t1]: 'off' });
+    expect(checkResults(JSON.parse(JSON.stringify(r))).ok).toBe(true);
+  });
+
+  it('reads a results file written before paired comparisons and infrastructure counts existed', () => {
+    const old = JSON.parse(JSON.stringify(results));
+    delete old.summary.paired;
+    for (const a of old.summary.arms) delete a.infrastructure;
+    expect(checkResults(old).ok).toBe(true);
+  });
+});

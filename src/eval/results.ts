@@ -13,6 +13,8 @@ export interface ResultsInput {
   readonly tasks: readonly EvalTask[];
   readonly runs: readonly EvalRun[];
   readonly complete: boolean;
+  readonly shard?: { readonly index: number; readonly count: number };
+  readonly attempts?: number;
 }
 
 export function buildResults(i: ResultsInput): EvalResults {
@@ -24,11 +26,13 @@ export function buildResults(i: ResultsInput): EvalResults {
     complete: i.complete,
     arms: i.arms.map((a) => ({ id: a.id, label: a.label, settings: { ...a.settings }, naive: a.naive })),
     seeds: i.seeds,
+    ...(i.attempts !== undefined && i.attempts > 1 && { attempts: i.attempts }),
     tasks: Object.fromEntries(i.tasks.map((t) => [t.id, [...t.mechanisms]])),
     runs: [...i.runs],
     summary: summarize(
       i.runs,
       i.arms.map((a) => a.id),
     ),
+    ...(i.shard && { shard: { ...i.shard } }),
   };
 }

@@ -7,14 +7,15 @@
  */
 import { LOOP_DEFAULTS } from '../agent/loop.ts';
 import type { Model } from '../agent/model.ts';
-import type { Step } from '../agent/step.ts';
+import type { Step, Stop } from '../agent/step.ts';
 import type { Session } from '../session/record.ts';
 import { recordRun } from '../session/recorder.ts';
 import { textFiles } from '../session/tree.ts';
 import { detectMechanisms, liveEvidence } from '../session/mechanisms.ts';
 import type { Arm } from './arms.ts';
 import { armEngine } from './arm-engine.ts';
-import { grade, seededWorkspace, type WorkspaceFactory } from './grade.ts';
+import { grade, seededWorkspace, type Grade, type WorkspaceFactory } from './grade.ts';
+import type { Workspace } from '../engine/workspace.ts';
 import type { EvalRun } from './results-schema.ts';
 import { failureKind } from './taxonomy.ts';
 import type { EvalTask } from './task.ts';
@@ -26,6 +27,12 @@ export interface RunSpec {
 }
 
 export interface EvalLoopSettings {
+  /**
+   * Attempts per session (1 or 2). With 2, a session whose grader fails gets a second one — in
+   * the workspace the first left, told the task again with the failing test output — and the
+   * run records whether the first attempt passed (pass@1) beside the final outcome (pass@2).
+   */
+  readonly attempts?: number;
   readonly maxSteps: number;
   readonly contextTokens: number;
   readonly temperature: number;
@@ -48,8 +55,8 @@ export interface EvalHost {
   readonly jobs: number;
   readonly signal?: AbortSignal;
   readonly onStart?: (spec: RunSpec) => void;
-  /** A session finished and was graded. */
-  readonly onRun?: (run: EvalRun, session: Session) => void | Promise<void>;
+  /** A run finished and was graded: its sessions (the first attempt's, then a second's if it had one). */
+  readonly onRun?: (run: EvalRun, sessions: readonly Session[]) => void | Promise<void>;
 }
 
 export interface EvalOutcome {
@@ -65,13 +72,29 @@ export function planRuns(tasks: readonly EvalTask[], arms: readonly Arm[], seeds
   );
 }
 
-/** Where a session's file goes, relative to the output folder. */
-export function sessionPath(spec: {
+interface RunKey {
   readonly task: { readonly id: string };
   readonly arm: { readonly id: string };
   readonly seed: number;
-}): string {
+}
+
+/** Where a session's file goes, relative to the output folder. */
+export function sessionPath(spec: RunKey): string {
   return `sessions/${spec.task.id}.${spec.arm.id}.s${spec.seed}.session.json`;
+}
+
+/** Where a second attempt's session file goes, beside the first's. */
+export function retrySessionPath(spec: RunKey): string {
+  return sessionPath(spec).replace(/\.session\.json$/, '.attempt2.session.json');
+}
+
+/** Lines of failing test output a second attempt is shown. */
+const RETRY_LINES = 50;
+
+/** The task as a second attempt hears it: the statement, then what the tests printed. */
+export function retryStatement(task: EvalTask, excerpt: string | undefined): string {
+  const output = (excerpt ?? '(the tests printed nothing)').split('\n').slice(-RETRY_LINES).join('\n');
+  return `${task.statement}\n\nA previous attempt at this task left the project in its current state, and the tests still fail. Their output:\n\n${output}\n\nFix the code so the tests pass.`;
 }
 
 /** Steps each mechanism fired in. */
@@ -81,16 +104,23 @@ function mechanismCounts(steps: readonly Step[]): Record<string, number> {
   return out;
 }
 
-/** One session and its grade; null when the signal interrupted it. */
-async function runOne(spec: RunSpec, host: EvalHost): Promise<{ run: EvalRun; session: Session } | null> {
-  const ws = await seededWorkspace(host.openWorkspace, spec.task.files);
+interface Attempt {
+  readonly session: Session;
+  readonly steps: readonly Step[];
+  readonly stop: Stop;
+  readonly graded: Grade;
+  readonly ms: number;
+}
+
+/** One session over `ws` with `statement`, graded; null when the signal interrupted it. */
+async function attempt(spec: RunSpec, host: EvalHost, ws: Workspace, statement: string): Promise<Attempt | null> {
   const engine = armEngine(ws, spec.arm, { context_window_tokens: host.loop.contextTokens });
   const { model, release } = await host.model(spec);
   const started = performance.now();
   const recorded = await recordRun({
     engine,
     model,
-    task: spec.task.statement,
+    task: statement,
     maxSteps: host.loop.maxSteps,
     seed: spec.seed,
     temperature: host.loop.temperature,
@@ -102,23 +132,42 @@ async function runOne(spec: RunSpec, host: EvalHost): Promise<{ run: EvalRun; se
   const { result, session } = recorded;
   if (result.stop.kind === 'stopped') return null;
   const graded = await grade(spec.task, await textFiles(ws), host.openWorkspace);
-  const steps = result.steps;
+  return { session, steps: result.steps, stop: result.stop, graded, ms };
+}
+
+/** One run (a session, and with two attempts a second one when the first failed) and its grade; null when interrupted. */
+async function runOne(spec: RunSpec, host: EvalHost): Promise<{ run: EvalRun; sessions: Session[] } | null> {
+  const ws = await seededWorkspace(host.openWorkspace, spec.task.files);
+  const first = await attempt(spec, host, ws, spec.task.statement);
+  if (!first) return null;
+  const retry =
+    (host.loop.attempts ?? 1) > 1 && !first.graded.passed && first.graded.infrastructure === undefined
+      ? await attempt(spec, host, ws, retryStatement(spec.task, first.graded.excerpt))
+      : undefined;
+  if (retry === null) return null;
+  const last = retry ?? first;
+  const steps = [...first.steps, ...(retry?.steps ?? [])];
   const run: EvalRun = {
     task: spec.task.id,
     arm: spec.arm.id,
     seed: spec.seed,
-    passed: graded.passed,
+    passed: last.graded.passed,
     steps: steps.length,
     tokens: steps.reduce((n, s) => n + s.tokens.prompt + s.tokens.completion, 0),
     tokensEstimated: steps.some((s) => s.tokens.estimated),
-    ms: Math.round(ms),
+    ms: Math.round(first.ms + (retry?.ms ?? 0)),
     session: sessionPath(spec),
-    failure: failureKind(graded.passed, result.stop, steps),
-    stop: result.stop.kind,
+    failure:
+      last.graded.infrastructure !== undefined
+        ? 'infrastructure'
+        : failureKind(last.graded.passed, last.stop, last.steps),
+    stop: last.stop.kind,
     mechanisms: mechanismCounts(steps),
-    grader: { ...graded.tally, ...(graded.excerpt !== undefined && { excerpt: graded.excerpt }) },
+    grader: { ...last.graded.tally, ...(last.graded.excerpt !== undefined && { excerpt: last.graded.excerpt }) },
+    ...((host.loop.attempts ?? 1) > 1 && { passedFirst: first.graded.passed }),
+    ...(retry && { retrySession: retrySessionPath(spec) }),
   };
-  return { run, session };
+  return { run, sessions: [first.session, ...(retry ? [retry.session] : [])] };
 }
 
 /** Runs the plan with at most `host.jobs` sessions at once; the runs come back in plan order. */
@@ -137,7 +186,7 @@ export async function runEval(plan: readonly RunSpec[], host: EvalHost): Promise
         return;
       }
       done[i] = out.run;
-      await host.onRun?.(out.run, out.session);
+      await host.onRun?.(out.run, out.sessions);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(host.jobs, plan.length)) }, worker));

@@ -57,15 +57,35 @@ const checkSchema = z.discriminatedUnion('kind', [
 ]);
 export type FileCheck = z.infer<typeof checkSchema>;
 
+/** The languages a task's project can be in; the grader's default command follows from it. */
+export const TASK_LANGUAGES = ['javascript', 'typescript', 'python'] as const;
+
+/** Longest task statement (a benchmark's instructions with their appendix fit). */
+export const MAX_STATEMENT = 16_000;
+
 export const taskSchema = z.strictObject({
   id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'must be lowercase letters, digits and dashes'),
   title: z.string().min(1).max(200),
   /** What the model is told. */
-  statement: z.string().min(1).max(4000),
-  mechanisms: z.array(z.enum(TASK_MECHANISMS)).min(1).max(8),
+  statement: z.string().min(1).max(MAX_STATEMENT),
+  /** The ACI mechanisms the task is written to exercise; a task from a benchmark may name none. */
+  mechanisms: z.array(z.enum(TASK_MECHANISMS)).max(8).default([]),
+  /** The project's language (default javascript). */
+  language: z.enum(TASK_LANGUAGES).optional(),
+  /**
+   * The grader's command, run from the workspace root through the shell policy like any command
+   * (default: `node --test` over the grader files).
+   */
+  test_command: z.string().min(1).max(1000).optional(),
+  /**
+   * Where the grader's files are written in the finished workspace: GRADER_DIR by default, or
+   * another folder ('' for the project root, so a benchmark's tests sit where they import the
+   * project from, written over any copy the model changed).
+   */
+  grader_dir: path.or(z.literal('')).optional(),
   /** The starting workspace, path → text. */
   files,
-  /** Grader test files, path relative to GRADER_DIR → text; they import the project as `../src/…`. */
+  /** Grader test files, path relative to the grader folder (GRADER_DIR unless `grader_dir` says) → text. */
   grader: files.refine((g) => Object.keys(g).length > 0, 'needs at least one grader test file'),
   /** File checks the grader makes besides its tests. */
   checks: z.array(checkSchema).max(200).optional(),

@@ -94,6 +94,7 @@ export type {
 // Eval results as the Eval page shows them, and its one-file export (plain text, no schema).
 export type { EvalResults, EvalRun, ArmSummary, ModelInfo as EvalModelInfo } from '../eval/results-schema.ts';
 export { evalBundleText } from './eval-bundle.ts';
+export { HOW_TO_READ_PAIRED, pairedTable } from '../eval/report-rows.ts';
 // Sessions as the page keeps, exports and shows them.
 export type { Session, RecordedStep } from '../session/record.ts';
 export type { BanditRow, EditFormat } from '../agent/evolve.ts';

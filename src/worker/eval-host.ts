@@ -151,9 +151,9 @@ export class EvalHost {
         jobs,
         signal: stop.signal,
         onStart: (s) => emit({ kind: 'start', task: s.task.id, arm: s.arm.id, seed: s.seed }),
-        onRun: (run, session) => {
+        onRun: (run, [session]) => {
           runs.push(run);
-          emit({ kind: 'run', run, session });
+          emit({ kind: 'run', run, session: session! });
         },
       }).then(
         (outcome) => finish(outcome.complete),

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ScriptedModel } from '../../src/agent/models/scripted.ts';
+import type { Session } from '../../src/session/record.ts';
 import { sandboxedMemoryWorkspaces } from '../../src/cli/eval-workspace.ts';
 import { chooseArms } from '../../src/eval/arms.ts';
 import { referenceModel } from '../../src/eval/reference-model.ts';
@@ -78,9 +79,9 @@ describe.skipIf(!open)('runEval', () => {
       model: async (spec) => ({ model: referenceModel(spec.task) }),
       loop: EVAL_DEFAULTS,
       jobs: 3,
-      onRun: (run, session) => {
+      onRun: (run, [session]) => {
         sessions.push(run.session);
-        expect(session.task).toBe(task(run.task).statement);
+        expect(session!.task).toBe(task(run.task).statement);
       },
     });
     expect(out.runs.map((r) => `${r.task}/${r.arm}`)).toEqual([
@@ -105,4 +106,40 @@ describe.skipIf(!open)('runEval', () => {
     });
     expect(out).toEqual({ runs: [], complete: false });
   });
+
+  it('with two attempts, a failed session gets a second one shown the failing output: pass@1 false, pass@2 true', async () => {
+    const plan = planRuns([task('trailing-whitespace')], arms('on'), 1);
+    const scripts = [['{"tool": "done", "args": {"summary": "nothing to do"}}'], RECALLED];
+    const seen: Session[] = [];
+    const out = await runEval(plan, {
+      openWorkspace: open!,
+      model: async () => ({ model: new ScriptedModel(scripts.shift()!) }),
+      loop: { ...EVAL_DEFAULTS, attempts: 2 },
+      jobs: 1,
+      onRun: (_run, sessions) => void seen.push(...sessions),
+    });
+    expect(out.runs).toMatchObject([
+      {
+        passed: true,
+        passedFirst: false,
+        steps: 4,
+        session: 'sessions/trailing-whitespace.on.s0.session.json',
+        retrySession: 'sessions/trailing-whitespace.on.s0.attempt2.session.json',
+      },
+    ]);
+    expect(seen).toHaveLength(2);
+    expect(seen[1]!.task).toContain('A previous attempt at this task left the project in its current state');
+    expect(seen[1]!.task).toContain('Hello, Ada!'); // the failing test's output
+  }, 60_000);
+
+  it('with two attempts, a session that passes has no second one', async () => {
+    const out = await runEval(planRuns([task('trailing-whitespace')], arms('on'), 1), {
+      openWorkspace: open!,
+      model: async () => ({ model: new ScriptedModel(RECALLED) }),
+      loop: { ...EVAL_DEFAULTS, attempts: 2 },
+      jobs: 1,
+    });
+    expect(out.runs[0]).toMatchObject({ passed: true, passedFirst: true, steps: 3 });
+    expect(out.runs[0]!.retrySession).toBeUndefined();
+  }, 60_000);
 });

@@ -49,7 +49,7 @@ async function armSessions(arms: string): Promise<Record<string, Session>> {
     model: async () => ({ model: new ScriptedModel(TURNS) }),
     loop: EVAL_DEFAULTS,
     jobs: 1,
-    onRun: (run, session) => void (sessions[run.arm] = session),
+    onRun: (run, [session]) => void (sessions[run.arm] = session!),
   });
   return sessions;
 }

@@ -26,12 +26,18 @@ import type { EvalTask } from '../../eval/task.ts';
 import { BUILTIN_TASKS } from '../../eval/tasks/index.ts';
 import { EXIT, UsageError, writeOut, type CliIO, type CommandEntry } from '../command.ts';
 import { loadSuite, pickTasks } from '../eval-suite.ts';
+import { shardOf } from '../../eval/merge.ts';
+import { runImport } from './eval-import.ts';
+import { runMerge } from './eval-merge.ts';
 import { sandboxedMemoryWorkspaces } from '../eval-workspace.ts';
 import { chooseSandbox, SANDBOX_OPTIONS, SANDBOX_USAGE } from '../sandbox-option.ts';
 import { makeModel } from './run.ts';
 
 const USAGE = `slm eval --model SPEC --out DIR [--suite builtin|DIR] [--tasks ID,…] [--arms on,off[,ARM…]] [--seeds N] [--jobs J]
-        [--max-steps N] [--context TOKENS] [--temperature T] [--free-text] [--tools-api] [--unsandboxed-commands]
+        [--max-steps N] [--context TOKENS] [--temperature T] [--free-text] [--tools-api] [--attempts 1|2] [--shard I/N]
+        [--unsandboxed-commands]
+slm eval merge DIR… --out DIR
+slm eval import exercism DIR --out SUITE [--language javascript|typescript|python]
     Runs every task × arm × seed as a recorded session and writes DIR/sessions/*.session.json (replayable with slm replay),
     DIR/results.json, DIR/results.md (the table) and DIR/report.html. A progress bar goes to stderr; Ctrl-C keeps what finished.
     SPEC is as for slm run (openai:BASE_URL#MODEL, gguf:FILE, scripted:FILE) or ${REFERENCE_MODEL} (scripted turns that apply each
@@ -40,8 +46,14 @@ const USAGE = `slm eval --model SPEC --out DIR [--suite builtin|DIR] [--tasks ID
     --arms (default on,off): ${ARMS.map((a) => a.id).join(', ')}.
     --seeds (default 1) runs each task and arm with seeds 0…N-1; --jobs (default 1) runs J sessions at once (not with gguf:,
     which holds one model on this machine). --max-steps defaults to ${EVAL_DEFAULTS.maxSteps}, --context to ${EVAL_DEFAULTS.contextTokens}, --temperature to ${EVAL_DEFAULTS.temperature}.
+    --attempts 2: a session whose tests fail gets a second one in the workspace it left, shown the failing output
+    (Aider's benchmark protocol); results record pass@1 (passedFirst) and pass@2 (passed).
+    --shard I/N runs every N-th session of the plan from the I-th (1 ≤ I ≤ N), so N machines share an eval; slm eval merge
+    joins their output folders into one results.json and report, refusing shards of different evals and naming missing runs.
+    slm eval import writes a suite from a checkout in the Exercism layout (exercises/practice/*/ with .meta/config.json).
+    A run whose grader could not start or finish is an infrastructure failure: listed apart, left out of every rate.
     Tests run in the OS sandbox (bubblewrap). ${SANDBOX_USAGE}
-    Exit 0 when every session ran, 1 when interrupted, 2 for usage errors.`;
+    Exit 0 when every session ran and was graded, 1 when interrupted or when any grader could not run, 2 for usage errors.`;
 
 const OPTIONS = {
   model: { type: 'string' },
@@ -56,6 +68,8 @@ const OPTIONS = {
   temperature: { type: 'string' },
   'free-text': { type: 'boolean' },
   'tools-api': { type: 'boolean' },
+  shard: { type: 'string' },
+  attempts: { type: 'string' },
   ...SANDBOX_OPTIONS,
 } as const;
 
@@ -82,6 +96,22 @@ interface EvalRequest {
   readonly loop: EvalLoopSettings;
   readonly toolsApi: boolean;
   readonly unsandboxed: boolean;
+  readonly shard?: { readonly index: number; readonly count: number };
+}
+
+function attempts(text: string | undefined): number {
+  if (text === undefined) return 1;
+  if (text !== '1' && text !== '2') throw usage(`--attempts must be 1 or 2, not ${JSON.stringify(text)}`);
+  return Number(text);
+}
+
+function parseShard(text: string): { index: number; count: number } {
+  const m = /^(\d+)\/(\d+)$/.exec(text);
+  const index = Number(m?.[1]);
+  const count = Number(m?.[2]);
+  if (!m || count < 1 || index < 1 || index > count)
+    throw usage(`--shard must be I/N with 1 ≤ I ≤ N (as in 2/4), not ${JSON.stringify(text)}`);
+  return { index, count };
 }
 
 function parseCommandLine(argv: readonly string[]): EvalRequest {
@@ -117,6 +147,7 @@ function parseCommandLine(argv: readonly string[]): EvalRequest {
     seeds: whole('--seeds', v.seeds, 1, 1),
     jobs,
     loop: {
+      attempts: attempts(v.attempts),
       maxSteps: whole('--max-steps', v['max-steps'], EVAL_DEFAULTS.maxSteps, 1),
       contextTokens: whole('--context', v.context, EVAL_DEFAULTS.contextTokens, 1024),
       temperature,
@@ -124,6 +155,7 @@ function parseCommandLine(argv: readonly string[]): EvalRequest {
     },
     toolsApi,
     unsandboxed: v['unsandboxed-commands'] ?? false,
+    ...(v.shard !== undefined && { shard: parseShard(v.shard) }),
   };
 }
 
@@ -213,6 +245,8 @@ class Progress {
 }
 
 async function runEvalCommand(argv: readonly string[], io: CliIO): Promise<number> {
+  if (argv[0] === 'merge') return runMerge(argv.slice(1), io);
+  if (argv[0] === 'import') return runImport(argv.slice(1), io);
   const req = parseCommandLine(argv);
   const arms = chooseArms(req.arms);
   if (!arms.ok) throw usage(`--arms: ${arms.text}`);
@@ -227,7 +261,8 @@ async function runEvalCommand(argv: readonly string[], io: CliIO): Promise<numbe
   if (source.info.label !== 'real') await writeOut(io.stderr, `slm eval: ${source.info.note}\n`);
 
   await mkdir(join(req.out, 'sessions'), { recursive: true });
-  const plan = planRuns(tasks, arms.arms, req.seeds);
+  const everyRun = planRuns(tasks, arms.arms, req.seeds);
+  const plan = req.shard ? shardOf(everyRun, req.shard.index, req.shard.count) : everyRun;
   const createdAt = new Date().toISOString();
   const finished: EvalRun[] = [];
   const results = (complete: boolean) =>
@@ -240,6 +275,8 @@ async function runEvalCommand(argv: readonly string[], io: CliIO): Promise<numbe
       tasks,
       runs: finished,
       complete,
+      ...(req.shard && { shard: req.shard }),
+      ...(req.loop.attempts !== undefined && req.loop.attempts > 1 && { attempts: req.loop.attempts }),
     });
   const progress = new Progress(io, plan.length, req.jobs);
   const ac = new AbortController();
@@ -257,10 +294,13 @@ async function runEvalCommand(argv: readonly string[], io: CliIO): Promise<numbe
       loop: req.loop,
       jobs: req.jobs,
       signal: ac.signal,
-      onRun: async (run, session) => {
-        const file = join(req.out, run.session);
-        await mkdir(dirname(file), { recursive: true });
-        await writeFile(file, `${JSON.stringify(session, null, 2)}\n`);
+      onRun: async (run, sessions) => {
+        const files = [run.session, ...(run.retrySession !== undefined ? [run.retrySession] : [])];
+        for (const [i, session] of sessions.entries()) {
+          const file = join(req.out, files[i]!);
+          await mkdir(dirname(file), { recursive: true });
+          await writeFile(file, `${JSON.stringify(session, null, 2)}\n`);
+        }
         finished.push(run);
         // Sessions finish side by side: one write at a time, each with every run finished so far.
         saving = saving.then(() =>
@@ -296,7 +336,13 @@ async function runEvalCommand(argv: readonly string[], io: CliIO): Promise<numbe
       `${lines.filter(Boolean).join('\n')}\nwrote ${join(req.out, 'results.json')}, results.md, report.html and ${finished.length} session file(s)\n`,
     );
   }
-  return complete ? EXIT.ok : EXIT.failed;
+  const infrastructure = finished.filter((r) => r.failure === 'infrastructure');
+  if (infrastructure.length)
+    await writeOut(
+      io.stderr,
+      `slm eval: ${infrastructure.length} run(s) could not be graded (${infrastructure.map((r) => `${r.task} ${r.arm} s${r.seed}`).join(', ')}): the grader could not start or finish, so they are left out of the rates; see each run's grader excerpt in results.json\n`,
+    );
+  return complete && !infrastructure.length ? EXIT.ok : EXIT.failed;
 }
 
 /** The `eval` subcommand. */
