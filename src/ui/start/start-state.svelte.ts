@@ -374,7 +374,8 @@ export class StartState {
       case 'webllm':
         if (this.gpu && !this.gpu.ok)
           return {
-            reason: 'WebLLM cannot run in this browser (see why above); pick the scripted model or an endpoint.',
+            reason:
+              'WebLLM cannot run in this browser (see why above); pick llama.cpp in this tab, an endpoint or the scripted model.',
           };
         if (this.customModel.enabled) return this.#customModel();
         if (!this.webllmModel) return { reason: 'Pick a WebLLM model.' };
