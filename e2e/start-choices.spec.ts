@@ -20,7 +20,10 @@ test('the start screen keeps its choices and endpoint presets across a reload', 
   await page.getByLabel('Preset name').fill('ollama');
   await page.getByRole('button', { name: 'Save as preset' }).click();
   await page.getByLabel('Max steps').fill('12');
-  await page.getByLabel('Temperature', { exact: true }).fill('0.7');
+  await page
+    .getByRole('spinbutton', { name: /^Temperature/ })
+    .first()
+    .fill('0.7');
 
   await page.reload();
   await expect(page.getByRole('radio', { name: /OpenAI-compatible endpoint/ })).toBeChecked();
@@ -28,8 +31,8 @@ test('the start screen keeps its choices and endpoint presets across a reload', 
   await expect(page.getByLabel('Model', { exact: true })).toHaveValue('qwen2.5-coder:3b');
   await expect(page.getByLabel('API key')).toHaveValue('');
   await expect(page.getByLabel('Max steps')).toHaveValue('12');
-  await expect(page.getByLabel('Temperature', { exact: true })).toHaveValue('0.7');
-  const presets = page.getByLabel('Endpoint preset');
+  await expect(page.getByRole('spinbutton', { name: /^Temperature/ }).first()).toHaveValue('0.7');
+  const presets = page.getByLabel('Endpoint preset', { exact: true });
   await expect(presets.getByRole('option')).toHaveText([
     'Presets (2)…',
     'llama-server — served-coder',
