@@ -36,6 +36,11 @@ export default defineConfig({
       ? {}
       : { 'node:zlib': fileURLToPath(new URL('./src/worker/node-zlib-stub.ts', import.meta.url)) },
   },
+  // The dev server scans for dependencies from these files before the first page load. Its default
+  // is the HTML pages alone, which do not reach the workers (a `new Worker(new URL(…))` is not an
+  // import the scan follows), so the engine's packages were found only when the first run started
+  // the worker: Vite then bundled them again and reloaded the page, losing that run.
+  optimizeDeps: { entries: ['index.html', 'webcontainer-check.html', 'src/worker/*.worker.ts'] },
   server: { headers: isolationHeaders },
   preview: { headers: isolationHeaders },
   // The engine worker collects the sandbox's modules, so its bundle needs the expect bundle too.

@@ -5,57 +5,8 @@
  * the run end to end without the scripted model; a server that sends no CORS headers gets the
  * explanation of how to allow this page.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { STARTER_RUN } from '../src/agent/scripts/starter-run.ts';
 import { expect, screenshot, test } from './console.ts';
-
-interface StandIn {
-  readonly url: string;
-  readonly requests: string[];
-  close(): Promise<void>;
-}
-
-/** Starts the stand-in; `cors` false leaves out the CORS headers a browser needs. */
-async function standIn(cors: boolean): Promise<StandIn> {
-  const requests: string[] = [];
-  let next = 0;
-  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    requests.push(`${req.method} ${req.url}`);
-    if (cors) {
-      res.setHeader('access-control-allow-origin', '*');
-      res.setHeader('access-control-allow-headers', 'content-type, authorization');
-      res.setHeader('access-control-allow-methods', 'GET, POST, OPTIONS');
-    }
-    if (req.method === 'OPTIONS') return void res.writeHead(204).end();
-    if (req.method === 'GET' && req.url === '/v1/models') {
-      res.setHeader('content-type', 'application/json');
-      return void res.end(JSON.stringify({ data: [{ id: 'stand-in-coder' }] }));
-    }
-    if (req.method === 'POST' && req.url === '/v1/chat/completions') {
-      req.resume();
-      req.on('end', () => {
-        const content = STARTER_RUN.outputs[Math.min(next++, STARTER_RUN.outputs.length - 1)];
-        res.setHeader('content-type', 'application/json');
-        res.end(
-          JSON.stringify({
-            choices: [{ message: { role: 'assistant', content } }],
-            usage: { prompt_tokens: 900 + next, completion_tokens: 40 },
-          }),
-        );
-      });
-      return;
-    }
-    res.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/v1`,
-    requests,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
+import { standIn } from './stand-in.ts';
 
 test('an endpoint drives a live run: connection check, steps with the model’s own token counts', async ({
   page,

@@ -21,6 +21,9 @@ test('without a GPU adapter, WebLLM explains why and offers the scripted model a
   await expect(page.getByRole('group', { name: /Model \(VRAM/ })).toContainText('1.6 GB');
   await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeDisabled();
   await expect(page.locator('#run-why')).toContainText('WebLLM cannot run in this browser');
+  // Every engine that can run here is named, llama.cpp in this tab included.
+  await expect(page.locator('#run-why')).toContainText('pick llama.cpp in this tab, an endpoint or the scripted model');
+  await expect(status.getByRole('button', { name: 'llama.cpp on the CPU' })).toBeVisible();
   await screenshot(page, '21-webllm-no-gpu');
 
   // The cache listing works without a GPU: the engine worker spawns the model worker, which loads WebLLM lazily.

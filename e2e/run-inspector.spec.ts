@@ -149,6 +149,10 @@ test('search and filter the steps: by text with the hit marked, by tool, by note
   await page.getByRole('combobox', { name: 'Tool' }).selectOption('ws_edit');
   await expect(options).toHaveCount(1);
   await expect(options.first()).toContainText('ws_edit');
+  // The inspector showed step 7 (the latest); the filter keeps only step 5, so the selection moves there.
+  await expect(page).toHaveURL(/step=5$/);
+  await expect(page.getByTestId('inspector').getByRole('heading', { level: 2 })).toContainText('Step 5');
+  await expect(options.first()).toHaveAttribute('aria-selected', 'true');
   await page.getByRole('combobox', { name: 'Tool' }).selectOption({ label: 'All tools' });
   await page.getByRole('combobox', { name: 'Note kind' }).selectOption({ label: 'Retry asked' });
   await expect(options).toHaveCount(1);
@@ -163,6 +167,14 @@ test('search and filter the steps: by text with the hit marked, by tool, by note
   await expect(page).toHaveURL(new RegExp(`step=${shown[0]}$`));
   await page.keyboard.press('ArrowRight');
   await expect(page).toHaveURL(new RegExp(`step=${shown[1]}$`));
+
+  // A search that matches nothing says the step on screen is outside it.
+  await field.fill('no step says this');
+  await expect(options).toHaveCount(0);
+  await expect(page.getByTestId('search-outside')).toContainText(
+    /No step matches: the inspector still shows step \d, which is outside the search/,
+  );
+  await screenshot(page, 'inspector-06-search-outside');
 
   // Esc in the field clears the search.
   await field.focus();

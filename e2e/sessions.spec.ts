@@ -242,7 +242,7 @@ test('an example and a lesson open from the start screen and replay with every s
   await timeline(page).getByRole('option').filter({ hasText: '#10' }).click();
   await expect(page.getByTestId('continue-from-here')).toBeDisabled();
   await expect(page.getByTestId('step-session')).toContainText(
-    'pick an OpenAI-compatible endpoint or a WebLLM model on the start screen',
+    'pick llama.cpp in this tab, a WebLLM model or an OpenAI-compatible endpoint on the start screen',
   );
   await screenshot(page, 'sessions-06-example');
 

@@ -33,8 +33,23 @@ const KEY: Record<string, string> = {
   Esc: 'Escape',
   '?': 'Shift+Slash',
   '/': 'Slash',
+  'Ctrl+Enter': 'Control+Enter',
 };
 const press = (page: Page, key: string) => page.keyboard.press(KEY[key] ?? key);
+
+/** Starts the starter run from the start screen with Ctrl+Enter, `pace` ms between steps, and waits until it runs. */
+async function runByKey(page: Page, pace: string): Promise<void> {
+  await page.getByRole('link', { name: 'Start', exact: true }).click();
+  await page.getByLabel('Pause between scripted steps (ms)').fill(pace);
+  await press(page, 'Ctrl+Enter');
+  await expect(page).toHaveURL(/#\/run$/);
+}
+
+/** Runs the starter to its end again (the rows after a stopped run start from its step 4). */
+async function runToEnd(page: Page): Promise<void> {
+  await runByKey(page, '0');
+  await expect(page.getByTestId('run-stop')).toContainText('finished with done', { timeout: 30_000 });
+}
 
 /** From step 4 of the finished starter run (the page, not a field, has the focus), what each key should lead to. */
 const EXPECT: Record<string, (page: Page, key: string) => Promise<void>> = {
@@ -48,6 +63,32 @@ const EXPECT: Record<string, (page: Page, key: string) => Promise<void>> = {
     await expect(dialog(page)).toBeVisible();
     await press(page, key);
     await expect(dialog(page)).toBeHidden();
+  },
+  "Run the start screen's choice (a run in progress is stopped)": async (page, key) => {
+    await page.getByRole('link', { name: 'Start', exact: true }).click();
+    await press(page, key);
+    await expect(page).toHaveURL(/#\/run$/);
+    await expect(page.getByTestId('run-stop')).toContainText('finished with done', { timeout: 30_000 });
+    await expect(timeline(page).getByRole('option')).toHaveCount(7);
+  },
+  'Pause the run, or resume it': async (page, key) => {
+    await runByKey(page, '700');
+    await expect(page.getByTestId('run-phase')).toHaveText('running');
+    await page.locator('body').click({ position: { x: 700, y: 700 } });
+    await press(page, key);
+    await expect(page.getByTestId('run-phase')).toHaveText('paused');
+    await press(page, key);
+    await expect(page.getByTestId('run-phase')).toHaveText('running');
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await runToEnd(page);
+  },
+  'Stop the run': async (page, key) => {
+    await runByKey(page, '700');
+    await expect(page.getByTestId('run-phase')).toHaveText('running');
+    await page.locator('body').click({ position: { x: 700, y: 700 } });
+    await press(page, key);
+    await expect(page.getByTestId('run-stop')).toContainText(/stopped/i);
+    await runToEnd(page);
   },
   'The previous step': async (page, key) => {
     await press(page, key);
@@ -81,6 +122,8 @@ const EXPECT: Record<string, (page: Page, key: string) => Promise<void>> = {
 };
 
 test('? lists the shortcuts, and every listed shortcut works', async ({ page, problems: _problems }) => {
+  // Run, Pause and Stop each start runs of their own.
+  test.setTimeout(240_000);
   await runStarter(page);
   await page.locator('body').press('Shift+Slash');
   await expect(dialog(page)).toBeVisible();

@@ -92,7 +92,34 @@ const okRows: OkRow[] = [
     tool: 'ws_read',
     args: { path: 'a.js' },
     dropped: ['ws_edit'],
+    repairs: [],
     kept: '{"tool": "ws_read", "args": {"path": "a.js"}}',
+  },
+  {
+    // The starter run's step 5: nothing is repaired, so no repair note may claim prose.
+    name: 'a clean call with a thought, then a second call on its own line: dropped, not prose',
+    raw: '{"thought": "keep max - 1", "tool": "ws_edit", "args": {"path": "a.js", "old_str": "x", "new_str": "y"}}\n{"tool": "ws_test", "args": {}}',
+    tool: 'ws_edit',
+    args: { path: 'a.js', old_str: 'x', new_str: 'y' },
+    thought: 'keep max - 1',
+    dropped: ['ws_test'],
+    repairs: [],
+  },
+  {
+    name: 'prose between two calls is still prose',
+    raw: '{"tool": "ws_read", "args": {"path": "a.js"}}\nThen I will read the other one:\n{"tool": "ws_read", "args": {"path": "b.js"}}',
+    tool: 'ws_read',
+    args: { path: 'a.js' },
+    dropped: ['ws_read'],
+    repairs: ['prose'],
+  },
+  {
+    name: 'prose after the dropped call is still prose',
+    raw: '{"tool": "ws_read", "args": {"path": "a.js"}}\n{"tool": "ws_read", "args": {"path": "b.js"}}\nDone for now.',
+    tool: 'ws_read',
+    args: { path: 'a.js' },
+    dropped: ['ws_read'],
+    repairs: ['prose'],
   },
   {
     name: 'a JSON array of calls',
@@ -100,6 +127,7 @@ const okRows: OkRow[] = [
     tool: 'ws_read',
     args: { path: 'a.js' },
     dropped: ['done'],
+    repairs: [],
   },
   {
     name: 'trailing commas',

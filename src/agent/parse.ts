@@ -104,7 +104,7 @@ export function parseCall(raw: string, opts: ParseOptions = {}): ParseOutcome {
   if (first) {
     const end = keepEnd(raw, first.end);
     const thought = ends.some((e) => e <= first.start) ? ['think' as const] : [];
-    const wrapped = json.calls.includes(first) ? wrapping(text, first.start, end) : [];
+    const wrapped = json.calls.includes(first) ? wrapping(text, first.start, end, found.slice(1)) : [];
     const dropped = [...first.calls.slice(1), ...found.slice(1).flatMap((b) => b.calls)].map((c) => c.tool);
     return {
       ok: true,
@@ -280,13 +280,26 @@ function keepEnd(raw: string, end: number): number {
 }
 
 /** Names the wrapping around a JSON call: a fence, tags, or prose the model added. */
-function wrapping(text: string, start: number, end: number): ParseRepair[] {
+function wrapping(
+  text: string,
+  start: number,
+  end: number,
+  dropped: readonly { start: number; end: number }[],
+): ParseRepair[] {
   const before = text.slice(0, start);
-  const after = text.slice(end);
+  // The further calls are not prose around the first: they are dropped and said so on their own.
+  let after = '';
+  let at = end;
+  for (const d of dropped) {
+    if (d.start < at) continue;
+    after += text.slice(at, d.start);
+    at = d.end;
+  }
+  after += text.slice(at);
   const out: ParseRepair[] = [];
   if (/```[a-z]*\s*$/i.test(before)) out.push('fence');
   if (/<tool_call>\s*$/.test(before)) out.push('tool-call-tag');
-  const prose = (before + after).replace(ENVELOPE_MARKERS, '').replace(/^[\s[\]]+|[\s[\]]+$/g, '');
+  const prose = (before + after).replace(ENVELOPE_MARKERS, '').replace(/^[\s[\],]+|[\s[\],]+$/g, '');
   if (prose) out.push('prose');
   return out;
 }

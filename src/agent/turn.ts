@@ -70,7 +70,7 @@ export async function executeTurn(
   if (parsed.dropped.length)
     notes.push({
       kind: 'dropped-calls',
-      text: `dropped ${parsed.dropped.length} further call(s)`,
+      text: droppedNote(parsed.dropped),
       detail: parsed.dropped.join(','),
     });
 
@@ -133,4 +133,10 @@ function finishTurn(turn: TurnOutcome, nudge: string | undefined): TurnOutcome {
     observation: `${turn.observation}\n${nudge}`,
     notes: [...turn.notes, { kind: 'stall', text: 'no test progress; nudge appended to the observation' }],
   };
+}
+
+/** The step's note for further calls in one message: the first ran, the rest were not. */
+function droppedNote(dropped: readonly string[]): string {
+  const n = dropped.length;
+  return `the first call ran; ${n} further call${n === 1 ? ' was' : 's were'} dropped (${dropped.join(', ')})`;
 }

@@ -133,7 +133,8 @@ export async function decodeShare(input: string): Promise<SessionCheck> {
       `The session link is ${input.length.toLocaleString('en-US')} characters, more than the ${MAX_LINK_CHARS.toLocaleString('en-US')} a session link may have, so it was not decoded.`,
     );
   }
-  const payload = extractPayload(input.trim());
+  // A link pasted out of a sentence keeps the `)`, `.` or `,` after it; none of them is in base64url.
+  const payload = extractPayload(input.trim().replace(/[).,]+$/, ''));
   if (typeof payload !== 'string') return payload;
   const v2 = payload.startsWith(LINK_V2);
   const data = v2 ? payload.slice(LINK_V2.length) : payload;

@@ -190,6 +190,8 @@ export interface RunInfo {
     readonly scripted: boolean;
     /** A replay's record was made by this live model (its id, e.g. `gguf:…`, `webllm:…`): its turns are that model's, replayed. */
     readonly recordedFrom?: string;
+    /** How long the run waits for the model to start answering a step, when it has such a limit (an endpoint). */
+    readonly answerLimitMs?: number;
   };
   readonly settings: RunSettings;
   /** For a run from a record that names a harness other than the engine itself: that harness, for people (e.g. "naive harness (ACI off)"). */

@@ -125,7 +125,13 @@ describe('a scripted run of the starter task', () => {
       detail: 'file_path',
     });
     expect(edit.step.result?.notes.find((n) => n.kind === 'rung')?.detail).toBe('indent');
-    expect(edit.step.notes.find((n) => n.kind === 'dropped-calls')?.detail).toBe('ws_test');
+    expect(edit.step.notes.find((n) => n.kind === 'dropped-calls')).toEqual({
+      kind: 'dropped-calls',
+      text: 'the first call ran; 1 further call was dropped (ws_test)',
+      detail: 'ws_test',
+    });
+    // A clean call followed by a second one: nothing was repaired, so no note says so.
+    expect(edit.step.notes.find((n) => n.kind === 'repair')).toBeUndefined();
     // The change is measured on the workspace: the file's own two-space indentation was kept.
     const original = STARTER_TEMPLATE.files['src/strings.js']!;
     expect(edit.changes).toEqual([

@@ -131,7 +131,7 @@ export class RunHost {
     const settings = checkRunSettings(config.settings);
     if (config.model.kind === 'scripted' && config.task.kind === 'files') {
       throw new Error(
-        'A scripted run replays turns recorded on a bundled task; with your own files, pick an endpoint or WebLLM.',
+        'A scripted run replays turns recorded on a bundled task; with your own files, pick llama.cpp or WebLLM in this tab, or an endpoint.',
       );
     }
     this.#run?.controller.stop();

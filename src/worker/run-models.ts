@@ -10,7 +10,7 @@ import { toModelError, type Model } from '../agent/model.ts';
 import { CATALOG } from '../agent/models/catalog.ts';
 import { ggufFileName, GGUF_CATALOG } from '../agent/models/gguf-catalog.ts';
 import { timedModel, type StepSpeed } from '../agent/models/step-speed.ts';
-import { fetchError, normalizeBaseUrl, OpenAIModel } from '../agent/models/openai.ts';
+import { ANSWER_TIMEOUT_MS, fetchError, normalizeBaseUrl, OpenAIModel } from '../agent/models/openai.ts';
 import { ScriptedModel } from '../agent/models/scripted.ts';
 import { ModelWorkerClient } from '../agent/models/worker-client.ts';
 import type {
@@ -32,12 +32,16 @@ export interface ModelPort {
 }
 
 /** How the page labels a model choice before it is loaded. */
-export function modelLabel(choice: ModelChoice): { label: string; scripted: boolean } {
+export function modelLabel(choice: ModelChoice): RunInfo['model'] {
   switch (choice.kind) {
     case 'scripted':
       return { label: `scripted: ${recordedRunById(choice.recordedId)?.title ?? choice.recordedId}`, scripted: true };
     case 'openai':
-      return { label: `${choice.model} at ${normalizeBaseUrl(choice.baseUrl)}`, scripted: false };
+      return {
+        label: `${choice.model} at ${normalizeBaseUrl(choice.baseUrl)}`,
+        scripted: false,
+        answerLimitMs: ANSWER_TIMEOUT_MS,
+      };
     case 'webllm':
       if (choice.custom) return { label: `WebLLM custom model at ${choice.custom.url}`, scripted: false };
       return {

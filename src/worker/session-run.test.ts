@@ -235,7 +235,9 @@ describe('a session run', () => {
       settings: SETTINGS,
     });
     await c.ended(info.runId);
-    expect(c.stop(info.runId)?.text).toContain('pick an endpoint or WebLLM on the start screen');
+    expect(c.stop(info.runId)?.text).toContain(
+      'pick llama.cpp or WebLLM in this tab, or an endpoint, on the start screen',
+    );
   });
 });
 

@@ -99,7 +99,7 @@ export function scriptedContinuation(recordedId: string, session: Session, upTo:
   const recorded = recordedRunById(recordedId);
   if (!recorded || session.model.id !== `scripted:${recorded.id}`) {
     throw new Error(
-      `The scripted model has recorded turns only for its own run, not for this session (recorded with ${session.model.id}); to continue it, pick an endpoint or WebLLM on the start screen.`,
+      `The scripted model has recorded turns only for its own run, not for this session (recorded with ${session.model.id}); to continue it, pick llama.cpp or WebLLM in this tab, or an endpoint, on the start screen.`,
     );
   }
   return new ScriptedModel(recorded.outputs.slice(upTo), { name: recorded.id, contextWindow });

@@ -159,6 +159,11 @@ describe('round trip', () => {
       payload,
       `  ${link}\n`,
       `https://example.org/#a=1&s=${payload}`,
+      // Pasted out of prose: a closing parenthesis, a full stop or a comma after the link is not part of it.
+      `${link})`,
+      `${link}.`,
+      `${link},`,
+      `(see ${link}).`.slice(5),
     ]) {
       expect(await decodeShare(input), input.slice(0, 40)).toEqual({ ok: true, session: await linkSession(session) });
     }

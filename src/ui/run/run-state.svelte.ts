@@ -71,6 +71,8 @@ export class RunState {
   ask = $state.raw<ApprovalAsk | null>(null);
   /** How fast the live model answered each step, by step index. */
   speeds = $state.raw<ReadonlyMap<number, StepSpeed>>(new Map());
+  /** Since when (ms, Date.now()) the run has waited for the model's next step: the start, the last step, or Resume. */
+  waitingSince = $state<number | null>(null);
   /** A problem talking to the engine (a refused configuration, a crash). */
   error = $state<string | null>(null);
   /** For a run from a recorded session: the verdict on its replayed part, once it is known. */
@@ -134,9 +136,23 @@ export class RunState {
     return this.#begin(() => this.#client.startSessionRun(config), step);
   }
 
-  /** The model could not be reached or failed to load: starting the same run again may help. */
+  /** The run ended before its first step for a reason other than Stop: it failed, and nothing of it was kept. */
+  readonly failedEarly: boolean = $derived(
+    this.#life === 'ended' &&
+      this.records.length === 0 &&
+      !!this.stop &&
+      this.stop.stop.kind !== 'stopped' &&
+      !this.endOfRecording,
+  );
+
+  /**
+   * Starting the same run again may help: the model could not be reached or failed to load, or
+   * the run failed before its first step (whatever the reason, there is nothing to lose).
+   */
   readonly retryable: boolean = $derived(
-    this.stop?.stop.kind === 'model-error' && ['connection', 'http', 'load', 'storage'].includes(this.stop.stop.code),
+    this.failedEarly ||
+      (this.stop?.stop.kind === 'model-error' &&
+        ['connection', 'http', 'load', 'storage'].includes(this.stop.stop.code)),
   );
 
   /** Starts the latest run again, as it was configured. */
@@ -156,6 +172,7 @@ export class RunState {
     try {
       this.info = await request();
       this.#life = 'started';
+      this.waitingSince = Date.now();
       return true;
     } catch (e) {
       this.#life = 'idle';
@@ -253,6 +270,7 @@ export class RunState {
     if (!this.info || runId !== this.info.runId) return;
     switch (event.kind) {
       case 'phase':
+        if (event.phase === 'running' && this.#workerPhase !== 'running') this.waitingSince = Date.now();
         this.#workerPhase = event.phase;
         return;
       case 'loading':
@@ -260,6 +278,7 @@ export class RunState {
         return;
       case 'model':
         this.modelId = event.id;
+        this.waitingSince = Date.now(); // the wait for an answer starts once the model is loaded
         return;
       case 'token':
         this.live =
@@ -273,6 +292,7 @@ export class RunState {
       case 'step':
         this.records = [...this.records, event.record];
         if (this.live?.index === event.record.step.index) this.live = null;
+        this.waitingSince = Date.now();
         return;
       case 'approval':
         this.ask = event.ask;
@@ -318,6 +338,7 @@ export class RunState {
     this.live = null;
     this.ask = null;
     this.error = null;
+    this.waitingSince = null;
     this.verdict = null;
     this.approved = new Map();
     this.#workerPhase = 'running';

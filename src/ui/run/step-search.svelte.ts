@@ -19,8 +19,16 @@ export class StepSearch implements Steppable {
   /** The match of each step shown, by step index. */
   readonly byIndex: ReadonlyMap<number, StepMatch> = $derived(new Map(this.matches.map((m) => [m.index, m])));
 
+  /** A query is on and the step on screen is not among its matches (there are none, or it has not moved yet). */
+  readonly outside: boolean = $derived(this.#outside());
+
   constructor(run: RunState) {
     this.#run = run;
+  }
+
+  /** The step on screen is outside the query: select its first match, so the inspector never shows a step the list hides. */
+  keepSelectionInside(): void {
+    if (this.outside && this.matches.length) this.selectFirst();
   }
 
   clear(): void {
@@ -44,6 +52,11 @@ export class StepSearch implements Steppable {
 
   #match(): StepMatch[] {
     return filterSteps(this.#run.records, this.query);
+  }
+
+  #outside(): boolean {
+    const selected = this.#run.selectedIndex;
+    return this.active && selected !== null && !this.byIndex.has(selected);
   }
 
   #indices(): number[] {

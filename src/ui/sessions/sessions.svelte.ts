@@ -295,7 +295,7 @@ export class Sessions {
         return {
           ok: false,
           reason:
-            'To continue, pick an OpenAI-compatible endpoint or a WebLLM model on the start screen: the scripted model has recorded turns only for its own run.',
+            'To continue, pick llama.cpp in this tab, a WebLLM model or an OpenAI-compatible endpoint on the start screen: the scripted model has recorded turns only for its own run.',
         };
       case 'openai':
         return { ok: true, choice: model, label: `${model.model} at ${model.baseUrl}` };

@@ -370,7 +370,12 @@ describe('continueChoice', () => {
       'scripted',
       () => [
         'webllm-model',
-        { ok: false, reason: expect.stringContaining('pick an OpenAI-compatible endpoint or a WebLLM model') },
+        {
+          ok: false,
+          reason: expect.stringContaining(
+            'pick llama.cpp in this tab, a WebLLM model or an OpenAI-compatible endpoint',
+          ),
+        },
       ],
     ],
     [

@@ -278,7 +278,7 @@ const ROWS: readonly Row[] = [
   [{ kind: 'schema', text: 'path' }, 'Bad arguments', /did not fit the tool's schema/],
   [{ kind: 'stall', text: 'no test progress; nudge appended to the observation' }, 'Stall', /No test progress/],
   [
-    { kind: 'dropped-calls', text: 'dropped 1 further call(s)', detail: 'ws_read' },
+    { kind: 'dropped-calls', text: 'the first call ran; 1 further call was dropped (ws_read)', detail: 'ws_read' },
     'Extra calls cut',
     /Only the first call/,
   ],

@@ -1,7 +1,7 @@
 /**
  * The keyboard shortcuts, as the list opened with ? shows them. Each row is a shortcut the
- * page really has (the run page's stepping keys are in run/keys.ts, the search key in
- * RunPage.svelte); e2e/shortcuts.spec.ts presses every one.
+ * page really has (the run page's stepping keys are in run/keys.ts, the search, pause and stop
+ * keys in RunPage.svelte, Run in App.svelte); e2e/shortcuts.spec.ts presses every one.
  */
 
 export interface Shortcut {
@@ -9,11 +9,14 @@ export interface Shortcut {
   readonly keys: readonly string[];
   readonly what: string;
   /** Where it works. */
-  readonly where: 'anywhere' | 'run' | 'search' | 'list';
+  readonly where: 'everywhere' | 'anywhere' | 'run' | 'search' | 'list';
 }
 
 export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ['?'], what: 'Show this list of shortcuts', where: 'anywhere' },
+  { keys: ['Ctrl+Enter'], what: "Run the start screen's choice (a run in progress is stopped)", where: 'everywhere' },
+  { keys: ['p'], what: 'Pause the run, or resume it', where: 'run' },
+  { keys: ['x'], what: 'Stop the run', where: 'run' },
   { keys: ['Esc'], what: 'Close this list', where: 'list' },
   { keys: ['←', '↑', 'k'], what: 'The previous step', where: 'run' },
   { keys: ['→', '↓', 'j'], what: 'The next step', where: 'run' },
@@ -24,6 +27,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
 ];
 
 export const WHERE_LABEL: Readonly<Record<Shortcut['where'], string>> = {
+  everywhere: 'on every page, in text fields too',
   anywhere: 'anywhere but in a text field',
   run: 'on the run page, outside text fields (in the timeline too)',
   search: 'in the step search',

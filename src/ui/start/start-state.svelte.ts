@@ -32,7 +32,14 @@ import {
 import type { WorkspaceChoice } from './workspace-choice.svelte.ts';
 import { engineAdvice, type EngineAdvice } from './engine-advice.ts';
 import { parseModelSpec } from './model-spec.ts';
-import { loadRemembered, saveRemembered, type KeyValueStore } from './remembered.ts';
+import {
+  loadRemembered,
+  saveRemembered,
+  withPreset,
+  type EndpointPreset,
+  type KeyValueStore,
+  type Remembered,
+} from './remembered.ts';
 
 export type TaskKind = 'template' | 'files';
 /** The settings as the form edits them. */
@@ -49,7 +56,7 @@ export interface GgufFields {
 export interface StartOptions {
   /** `?model=` of the page: preselects a model (never runs or downloads it). */
   readonly modelSpec?: string | null;
-  /** Where the endpoint and a GGUF URL are kept across reloads (localStorage), saved by `remember()`. */
+  /** Where the start screen's choices and endpoint presets are kept across reloads (localStorage), saved by `remember()`. */
   readonly storage?: KeyValueStore | null;
   /**
    * The choices as the page bundles them (worker/run-options.ts, the same code the engine
@@ -110,6 +117,8 @@ export class StartState {
 
   settings = $state<SettingsFields | null>(null);
   startPaused = $state(false);
+  /** Named endpoints kept in this browser (never their keys). */
+  presets = $state.raw<readonly EndpointPreset[]>([]);
 
   /** The recorded run that fits the chosen task, if any: scripted is offered only then. */
   readonly recorded: RecordedRunInfo | null = $derived(
@@ -137,17 +146,59 @@ export class StartState {
   ) {
     this.#options = options;
     const kept = loadRemembered(options.storage);
+    this.#kept = kept;
+    if (kept.modelKind) this.modelKind = kept.modelKind;
     if (kept.endpoint) this.endpoint = { ...this.endpoint, ...kept.endpoint };
     if (kept.ggufUrl) this.gguf.url = kept.ggufUrl;
+    if (kept.ggufFrom) this.gguf.from = kept.ggufFrom;
+    if (kept.presets) this.presets = kept.presets;
     if (options.choices) this.#useOptions(options.choices);
   }
 
-  /** Keeps the endpoint's URL and model and the GGUF URL for the next visit (called when a run starts or the endpoint is checked). */
+  /** What the last visit kept; catalog picks and settings apply once the choices are known. */
+  readonly #kept: Remembered;
+
+  /**
+   * Keeps the start screen's choices for the next visit: the kind of model, the catalog picks,
+   * the endpoint's URL and model (never its key), the GGUF URL, the step limit, the temperature
+   * and the presets. The start screen calls it whenever one of them changes.
+   */
   remember(): void {
+    const s = this.settings;
     saveRemembered(this.#options.storage, {
-      endpoint: { baseUrl: this.endpoint.baseUrl, model: this.endpoint.model },
+      modelKind: this.modelKind,
+      endpoint: { baseUrl: this.endpoint.baseUrl, model: this.endpoint.model, toolsApi: this.endpoint.toolsApi },
+      ...(this.webllmId && { webllmId: this.webllmId }),
+      ...(this.gguf.catalogId && { ggufCatalogId: this.gguf.catalogId }),
+      ...(this.gguf.from !== 'file' && { ggufFrom: this.gguf.from }),
       ...(this.gguf.url && { ggufUrl: this.gguf.url }),
+      ...(s && { maxSteps: s.maxSteps, temperature: s.temperature }),
+      ...(this.presets.length && { presets: this.presets }),
     });
+  }
+
+  /** Saves the endpoint's fields (not its key) as a preset called `name`; an empty name is refused with why. */
+  savePreset(name: string): string | null {
+    const n = name.trim();
+    if (!n) return 'Name the preset first.';
+    const { baseUrl, model, toolsApi } = this.endpoint;
+    this.presets = withPreset(this.presets, { name: n, baseUrl, model, toolsApi });
+    this.remember();
+    return null;
+  }
+
+  /** Fills the endpoint's fields from the preset called `name` (the key field is left as it is). */
+  usePreset(name: string): void {
+    const p = this.presets.find((q) => q.name === name);
+    if (!p) return;
+    this.endpoint = { ...this.endpoint, baseUrl: p.baseUrl, model: p.model, toolsApi: p.toolsApi };
+    this.probe = null;
+  }
+
+  /** Forgets the preset called `name`. */
+  deletePreset(name: string): void {
+    this.presets = this.presets.filter((p) => p.name !== name);
+    this.remember();
   }
 
   /** Loads the choices and detects the GPU; safe to call again (after an engine restart). */
@@ -184,9 +235,18 @@ export class StartState {
 
   #useOptions(options: RunOptions): void {
     this.options = options;
-    this.settings ??= { ...options.defaults };
-    if (!this.webllmId) this.webllmId = options.defaultModelId;
-    if (!this.gguf.catalogId) this.gguf.catalogId = options.defaultGgufId;
+    const kept = this.#kept;
+    this.settings ??= {
+      ...options.defaults,
+      ...(kept.maxSteps !== undefined && { maxSteps: kept.maxSteps }),
+      ...(kept.temperature !== undefined && { temperature: kept.temperature }),
+    };
+    if (!this.webllmId)
+      this.webllmId = options.catalog.some((m) => m.id === kept.webllmId) ? kept.webllmId! : options.defaultModelId;
+    if (!this.gguf.catalogId)
+      this.gguf.catalogId = options.ggufCatalog.some((m) => m.id === kept.ggufCatalogId)
+        ? kept.ggufCatalogId!
+        : options.defaultGgufId;
     if (!this.customModel.baseModelId) this.customModel.baseModelId = options.defaultModelId;
     this.loadError = null;
   }
@@ -374,7 +434,8 @@ export class StartState {
       case 'webllm':
         if (this.gpu && !this.gpu.ok)
           return {
-            reason: 'WebLLM cannot run in this browser (see why above); pick the scripted model or an endpoint.',
+            reason:
+              'WebLLM cannot run in this browser (see why above); pick llama.cpp in this tab, an endpoint or the scripted model.',
           };
         if (this.customModel.enabled) return this.#customModel();
         if (!this.webllmModel) return { reason: 'Pick a WebLLM model.' };

@@ -276,4 +276,65 @@ describe('StartState preselection and memory', () => {
     expect(again.gguf.url).toBe('https://example.org/kept.gguf');
     expect([...data.values()].join()).not.toContain('secret');
   });
+
+  it('keeps the kind of model, the catalog picks, the step limit, the temperature and named presets', async () => {
+    const data = new Map<string, string>();
+    const storage = {
+      getItem: (k: string) => data.get(k) ?? null,
+      setItem: (k: string, v: string) => void data.set(k, v),
+    };
+    const first = await withOptions({ storage });
+    const otherWebllm = first.options!.catalog.at(-1)!.id;
+    const otherGguf = first.options!.ggufCatalog.at(-1)!.id;
+    first.modelKind = 'gguf';
+    first.webllmId = otherWebllm;
+    first.gguf.catalogId = otherGguf;
+    first.settings!.maxSteps = 12;
+    first.settings!.temperature = 0.7;
+    first.endpoint = { baseUrl: 'http://127.0.0.1:8080/v1', model: 'a', apiKey: 'secret', toolsApi: true };
+    expect(first.savePreset('  ')).toBe('Name the preset first.');
+    expect(first.savePreset('llama-server')).toBeNull();
+    first.endpoint = { baseUrl: 'http://127.0.0.1:11434/v1', model: 'b', apiKey: '', toolsApi: false };
+    expect(first.savePreset('ollama')).toBeNull();
+    first.remember();
+
+    const again = await withOptions({ storage });
+    expect(again.modelKind).toBe('gguf');
+    expect(again.webllmId).toBe(otherWebllm);
+    expect(again.gguf.catalogId).toBe(otherGguf);
+    expect(again.settings).toMatchObject({ maxSteps: 12, temperature: 0.7 });
+    expect(again.presets.map((p) => p.name)).toEqual(['llama-server', 'ollama']);
+    again.usePreset('llama-server');
+    expect(again.endpoint).toEqual({ baseUrl: 'http://127.0.0.1:8080/v1', model: 'a', apiKey: '', toolsApi: true });
+    again.deletePreset('llama-server');
+    expect((await withOptions({ storage })).presets.map((p) => p.name)).toEqual(['ollama']);
+    expect([...data.values()].join()).not.toContain('secret');
+  });
+
+  it.each([
+    [
+      'a step limit out of range',
+      { maxSteps: 5000 },
+      (s: StartState) => s.settings!.maxSteps === s.options!.defaults.maxSteps,
+    ],
+    [
+      'a temperature that is text',
+      { temperature: 'hot' },
+      (s: StartState) => s.settings!.temperature === s.options!.defaults.temperature,
+    ],
+    ['an unknown kind of model', { modelKind: 'gpt' }, (s: StartState) => s.modelKind === 'scripted'],
+    [
+      'a WebLLM id not in the catalog',
+      { webllmId: 'gone' },
+      (s: StartState) => s.webllmId === s.options!.defaultModelId,
+    ],
+    [
+      'a preset without a name',
+      { presets: [{ name: '', baseUrl: 'x', model: 'y' }] },
+      (s: StartState) => s.presets.length === 0,
+    ],
+  ])('ignores %s kept by an older page', async (_name, kept, isDefault) => {
+    const storage = { getItem: () => JSON.stringify(kept), setItem: () => {} };
+    expect(isDefault(await withOptions({ storage }))).toBe(true);
+  });
 });
