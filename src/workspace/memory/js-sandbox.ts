@@ -33,6 +33,8 @@ const WHERE =
 const MIB = 2 ** 20;
 
 export class SandboxJsEngine implements JsEngine {
+  readonly runtime = "the browser's JavaScript sandbox";
+
   constructor(
     private readonly spawn: SandboxSpawner = (runtime, limits) => sandboxFrame.spawn(runtime, limits),
     private readonly limits: SandboxLimits = { memoryCapBytes: MEMORY_CAP_BYTES },

@@ -42,6 +42,8 @@ function shellVariables(env: Readonly<Record<string, string>>): Record<string, s
 }
 
 export class NodeJsEngine implements JsEngine {
+  readonly runtime = `Node ${process.version}`;
+
   /** This process's own node, physically (the sandbox mounts its installation, not the links to it). */
   private readonly nodePath = realpathSync(process.execPath);
 

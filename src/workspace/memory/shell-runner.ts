@@ -50,6 +50,11 @@ function place(sink: ExecSink, last: boolean): 'next' | 'output' | 'null' {
 export class ShellRunner implements ProcessRunner {
   constructor(private readonly js: JsEngine) {}
 
+  /** `node` is the one program whose runtime varies: the JavaScript engine's. */
+  get runtime(): string | undefined {
+    return this.js.runtime;
+  }
+
   async run(target: RunnerTarget, plan: ExecPlan, opts: ExecOptions): Promise<ExecResult> {
     if (plan.stages.length === 0 || plan.stages.some((s) => s.argv.length === 0)) {
       return {
