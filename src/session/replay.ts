@@ -59,6 +59,10 @@ export interface StepCheck {
   readonly divergence?: Divergence;
   /** Present when the step reproduced as equivalent, not identical: why, and the diff of the outputs. */
   readonly equivalent?: Equivalence;
+  /** The engine's notes on the step (`kind: text`), as a what-if compares them. */
+  readonly notes: readonly string[];
+  /** False when the call failed (or no call was made). */
+  readonly ok: boolean;
 }
 
 /** The verdict on the whole record (`checked` of `expected` steps), and every step beside its record. */
@@ -101,6 +105,8 @@ export async function replaySession(session: Session, opts: ReplayOptions = {}):
         index: step.index,
         ...(step.call && { tool: step.call.tool }),
         resultText: step.observation,
+        notes: step.notes.map((n) => `${n.kind}${n.detail ? ` (${n.detail})` : ''}: ${n.text}`),
+        ok: step.result?.ok ?? false,
         ...(actual.shellOutput !== undefined && { shellOutput: actual.shellOutput }),
         ...(step.approval && { approval: step.approval }),
         ...(check && !check.reproduced && { divergence: check.divergence }),
