@@ -9,7 +9,11 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writeFile } from 'node:fs/promises';
+import { PassThrough } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { replayCommand } from '../../src/cli/commands/replay.ts';
+import { EXIT } from '../../src/cli/command.ts';
 import type { Workspace } from '../../src/engine/workspace.ts';
 import { NodeWorkspace } from '../../src/workspace/node/node-workspace.ts';
 import { ScriptedModel } from '../../src/agent/models/scripted.ts';
@@ -35,6 +39,7 @@ import { BUNDLED_FILES, loadBundled } from '../lessons/bundled-files.ts';
 
 const probed = await probeHostSandbox();
 const bwrap = 'kind' in probed ? probed : null;
+if (!bwrap) console.warn(`cross-backend replays skipped: the CLI's runtime needs bubblewrap, and ${probed.why}`);
 
 beforeAll(() => useNodeWasm());
 
@@ -133,4 +138,37 @@ describe.skipIf(!bwrap)('recorded on one runtime, replayed on the other', () => 
     },
     180_000,
   );
+});
+
+/** `slm replay` in this process, its output collected. */
+async function slmReplay(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out = new PassThrough();
+  const err = new PassThrough();
+  let stdout = '';
+  let stderr = '';
+  out.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+  err.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+  const code = await replayCommand.run(args, { stdin: new PassThrough(), stdout: out, stderr: err });
+  return { code, stdout, stderr };
+}
+
+describe.skipIf(!bwrap)('slm replay of a browser-made default run', () => {
+  it('exits 0 and counts the equivalent step with where it ran; --strict exits 1 and says why', async () => {
+    const made = await recordOn('browser', starterSession());
+    const file = join(await mkdtemp(join(tmpdir(), 'slm-cross-file-')), 'starter.session.json');
+    await writeFile(file, JSON.stringify(made));
+    const plain = await slmReplay([file]);
+    expect(plain.stdout).toMatch(
+      /^✓ reproduced: 7 steps on the memory with Node v[\d.]+ backend in \d+ ms; 1 step equivalent, not identical \(recorded → replayed: memory with the browser's JavaScript sandbox → memory with Node v[\d.]+\)/,
+    );
+    expect(plain.stdout).toMatch(
+      /\nstep 1 \(ws_test\): The command printed other text .* same exit code \(1\), the same tally \(8 passed, 1 failed\), the same failing tests \(truncate never returns more than max characters\)/,
+    );
+    expect(plain.code).toBe(EXIT.ok);
+    const strict = await slmReplay([file, '--strict']);
+    expect(strict.stdout).toMatch(
+      /\n✗ --strict: 1 step is equivalent, not identical; without --strict this replay passes\.\n$/,
+    );
+    expect(strict.code).toBe(EXIT.failed);
+  }, 180_000);
 });
