@@ -39,7 +39,8 @@ import { BUNDLED_FILES, loadBundled } from '../lessons/bundled-files.ts';
 
 const probed = await probeHostSandbox();
 const bwrap = 'kind' in probed ? probed : null;
-if (!bwrap) console.warn(`cross-backend replays skipped: the CLI's runtime needs bubblewrap, and ${probed.why}`);
+if (!('kind' in probed))
+  console.warn(`cross-backend replays skipped: the CLI's runtime needs bubblewrap, and ${probed.why}`);
 
 beforeAll(() => useNodeWasm());
 
