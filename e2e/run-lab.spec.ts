@@ -58,12 +58,16 @@ test('settings re-run: the indentation rung off changes nothing (the looser rung
   // Unchanged settings reproduce the run.
   await panel.getByRole('button', { name: 'Re-run the recorded outputs' }).click();
   const result = panel.getByTestId('rerun-result');
-  await expect(result).toContainText('No difference: all 7 steps give the same results under these settings.');
+  await expect(result).toContainText(
+    'No difference: all 7 steps give the same results and notes under these settings.',
+  );
 
   // The blank-line rung still lands the edit, and its note names the indentation that drifted.
   await panel.getByRole('checkbox', { name: 'indentation-normalized' }).uncheck();
   await panel.getByRole('button', { name: 'Re-run the recorded outputs' }).click();
-  await expect(result).toContainText('No difference: all 7 steps give the same results under these settings.');
+  await expect(result).toContainText(
+    'No difference: all 7 steps give the same results and notes under these settings.',
+  );
 
   const looser = ['blank-line-insensitive', 'quote/dash-style', 'anchored-first-last-line'];
   for (const name of looser) await panel.getByRole('checkbox', { name }).uncheck();
@@ -84,4 +88,13 @@ test('settings re-run: the indentation rung off changes nothing (the looser rung
   await panel.getByRole('button', { name: 'Re-run the recorded outputs' }).click();
   await expect(result).toContainText('Diverges at step 2 ws_read');
   await expect(panel.getByTestId('rerun-after')).toContainText(': lines 1-10 of 28]');
+
+  // A 200-character cap: every step re-runs, the cap is named with both values, and the table shows each step.
+  await panel.getByLabel('Read window (lines)').fill('120');
+  await panel.getByLabel('Result cap (characters)').fill('200');
+  await panel.getByRole('button', { name: 'Re-run the recorded outputs' }).click();
+  await expect(result).toContainText('max_tool_chars is 200 here and 8000 in the record');
+  await expect(panel.getByTestId('rerun-rows').locator('tbody tr')).toHaveCount(7);
+  await panel.getByTestId('rerun-rows').scrollIntoViewIfNeeded();
+  await screenshot(page, 'lab-03-rerun-cap-200');
 });

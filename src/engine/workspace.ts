@@ -85,6 +85,14 @@ export interface ExecResult {
   readonly backendNote?: string;
 }
 
+/**
+ * The absolute path every backend that can choose one places the workspace at, as its commands
+ * see it: the memory backend's root, the bind mount of the host sandbox (bubblewrap), and so the
+ * eval's and replay's sandboxes. Paths in command output (a stack trace's file names) then agree
+ * from one backend to another, and a session recorded on one replays on another.
+ */
+export const WORKSPACE_PATH = '/ws';
+
 export interface Workspace {
   /** 'memory' | 'node' | 'webcontainer' | 'proxy' … shown in the UI and recorded in sessions. */
   readonly kind: string;
@@ -94,6 +102,14 @@ export interface Workspace {
    * symlink targets: a target under this path is inside the jail, any other is outside.
    */
   readonly root: string;
+  /**
+   * The workspace's absolute path as its commands see it, when that is not `WORKSPACE_PATH`
+   * (WebContainer's home directory, a Node workspace run without the sandbox): a recorded
+   * command's output is compared with this root read as `WORKSPACE_PATH`. Absent: `WORKSPACE_PATH`.
+   */
+  readonly commandRoot?: string;
+  /** What commands' programs run on, beyond `kind`, when it varies (`Node v22.1.0`, `the browser's JavaScript sandbox`); recorded with a shell step. */
+  readonly runtime?: string;
   /** False when `exec` can never run a command (a memory workspace made without a process runner). */
   readonly runsCommands?: boolean;
   /** True when `lstat`/`readlink` can report symlinks (WebContainer cannot). */

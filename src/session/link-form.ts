@@ -5,7 +5,8 @@
  * build with other defaults still reads the same settings out of an old link); the harness only
  * when the record names one; the model's
  * kind only when its id does not say it; a step's workspace hash only where the step changed the workspace; a shell step's output
- * as its short hash, and that only when it is not the result's hash too. Decoding rebuilds the shared-form record, which then goes through the record gate
+ * as its short hash, and that only when it is not the result's hash too, with its facts' hash,
+ * runtime and workspace root when recorded (what a replay elsewhere needs to judge equivalence). Decoding rebuilds the shared-form record, which then goes through the record gate
  * (`checkSession`) like any record from outside.
  */
 import { z } from 'zod';
@@ -60,6 +61,12 @@ const stepSchema = z.object({
   o: z.string().optional(),
   O: z.string().optional(),
   a: z.string().optional(),
+  /** A shell step's facts hash (exit code, tally, failing tests), when recorded. */
+  f: z.string().optional(),
+  /** A shell step's runtime, when recorded. */
+  u: z.string().optional(),
+  /** A shell step's workspace root, when it was not WORKSPACE_PATH. */
+  R: z.string().optional(),
 });
 
 // The record's own fields pass through as they are: the record gate names what is wrong with them.
@@ -118,6 +125,9 @@ export function toLinkForm(shared: Session): LinkForm {
       ...(o !== undefined && { o }),
       ...(s.shellOutput !== undefined && { O: s.shellOutput }),
       ...(s.approval !== undefined && { a: s.approval }),
+      ...(s.shellFacts !== undefined && { f: hexToLink(s.shellFacts) }),
+      ...(s.runtime !== undefined && { u: s.runtime }),
+      ...(s.root !== undefined && { R: s.root }),
     };
   });
   return {
@@ -153,7 +163,14 @@ export function fromLinkForm(value: unknown): LinkFormRead {
   for (const [i, s] of f.p.entries()) {
     const hashes = linkToHex(s.h);
     const o = s.o === undefined || s.o === '' ? s.o : linkToHex(s.o);
-    if (hashes === null || o === null || (o !== undefined && o !== '' && o.length !== 12))
+    const facts = s.f === undefined ? undefined : linkToHex(s.f);
+    if (
+      hashes === null ||
+      o === null ||
+      facts === null ||
+      (facts !== undefined && facts.length !== 12) ||
+      (o !== undefined && o !== '' && o.length !== 12)
+    )
       return { ok: false, problem: `field p.${i}: a hash is not ${HASH_CHARS} base64url characters` };
     if (!(hashes.length === 24 || (hashes.length === 12 && before !== undefined))) {
       return {
@@ -170,6 +187,9 @@ export function fromLinkForm(value: unknown): LinkFormRead {
       ...(o === undefined ? s.b !== undefined && { shellHash: hashes.slice(0, 12) } : o !== '' && { shellHash: o }),
       ...(s.O !== undefined && { shellOutput: s.O }),
       ...(s.a !== undefined && { approval: s.a as RecordedStep['approval'] }),
+      ...(facts !== undefined && { shellFacts: facts }),
+      ...(s.u !== undefined && { runtime: s.u }),
+      ...(s.R !== undefined && { root: s.R }),
     });
   }
   return {

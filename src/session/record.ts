@@ -100,6 +100,12 @@ const stepSchema = z.object({
   shellOutput: text(RECORD_LIMITS.textChars).optional(),
   /** Short hash of `shellOutput`: what a link carries instead, so a replay can still tell a changed command output from another change. */
   shellHash: hash.optional(),
+  /** Short hash of a shell step's facts (exit code, tally, failing test names; equivalence.ts): what a replay elsewhere must give to count as equivalent. */
+  shellFacts: hash.optional(),
+  /** What a shell step's programs ran on, beyond the backend's kind (`Node v22.1.0`, `the browser's JavaScript sandbox`). */
+  runtime: text(64).optional(),
+  /** The workspace root as a shell step's command saw it, when that was not WORKSPACE_PATH (WebContainer's home directory). */
+  root: text(RECORD_LIMITS.pathChars).optional(),
   tally: z.object({ passed: int(0, 1e9), failed: int(0, 1e9), source: text(64) }).optional(),
   /**
    * History: a person's answer when the call was put before one, or `unapproved` for a replayed

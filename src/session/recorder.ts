@@ -8,7 +8,8 @@ import { LOOP_DEFAULTS, runLoop, type LoopOptions, type RunResult } from '../age
 import type { EditFormat } from '../agent/evolve.ts';
 import type { Step } from '../agent/step.ts';
 import { TEST_TOOLS } from '../engine/tally.ts';
-import type { Workspace } from '../engine/workspace.ts';
+import { WORKSPACE_PATH, type Workspace } from '../engine/workspace.ts';
+import { factsHash } from './equivalence.ts';
 import { shortHash } from './hash.ts';
 import { engineHarness } from './naive-engine.ts';
 import {
@@ -163,8 +164,11 @@ async function recordStep(step: Step, ws: Workspace): Promise<RecordedStep> {
     resultText: step.observation,
     ...(isShellStep(step) && {
       backend: ws.kind,
+      ...(ws.runtime !== undefined && { runtime: ws.runtime }),
+      ...(ws.commandRoot !== undefined && ws.commandRoot !== WORKSPACE_PATH && { root: ws.commandRoot }),
       shellOutput: step.result!.text,
       shellHash: await shortHash(step.result!.text),
+      shellFacts: await factsHash(step.result!.text, ws.commandRoot),
     }),
     ...(step.tally && { tally: { ...step.tally } }),
     ...(step.approval && { approval: step.approval }),

@@ -1,20 +1,25 @@
 /**
  * Checking a replay against its record, one mechanism for `slm replay` (replay.ts) and for the
  * engine worker's session runs: a replay approves nothing (a recorded denial is given again, a
- * recorded approval is history), each replayed step is compared with its record, and the
- * verdict says ✓ reproduced or names the first divergence — a step that differs, a gated step
- * that could not run without an approval, or the step the replay ended before.
+ * recorded approval is history), each replayed step is compared with its record (identical,
+ * equivalent or diverged: divergence.ts), and the verdict says ✓ reproduced — with how many
+ * steps were equivalent and on which backends — or names the first divergence: a step that
+ * differs, a gated step that could not run without an approval, or the step the replay ended
+ * before.
  */
 import type { ApprovalAnswer, ApprovalRequest } from '../agent/approvals.ts';
 import { stopText, type Step, type Stop } from '../agent/step.ts';
 import { isGatedShellCall } from '../engine/tools/run-command.ts';
-import { compareSteps, type Divergence } from './divergence.ts';
+import type { EngineSettings } from '../engine/settings.ts';
+import { compareSteps, settingChanges, type Divergence, type SettingChange } from './divergence.ts';
+import type { Equivalence } from './equivalence.ts';
 import type { RecordedStep, Session } from './record.ts';
 import { engineVersion } from './version.ts';
 
 /** How a step replayed from a record compares with it. */
 export type StepCheckView =
-  { readonly reproduced: true } | { readonly reproduced: false; readonly divergence: Divergence };
+  | { readonly reproduced: true; readonly equivalent?: Equivalence }
+  | { readonly reproduced: false; readonly divergence: Divergence };
 
 /** The verdict on the replayed part of a run. */
 export interface ReplayVerdict {
@@ -28,6 +33,10 @@ export interface ReplayVerdict {
   readonly divergence?: Divergence;
   /** Steps after the first divergence that differ too (usually its consequences). */
   readonly laterDivergences: number;
+  /** Steps that reproduced as equivalent rather than identical (a command's output differs only where backends differ). */
+  readonly equivalent: number;
+  /** Where the equivalent steps were recorded and replayed, each pair once: `memory → memory with Node v22.1.0`. */
+  readonly equivalentOn: readonly string[];
   readonly recordedVersion: string;
   readonly replayVersion: string;
   /** The workspace the replay ran in, e.g. `memory (with the JavaScript sandbox)`. */
@@ -88,26 +97,49 @@ export class ReplayChecker {
     private readonly versions: { readonly recorded: string; readonly replay: string },
     private readonly backend: string,
     private readonly runsCommands: boolean,
+    private readonly changes: readonly SettingChange[],
   ) {}
 
-  /** `backend` names the replay's workspace for people; `runsCommands` says whether it can run a command at all. */
-  static async create(session: Session, upTo: number, backend: string, runsCommands: boolean): Promise<ReplayChecker> {
+  /**
+   * `backend` names the replay's workspace for people; `runsCommands` says whether it can run a
+   * command at all; `settings`, the engine settings the replay runs with when they are not the
+   * record's (a what-if re-run), so a difference they explain is said to be theirs.
+   */
+  static async create(
+    session: Session,
+    upTo: number,
+    backend: string,
+    runsCommands: boolean,
+    settings?: EngineSettings,
+  ): Promise<ReplayChecker> {
     return new ReplayChecker(
       session.steps,
       upTo,
       { recorded: session.engineVersion, replay: await engineVersion() },
       backend,
       runsCommands,
+      settings ? settingChanges({ ...session.settings.engine }, { ...settings }) : [],
     );
   }
 
   /** The check of a step within the replayed part; undefined for a live step. */
-  check(actual: RecordedStep, step: Step): StepCheckView | undefined {
+  async check(actual: RecordedStep, step: Step): Promise<StepCheckView | undefined> {
     const expected = this.recorded[step.index - 1];
     if (step.index > this.upTo || !expected) return undefined;
-    const differs = compareSteps(step.index, expected, actual, step, this.#versionNote(), this.runsCommands);
-    const divergence = differs && step.approval === 'unapproved' ? approvalDivergence(step, expected) : differs;
-    const view: StepCheckView = divergence ? { reproduced: false, divergence } : { reproduced: true };
+    const compared = await compareSteps(step.index, expected, actual, step, {
+      versions: this.versions,
+      settingChanges: this.changes,
+      runsCommands: this.runsCommands,
+    });
+    const view: StepCheckView =
+      compared.level === 'identical'
+        ? { reproduced: true }
+        : compared.level === 'equivalent'
+          ? { reproduced: true, equivalent: compared.equivalence }
+          : {
+              reproduced: false,
+              divergence: step.approval === 'unapproved' ? approvalDivergence(step, expected) : compared.divergence,
+            };
     this.#checks.push(view);
     return view;
   }
@@ -145,12 +177,15 @@ export class ReplayChecker {
   }
 
   #result(divergence: Divergence | undefined, laterDivergences: number): ReplayVerdict {
+    const equivalent = this.#checks.flatMap((c) => (c.reproduced && c.equivalent ? [c.equivalent] : []));
     return {
       ok: !divergence,
       checked: this.#checks.length,
       expected: this.upTo,
       ...(divergence && { divergence }),
       laterDivergences,
+      equivalent: equivalent.length,
+      equivalentOn: [...new Set(equivalent.map((e) => `${e.recordedOn} → ${e.replayedOn}`))],
       recordedVersion: this.versions.recorded,
       replayVersion: this.versions.replay,
       backend: this.backend,

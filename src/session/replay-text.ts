@@ -1,16 +1,28 @@
 /**
- * A replay report as text for people: the verdict line (✓ reproduced, or the first divergence
- * with why and a short diff), and the step header `slm replay --print` puts above each result.
+ * A replay report as text for people: the verdict line (✓ reproduced, with the steps that were
+ * equivalent rather than identical and why, or the first divergence with its cause and a short
+ * diff), and the step header `slm replay --print` puts above each result.
  * The CLI prints these; the UI shows the same words.
  */
 import { divergenceLabel } from './divergence.ts';
 import type { ReplayReport, StepCheck } from './replay.ts';
 
-/** `=== step 3 · ws_edit · ✓` — the line above a step's result text. */
+/** `=== step 3 · ws_edit · ✓` (identical), `≈ equivalent`, or `✗ result differs` — the line above a step's result text. */
 export function stepHeader(check: StepCheck): string {
   const what = check.tool ?? 'no call';
-  const mark = check.divergence ? `✗ ${divergenceLabel(check.divergence.kind)}` : '✓';
+  const mark = check.divergence
+    ? `✗ ${divergenceLabel(check.divergence.kind)}`
+    : check.equivalent
+      ? '≈ equivalent'
+      : '✓';
   return `=== step ${check.index} · ${what} · ${mark}`;
+}
+
+/** `2 steps equivalent (memory → memory with Node v22.1.0)`, or '' when every step was identical. */
+export function equivalentText(report: Pick<ReplayReport, 'equivalent' | 'equivalentOn'>): string {
+  if (report.equivalent === 0) return '';
+  const n = report.equivalent;
+  return `${n} step${n === 1 ? '' : 's'} equivalent, not identical (recorded → replayed: ${report.equivalentOn.join('; ')})`;
 }
 
 /** The verdict: one line when every step reproduced, else the first divergence in full. */
@@ -22,7 +34,13 @@ export function formatReplay(report: ReplayReport): string {
       ? ''
       : ` (recorded with engine ${report.recordedVersion}, replayed with ${report.replayVersion})`;
   const d = report.divergence;
-  if (!d) return `✓ reproduced: ${how}, every result and workspace matches the record${version}\n`;
+  if (!d) {
+    const eq = equivalentText(report);
+    if (!eq) return `✓ reproduced: ${how}, every result and workspace matches the record${version}\n`;
+    const steps = report.steps.filter((s) => s.equivalent);
+    const detail = steps.map((s) => `step ${s.index} (${s.tool ?? 'no call'}): ${s.equivalent!.why}`);
+    return `✓ reproduced: ${how}; ${eq}, every other result and workspace matches the record byte for byte${version}\n${detail.join('\n')}\n`;
+  }
   const lines = [`✗ diverged at ${d.index === 0 ? 'the start' : `step ${d.index}`} (${d.kind}): ${d.why}`];
   if (d.diff) lines.push(d.diff);
   if (report.laterDivergences)

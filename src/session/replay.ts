@@ -17,6 +17,7 @@ import type { EngineSettings } from '../engine/settings.ts';
 import type { Workspace } from '../engine/workspace.ts';
 import { MemoryWorkspace } from '../workspace/memory/memory-workspace.ts';
 import type { Divergence } from './divergence.ts';
+import type { Equivalence } from './equivalence.ts';
 import { harnessEngine } from './naive-engine.ts';
 import type { RecordedStep, Session } from './record.ts';
 import { loopSettings, recordRun } from './recorder.ts';
@@ -33,6 +34,8 @@ export interface ReplayOptions {
   readonly signal?: AbortSignal;
   /** Steps whose gated command a person approved for this replay (never taken from the record). */
   readonly approved?: ReadonlySet<number>;
+  /** Engine settings to replay with instead of the record's (a what-if): a difference they explain is said to be theirs. */
+  readonly settings?: EngineSettings;
 }
 
 /** One replayed step beside its record. */
@@ -54,6 +57,12 @@ export interface StepCheck {
   readonly approval?: Step['approval'];
   /** Absent when the step reproduced. */
   readonly divergence?: Divergence;
+  /** Present when the step reproduced as equivalent, not identical: why, and the diff of the outputs. */
+  readonly equivalent?: Equivalence;
+  /** The engine's notes on the step (`kind: text`), as a what-if compares them. */
+  readonly notes: readonly string[];
+  /** False when the call failed (or no call was made). */
+  readonly ok: boolean;
 }
 
 /** The verdict on the whole record (`checked` of `expected` steps), and every step beside its record. */
@@ -65,13 +74,18 @@ export interface ReplayReport extends ReplayVerdict {
 export async function replaySession(session: Session, opts: ReplayOptions = {}): Promise<ReplayReport> {
   const ws = opts.workspace ?? new MemoryWorkspace();
   const recorded = session.steps;
-  const checker = await ReplayChecker.create(session, recorded.length, ws.kind, ws.runsCommands !== false);
+  const settings = opts.settings ?? session.settings.engine;
+  const checker = await ReplayChecker.create(
+    session,
+    recorded.length,
+    ws.runtime ? `${ws.kind} with ${ws.runtime}` : ws.kind,
+    ws.runsCommands !== false,
+    opts.settings,
+  );
   const seeded = await seedStart(ws, session.workspace);
   if (!seeded.ok) return { ...checker.cannotStart(seeded.text), steps: [] };
 
-  const engine = opts.engine
-    ? opts.engine(ws, session.settings.engine)
-    : harnessEngine(ws, session.settings.engine, session.harness);
+  const engine = opts.engine ? opts.engine(ws, settings) : harnessEngine(ws, settings, session.harness);
   const agent = session.settings.agent;
   const approvals = replayApprovals(recorded, recorded.length, opts.approved);
   const checks: StepCheck[] = [];
@@ -81,17 +95,24 @@ export async function replaySession(session: Session, opts: ReplayOptions = {}):
     checks.push(check);
     opts.onCheck?.(check);
   };
+  // Checks are async (hashes); they run one after another, in step order.
+  let checking: Promise<void> = Promise.resolve();
   const onRecord = (actual: RecordedStep, step: Step) => {
-    if (held) emit({ ...held, seenText: step.messages.at(-1)?.content ?? held.resultText });
-    const check = checker.check(actual, step);
-    held = {
-      index: step.index,
-      ...(step.call && { tool: step.call.tool }),
-      resultText: step.observation,
-      ...(actual.shellOutput !== undefined && { shellOutput: actual.shellOutput }),
-      ...(step.approval && { approval: step.approval }),
-      ...(check && !check.reproduced && { divergence: check.divergence }),
-    };
+    checking = checking.then(async () => {
+      if (held) emit({ ...held, seenText: step.messages.at(-1)?.content ?? held.resultText });
+      const check = await checker.check(actual, step);
+      held = {
+        index: step.index,
+        ...(step.call && { tool: step.call.tool }),
+        resultText: step.observation,
+        notes: step.notes.map((n) => `${n.kind}${n.detail ? ` (${n.detail})` : ''}: ${n.text}`),
+        ok: step.result?.ok ?? false,
+        ...(actual.shellOutput !== undefined && { shellOutput: actual.shellOutput }),
+        ...(step.approval && { approval: step.approval }),
+        ...(check && !check.reproduced && { divergence: check.divergence }),
+        ...(check?.reproduced && check.equivalent && { equivalent: check.equivalent }),
+      };
+    });
   };
   const { result } = await recordRun({
     engine,
@@ -112,6 +133,7 @@ export async function replaySession(session: Session, opts: ReplayOptions = {}):
     ...(opts.signal && { signal: opts.signal }),
   });
 
+  await checking;
   if (held) emit({ ...held, seenText: held.resultText });
   return { ...checker.outcome(result.stop), steps: checks };
 }

@@ -62,7 +62,9 @@ export async function runApprovedStep(session: Session, step: number, history: R
     step,
     live: shell ? (check.shellOutput ?? check.resultText) : check.resultText,
     recorded: (shell ? expected.shellOutput : expected.resultText) ?? null,
-    check: check.divergence ? { reproduced: false, divergence: check.divergence } : { reproduced: true },
+    check: check.divergence
+      ? { reproduced: false, divergence: check.divergence }
+      : { reproduced: true, ...(check.equivalent && { equivalent: check.equivalent }) },
     changes,
     tree,
     backend,

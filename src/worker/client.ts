@@ -95,6 +95,8 @@ export type {
 export type { EvalResults, EvalRun, ArmSummary, ModelInfo as EvalModelInfo } from '../eval/results-schema.ts';
 export { evalBundleText } from './eval-bundle.ts';
 export { HOW_TO_READ_PAIRED, pairedTable } from '../eval/report-rows.ts';
+/** The result cap below which the engine may raise a result's cap to keep its first and last lines and note. */
+export { MIN_USEFUL_CAP } from '../engine/truncate.ts';
 // Sessions as the page keeps, exports and shows them.
 export type { Session, RecordedStep } from '../session/record.ts';
 export type { BanditRow, EditFormat } from '../agent/evolve.ts';

@@ -333,13 +333,27 @@ export interface RerunDivergence extends Divergence {
   readonly after: string;
 }
 
+/** How one step of a re-run compares with the run: the same, another result, other notes (another rung, say), or a call that now fails. */
+export type RerunOutcome = 'same' | 'result' | 'notes' | 'fails';
+
+/** One step of a re-run beside the run. */
+export interface RerunRow {
+  readonly index: number;
+  readonly tool?: string;
+  readonly outcome: RerunOutcome;
+  /** What changed, for people: the first lines of the new result, or the notes added and gone. */
+  readonly detail: string;
+}
+
 /** What a re-run under other settings found. */
 export interface RerunReport {
-  /** Steps re-run and compared: up to and including the first that differs. */
+  /** Steps re-run and compared: every step, past the first difference. */
   readonly checked: number;
+  /** Every step re-run, beside the run. */
+  readonly rows: readonly RerunRow[];
   /** Steps in the run. */
   readonly total: number;
-  /** Absent when every step gave the same result as in the run. */
+  /** The first step whose result differs, with its cause (the settings, named); absent when none does. */
   readonly divergence?: RerunDivergence;
   /** The workspace the re-run used, e.g. `memory (with the JavaScript sandbox)`. */
   readonly backend: string;

@@ -466,7 +466,7 @@ export class RunHost {
     emit: (event: RunEvent) => void,
   ): Promise<void> {
     const n = await run.history.capture(run.engine.workspace);
-    const check = checker?.check(entry, step);
+    const check = await checker?.check(entry, step);
     const recordedApproval = check && run.replay?.session.steps[step.index - 1]?.approval;
     const offer =
       check && step.approval === 'unapproved' && step.call ? await approvalOffer(run.engine, step.call) : undefined;

@@ -137,17 +137,32 @@ describe('settings re-run', () => {
     { name: 'the indentation rung off alone', aci: { disabledRungs: ['indent'] }, at: null },
   ])('$name', async ({ aci, at, tool, after }) => {
     const report = await client.rerunSettings(session, { ...RECORDED, ...aci });
+    // Every step is re-run, past the first difference, each beside the run.
+    expect(report.checked).toBe(7);
+    expect(report.rows.map((r) => r.index)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     if (at === null) {
       expect(report.divergence).toBeUndefined();
-      expect(report.checked).toBe(7);
+      expect(report.rows.filter((r) => r.outcome === 'result' || r.outcome === 'fails')).toEqual([]);
       return;
     }
-    // Stopped at the first difference: nothing after it was re-run.
-    expect(report.checked).toBe(at);
-    expect(report.divergence).toMatchObject({ index: at, kind: 'result', tool });
+    expect(report.divergence).toMatchObject({ index: at, kind: 'result', tool, cause: 'settings' });
+    expect(report.divergence!.why).toMatch(
+      /Cause: the settings differ from the record's: \w+ is .* here and .* in the record\./,
+    );
+    expect(report.rows[at - 1]!.outcome).toMatch(/^(result|fails)$/);
+    expect(report.rows.slice(0, at - 1).every((r) => r.outcome === 'same' || r.outcome === 'notes')).toBe(true);
     expect(report.divergence!.before).toBe(step(at).observation.split('\n').slice(0, 4).join('\n'));
     expect(report.divergence!.after).toMatch(after!);
     expect(report.divergence!.after).not.toBe(report.divergence!.before);
+  });
+
+  it('a cap of 200 runs every step and names the cap, with both values, as the cause', async () => {
+    const report = await client.rerunSettings(session, { ...RECORDED, maxToolChars: 200 });
+    expect(report.checked).toBe(7);
+    expect(report.divergence!.why).toContain(
+      `Cause: the settings differ from the record's: max_tool_chars is 200 here and ${RECORDED.maxToolChars} in the record.`,
+    );
+    expect(report.rows.filter((r) => r.outcome !== 'same').length).toBeGreaterThan(1);
   });
 
   it('settings outside the record’s bounds are refused with the field named', async () => {

@@ -91,7 +91,8 @@ describe('divergences, found at their step with why', () => {
       (s) => withStep(s, 0, { raw: readOther }),
       1,
       'result',
-      /^Step 1 \(ws_read\) gave a different result from the recorded one\.$/,
+      // The raw output is not covered by the record's hashes, and nothing else differs: said as unexplained, not as tampering.
+      /^Step 1 \(ws_read\) gave a different result from the recorded one\. No cause found: the settings, backend and engine version are the record's, and the record's own hashes agree with its texts, so ws_read behaved differently here/,
       /^@@ first difference at line 1 @@\n- \[src\/math\.js#[0-9a-f]{4}: lines 1-3 of 3\]/,
     ],
     [
@@ -107,7 +108,7 @@ describe('divergences, found at their step with why', () => {
       (s) => withStep(s, 0, { resultHash: '000000000000' }),
       1,
       'result',
-      /exactly the recorded result text, but the record's hash of it \(000000000000\) .* the record was edited/,
+      /Cause: the record was altered after it was made: its result text does not hash to its result hash \(000000000000\)/,
       undefined,
     ],
     [
@@ -123,7 +124,7 @@ describe('divergences, found at their step with why', () => {
       (s) => withStep(sharedForm(s), 0, { raw: readOther }),
       1,
       'result',
-      /is not the recorded [0-9a-f]{12}: the recorded result differs from what this engine produced, so the session was altered after it was recorded, or made by another version of the engine\. This record carries no result texts .* the session file has both\./,
+      /is not the recorded [0-9a-f]{12}\. This record carries no result texts .* the session file has both\. No cause found: .*\(a link carries no texts to check\)/,
       /^\+ /,
     ],
     [
@@ -155,7 +156,7 @@ describe('divergences, found at their step with why', () => {
       (s) => ({ ...withStep(s, 0, { raw: readOther }), engineVersion: '0.0.1+000000000000' }),
       1,
       'result',
-      /recorded with engine 0\.0\.1\+000000000000 and this is .*, so a changed engine can explain it\./,
+      /Cause: the engine version differs: the session was recorded with engine 0\.0\.1\+000000000000 and this is \S+\.$/,
       /^@@/,
     ],
   ];
@@ -212,24 +213,28 @@ describe('backend-dependent shell steps', () => {
       shellOutput: '$ node --version\nran on node\nexit code 0',
     });
     // The shared form keeps the backend and the output's hash: a replay elsewhere can still tell a changed command output.
+    // Run without the sandbox, the command saw the real directory: the record names it, so a replay can read it as /ws.
     expect(sharedForm(recorded).steps[1]).toEqual({
       raw: outputs[1],
       resultHash: recorded.steps[1]!.resultHash,
       workspaceHash: recorded.steps[1]!.workspaceHash,
       backend: 'node',
+      root: recorded.steps[1]!.root,
       shellHash: recorded.steps[1]!.shellHash,
+      shellFacts: recorded.steps[1]!.shellFacts,
     });
+    expect(recorded.steps[1]!.root).toMatch(/^\/.+/);
     const why =
-      "Step 2 (ws_shell) ran a command whose output depends on the backend: recorded on the node backend and replayed on memory, in a workspace that runs no commands (a replay runs a session's code only inside the OS sandbox, and there was none), and the output differs.";
+      "Step 2 (ws_shell) ran a command (recorded on node and replayed on memory), and its result differs from the record. Cause: this replay's workspace runs no commands (a replay runs a session's code only inside the OS sandbox, and there was none), so the command did not run here.";
 
     // The session file shows how the output differs; a link, only that it does.
     const fromFile = await replaySession(recorded, { engine: shellEngine });
-    expect(fromFile.divergence).toMatchObject({ index: 2, kind: 'shell', why });
+    expect(fromFile.divergence).toMatchObject({ index: 2, kind: 'shell', cause: 'no-runner', why });
     expect(fromFile.divergence!.diff).toBe(
       '@@ first difference at line 2 @@\n  $ node --version\n- ran on node\n- exit code 0\n+ ran on memory\n+ exit code 0',
     );
     const fromLink = await replaySession(sharedForm(recorded), { engine: shellEngine });
-    expect(fromLink.divergence).toEqual({ index: 2, kind: 'shell', why });
+    expect(fromLink.divergence).toEqual({ index: 2, kind: 'shell', cause: 'no-runner', why });
 
     const same = await replaySession(sharedForm(recorded), { engine: shellEngine, workspace: await nodeWorkspace({}) });
     expect(same.ok).toBe(true);
@@ -241,17 +246,18 @@ describe('backend-dependent shell steps', () => {
     [
       'another word in the file form',
       (st: RecordedStep) => ({ ...st, shellOutput: st.shellOutput!.replace('ran on', 'ran in') }),
-      /the recorded output differs from what the command printed here: the session was altered after it was recorded, or made by another version of the engine\.$/,
+      /Cause: the record was altered after it was made: its result text does not hash to its result hash \(000000000000\)/,
     ],
     [
       'another hash in a link',
       (st: RecordedStep) => ({ ...sharedForm({ steps: [st] } as Session).steps[0]!, shellHash: '000000000000' }),
-      /the recorded output differs from what the command printed here: the session was altered after it was recorded, or made by another version of the engine\.$/,
+      // A link holds no texts to check its hashes against (its frame's own SHA-256 guards the link as a whole).
+      /No cause found: .*\(a link carries no texts to check\)/,
     ],
     [
       'only a number changed (a timing, say)',
       (st: RecordedStep) => ({ ...st, shellOutput: st.shellOutput!.replace('exit code 0', 'exit code 17') }),
-      /the outputs differ only in their numbers \(timings, say\): the command's output is not deterministic\.$/,
+      /Cause: the outputs differ only in their numbers \(timings, say\): the command's output is not deterministic\.$/,
     ],
   ])('replayed on the same backend, a shell step changed by %s says why', async (_name, change, why) => {
     const recorded = await recordScript({

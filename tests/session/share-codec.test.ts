@@ -58,6 +58,9 @@ const step = fc.record(
     backend: fc.constantFrom('memory', 'node', 'webcontainer'),
     shellOutput: fc.string({ unit: 'binary', maxLength: 100 }),
     shellHash: hex12,
+    shellFacts: hex12,
+    runtime: fc.constantFrom('Node v22.1.0', "the browser's JavaScript sandbox"),
+    root: fc.constantFrom('/home/projects/x', '/tmp/slm-1'),
     tally: fc.record({ passed: fc.nat(100), failed: fc.nat(100), source: fc.constant('ws_test') }),
     approval: fc.constantFrom('approved' as const, 'denied' as const),
   },
@@ -172,7 +175,10 @@ describe('round trip', () => {
   it('the shared form drops what replay recomputes and keeps raw outputs and hashes', () => {
     const shared = sharedForm(session);
     // This run's one shell step (done's final test run) found no test command: its output is left out, its hash kept.
-    const kept = (s: object) => ['raw', 'resultHash', 'workspaceHash', 'backend', 'shellHash'].filter((k) => k in s);
+    const kept = (s: object) =>
+      ['raw', 'resultHash', 'workspaceHash', 'backend', 'shellHash', 'shellFacts', 'runtime', 'root'].filter(
+        (k) => k in s,
+      );
     expect(shared.steps.map((s) => Object.keys(s).sort())).toEqual(session.steps.map((s) => kept(s).sort()));
     expect(session.steps.every((s) => typeof s.resultText === 'string' && s.call !== undefined)).toBe(true);
   });

@@ -4,7 +4,8 @@
  * checked as untrusted input, replayed in a fresh memory workspace, and every step's result
  * and workspace compared with the record. The verdict goes to stdout; `--print` also prints
  * every step's result text exactly as the model saw it, under a header line. Exit 0 when every
- * step reproduces, 1 at a divergence, 2 for a malformed command line or a session that cannot
+ * step reproduces (identical, or equivalent: a command's output that differs only where backends
+ * differ; `--strict` demands identical), 1 at a divergence, 2 for a malformed command line or a session that cannot
  * be read (with the reason). Part of the public CLI contract. A recorded approval is never an
  * approval here: a gated command is not run, and its step is reported as not reproduced
  * without an approval.
@@ -18,12 +19,15 @@ import type { SessionCheck } from '../../session/validate.ts';
 import { EXIT, UsageError, writeOut, type CliIO, type CommandEntry } from '../command.ts';
 import { replayWorkspace } from '../replay-workspace.ts';
 
-const USAGE = `slm replay FILE_OR_URL [--print]
+const USAGE = `slm replay FILE_OR_URL [--print] [--strict]
     Replays a recorded session in a fresh memory workspace and checks every step against the record.
     A session that ran commands runs them again inside the OS sandbox (bubblewrap: no network, only a temporary copy writable);
     where bubblewrap cannot run, they are not run and their steps cannot reproduce.
     FILE_OR_URL is a session file (.session.json), a share link with #s=…, or the encoded string alone.
     --print prints every step's result text exactly as the model saw it, each under a "=== step N · TOOL · ✓" line.
+    A command step whose output differs only where backends differ (stack frames, paths, timings) with the same exit code,
+    tally, failing tests and workspace is equivalent (≈): it counts as reproduced, and the verdict says how many and where.
+    --strict demands every step identical, byte for byte: an equivalent step then exits 1.
     Exit 0 when every step reproduces, 1 at the first divergence, 2 for usage errors and sessions that cannot be read.`;
 
 function usage(message: string): UsageError {
@@ -55,7 +59,7 @@ async function runReplay(argv: readonly string[], io: CliIO): Promise<number> {
   try {
     parsed = parseArgs({
       args: [...argv],
-      options: { print: { type: 'boolean' } },
+      options: { print: { type: 'boolean' }, strict: { type: 'boolean' } },
       allowPositionals: true,
       strict: true,
     });
@@ -83,6 +87,13 @@ async function runReplay(argv: readonly string[], io: CliIO): Promise<number> {
   const report = await replaySession(loaded.session, { workspace: ws, ...(print && { onCheck }) });
   await printing;
   await writeOut(io.stdout, formatReplay(report));
+  if (report.ok && report.equivalent > 0 && parsed.values.strict) {
+    await writeOut(
+      io.stdout,
+      `✗ --strict: ${report.equivalent} step${report.equivalent === 1 ? ' is' : 's are'} equivalent, not identical; without --strict this replay passes.\n`,
+    );
+    return EXIT.failed;
+  }
   return report.ok ? EXIT.ok : EXIT.failed;
 }
 

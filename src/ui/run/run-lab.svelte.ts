@@ -17,6 +17,7 @@ import type {
   SessionHeader,
   Step,
 } from '../../worker/client.ts';
+import { MIN_USEFUL_CAP } from '../../worker/client.ts';
 import type { RunState } from './run-state.svelte.ts';
 
 /** Something asked of the worker: on its way, there, or why not. */
@@ -32,6 +33,8 @@ export interface AciFields {
   disabledRungs: string[];
   loopGuard: boolean;
 }
+
+export { MIN_USEFUL_CAP };
 
 /** The form's bounds (the record schema checks them again in the worker). */
 export const ACI_BOUNDS = {

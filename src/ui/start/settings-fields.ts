@@ -45,7 +45,7 @@ export const NUMBER_FIELDS: readonly NumberField[] = [
   {
     key: 'maxToolChars',
     label: 'Result cap (characters)',
-    help: 'Longer tool results keep their head and tail.',
+    help: "Longer tool results keep their head and tail; a result's first line, last line and the truncation note are never cut (below 1000, a result that needs more gets its cap raised, and its note says so).",
     min: 500,
     max: 200000,
     step: 100,

@@ -38,6 +38,8 @@ const RUNNER =
   "describe/it/test with skip, only, each and the hooks, Jest's own expect, jest.fn; not the project's Jest or Vitest";
 
 export class SandboxJsEngine implements JsEngine {
+  readonly runtime = "the browser's JavaScript sandbox";
+
   constructor(
     private readonly spawn: SandboxSpawner = (runtime, limits) => sandboxFrame.spawn(runtime, limits),
     private readonly limits: SandboxLimits = { memoryCapBytes: MEMORY_CAP_BYTES },

@@ -5,6 +5,7 @@
  */
 import { InMemoryFs } from 'just-bash';
 import {
+  WORKSPACE_PATH,
   WorkspaceError,
   type DirEntry,
   type ExecOptions,
@@ -20,7 +21,8 @@ import { FsMemo } from './fs-memo.ts';
 import { holdProtectedState } from './protected-state.ts';
 import type { ProcessRunner } from './process-runner.ts';
 
-export const MEMORY_ROOT = '/ws';
+/** Where the memory workspace keeps the project: the path every backend that can places it at. */
+export const MEMORY_ROOT = WORKSPACE_PATH;
 
 /** What a command's output says when this workspace was made without a process runner (replays look for it). */
 export const NO_RUNNER_NOTE = 'this memory workspace was created without a process runner, so no command can run in it';
@@ -46,7 +48,6 @@ export class MemoryWorkspace implements Workspace {
     this.memo = new FsMemo(fs);
   }
 
-  /** Absolute path inside the in-memory filesystem. */
   get runsCommands(): boolean {
     return this.runner !== undefined;
   }
@@ -55,6 +56,12 @@ export class MemoryWorkspace implements Workspace {
     return this.runner?.pythonState?.() ?? 'none';
   }
 
+  /** What the runner's programs run on, when it says. */
+  get runtime(): string | undefined {
+    return this.runner?.runtime;
+  }
+
+  /** Absolute path inside the in-memory filesystem. */
   abs(path: string): string {
     return path === '' ? this.root : `${this.root}/${path}`;
   }

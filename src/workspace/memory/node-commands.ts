@@ -34,6 +34,8 @@ export interface JsRequest {
 
 /** Runs JavaScript for the memory workspace; the result's backendNote says where it ran. */
 export interface JsEngine {
+  /** What `node` runs on, for people and records (`Node v22.1.0`, `the browser's JavaScript sandbox`). */
+  readonly runtime?: string;
   run(req: JsRequest): Promise<ExecResult>;
   /** For a Python engine: whether it runs now, would load first, or cannot run (Workspace.pythonState). */
   state?(): PythonState;

@@ -96,6 +96,8 @@ function said(exitCode: number, text: string): ExecResult {
 }
 
 export class NodeJsEngine implements JsEngine {
+  readonly runtime = `Node ${process.version}`;
+
   /** This process's own node, physically (the sandbox mounts its installation, not the links to it). */
   private readonly nodePath = realpathSync(process.execPath);
 

@@ -12,6 +12,8 @@ export interface RunnerTarget {
 }
 
 export interface ProcessRunner {
+  /** What the runner's programs run on, when it says (the workspace's `runtime`). */
+  readonly runtime?: string;
   /** Runs every stage of `plan` exactly as given: argv literal, descriptors routed as the plan says. */
   run(target: RunnerTarget, plan: ExecPlan, opts: ExecOptions): Promise<ExecResult>;
   /** Whether `python3` runs here (Workspace.pythonState); `none` when absent. */

@@ -60,6 +60,11 @@ export class ShellRunner implements ProcessRunner {
     return this.py ? (this.py.state?.() ?? 'ready') : 'none';
   }
 
+  /** `node` is the one program whose runtime varies: the JavaScript engine's. */
+  get runtime(): string | undefined {
+    return this.js.runtime;
+  }
+
   async run(target: RunnerTarget, plan: ExecPlan, opts: ExecOptions): Promise<ExecResult> {
     if (plan.stages.length === 0 || plan.stages.some((s) => s.argv.length === 0)) {
       return {

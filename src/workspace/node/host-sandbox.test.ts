@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hostPython } from './host-python.ts';
+import { WORKSPACE_PATH } from '../../engine/workspace.ts';
 import {
   commandsRefused,
   LIMITS,
@@ -311,7 +312,8 @@ describe.skipIf(!sandbox)('the bubblewrap sandbox: what a command cannot reach',
 describe.skipIf(!sandbox)('the bubblewrap sandbox: everyday commands work', () => {
   // Each row: argv, the directory under the root it runs in → what its output must contain (exit 0).
   const everyday: [string[], string, RegExp][] = [
-    [['pwd'], '', /^\/.*slm-sandbox-ws-[^/]+\n$/],
+    [['pwd'], '', /^\/ws\n$/],
+    [['node', '-p', 'require("path").resolve("x")'], 'proj', /^\/ws\/proj\/x\n$/],
     [['ls', '-a'], '', /\.git\n.*notes\.txt/s],
     [['cat', 'notes.txt'], '', /^alpha\nbeta\ngamma\n$/],
     [['grep', '-rn', 'beta', 'notes.txt'], '', /^2:beta\n$/],
@@ -336,9 +338,11 @@ describe.skipIf(!sandbox)('the bubblewrap sandbox: everyday commands work', () =
     expect(r.code).toBe(0);
   });
 
-  it('keeps the workspace at its own path and writable, and .slmcode/scratch writable', async () => {
-    const r = await sh('echo made > made.txt && echo note > .slmcode/scratch/n.txt && pwd');
-    expect(r).toMatchObject({ code: 0, out: `${root}\n` });
+  it('places the workspace at /ws, where every backend places it, writable, and .slmcode/scratch writable', async () => {
+    const r = await sh(
+      `echo made > made.txt && echo note > .slmcode/scratch/n.txt && pwd && [ -e "${root}" ] || echo gone`,
+    );
+    expect(r).toMatchObject({ code: 0, out: `${WORKSPACE_PATH}\ngone\n` });
     expect(await readFile(join(root, 'made.txt'), 'utf8')).toBe('made\n');
     expect(await readFile(join(root, '.slmcode/scratch/n.txt'), 'utf8')).toBe('note\n');
     await rm(join(root, 'made.txt'));

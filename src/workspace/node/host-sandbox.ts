@@ -2,8 +2,9 @@
  * The OS sandbox for commands on a Node host: bubblewrap (`bwrap`). `wrap` turns one argv into
  * the process to spawn instead, so every stage of a plan runs inside its own sandbox:
  *
- * - the workspace bind-mounted read-write at its own absolute path (paths in output look the
- *   same), its `.git/` and `.slmcode/` mounted back read-only (`.slmcode/scratch/` stays
+ * - the workspace bind-mounted read-write at WORKSPACE_PATH (`/ws`), where the memory workspace
+ *   and every other sandbox place it too, so paths in output agree from one backend to another
+ *   (and name no host directory); its `.git/` and `.slmcode/` mounted back read-only (`.slmcode/scratch/` stays
  *   writable), and so is every other `.git` found below the root (a submodule's, a nested
  *   repository's), up to GIT_WALK_ENTRIES entries walked — a cut walk is said in the result;
  * - the toolchain read-only: /usr, /bin, /sbin, /lib* (symlinks kept as symlinks on merged-/usr
@@ -49,6 +50,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
 import { hostPython, NO_HOST_PYTHON, PYTHON_NAMES } from './host-python.ts';
+import { WORKSPACE_PATH } from '../../engine/workspace.ts';
 import { probeMemoryCap, type MemoryCap } from './memory-cap.ts';
 
 /** The process to spawn for one sandboxed argv. */
@@ -72,6 +74,8 @@ export interface WrapOptions {
 /** Commands run inside bubblewrap. */
 export interface HostSandbox {
   readonly kind: 'bwrap';
+  /** Where the workspace is inside the sandbox: `WORKSPACE_PATH`, whatever its directory on the host. */
+  readonly workspacePath: string;
   /** Who the command runs as: the user's own uid in a user namespace, or uid 65534 when slm runs as root. */
   readonly mode: 'user' | 'root';
   /** One sentence for people: where commands run and within which limits. */
@@ -345,26 +349,32 @@ export function nestedGitEntries(
   return { found, cut: false };
 }
 
+/** A host path inside `root` as the sandbox sees it, below WORKSPACE_PATH. */
+function placed(root: string, hostPath: string): string {
+  return hostPath === root ? WORKSPACE_PATH : `${WORKSPACE_PATH}${hostPath.slice(root.length)}`;
+}
+
 /**
  * `.git/` and `.slmcode/` read-only (wherever they resolve inside the root), `.slmcode/scratch/`
- * writable again, then every nested `.git` read-only (scratch included); `note` says when the
- * walk for them was cut.
+ * writable again, then every nested `.git` read-only (scratch included), each at its place below
+ * WORKSPACE_PATH; `note` says when the walk for them was cut.
  */
 function protectedMounts(root: string): { readonly args: string[]; readonly note?: string } {
   const out: string[] = [];
   for (const rel of ['.git', '.slmcode']) {
     const p = realInside(root, rel);
-    if (p) out.push('--ro-bind', p, p);
+    if (p) out.push('--ro-bind', p, placed(root, p));
   }
   // scratch/ is writable only as the real directory it is: a link there (to ../.git, say) would
   // otherwise make its target writable. It is bound at its own path, never at a resolved one.
   const scratch = join(root, '.slmcode', 'scratch');
   const st = lstatIfAny(scratch);
-  if (st?.isDirectory() && !lstatIfAny(join(root, '.slmcode'))?.isSymbolicLink()) out.push('--bind', scratch, scratch);
+  if (st?.isDirectory() && !lstatIfAny(join(root, '.slmcode'))?.isSymbolicLink())
+    out.push('--bind', scratch, placed(root, scratch));
   const nested = nestedGitEntries(root);
   for (const rel of nested.found) {
     const p = realInside(root, rel);
-    if (p) out.push('--ro-bind', p, p);
+    if (p) out.push('--ro-bind', p, placed(root, p));
   }
   if (!nested.cut) return { args: out };
   const note = `the workspace has more than ${GIT_WALK_ENTRIES} entries, so only the nested .git directories among the first ${GIT_WALK_ENTRIES} (breadth first) were made read-only; the top-level .git and .slmcode always are`;
@@ -434,6 +444,7 @@ function makeSandbox(tools: Tools, mode: 'user' | 'root'): HostSandbox {
       : `no cap on all of a command's processes together (${cap.unavailable})`);
   return {
     kind: 'bwrap',
+    workspacePath: WORKSPACE_PATH,
     mode,
     note,
     memoryCap: 'layout' in cap ? cap : null,
@@ -445,7 +456,7 @@ function makeSandbox(tools: Tools, mode: 'user' | 'root'): HostSandbox {
       if (PYTHON_NAMES.has(argv[0] ?? '') && !hostPython()) return sayAndExit(NO_HOST_PYTHON, 127);
       const m = new MountArgs();
       for (const p of [...TOOLCHAIN, '/etc', '/proc', '/dev', '/tmp']) m.mounted(p);
-      m.parents(opts.root);
+      m.parents(WORKSPACE_PATH);
       const env: Record<string, string> = {
         PATH: base.path,
         HOME: '/tmp',
@@ -464,13 +475,13 @@ function makeSandbox(tools: Tools, mode: 'user' | 'root'): HostSandbox {
           ...m.args,
           '--bind',
           opts.root,
-          opts.root,
+          WORKSPACE_PATH,
           ...guarded.args,
           // The sandbox's own root is a tmpfs with no size of its own: nothing may be written there.
           '--remount-ro',
           '/',
           '--chdir',
-          opts.cwd,
+          placed(opts.root, opts.cwd),
           '--clearenv',
           ...setenv,
           '--',

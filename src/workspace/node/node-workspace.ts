@@ -23,6 +23,7 @@ import {
 } from 'node:fs';
 import { posix } from 'node:path';
 import {
+  WORKSPACE_PATH,
   WorkspaceError,
   type DirEntry,
   type ExecOptions,
@@ -50,7 +51,13 @@ export class NodeWorkspace implements Workspace {
     readonly root: string,
     /** What each command's processes run under: bubblewrap, directly, or nothing (refused). */
     readonly sandbox: CommandSandbox,
-  ) {}
+  ) {
+    // In bubblewrap the workspace is bound at WORKSPACE_PATH; run directly, commands see the real directory.
+    if (sandbox.kind !== 'bwrap') this.commandRoot = root;
+  }
+
+  /** The root as commands see it, when it is not `WORKSPACE_PATH` (commands run without the sandbox). */
+  readonly commandRoot?: string;
 
   /**
    * Opens a directory as a workspace. The root is its `realpath`, so the engine judges an
@@ -236,7 +243,7 @@ export class NodeWorkspace implements Workspace {
     // bare repository made of files the model wrote (HEAD, config, objects/ at the root). The
     // policy lets no command set GIT_* itself, so these cannot be overridden.
     const stageEnv = {
-      GIT_CEILING_DIRECTORIES: posix.dirname(this.root),
+      GIT_CEILING_DIRECTORIES: posix.dirname(this.commandRoot ?? WORKSPACE_PATH),
       GIT_CONFIG_COUNT: '1',
       GIT_CONFIG_KEY_0: 'safe.bareRepository',
       GIT_CONFIG_VALUE_0: 'explicit',

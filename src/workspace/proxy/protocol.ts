@@ -15,6 +15,8 @@ import type { DirEntry, ExecOptions, ExecPlan, ExecResult, Stat, WorkspaceErrorC
 export interface WorkspaceInfo {
   readonly kind: string;
   readonly root: string;
+  /** The served workspace's `commandRoot`, when it has one. */
+  readonly commandRoot?: string;
   readonly supportsSymlinks: boolean;
 }
 

@@ -116,6 +116,7 @@ export class ProxyWorkspace implements Workspace {
   /** The served workspace's kind ('webcontainer'…), so sessions record the backend that really ran. */
   readonly kind: string;
   readonly root: string;
+  readonly commandRoot?: string;
   readonly supportsSymlinks: boolean;
 
   private constructor(
@@ -125,6 +126,7 @@ export class ProxyWorkspace implements Workspace {
   ) {
     this.kind = info.kind;
     this.root = info.root;
+    if (info.commandRoot !== undefined) this.commandRoot = info.commandRoot;
     this.supportsSymlinks = info.supportsSymlinks;
   }
 

@@ -55,7 +55,12 @@ export function serveWorkspace(port: WorkspacePort<ProxyReply>, workspace: Works
     const plain = (value: Answer['value']): Answer => ({ value, transfer: [] });
     switch (call.op) {
       case 'describe':
-        return plain({ kind: workspace.kind, root: workspace.root, supportsSymlinks: workspace.supportsSymlinks });
+        return plain({
+          kind: workspace.kind,
+          root: workspace.root,
+          supportsSymlinks: workspace.supportsSymlinks,
+          ...(workspace.commandRoot !== undefined && { commandRoot: workspace.commandRoot }),
+        });
       case 'readFile': {
         const { bytes, transfer } = transferableCopy(await workspace.readFile(call.path));
         return { value: bytes, transfer };

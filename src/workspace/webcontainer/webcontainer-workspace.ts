@@ -71,12 +71,15 @@ export class WebContainerWorkspace implements Workspace {
   /** WebContainer's fs API cannot see links (see the file comment). */
   readonly supportsSymlinks = false;
   readonly root: string;
+  /** WebContainer keeps the project in its home directory, not at `WORKSPACE_PATH`. */
+  readonly commandRoot: string;
 
   constructor(
     private readonly wc: WebContainerLike,
     private readonly options: WebContainerWorkspaceOptions = {},
   ) {
     this.root = wc.workdir;
+    this.commandRoot = wc.workdir;
   }
 
   /** The fs path of a workspace path: WebContainer resolves `/…` against its workdir. */
