@@ -13,8 +13,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  closeSandboxFds,
   commandsRefused,
   LIMITS,
+  sandboxStdio,
   nestedGitEntries,
   probeHostSandbox,
   SHM_BYTES,
@@ -44,10 +46,16 @@ function run(
   opts: { cwd?: string; env?: Record<string, string>; started?: (pid: number) => void } = {},
 ): Promise<Ran> {
   const w = sandbox!.wrap(argv, { root, cwd: opts.cwd ?? root, env: opts.env ?? {} });
-  const child = spawn(w.file, w.args, { env: w.env, cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(w.file, w.args, {
+    env: w.env,
+    cwd: root,
+    stdio: sandboxStdio('ignore', 'pipe', 'pipe', w),
+    detached: true,
+  });
+  closeSandboxFds(w);
   let out = '';
-  child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
-  child.stderr.on('data', (c: Buffer) => (out += c.toString('utf8')));
+  child.stdout!.on('data', (c: Buffer) => (out += c.toString('utf8')));
+  child.stderr!.on('data', (c: Buffer) => (out += c.toString('utf8')));
   opts.started?.(child.pid!);
   return new Promise((resolve, reject) => {
     child.on('error', reject);
@@ -276,6 +284,58 @@ describe.skipIf(!sandbox)('the bubblewrap sandbox: what a command cannot reach',
     const [, mib] = /Array buffer allocation failed (\d+)/.exec(r.out) ?? [];
     expect(Number(mib)).toBeGreaterThan(0);
     expect(Number(mib) * 1024 ** 2).toBeLessThan(LIMITS.addressSpaceBytes);
+  });
+
+  // Python 3.11 has no os.unshare: the system calls are made through ctypes, numbers for x86_64.
+  const py = (body: string) => [
+    'python3',
+    '-c',
+    `import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\n${body}`,
+  ];
+  const NEWUSER = 0x10000000;
+  const SIGCHLD = 17;
+  it.each([
+    ['unshare -U', ['unshare', '-U', 'true'], /Operation not permitted/],
+    ['unshare -U --fork', ['unshare', '--user', '--fork', 'true'], /Operation not permitted/],
+    [
+      'unshare(CLONE_NEWUSER)',
+      py(`print('unshare', libc.unshare(${NEWUSER}), ctypes.get_errno())`),
+      /^unshare -1 1$/m, // EPERM
+    ],
+    [
+      'clone(CLONE_NEWUSER)',
+      py(
+        `r = libc.syscall(56, ${NEWUSER | SIGCHLD}, 0, 0, 0, 0)\nif r == 0: os._exit(0)\nprint('clone', r, ctypes.get_errno())`,
+      ),
+      /^clone -1 1$/m, // EPERM
+    ],
+    [
+      'clone3, whose flags a filter cannot read',
+      py(
+        `args = (ctypes.c_uint64 * 11)(${NEWUSER}, 0, 0, 0, ${SIGCHLD})\nr = libc.syscall(435, args, 88)\nif r == 0: os._exit(0)\nprint('clone3', r, ctypes.get_errno())`,
+      ),
+      /^clone3 -1 38$/m, // ENOSYS: glibc then falls back to clone
+    ],
+  ] as const)('cannot make a nested user namespace: %s fails', async (_name, argv, expected) => {
+    if (process.arch !== 'x64') return console.log(`skipped: the system call numbers are x86_64's (${process.arch})`);
+    const r = await run(argv);
+    expect(r.out).toMatch(expected);
+  });
+
+  it('still forks, starts threads and child processes (clone without CLONE_NEWUSER)', async () => {
+    if (process.arch !== 'x64') return console.log(`skipped: the system call numbers are x86_64's (${process.arch})`);
+    const fork = await run(
+      py(
+        `r = libc.syscall(56, ${SIGCHLD}, 0, 0, 0, 0)\nif r == 0: os._exit(7)\nprint('child', os.waitpid(r, 0)[1] >> 8)`,
+      ),
+    );
+    expect(fork.out).toMatch(/^child 7$/m);
+    const node = await run([
+      'node',
+      '-e',
+      "const { Worker } = require('worker_threads'); new Worker('require(\"worker_threads\").parentPort.postMessage(6 * 7)', { eval: true }).on('message', (m) => console.log('worker', m, require('child_process').execFileSync('echo', ['child']).toString().trim()))",
+    ]);
+    expect(node.out).toContain('worker 42 child');
   });
 
   it('has a clean environment: PATH, HOME, LANG and the plan’s variables, no host variable', async () => {
