@@ -170,8 +170,13 @@ export function commandsRefused(why: string): CommandsRefused {
 export const LIMITS = Object.freeze({
   /** RLIMIT_NPROC: processes (threads count too). */
   processes: 256,
-  /** RLIMIT_AS: address space per process. Node reserves about 1 GiB at start; this leaves it 3. */
-  addressSpaceBytes: 4 * 1024 ** 3,
+  /**
+   * RLIMIT_DATA: writable private memory per process (heap, array buffers, a WebAssembly memory
+   * once it is used). Not RLIMIT_AS: V8 reserves about 10 GiB of address space (inaccessible, so
+   * not counted here) for each WebAssembly memory, and any address-space cap low enough to matter
+   * stops WebAssembly, Node's own fetch included.
+   */
+  dataBytes: 4 * 1024 ** 3,
   /** RLIMIT_FSIZE: the largest file a command may write (a bigger write fails with SIGXFSZ / EFBIG). */
   fileBytes: 1024 ** 3,
   /** RLIMIT_CORE: no core dumps in the workspace. */
@@ -400,7 +405,7 @@ function limitArgs(): string[] {
   const pair = (n: number) => `${n}:${n}`;
   return [
     `--nproc=${pair(l.processes)}`,
-    `--as=${pair(l.addressSpaceBytes)}`,
+    `--data=${pair(l.dataBytes)}`,
     `--fsize=${pair(l.fileBytes)}`,
     `--core=${pair(l.coreBytes)}`,
   ];
@@ -452,7 +457,7 @@ function makeSandbox(tools: Tools, mode: 'user' | 'root'): HostSandbox {
   const cap = probeMemoryCap(LIMITS.memoryBytes);
   const note =
     `ran in the bubblewrap sandbox as ${who}: only the workspace writable (.git and .slmcode read-only), the toolchain read-only, a private /tmp, no network, ${userns}; ` +
-    `at most ${LIMITS.processes} processes, ${gib(LIMITS.addressSpaceBytes)} of address space per process, files up to ${gib(LIMITS.fileBytes)}, ` +
+    `at most ${LIMITS.processes} processes, ${gib(LIMITS.dataBytes)} of writable memory per process, files up to ${gib(LIMITS.fileBytes)}, ` +
     ('layout' in cap
       ? `${gib(cap.bytes)} of memory for all of a command's processes together`
       : `no cap on all of a command's processes together (${cap.unavailable})`);
