@@ -9,6 +9,7 @@ import { fail, refusal, type FileChange, type Note, type ToolResult } from './re
 import { decodeText, encodeText, looksBinary } from './text.ts';
 import { isWorkspaceError, type Stat, type Workspace } from './workspace.ts';
 import { missingPathText } from './missing-path.ts';
+import { MAX_WHOLE_FILE_BYTES, tooLargeText } from './file-size.ts';
 
 /** A path that passed the jail: `path` is physical (what the backend sees), `display` what the model wrote. */
 export interface JailedPath {
@@ -31,6 +32,8 @@ export async function fileState(ws: Workspace, path: string, known?: Stat | null
     // The jail resolves every link before a tool sees a path; a link here is an engine bug.
     throw new Error(`fileState(${JSON.stringify(path)}): got a symlink, but jailed paths are resolved`);
   }
+  // Too large to read whole: said like a binary file, and never read.
+  if (st.size > MAX_WHOLE_FILE_BYTES) return { kind: 'binary', size: st.size };
   let bytes: Uint8Array;
   try {
     bytes = await ws.readFile(path);
@@ -80,6 +83,8 @@ export function directoryText(file: JailedPath): string {
 }
 
 export function binaryText(file: JailedPath, size: number, tool: string): string {
+  if (size > MAX_WHOLE_FILE_BYTES)
+    return `${tooLargeText(file.display, size)}; ${tool} works on text files it can read whole. Look inside it with a command (head -c, tail -c, grep, wc), or find the file you need with ws_glob or ws_grep.`;
   return (
     `${file.display} is a binary file (${size} bytes); ${tool} works on text files only. ` +
     `Binary files cannot be shown or edited with the ws_* file tools — find the text file you need with ws_glob or ws_grep.`

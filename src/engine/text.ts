@@ -46,3 +46,18 @@ export function contentTag(text: string): string {
   }
   return ((h ^ (h >>> 16)) & 0xffff).toString(16).padStart(4, '0');
 }
+
+/** The length of `text` in UTF-8 bytes, without encoding it (a lone surrogate counts as its 3-byte replacement). */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}

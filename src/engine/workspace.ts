@@ -18,6 +18,8 @@ export interface Stat {
   readonly type: EntryType;
   /** Bytes for files, link text length for symlinks, 0 for directories. */
   readonly size: number;
+  /** A file's modification time, where the backend keeps one (git's stat shortcut uses it). */
+  readonly mtimeMs?: number;
 }
 
 export interface DirEntry {
@@ -115,6 +117,7 @@ export interface Workspace {
   /** True when `lstat`/`readlink` can report symlinks (WebContainer cannot). */
   readonly supportsSymlinks: boolean;
 
+  /** A file's bytes; a backend may refuse one over MAX_WHOLE_FILE_BYTES (file-size.ts) with EFBIG. */
   readFile(path: string): Promise<Uint8Array>;
   /**
    * Optional, for search over many files: a regular file's bytes in one call when it has at most
@@ -152,7 +155,7 @@ export interface Workspace {
 /** Whether a workspace runs Python: see `Workspace.pythonState`. */
 export type PythonState = 'ready' | 'not-loaded' | 'none';
 
-export type WorkspaceErrorCode = 'ENOENT' | 'EISDIR' | 'ENOTDIR' | 'EEXIST' | 'ENOTEMPTY' | 'EINVAL' | 'EIO';
+export type WorkspaceErrorCode = 'ENOENT' | 'EISDIR' | 'ENOTDIR' | 'EEXIST' | 'ENOTEMPTY' | 'EINVAL' | 'EIO' | 'EFBIG';
 
 /** The one error type backends throw; `code` mirrors Node's so callers can switch on it. */
 export class WorkspaceError extends Error {

@@ -5,14 +5,17 @@
  */
 import { decodeText, encodeText, looksBinary } from '../engine/text.ts';
 import { walkTree } from '../engine/walk.ts';
-import type { EntryType, Workspace } from '../engine/workspace.ts';
+import { isWorkspaceError, type EntryType, type Workspace } from '../engine/workspace.ts';
+import { MAX_WHOLE_FILE_BYTES } from '../engine/file-size.ts';
 import { concatBytes, shortHash } from './hash.ts';
 
 export interface TreeEntry {
   readonly path: string;
   readonly type: EntryType;
-  /** A file's bytes. */
+  /** A file's bytes (absent for a file too large to read whole). */
   readonly bytes?: Uint8Array;
+  /** The size of a file over MAX_WHOLE_FILE_BYTES: it is stat'ed, never read. */
+  readonly tooLarge?: number;
   /** A symlink's target text. */
   readonly target?: string;
 }
@@ -29,20 +32,39 @@ export async function readTree(ws: Workspace): Promise<TreeEntry[]> {
     );
   const out: TreeEntry[] = [];
   for (const e of walked.entries) {
-    if (e.type === 'file') out.push({ path: e.path, type: e.type, bytes: await ws.readFile(e.path) });
+    if (e.type === 'file') out.push(await readEntry(ws, e.path));
     else if (e.type === 'symlink') out.push({ path: e.path, type: e.type, target: (await ws.readlink(e.path)) ?? '' });
     else out.push({ path: e.path, type: e.type });
   }
   return out;
 }
 
+/** A file's entry: stat'ed first, and read only when it is small enough to hold whole. */
+async function readEntry(ws: Workspace, path: string): Promise<TreeEntry> {
+  const st = await ws.lstat(path);
+  if (st && st.size > MAX_WHOLE_FILE_BYTES) return { path, type: 'file', tooLarge: st.size };
+  try {
+    return { path, type: 'file', bytes: await ws.readFile(path) };
+  } catch (e) {
+    // It grew past the limit after the stat.
+    if (isWorkspaceError(e, 'EFBIG')) return { path, type: 'file', tooLarge: MAX_WHOLE_FILE_BYTES + 1 };
+    throw e;
+  }
+}
+
 /**
  * The short hash of the whole tree: each entry as `type path length\n` followed by its bytes
- * (or link target), so no two different trees serialise alike (the length fences the bytes).
+ * (or link target), so no two different trees serialise alike (the length fences the bytes). A
+ * file too large to read whole is `file path large:SIZE\n` with no bytes: its size counts, and a
+ * change that keeps the size is not seen.
  */
 export async function workspaceHash(ws: Workspace): Promise<string> {
   const chunks: Uint8Array[] = [];
   for (const e of await readTree(ws)) {
+    if (e.tooLarge !== undefined) {
+      chunks.push(encodeText(`${e.type} ${e.path} large:${e.tooLarge}\n`));
+      continue;
+    }
     const body = e.bytes ?? encodeText(e.target ?? '');
     chunks.push(encodeText(`${e.type} ${e.path} ${body.length}\n`), body);
   }

@@ -10,6 +10,7 @@
  */
 import { structuredPatch } from 'diff';
 import { decodeText, looksBinary } from '../text.ts';
+import { tooLargeText } from '../file-size.ts';
 import { compareFiles, quotePath, type Change } from './changes.ts';
 import {
   commitFiles,
@@ -65,15 +66,30 @@ export async function readDiff(repo: Repo, req: DiffRequest): Promise<DiffReport
   const changes = compareFiles(before, after, { renames: true }).filter(
     (c) => isUnder(c.path, req.path) || (c.kind === 'renamed' && isUnder(c.from, req.path)),
   );
-  const bytesOf = async (path: string, blob: GitBlob, side: 'before' | 'after'): Promise<Uint8Array> =>
-    (side === 'after' && workBytes.get(path)?.bytes) || readBlobBytes(repo, blob.oid);
+  const bytesOf = async (path: string, blob: GitBlob, side: 'before' | 'after'): Promise<Uint8Array | Large> => {
+    const work = side === 'after' ? workBytes.get(path) : undefined;
+    if (work?.tooLarge !== undefined) return { tooLarge: work.tooLarge };
+    return work?.bytes ?? readBlobBytes(repo, blob.oid);
+  };
 
   const parts: string[] = [];
   for (const c of changes) parts.push(await formatChange(c, bytesOf));
   return { head, changes, text: parts.join(''), truncated };
 }
 
-type BytesOf = (path: string, blob: GitBlob, side: 'before' | 'after') => Promise<Uint8Array>;
+/** A working-tree file too large to read whole: its size, never its bytes. */
+interface Large {
+  readonly tooLarge: number;
+}
+
+type BytesOf = (path: string, blob: GitBlob, side: 'before' | 'after') => Promise<Uint8Array | Large>;
+
+const isLarge = (b: Uint8Array | Large | null): b is Large => b !== null && !(b instanceof Uint8Array);
+
+/** The line that stands for a diff of a file too large to read, the way git names a binary one. */
+function largeLine(name: string, size: number): string {
+  return `Large file ${name} differs: ${tooLargeText(name, size)}; not diffed`;
+}
 
 const mode = (m: number): string => m.toString(8);
 const abbrev = (oid: string): string => oid.slice(0, 7);
@@ -85,15 +101,18 @@ async function formatChange(c: Change, bytesOf: BytesOf): Promise<string> {
     `diff --git ${quotePath(`a/${from}`, { quoteSpaces: false })} ${quotePath(`b/${c.path}`, { quoteSpaces: false })}`,
   ];
   let oldBytes: Uint8Array | null = null;
-  let newBytes: Uint8Array | null = null;
+  let newBytes: Uint8Array | Large | null = null;
   switch (c.kind) {
     case 'added':
-      lines.push(`new file mode ${mode(c.after.mode)}`, `index ${NULL_OID}..${abbrev(c.after.oid)}`);
       newBytes = await bytesOf(c.path, c.after, 'after');
+      lines.push(`new file mode ${mode(c.after.mode)}`);
+      // A file too large to hash has no blob id to show.
+      if (isLarge(newBytes)) return `${[...lines, largeLine(`b/${c.path}`, newBytes.tooLarge)].join('\n')}\n`;
+      lines.push(`index ${NULL_OID}..${abbrev(c.after.oid)}`);
       break;
     case 'deleted':
       lines.push(`deleted file mode ${mode(c.before.mode)}`, `index ${abbrev(c.before.oid)}..${NULL_OID}`);
-      oldBytes = await bytesOf(c.path, c.before, 'before');
+      oldBytes = (await bytesOf(c.path, c.before, 'before')) as Uint8Array;
       break;
     case 'renamed':
       // Exact renames only: the content is the same, so there is no hunk.
@@ -106,6 +125,12 @@ async function formatChange(c: Change, bytesOf: BytesOf): Promise<string> {
       );
       return `${lines.join('\n')}\n`;
     case 'modified':
+      newBytes = await bytesOf(c.path, c.after, 'after');
+      if (isLarge(newBytes)) {
+        if (c.before.mode !== c.after.mode)
+          lines.push(`old mode ${mode(c.before.mode)}`, `new mode ${mode(c.after.mode)}`);
+        return `${[...lines, largeLine(`b/${c.path}`, newBytes.tooLarge)].join('\n')}\n`;
+      }
       if (c.before.mode !== c.after.mode) {
         lines.push(`old mode ${mode(c.before.mode)}`, `new mode ${mode(c.after.mode)}`);
         if (c.before.oid === c.after.oid) return `${lines.join('\n')}\n`;
@@ -113,8 +138,7 @@ async function formatChange(c: Change, bytesOf: BytesOf): Promise<string> {
       } else {
         lines.push(`index ${abbrev(c.before.oid)}..${abbrev(c.after.oid)} ${mode(c.after.mode)}`);
       }
-      oldBytes = await bytesOf(c.path, c.before, 'before');
-      newBytes = await bytesOf(c.path, c.after, 'after');
+      oldBytes = (await bytesOf(c.path, c.before, 'before')) as Uint8Array;
       break;
     default: {
       const never: never = c;

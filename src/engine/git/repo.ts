@@ -16,6 +16,15 @@ export const NOT_A_REPO = 'not a git repository (no .git directory) — use ws_l
 export interface GitBlob {
   readonly oid: string;
   readonly mode: number;
+  /** For an index entry: the size and modification time git recorded when it was staged. */
+  readonly stat?: IndexStat;
+}
+
+/** What the index recorded of a file when it was staged (git's stat shortcut compares these). */
+export interface IndexStat {
+  readonly size: number;
+  readonly mtimeSeconds: number;
+  readonly mtimeNanoseconds: number;
 }
 
 /** path → blob, for the HEAD tree, the index or the working tree. */
@@ -83,7 +92,11 @@ export async function readHead(repo: Repo): Promise<HeadInfo> {
 }
 
 /** Collects every blob (file or symlink) a walker sees; submodule links (type "commit") are left out. */
-async function collectBlobs(repo: Repo, walker: ReturnType<typeof git.STAGE>): Promise<Map<string, GitBlob>> {
+async function collectBlobs(
+  repo: Repo,
+  walker: ReturnType<typeof git.STAGE>,
+  withStat = false,
+): Promise<Map<string, GitBlob>> {
   const out = new Map<string, GitBlob>();
   await (
     await loadGit()
@@ -94,7 +107,16 @@ async function collectBlobs(repo: Repo, walker: ReturnType<typeof git.STAGE>): P
     trees: [walker],
     map: async (path, [entry]) => {
       if (!entry || path === '.') return undefined;
-      if ((await entry.type()) === 'blob') out.set(path, { oid: await entry.oid(), mode: await entry.mode() });
+      if ((await entry.type()) !== 'blob') return undefined;
+      const blob = { oid: await entry.oid(), mode: await entry.mode() };
+      if (!withStat) out.set(path, blob);
+      else {
+        const st = await entry.stat();
+        out.set(path, {
+          ...blob,
+          stat: { size: st.size, mtimeSeconds: st.mtimeSeconds ?? 0, mtimeNanoseconds: st.mtimeNanoseconds ?? 0 },
+        });
+      }
       return undefined;
     },
   });
@@ -107,9 +129,9 @@ export async function commitFiles(repo: Repo, commit: string | null): Promise<Ma
   return collectBlobs(repo, (await loadGit()).TREE({ ref: commit }));
 }
 
-/** The files of the index (the staging area). */
+/** The files of the index (the staging area), each with the size and time it was staged with. */
 export async function indexFiles(repo: Repo): Promise<Map<string, GitBlob>> {
-  return collectBlobs(repo, (await loadGit()).STAGE());
+  return collectBlobs(repo, (await loadGit()).STAGE(), true);
 }
 
 /** A blob's bytes from the object database. */

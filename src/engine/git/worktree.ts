@@ -2,19 +2,44 @@
  * The working tree as git sees it: every file and symlink under the root except `.git`,
  * with the untracked ones filtered through `.gitignore` (and `.git/info/exclude`) the way
  * git does — an ignored directory is not entered unless the index tracks something inside it.
- * Each file's blob id is computed from its bytes: the Workspace keeps no modification times,
- * so git's stat shortcut cannot be trusted and every tracked file is hashed.
+ * A tracked file whose size and modification time are the ones the index recorded keeps the
+ * index's blob id unread (git's stat shortcut, where the backend knows times); any other file's
+ * id is computed from its bytes, and a file too large to read whole is never read (WorkFile).
  */
-import { isWorkspaceError } from '../workspace.ts';
+import { isWorkspaceError, type Stat } from '../workspace.ts';
+import { MAX_WHOLE_FILE_BYTES } from '../file-size.ts';
 import { encodeText } from '../text.ts';
 import { joinPath, MAX_WALK_ENTRIES } from '../walk.ts';
 import { MODE } from './fs-adapter.ts';
 import { loadGit } from './isomorphic.ts';
 import { blobId, type FileMap, type GitBlob, type Repo } from './repo.ts';
 
-/** A working-tree file: its blob id and mode, and its bytes when the caller asked to keep them. */
+/**
+ * A working-tree file: its blob id and mode, and its bytes when the caller asked to keep them.
+ * A file over MAX_WHOLE_FILE_BYTES whose size and time differ from the index's is never read:
+ * `tooLarge` holds its size and its `oid` is a marker no blob has, so it counts as changed.
+ */
 export interface WorkFile extends GitBlob {
   readonly bytes?: Uint8Array;
+  readonly tooLarge?: number;
+}
+
+/** The oid given to a file too large to hash: unique to its path, so no two pair as a rename. */
+export function unhashedOid(path: string): string {
+  return `unhashed:${path}`;
+}
+
+/**
+ * Git's stat shortcut: the file has the size and modification time the index recorded when it
+ * was staged, so its blob is the index's and it is not read. Only with a time the backend knows
+ * (a backend without one, and an index staged without one, always hash).
+ */
+export function unchangedSinceStaged(st: Stat, recorded: GitBlob | undefined): boolean {
+  const staged = recorded?.stat;
+  if (!staged || st.mtimeMs === undefined || staged.mtimeSeconds === 0) return false;
+  if (staged.size !== st.size) return false;
+  const ms = Math.floor(st.mtimeMs);
+  return Math.floor(ms / 1000) === staged.mtimeSeconds && ms % 1000 === Math.floor(staged.mtimeNanoseconds / 1e6);
 }
 
 export interface Worktree {
@@ -75,13 +100,28 @@ export async function scanWorktree(repo: Repo, index: FileMap, opts: { keepBytes
         continue;
       }
       if (!tracked && (await ignored(path))) continue;
-      const bytes = st.type === 'symlink' ? encodeText((await ws.readlink(path)) ?? '') : await ws.readFile(path);
-      files.set(path, {
-        oid: await blobId(bytes),
-        mode: workMode(st.type, index.get(path)),
-        ...(opts.keepBytes ? { bytes } : {}),
-      });
       if (!tracked) untracked.push(path);
+      const recorded = index.get(path);
+      const mode = workMode(st.type, recorded);
+      if (st.type === 'file' && unchangedSinceStaged(st, recorded)) {
+        // Unchanged since staged: no diff will ask for its bytes.
+        files.set(path, { oid: recorded!.oid, mode });
+        continue;
+      }
+      if (st.type === 'file' && st.size > MAX_WHOLE_FILE_BYTES) {
+        files.set(path, { oid: unhashedOid(path), mode, tooLarge: st.size });
+        continue;
+      }
+      let bytes: Uint8Array;
+      try {
+        bytes = st.type === 'symlink' ? encodeText((await ws.readlink(path)) ?? '') : await ws.readFile(path);
+      } catch (e) {
+        // It grew past the limit after the stat.
+        if (!isWorkspaceError(e, 'EFBIG')) throw e;
+        files.set(path, { oid: unhashedOid(path), mode, tooLarge: MAX_WHOLE_FILE_BYTES + 1 });
+        continue;
+      }
+      files.set(path, { oid: await blobId(bytes), mode, ...(opts.keepBytes ? { bytes } : {}) });
     }
   };
 

@@ -15,6 +15,7 @@ import { displayFinding } from './display.ts';
 import { planFor } from './plan.ts';
 import { xargsInputFinding } from './find-xargs.ts';
 import { protectedMentionFinding } from './protected.ts';
+import { depthFinding } from './depth.ts';
 
 /** Longer command lines are refused outright: no analysis cap may fall open. */
 export const MAX_COMMAND_CHARS = 8000;
@@ -70,6 +71,9 @@ export function decideShell(parser: Parser, cmd: string): ShellDecision {
   const tree = parser.parse(cmd);
   if (tree === null) return decisionFrom(never('parse', 'the command could not be parsed', USE.oneCommand), '');
   try {
+    // Before anything reads a node: every reader below recurses, and so does node marshalling.
+    const deep = depthFinding(tree);
+    if (deep) return decisionFrom(deep, '');
     const root = tree.rootNode;
     const shown = displayFinding(root, cmd);
     if (shown) return decisionFrom(shown, '');

@@ -6,6 +6,7 @@
  * (the parser is not available, or the check ran past its time budget) and is never read as
  * broken: a wrong "broken" verdict reverts a good edit, which is worse than a missed one.
  */
+import { utf8Length } from '../text.ts';
 
 export type SyntaxStatus = 'ok' | 'error' | 'skipped';
 
@@ -96,18 +97,4 @@ function sizeVerdict(checker: string, bytes: number): SyntaxVerdict {
   // Just over the limit, one decimal would read as the limit itself: give the bytes then.
   const size = mb > limitMb ? `${mb.toFixed(1)} MB` : `${bytes.toLocaleString('en')} bytes`;
   return { ...skippedVerdict(checker, `the file is ${size}, over the ${limitMb} MB limit; not judged`), bound: 'size' };
-}
-
-function utf8Length(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      bytes += 4;
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
 }

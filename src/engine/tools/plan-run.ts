@@ -20,12 +20,65 @@ import {
   unescape,
   usesCollation,
 } from '../shell/pattern.ts';
+import { utf8Length } from '../text.ts';
 
 /** Largest input file a command may read through `<` (it is held in memory whole). */
 export const MAX_STDIN_BYTES = 16 * 1024 * 1024;
 
 /** Paths a pattern may expand to, most: past this the command is refused, not cut. */
 export const MAX_GLOB_MATCHES = 10_000;
+
+/**
+ * Arguments a whole command may have once its patterns are expanded (every stage together):
+ * past this it is refused, not cut. Counted while expanding, so `echo * * * …` stops as soon as
+ * it passes the cap instead of building millions of paths first.
+ */
+export const MAX_EXPANDED_ARGS = 50_000;
+
+/**
+ * Bytes those arguments may take (each one's UTF-8 length plus its terminating NUL), every stage
+ * together: half of Linux's usual ARG_MAX of 2 MiB, which also counts the environment.
+ */
+export const MAX_EXPANDED_BYTES = 1024 * 1024;
+
+/** What the command's arguments have used so far, and when the call's time runs out. */
+interface Budget {
+  args: number;
+  bytes: number;
+  /** Date.now() past which expansion stops (Infinity: no deadline). */
+  readonly deadline: number;
+}
+
+/** Which cap a command with `args` arguments of `bytes` bytes passes, said as the refusal's end; null within both. */
+function overCap(args: number, bytes: number): string | null {
+  const next = 'narrow the patterns or run the command on fewer files at a time';
+  if (args > MAX_EXPANDED_ARGS)
+    return `makes the command's arguments more than ${MAX_EXPANDED_ARGS.toLocaleString('en-US')} arguments (the limit for one command, every stage together); ${next}`;
+  if (bytes > MAX_EXPANDED_BYTES)
+    return `makes the command's arguments more than ${MAX_EXPANDED_BYTES.toLocaleString('en-US')} bytes (the limit for one command, every stage together, about half of Linux's ARG_MAX); ${next}`;
+  return null;
+}
+
+/** Takes `words` out of the budget, or says which cap they pass (the pattern is named by the caller). */
+function spend(budget: Budget, words: readonly string[]): string | null {
+  let bytes = 0;
+  for (const w of words) bytes += utf8Length(w) + 1;
+  const over = overCap(budget.args + words.length, budget.bytes + bytes);
+  if (over !== null) return over;
+  budget.args += words.length;
+  budget.bytes += bytes;
+  return null;
+}
+
+/** Throws when the call's deadline has passed: expansion runs on the call's own time. */
+function checkDeadline(budget: Budget, pattern: string): void {
+  if (Date.now() > budget.deadline)
+    throw new GlobRefused(
+      pattern,
+      'could not be expanded: the timeout ran out while expanding it; nothing ran. Narrow the pattern or raise timeout_ms',
+      124,
+    );
+}
 
 export type Resolved =
   | { readonly ok: true; readonly plan: ExecPlan }
@@ -66,7 +119,7 @@ function child(m: Match, name: string, afterPattern: boolean): Match {
 }
 
 /** Expands one pattern relative to the root; an empty list when nothing matches. */
-async function expand(ctx: PlanContext, pattern: string): Promise<string[]> {
+async function expand(ctx: PlanContext, pattern: string, budget: Budget): Promise<string[]> {
   const segments = splitSegments(pattern);
   if (segments[0] === '' || segments.includes('..'))
     throw new GlobRefused(pattern, 'leaves the workspace (it is absolute or has a ".." segment)');
@@ -77,10 +130,13 @@ async function expand(ctx: PlanContext, pattern: string): Promise<string[]> {
     );
   let partial: Match[] = [{ shown: '', path: '' }];
   let afterPattern = false;
+  // What the last segment's matches add to the command so far, counted as they are found.
+  let pendingBytes = 0;
   for (const [i, seg] of segments.entries()) {
     const last = i === segments.length - 1;
     const next: Match[] = [];
     for (const base of partial) {
+      checkDeadline(budget, pattern);
       if (seg === '') {
         // A trailing slash keeps only directories; a doubled slash stays in what is printed
         // up to the first pattern, and is one slash after it.
@@ -100,7 +156,10 @@ async function expand(ctx: PlanContext, pattern: string): Promise<string[]> {
       if (base.path !== '' && !(await isDirectory(ctx, base.path))) continue;
       const matches = segmentMatcher(seg);
       const dotOk = seg.startsWith('.') || seg.startsWith('\\.');
-      for (const name of await listDir(ctx, base.path)) {
+      const names = await listDir(ctx, base.path);
+      checkDeadline(budget, pattern);
+      for (const [k, name] of names.entries()) {
+        if (k % 1024 === 1023) checkDeadline(budget, pattern);
         if (name === '.' || name === '..') continue;
         if (name.startsWith('.') && !dotOk) continue;
         if (!matches(name)) continue;
@@ -109,6 +168,12 @@ async function expand(ctx: PlanContext, pattern: string): Promise<string[]> {
         next.push(m);
         if (next.length > MAX_GLOB_MATCHES)
           throw new GlobRefused(pattern, `matches more than ${MAX_GLOB_MATCHES} paths; narrow it`);
+        if (last) {
+          // The last segment's matches are arguments: stop as soon as they pass the command's total.
+          pendingBytes += utf8Length(m.shown) + 1;
+          const over = overCap(budget.args + next.length, budget.bytes + pendingBytes);
+          if (over !== null) throw new GlobRefused(pattern, over);
+        }
       }
     }
     partial = next;
@@ -124,6 +189,7 @@ class GlobRefused extends Error {
   constructor(
     readonly pattern: string,
     readonly why: string,
+    readonly exitCode = 2,
   ) {
     super(`${pattern} ${why}`);
   }
@@ -144,21 +210,23 @@ function protectedPath(path: string): boolean {
   return path.split('/').some((seg) => seg === '.git' || seg === HARNESS_DIR);
 }
 
-async function expandArgs(ctx: PlanContext, args: readonly PlanArg[]): Promise<string[] | string> {
+async function expandArgs(ctx: PlanContext, args: readonly PlanArg[], budget: Budget): Promise<string[] | string> {
   const out: string[] = [];
   for (const a of args) {
     if (a.glob === undefined) {
+      const over = spend(budget, [a.text]);
+      if (over !== null) return `the argument ${JSON.stringify(a.text.slice(0, 60))} ${over}`;
       out.push(a.text);
       continue;
     }
-    const matches = await expand(ctx, a.glob);
-    if (matches.length === 0) out.push(a.text);
-    else {
-      const hit = matches.find(protectedPath);
-      if (hit !== undefined)
-        return `the pattern ${JSON.stringify(a.text)} matches ${JSON.stringify(hit)}, inside .git/ or .slmcode/, which ws_shell does not touch; name the files you mean`;
-      out.push(...matches);
-    }
+    const matches = await expand(ctx, a.glob, budget);
+    const words = matches.length === 0 ? [a.text] : matches;
+    const hit = matches.find(protectedPath);
+    if (hit !== undefined)
+      return `the pattern ${JSON.stringify(a.text)} matches ${JSON.stringify(hit)}, inside .git/ or .slmcode/, which ws_shell does not touch; name the files you mean`;
+    const over = spend(budget, words);
+    if (over !== null) throw new GlobRefused(a.glob, over);
+    out.push(...words);
   }
   return out;
 }
@@ -185,12 +253,17 @@ async function stdinOf(ctx: PlanContext, input: PlanInput): Promise<ExecStage['s
   }
 }
 
-/** The backend's plan for `plan`: every pattern expanded, every input file read. */
-export async function resolvePlan(ctx: PlanContext, plan: ShellPlan): Promise<Resolved> {
+/**
+ * The backend's plan for `plan`: every pattern expanded, every input file read. The arguments of
+ * all stages together stay within MAX_EXPANDED_ARGS and MAX_EXPANDED_BYTES, and expansion stops
+ * once `deadline` (a Date.now() value: the call's own timeout) has passed.
+ */
+export async function resolvePlan(ctx: PlanContext, plan: ShellPlan, deadline = Infinity): Promise<Resolved> {
   const stages: ExecStage[] = [];
+  const budget: Budget = { args: 0, bytes: 0, deadline };
   try {
     for (const s of plan.stages) {
-      const argv = await expandArgs(ctx, s.args);
+      const argv = await expandArgs(ctx, s.args, budget);
       if (typeof argv === 'string') return { ok: false, why: argv, exitCode: 2 };
       const stdin = await stdinOf(ctx, s.stdin);
       if (typeof stdin === 'object' && 'why' in stdin) return { ok: false, why: stdin.why, exitCode: 1 };
@@ -204,7 +277,7 @@ export async function resolvePlan(ctx: PlanContext, plan: ShellPlan): Promise<Re
     }
   } catch (e) {
     if (e instanceof GlobRefused)
-      return { ok: false, why: `the pattern ${JSON.stringify(e.pattern)} ${e.why}`, exitCode: 2 };
+      return { ok: false, why: `the pattern ${JSON.stringify(e.pattern)} ${e.why}`, exitCode: e.exitCode };
     throw e;
   }
   return { ok: true, plan: { stages } };

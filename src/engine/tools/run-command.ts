@@ -91,6 +91,8 @@ export async function runChecked(
   command: string,
   limits: RunLimits,
 ): Promise<RunOutcome> {
+  // One deadline for the whole call: expanding patterns and judging the result again use it too.
+  const deadline = Date.now() + limits.timeoutMs;
   const decision = await checkCommand(command);
   const plan = decision.plan;
   const shown = JSON.stringify(command);
@@ -124,7 +126,7 @@ export async function runChecked(
       ),
     };
   }
-  const resolved = await resolvePlan(ctx, plan);
+  const resolved = await resolvePlan(ctx, plan, deadline);
   if (!resolved.ok) {
     return { ran: false, result: fail(`${tool} did not run ${shown}: ${resolved.why}.`, [policyNote]) };
   }
@@ -159,9 +161,18 @@ export async function runChecked(
       text: `ran as ${plan.stages.length} processes joined by pipes, each exactly as checked (no shell)`,
       detail: 'pipeline',
     });
+  const left = deadline - Date.now();
+  if (left <= 0)
+    return {
+      ran: false,
+      result: fail(
+        `${tool} did not run ${shown}: the ${limits.timeoutMs} ms timeout ran out while its patterns were expanded and checked; nothing ran. Narrow the patterns or raise timeout_ms.`,
+        [policyNote, { kind: 'refusal', text: 'timeout ran out before the command started', detail: 'timeout' }],
+      ),
+    };
   const ran = await runWithXargs(ctx, resolved.plan, {
     cwd: '',
-    timeoutMs: limits.timeoutMs,
+    timeoutMs: left,
     maxOutputBytes: limits.maxOutputBytes,
   });
   if (!ran.ok) {

@@ -15,8 +15,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hostPython } from './host-python.ts';
 import { WORKSPACE_PATH } from '../../engine/workspace.ts';
 import {
+  closeSandboxFds,
   commandsRefused,
   LIMITS,
+  sandboxStdio,
   nestedGitEntries,
   probeHostSandbox,
   SHM_BYTES,
@@ -46,10 +48,16 @@ function run(
   opts: { cwd?: string; env?: Record<string, string>; started?: (pid: number) => void } = {},
 ): Promise<Ran> {
   const w = sandbox!.wrap(argv, { root, cwd: opts.cwd ?? root, env: opts.env ?? {} });
-  const child = spawn(w.file, w.args, { env: w.env, cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(w.file, w.args, {
+    env: w.env,
+    cwd: root,
+    stdio: sandboxStdio('ignore', 'pipe', 'pipe', w),
+    detached: true,
+  });
+  closeSandboxFds(w);
   let out = '';
-  child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
-  child.stderr.on('data', (c: Buffer) => (out += c.toString('utf8')));
+  child.stdout!.on('data', (c: Buffer) => (out += c.toString('utf8')));
+  child.stderr!.on('data', (c: Buffer) => (out += c.toString('utf8')));
   opts.started?.(child.pid!);
   return new Promise((resolve, reject) => {
     child.on('error', reject);
@@ -249,9 +257,10 @@ describe.skipIf(!sandbox)('the bubblewrap sandbox: what a command cannot reach',
   it('runs under the limits it claims', async () => {
     const r = await run(['cat', '/proc/self/limits']);
     // Each row: the line in /proc/self/limits → the value set (soft and hard alike).
-    const rows: [string, number][] = [
+    const rows: [string, number | string][] = [
       ['Max processes', LIMITS.processes],
-      ['Max address space', LIMITS.addressSpaceBytes],
+      ['Max data size', LIMITS.dataBytes],
+      ['Max address space', 'unlimited'],
       ['Max file size', LIMITS.fileBytes],
       ['Max core file size', LIMITS.coreBytes],
     ];
@@ -283,13 +292,73 @@ describe.skipIf(!sandbox)('the bubblewrap sandbox: what a command cannot reach',
     expect(processesWith(token)).toEqual([]);
   });
 
-  it('stops a memory hog at the address-space limit', async () => {
-    // allocUnsafeSlow leaves the pages untouched: the limit is on address space, so nothing needs to be filled.
+  it('stops a memory hog at the writable-memory limit', async () => {
+    // allocUnsafeSlow leaves the pages untouched: RLIMIT_DATA counts writable mappings, filled or not.
     const hog = `const a = []; try { for (;;) a.push(Buffer.allocUnsafeSlow(64 << 20)); } catch (e) { console.log(e.message, a.length * 64); }`;
     const r = await run(['node', '-e', hog]);
     const [, mib] = /Array buffer allocation failed (\d+)/.exec(r.out) ?? [];
     expect(Number(mib)).toBeGreaterThan(0);
-    expect(Number(mib) * 1024 ** 2).toBeLessThan(LIMITS.addressSpaceBytes);
+    expect(Number(mib) * 1024 ** 2).toBeLessThan(LIMITS.dataBytes);
+  });
+
+  // Python 3.11 has no os.unshare: the system calls are made through ctypes, numbers for x86_64.
+  const py = (body: string) => [
+    'python3',
+    '-c',
+    `import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\n${body}`,
+  ];
+  const NEWUSER = 0x10000000;
+  const SIGCHLD = 17;
+  it.each([
+    ['unshare -U', ['unshare', '-U', 'true'], /Operation not permitted/],
+    ['unshare -U --fork', ['unshare', '--user', '--fork', 'true'], /Operation not permitted/],
+    [
+      'unshare(CLONE_NEWUSER)',
+      py(`print('unshare', libc.unshare(${NEWUSER}), ctypes.get_errno())`),
+      /^unshare -1 1$/m, // EPERM
+    ],
+    [
+      'clone(CLONE_NEWUSER)',
+      py(
+        `r = libc.syscall(56, ${NEWUSER | SIGCHLD}, 0, 0, 0, 0)\nif r == 0: os._exit(0)\nprint('clone', r, ctypes.get_errno())`,
+      ),
+      /^clone -1 1$/m, // EPERM
+    ],
+    [
+      'clone3, whose flags a filter cannot read',
+      py(
+        `args = (ctypes.c_uint64 * 11)(${NEWUSER}, 0, 0, 0, ${SIGCHLD})\nr = libc.syscall(435, args, 88)\nif r == 0: os._exit(0)\nprint('clone3', r, ctypes.get_errno())`,
+      ),
+      /^clone3 -1 38$/m, // ENOSYS: glibc then falls back to clone
+    ],
+  ] as const)('cannot make a nested user namespace: %s fails', async (_name, argv, expected) => {
+    if (process.arch !== 'x64') return console.log(`skipped: the system call numbers are x86_64's (${process.arch})`);
+    const r = await run(argv);
+    expect(r.out).toMatch(expected);
+  });
+
+  it('still forks, starts threads and child processes (clone without CLONE_NEWUSER)', async () => {
+    if (process.arch !== 'x64') return console.log(`skipped: the system call numbers are x86_64's (${process.arch})`);
+    const fork = await run(
+      py(
+        `r = libc.syscall(56, ${SIGCHLD}, 0, 0, 0, 0)\nif r == 0: os._exit(7)\nprint('child', os.waitpid(r, 0)[1] >> 8)`,
+      ),
+    );
+    expect(fork.out).toMatch(/^child 7$/m);
+    const node = await run([
+      'node',
+      '-e',
+      "const { Worker } = require('worker_threads'); new Worker('require(\"worker_threads\").parentPort.postMessage(6 * 7)', { eval: true }).on('message', (m) => console.log('worker', m, require('child_process').execFileSync('echo', ['child']).toString().trim()))",
+    ]);
+    expect(node.out).toContain('worker 42 child');
+  });
+
+  it('runs WebAssembly: V8 reserves its memories far past any address-space cap, so none is set', async () => {
+    // The smallest module that exports a memory, instantiated, then grown to 64 MiB.
+    const wasm = `const bytes = new Uint8Array([0,97,115,109,1,0,0,0,5,3,1,0,1,7,7,1,3,109,101,109,2,0]);
+      WebAssembly.instantiate(bytes).then(({ instance }) => { instance.exports.mem.grow(1023); console.log('wasm', instance.exports.mem.buffer.byteLength >> 20); });`;
+    const r = await run(['node', '-e', wasm]);
+    expect(r.out).toBe('wasm 64\n');
   });
 
   it('has a clean environment: PATH, HOME, LANG and the plan’s variables, no host variable', async () => {

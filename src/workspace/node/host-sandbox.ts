@@ -33,14 +33,21 @@
  *   sandboxes together). Files the command creates are owned by 65534 on disk; a system
  *   gitconfig inside marks every directory safe, since git refuses a repository owned by another
  *   uid. NO_NEW_PRIVS and nosuid mounts (bwrap's own) keep setuid programs from raising it.
+ *
+ * In both modes a seccomp filter (userns-filter.ts, passed to bwrap as `--seccomp 3`) refuses
+ * `unshare`/`clone` with CLONE_NEWUSER and answers `clone3` ENOSYS, so no command makes a user
+ * namespace of its own (root mode has no sandbox user namespace for `--disable-userns` to act on).
  */
-import { spawn } from 'node:child_process';
+import { spawn, type IOType } from 'node:child_process';
+import type { Stream } from 'node:stream';
 import {
   accessSync,
+  closeSync,
   constants,
   existsSync,
   lstatSync,
   mkdtempSync,
+  openSync,
   readdirSync,
   readlinkSync,
   realpathSync,
@@ -52,6 +59,7 @@ import { dirname, join, posix } from 'node:path';
 import { hostPython, NO_HOST_PYTHON, PYTHON_NAMES } from './host-python.ts';
 import { WORKSPACE_PATH } from '../../engine/workspace.ts';
 import { probeMemoryCap, type MemoryCap } from './memory-cap.ts';
+import { userNamespaceFilter } from './userns-filter.ts';
 
 /** The process to spawn for one sandboxed argv. */
 export interface SandboxedSpawn {
@@ -60,6 +68,29 @@ export interface SandboxedSpawn {
   readonly env: Record<string, string>;
   /** Something a person should know about how this one runs (a cut walk for nested `.git`). */
   readonly note?: string;
+  /**
+   * Descriptors opened for this one spawn, given to the child as fd 3, 4, … (bwrap reads its
+   * seccomp filter from one): spawn with `sandboxStdio`, then `closeSandboxFds` in the parent.
+   */
+  readonly fds?: readonly number[];
+}
+
+/** One of spawn's stdio entries. */
+type StdioEntry = IOType | Stream | number | null | undefined;
+
+/** The stdio array for spawning `w`: the three given, then the descriptors `w` hands over. */
+export function sandboxStdio(
+  stdin: StdioEntry,
+  stdout: StdioEntry,
+  stderr: StdioEntry,
+  w: SandboxedSpawn,
+): StdioEntry[] {
+  return [stdin, stdout, stderr, ...(w.fds ?? [])];
+}
+
+/** Closes the parent's copies of the descriptors `w` handed to its child (call once it was spawned, or failed to). */
+export function closeSandboxFds(w: SandboxedSpawn): void {
+  for (const fd of w.fds ?? []) closeSync(fd);
 }
 
 export interface WrapOptions {
@@ -149,8 +180,13 @@ function sayAndExit(text: string, code: number): SandboxedSpawn {
 export const LIMITS = Object.freeze({
   /** RLIMIT_NPROC: processes (threads count too). */
   processes: 256,
-  /** RLIMIT_AS: address space per process. Node reserves about 1 GiB at start; this leaves it 3. */
-  addressSpaceBytes: 4 * 1024 ** 3,
+  /**
+   * RLIMIT_DATA: writable private memory per process (heap, array buffers, a WebAssembly memory
+   * once it is used). Not RLIMIT_AS: V8 reserves about 10 GiB of address space (inaccessible, so
+   * not counted here) for each WebAssembly memory, and any address-space cap low enough to matter
+   * stops WebAssembly, Node's own fetch included.
+   */
+  dataBytes: 4 * 1024 ** 3,
   /** RLIMIT_FSIZE: the largest file a command may write (a bigger write fails with SIGXFSZ / EFBIG). */
   fileBytes: 1024 ** 3,
   /** RLIMIT_CORE: no core dumps in the workspace. */
@@ -394,7 +430,7 @@ function limitArgs(): string[] {
   const pair = (n: number) => `${n}:${n}`;
   return [
     `--nproc=${pair(l.processes)}`,
-    `--as=${pair(l.addressSpaceBytes)}`,
+    `--data=${pair(l.dataBytes)}`,
     `--fsize=${pair(l.fileBytes)}`,
     `--core=${pair(l.coreBytes)}`,
   ];
@@ -435,10 +471,18 @@ function makeSandbox(tools: Tools, mode: 'user' | 'root'): HostSandbox {
         ]
       : [];
   const who = mode === 'root' ? `uid ${NOBODY} (slm runs as root)` : 'your uid in a user namespace';
+  // The seccomp filter that refuses new user namespaces, in both modes: written once, opened per
+  // spawn (bwrap reads the descriptor to its end, so each spawn needs its own).
+  const filter = userNamespaceFilter();
+  const filterFile = filter ? join(etc, 'userns.bpf') : undefined;
+  if (filter && filterFile) writeFileSync(filterFile, filter);
+  const userns = filterFile
+    ? 'no new user namespaces (a seccomp filter)'
+    : `new user namespaces not filtered (no seccomp filter for ${process.arch})${mode === 'user' ? ', though disabled by bwrap' : ''}`;
   const cap = probeMemoryCap(LIMITS.memoryBytes);
   const note =
-    `ran in the bubblewrap sandbox as ${who}: only the workspace writable (.git and .slmcode read-only), the toolchain read-only, a private /tmp, no network; ` +
-    `at most ${LIMITS.processes} processes, ${gib(LIMITS.addressSpaceBytes)} of address space per process, files up to ${gib(LIMITS.fileBytes)}, ` +
+    `ran in the bubblewrap sandbox as ${who}: only the workspace writable (.git and .slmcode read-only), the toolchain read-only, a private /tmp, no network, ${userns}; ` +
+    `at most ${LIMITS.processes} processes, ${gib(LIMITS.dataBytes)} of writable memory per process, files up to ${gib(LIMITS.fileBytes)}, ` +
     ('layout' in cap
       ? `${gib(cap.bytes)} of memory for all of a command's processes together`
       : `no cap on all of a command's processes together (${cap.unavailable})`);
@@ -465,6 +509,8 @@ function makeSandbox(tools: Tools, mode: 'user' | 'root'): HostSandbox {
       };
       const setenv = Object.entries(env).flatMap(([k, v]) => ['--setenv', k, v]);
       const guarded = protectedMounts(opts.root);
+      // The child's fd 3 (sandboxStdio): its own open of the filter.
+      const fds = filterFile ? [openSync(filterFile, 'r')] : [];
       return {
         file: tools.bwrap,
         args: [
@@ -480,6 +526,7 @@ function makeSandbox(tools: Tools, mode: 'user' | 'root'): HostSandbox {
           // The sandbox's own root is a tmpfs with no size of its own: nothing may be written there.
           '--remount-ro',
           '/',
+          ...(fds.length ? ['--seccomp', '3'] : []),
           '--chdir',
           placed(opts.root, opts.cwd),
           '--clearenv',
@@ -493,6 +540,7 @@ function makeSandbox(tools: Tools, mode: 'user' | 'root'): HostSandbox {
         ],
         env: { PATH: SYSTEM_PATH },
         ...(guarded.note ? { note: guarded.note } : {}),
+        ...(fds.length ? { fds } : {}),
       };
     },
   };
@@ -505,9 +553,14 @@ function tryOnce(sandbox: HostSandbox): Promise<string | undefined> {
   const w = sandbox.wrap(['true'], { root, cwd: root, env: {} });
   return new Promise((resolve) => {
     let err = '';
-    const child = spawn(w.file, w.args, { env: w.env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let child;
+    try {
+      child = spawn(w.file, w.args, { env: w.env, stdio: sandboxStdio('ignore', 'ignore', 'pipe', w) });
+    } finally {
+      closeSandboxFds(w);
+    }
     const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    child.stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
+    child.stderr!.on('data', (c: Buffer) => (err += c.toString('utf8')));
     child.on('error', (e) => (err ||= e.message));
     child.on('close', (code, signal) => {
       clearTimeout(timer);

@@ -18,18 +18,13 @@ import { join } from 'node:path';
 import type { ExecPlan, ExecResult, ExecSink } from '../../engine/workspace.ts';
 import { CappedBytes } from '../capped-bytes.ts';
 import type { MemoryCap, MemoryCapGroup } from './memory-cap.ts';
+import { closeSandboxFds, sandboxStdio, type SandboxedSpawn } from './host-sandbox.ts';
 
 /** How one argv is started: directly, or through a host sandbox that wraps it. */
 export type Launcher = (
   argv: readonly string[],
   opts: { root: string; cwd: string; env: Record<string, string> },
-) => {
-  file: string;
-  args: string[];
-  env: Record<string, string>;
-  /** Said in the result (once) when set: how the sandbox ran this stage. */
-  note?: string;
-};
+) => SandboxedSpawn;
 
 export interface PlanRequest {
   readonly plan: ExecPlan;
@@ -219,7 +214,7 @@ export async function runPlan(req: PlanRequest): Promise<ExecResult> {
             cwd: req.cwd,
             detached: true,
             env: launched.env,
-            stdio: [stdin, sinkFor(i, stage.stdout), sinkFor(i, stage.stderr)],
+            stdio: sandboxStdio(stdin, sinkFor(i, stage.stdout), sinkFor(i, stage.stderr), launched),
           });
         } catch (e) {
           exits[i] = 126;
@@ -227,6 +222,8 @@ export async function runPlan(req: PlanRequest): Promise<ExecResult> {
           running--;
           children.push(null);
           continue;
+        } finally {
+          closeSandboxFds(launched);
         }
         children.push(child);
         const index = i;

@@ -34,6 +34,7 @@ import {
   type Workspace,
 } from '../../engine/workspace.ts';
 import { dirName } from '../../engine/walk.ts';
+import { MAX_WHOLE_FILE_BYTES, tooLargeText } from '../../engine/file-size.ts';
 import { orMissing, toWorkspaceError } from '../fs-errors.ts';
 import { UNSANDBOXED, type CommandSandbox } from './host-sandbox.ts';
 import { hostPython } from './host-python.ts';
@@ -114,9 +115,15 @@ export class NodeWorkspace implements Workspace {
         throw (e as NodeJS.ErrnoException).code === 'ENXIO' ? notRead('a socket') : e;
       }
       try {
-        const special = specialFileKind(fstatSync(fd));
+        const st = fstatSync(fd);
+        const special = specialFileKind(st);
         if (special) throw notRead(special);
-        return readFileSync(fd);
+        // Stat before reading: host memory follows the work asked for, not a (sparse) file's size.
+        const read =
+          st.size > MAX_WHOLE_FILE_BYTES ? { tooLarge: st.size } : readToEnd(fd, st.size, MAX_WHOLE_FILE_BYTES);
+        if (!(read instanceof Uint8Array))
+          throw new WorkspaceError('EFBIG', path, `${tooLargeText(path, read.tooLarge)}; it is not read`);
+        return read;
       } finally {
         closeSync(fd);
       }
@@ -207,7 +214,9 @@ export class NodeWorkspace implements Workspace {
       const st = lstatSync(this.abs(path));
       if (specialFileKind(st)) return null;
       const type = st.isSymbolicLink() ? 'symlink' : st.isDirectory() ? 'dir' : 'file';
-      return { type, size: type === 'dir' ? 0 : st.size };
+      return type === 'file'
+        ? { type, size: st.size, mtimeMs: st.mtimeMs }
+        : { type, size: type === 'dir' ? 0 : st.size };
     });
   }
 
