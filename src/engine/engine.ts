@@ -16,6 +16,7 @@ import { callKey, loopGuardNudge, trackCall } from './loop-guard.ts';
 import { schemaErrorText } from './schema-error.ts';
 import { normalizeArgs } from './aliases.ts';
 import { argTypes, coerceArgs, exampleArgs } from './arg-types.ts';
+import type { OutsideAccess } from './outside.ts';
 
 export { DISABLE_SYNTAX_CHECK } from './aliases.ts';
 
@@ -27,6 +28,8 @@ export interface EngineOptions {
   readonly tools: readonly ToolDef<any>[];
   readonly settings?: Partial<EngineSettings>;
   readonly postEdit?: PostEditHook;
+  /** What the host lets the specialist tools reach (the web, MCP servers); absent: nothing outside. */
+  readonly outside?: OutsideAccess;
 }
 
 /** Per-call options from the caller (the agent loop, the console), never from the model. */
@@ -50,6 +53,7 @@ export class Engine {
       settings: this.settings,
       state: this.state,
       resolve: (path, op) => resolvePath(ws, path, op),
+      ...(opts.outside ? { outside: opts.outside } : {}),
     };
   }
 

@@ -11,7 +11,7 @@
  */
 import { z } from 'zod';
 import { EDIT_FORMATS, type EditFormat } from '../agent/evolve.ts';
-import type { EngineSettings } from '../engine/settings.ts';
+import { WEB_SEARCH_PROVIDERS, type EngineSettings } from '../engine/settings.ts';
 import { SHORT_HASH_HEX } from './hash.ts';
 import { ranNoCommand } from './needs-runner.ts';
 
@@ -51,6 +51,25 @@ const engineSettingsSchema = z.object({
   syntax_check: z.boolean(),
   shell_timeout: int(1, 600_000),
   shell_timeout_cap: int(1, 600_000),
+  // Added later, each defaulting to what a record without it ran with: no specialist tools.
+  specialist_tools: z.boolean().default(false),
+  web_search_provider: z.enum(WEB_SEARCH_PROVIDERS).default('duckduckgo'),
+  web_search_url: text(2048).default(''),
+  web_allow_private: z.boolean().default(false),
+  web_domains: z.array(text(253)).max(256).default([]),
+  web_timeout: int(1, 600_000).default(20_000),
+  mcp_servers: z
+    .array(
+      z.object({
+        name: text(64),
+        url: text(2048).optional(),
+        command: text(1024).optional(),
+        args: z.array(text(4096)).max(256).optional(),
+        read_only: z.boolean(),
+      }),
+    )
+    .max(32)
+    .default([]),
 }) satisfies z.ZodType<EngineSettings>; // a new engine setting fails here until its bounds are chosen
 
 /** The agent loop's settings that shape what the model saw. There is deliberately no approval mode here. */

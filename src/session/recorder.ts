@@ -136,7 +136,15 @@ export async function recordHeader(
     v: RECORD_VERSION,
     engineVersion: await engineVersion(),
     createdAt,
-    settings: { engine: { ...engine, disabled_rungs: [...engine.disabled_rungs] }, agent },
+    settings: {
+      engine: {
+        ...engine,
+        disabled_rungs: [...engine.disabled_rungs],
+        web_domains: [...engine.web_domains],
+        mcp_servers: engine.mcp_servers.map(({ args, ...m }) => ({ ...m, ...(args && { args: [...args] }) })),
+      },
+      agent,
+    },
     // Which harness answered the tools, so a replay answers them the same way.
     ...(harness && { harness }),
     model: modelInfo(o),

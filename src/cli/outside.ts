@@ -1,0 +1,11 @@
+/**
+ * What the CLI lets the specialist tools reach: the web through the Node transport (every
+ * address checked before it is reached) and MCP servers through the SDK's clients.
+ */
+import type { OutsideAccess } from '../engine/outside.ts';
+import { nodeWebTransport } from '../platform/node-web.ts';
+
+/** The Node host's outside access, for `slm call`, `slm batch`, `slm run` and `slm eval`. */
+export function nodeOutside(): OutsideAccess {
+  return { web: nodeWebTransport };
+}
