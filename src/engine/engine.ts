@@ -17,6 +17,7 @@ import { schemaErrorText } from './schema-error.ts';
 import { normalizeArgs } from './aliases.ts';
 import { argTypes, coerceArgs, exampleArgs } from './arg-types.ts';
 import type { OutsideAccess } from './outside.ts';
+import { recordingTransport } from './web/web-log.ts';
 
 export { DISABLE_SYNTAX_CHECK } from './aliases.ts';
 
@@ -53,8 +54,13 @@ export class Engine {
       settings: this.settings,
       state: this.state,
       resolve: (path, op) => resolvePath(ws, path, op),
-      ...(opts.outside ? { outside: opts.outside } : {}),
+      ...(opts.outside && { outside: this.recorded(opts.outside) }),
     };
+  }
+
+  /** The host's outside access with every web request logged in the session state, for the session record. */
+  private recorded(outside: OutsideAccess): OutsideAccess {
+    return outside.web ? { ...outside, web: recordingTransport(outside.web, this.state.webLog) } : outside;
   }
 
   get workspace(): Workspace {

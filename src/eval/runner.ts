@@ -14,6 +14,7 @@ import { textFiles } from '../session/tree.ts';
 import { detectMechanisms, liveEvidence } from '../session/mechanisms.ts';
 import type { Arm } from './arms.ts';
 import { armEngine } from './arm-engine.ts';
+import type { OutsideAccess } from '../engine/outside.ts';
 import { grade, seededWorkspace, type WorkspaceFactory } from './grade.ts';
 import type { EvalRun } from './results-schema.ts';
 import { failureKind } from './taxonomy.ts';
@@ -46,6 +47,8 @@ export interface EvalHost {
   readonly loop: EvalLoopSettings;
   /** Sessions at once: 1 for a model on this machine, more for an endpoint. */
   readonly jobs: number;
+  /** What the specialist tools may reach in an arm that turns them on (the CLI gives the web); absent: nothing. */
+  readonly outside?: OutsideAccess;
   readonly signal?: AbortSignal;
   readonly onStart?: (spec: RunSpec) => void;
   /** A session finished and was graded. */
@@ -84,7 +87,7 @@ function mechanismCounts(steps: readonly Step[]): Record<string, number> {
 /** One session and its grade; null when the signal interrupted it. */
 async function runOne(spec: RunSpec, host: EvalHost): Promise<{ run: EvalRun; session: Session } | null> {
   const ws = await seededWorkspace(host.openWorkspace, spec.task.files);
-  const engine = armEngine(ws, spec.arm, { context_window_tokens: host.loop.contextTokens });
+  const engine = armEngine(ws, spec.arm, { context_window_tokens: host.loop.contextTokens }, host.outside);
   const { model, release } = await host.model(spec);
   const started = performance.now();
   const recorded = await recordRun({

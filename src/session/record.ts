@@ -12,6 +12,7 @@
 import { z } from 'zod';
 import { EDIT_FORMATS, type EditFormat } from '../agent/evolve.ts';
 import { WEB_SEARCH_PROVIDERS, type EngineSettings } from '../engine/settings.ts';
+import type { WebExchange } from '../engine/web/web-log.ts';
 import { SHORT_HASH_HEX } from './hash.ts';
 import { ranNoCommand } from './needs-runner.ts';
 
@@ -26,6 +27,7 @@ export const RECORD_LIMITS = Object.freeze({
   files: 2000,
   pathChars: 1024,
   taskChars: 20_000,
+  webExchanges: 16,
 });
 
 const hash = z
@@ -102,6 +104,16 @@ const filesRefSchema = z.object({
     ),
 });
 
+/** One web request and its answer (see engine/web/web-log.ts). */
+const webExchangeSchema = z.object({
+  url: text(4096),
+  status: int(0, 999).optional(),
+  headers: z.object({ 'content-type': text(4096).optional(), location: text(4096).optional() }).optional(),
+  // A 5 MB body in base64.
+  body: text(7_000_000).optional(),
+  failure: z.object({ code: text(32), text: text(2000) }).optional(),
+}) satisfies z.ZodType<WebExchange>;
+
 const stepSchema = z.object({
   /** Exactly what the model produced. */
   raw: text(RECORD_LIMITS.rawChars),
@@ -126,6 +138,8 @@ const stepSchema = z.object({
    * when a person approves it there; a recorded denial is given again (not running is safe).
    */
   approval: z.enum(['approved', 'denied', 'unapproved']).optional(),
+  /** The web requests the step's tool made and their answers (body base64), so a replay answers them without the network. */
+  web: z.array(webExchangeSchema).max(RECORD_LIMITS.webExchanges).optional(),
 });
 
 /**

@@ -10,7 +10,10 @@ import type { ReplayReport, StepCheck } from './replay.ts';
 export function stepHeader(check: StepCheck): string {
   const what = check.tool ?? 'no call';
   const mark = check.divergence ? `✗ ${divergenceLabel(check.divergence.kind)}` : '✓';
-  return `=== step ${check.index} · ${what} · ${mark}`;
+  const web = check.webFromRecord
+    ? ` · ${check.webFromRecord} web request(s) answered from the record, not fetched`
+    : '';
+  return `=== step ${check.index} · ${what} · ${mark}${web}`;
 }
 
 /** The verdict: one line when every step reproduced, else the first divergence in full. */
@@ -22,13 +25,16 @@ export function formatReplay(report: ReplayReport): string {
       ? ''
       : ` (recorded with engine ${report.recordedVersion}, replayed with ${report.replayVersion})`;
   const d = report.divergence;
-  if (!d) return `✓ reproduced: ${how}, every result and workspace matches the record${version}\n`;
+  const web = report.webFromRecord
+    ? `; ${report.webFromRecord} web request(s) were answered from the record, offline — nothing was fetched`
+    : '';
+  if (!d) return `✓ reproduced: ${how}, every result and workspace matches the record${version}${web}\n`;
   const lines = [`✗ diverged at ${d.index === 0 ? 'the start' : `step ${d.index}`} (${d.kind}): ${d.why}`];
   if (d.diff) lines.push(d.diff);
   if (report.laterDivergences)
     lines.push(
       `${report.laterDivergences} later step${report.laterDivergences === 1 ? '' : 's'} differ too, most likely as a consequence.`,
     );
-  lines.push(`replayed ${how}${version}`);
+  lines.push(`replayed ${how}${version}${web}`);
   return `${lines.join('\n')}\n`;
 }

@@ -22,6 +22,7 @@ import type { RecordedStep, Session } from './record.ts';
 import { loopSettings, recordRun } from './recorder.ts';
 import { ReplayChecker, replayApprovals, type ReplayVerdict } from './replay-check.ts';
 import { seedStart } from './start.ts';
+import { replayTransport } from '../engine/web/web-log.ts';
 
 export interface ReplayOptions {
   /** A fresh, empty workspace to replay in (default: a new memory workspace). */
@@ -50,6 +51,8 @@ export interface StepCheck {
   readonly seenText: string;
   /** A shell step's command output, as the replay computed it (what a record's `shellOutput` keeps). */
   readonly shellOutput?: string;
+  /** How many web requests of this step were answered from the record instead of the network. */
+  readonly webFromRecord?: number;
   /** Present when the call was put before an approver: the replay's answer (never the recorded one). */
   readonly approval?: Step['approval'];
   /** Absent when the step reproduced. */
@@ -59,6 +62,8 @@ export interface StepCheck {
 /** The verdict on the whole record (`checked` of `expected` steps), and every step beside its record. */
 export interface ReplayReport extends ReplayVerdict {
   readonly steps: readonly StepCheck[];
+  /** Web requests answered from the record (none reached the network). */
+  readonly webFromRecord?: number;
 }
 
 /** Replays `session` and compares every step with its record. */
@@ -69,9 +74,11 @@ export async function replaySession(session: Session, opts: ReplayOptions = {}):
   const seeded = await seedStart(ws, session.workspace);
   if (!seeded.ok) return { ...checker.cannotStart(seeded.text), steps: [] };
 
+  // The web requests the record kept are answered from it: a replay never reaches the network.
+  const web = replayTransport(recorded.flatMap((s) => s.web ?? []));
   const engine = opts.engine
     ? opts.engine(ws, session.settings.engine)
-    : harnessEngine(ws, session.settings.engine, session.harness);
+    : harnessEngine(ws, session.settings.engine, session.harness, { web });
   const agent = session.settings.agent;
   const approvals = replayApprovals(recorded, recorded.length, opts.approved);
   const checks: StepCheck[] = [];
@@ -89,6 +96,7 @@ export async function replaySession(session: Session, opts: ReplayOptions = {}):
       ...(step.call && { tool: step.call.tool }),
       resultText: step.observation,
       ...(actual.shellOutput !== undefined && { shellOutput: actual.shellOutput }),
+      ...(actual.web?.length && { webFromRecord: actual.web.length }),
       ...(step.approval && { approval: step.approval }),
       ...(check && !check.reproduced && { divergence: check.divergence }),
     };
@@ -113,5 +121,5 @@ export async function replaySession(session: Session, opts: ReplayOptions = {}):
   });
 
   if (held) emit({ ...held, seenText: held.resultText });
-  return { ...checker.outcome(result.stop), steps: checks };
+  return { ...checker.outcome(result.stop), steps: checks, webFromRecord: web.answered() };
 }
