@@ -4,8 +4,12 @@
  */
 import type { OutsideAccess } from '../engine/outside.ts';
 import { nodeWebTransport } from '../platform/node-web.ts';
+import { nodeMcp, type StdioPlace } from './mcp-node.ts';
 
-/** The Node host's outside access, for `slm call`, `slm batch`, `slm run` and `slm eval`. */
-export function nodeOutside(): OutsideAccess {
-  return { web: nodeWebTransport };
+/**
+ * The Node host's outside access, for `slm call`, `slm batch`, `slm run` and `slm eval`;
+ * `place`: where stdio MCP servers run (the workspace and its command sandbox).
+ */
+export function nodeOutside(place?: StdioPlace): OutsideAccess {
+  return { web: nodeWebTransport, mcp: nodeMcp(place) };
 }

@@ -41,7 +41,7 @@ export interface EngineSettings {
   readonly web_allow_private: boolean;
   /** Host names web_fetch may reach (a name also admits its subdomains); empty: any public host. */
   readonly web_domains: readonly string[];
-  /** The deadline of one web_fetch or web_search call, redirects and body included, in ms. */
+  /** The deadline of one web_fetch, web_search or mcp_call call (redirects and body included), in ms. */
   readonly web_timeout: number;
   /** The Model Context Protocol servers mcp_call may reach. */
   readonly mcp_servers: readonly McpServerConfig[];

@@ -41,7 +41,10 @@ class Sessions {
     if (!opened.ok) return `batch line not run — ${opened.text}`;
     const existing = this.byRoot.get(opened.ws.root);
     if (!existing) {
-      const engine = createEngine(opened.ws, req.settings, { outside: nodeOutside(), allTools: true });
+      const engine = createEngine(opened.ws, req.settings, {
+        outside: nodeOutside({ sandbox: opened.ws.sandbox, root: opened.ws.root }),
+        allTools: true,
+      });
       this.byRoot.set(opened.ws.root, engine);
       return engine;
     }

@@ -252,7 +252,7 @@ async function runRun(argv: readonly string[], io: CliIO): Promise<number> {
   const engine = createEngine(
     root.ws,
     { context_window_tokens: req.context, ...settings?.settings },
-    { outside: nodeOutside() },
+    { outside: nodeOutside({ sandbox: root.ws.sandbox, root: root.ws.root }) },
   );
   const ac = new AbortController();
   const onSigint = () => ac.abort();

@@ -22,6 +22,7 @@ import { wsTodo } from './ws_todo.ts';
 import { wsSkill } from './ws_skill.ts';
 import { webSearch } from './web_search.ts';
 import { webFetch } from './web_fetch.ts';
+import { mcpCall } from './mcp_call.ts';
 
 export const CODING_TOOLS: readonly ToolDef<any>[] = [
   wsRead,
@@ -43,4 +44,4 @@ export const CODING_TOOLS: readonly ToolDef<any>[] = [
 ];
 
 /** The specialist tools: they reach outside the workspace, so a setting turns them on. */
-export const SPECIALIST_TOOLS: readonly ToolDef<any>[] = [webSearch, webFetch];
+export const SPECIALIST_TOOLS: readonly ToolDef<any>[] = [webSearch, webFetch, mcpCall];
