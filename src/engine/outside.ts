@@ -6,10 +6,13 @@
  */
 import type { WebTransport } from './web/transport.ts';
 import type { McpAccess } from './mcp/access.ts';
+import type { ModelsAccess } from './models-listing.ts';
 
 export interface OutsideAccess {
   readonly web?: WebTransport;
   readonly mcp?: McpAccess;
+  /** The models this host can run, for find_models. */
+  readonly models?: ModelsAccess;
 }
 
 /** The note every result carrying outside text has, so the inspector can band it. */

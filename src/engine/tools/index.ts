@@ -23,6 +23,7 @@ import { wsSkill } from './ws_skill.ts';
 import { webSearch } from './web_search.ts';
 import { webFetch } from './web_fetch.ts';
 import { mcpCall } from './mcp_call.ts';
+import { findModels } from './find_models.ts';
 
 export const CODING_TOOLS: readonly ToolDef<any>[] = [
   wsRead,
@@ -44,4 +45,4 @@ export const CODING_TOOLS: readonly ToolDef<any>[] = [
 ];
 
 /** The specialist tools: they reach outside the workspace, so a setting turns them on. */
-export const SPECIALIST_TOOLS: readonly ToolDef<any>[] = [webSearch, webFetch, mcpCall];
+export const SPECIALIST_TOOLS: readonly ToolDef<any>[] = [webSearch, webFetch, mcpCall, findModels];
