@@ -82,7 +82,8 @@ export const ARMS: readonly Arm[] = Object.freeze([
   { id: 'read-before-edit-off', label: 'read-before-edit off', settings: { read_before_edit: false }, naive: false },
   {
     id: 'specialist',
-    label: 'specialist tools on (web_search, web_fetch; they reach the web only where the host gives access)',
+    label:
+      'specialist tools on (web_search, web_fetch, mcp_call, find_models; they reach outside only where the host gives access)',
     settings: { specialist_tools: true },
     naive: false,
   },
