@@ -3,7 +3,8 @@
  * key by key against the defaults' types, so a typo is a message naming the known settings,
  * never a silently ignored knob.
  */
-import { DEFAULT_SETTINGS, type EngineSettings } from '../engine/settings.ts';
+import { DEFAULT_SETTINGS, WEB_SEARCH_PROVIDERS, type EngineSettings } from '../engine/settings.ts';
+import { checkMcpServers } from './mcp-servers-arg.ts';
 
 export type SettingsCheck =
   { readonly ok: true; readonly settings: Partial<EngineSettings> } | { readonly ok: false; readonly text: string };
@@ -22,6 +23,15 @@ function fits(expected: unknown, got: unknown): boolean {
   return typeof got === typeof expected;
 }
 
+/** Settings whose values are not a plain boolean, number, string or list of strings: each answers a problem or undefined. */
+const SPECIAL: Readonly<Record<string, (got: unknown) => string | undefined>> = {
+  web_search_provider: (got) =>
+    (WEB_SEARCH_PROVIDERS as readonly unknown[]).includes(got)
+      ? undefined
+      : `web_search_provider must be one of ${WEB_SEARCH_PROVIDERS.map((p) => JSON.stringify(p)).join(', ')}, not ${JSON.stringify(got)}`,
+  mcp_servers: checkMcpServers,
+};
+
 /** Checks a parsed settings value: a JSON object of known setting names with values of the right type. */
 export function checkSettings(value: unknown): SettingsCheck {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -34,6 +44,12 @@ export function checkSettings(value: unknown): SettingsCheck {
   for (const [key, got] of Object.entries(value)) {
     if (!(KNOWN as string[]).includes(key)) {
       problems.push(`unknown setting ${JSON.stringify(key)}`);
+      continue;
+    }
+    const special = SPECIAL[key];
+    if (special) {
+      const problem = special(got);
+      if (problem) problems.push(problem);
       continue;
     }
     const expected = DEFAULT_SETTINGS[key as keyof EngineSettings];

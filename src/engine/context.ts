@@ -6,6 +6,7 @@ import type { Workspace } from './workspace.ts';
 import type { EngineSettings } from './settings.ts';
 import type { SessionState } from './state.ts';
 import type { JailResult, JailOp } from './jail.ts';
+import type { OutsideAccess } from './outside.ts';
 
 export interface ToolContext {
   readonly ws: Workspace;
@@ -15,4 +16,6 @@ export interface ToolContext {
   resolve(path: string, op: JailOp): Promise<JailResult>;
   /** True when a person approved this very call in the UI (a gated shell command may then run). */
   readonly approved?: boolean;
+  /** What the host lets the specialist tools reach outside the workspace; absent: nothing. */
+  readonly outside?: OutsideAccess;
 }

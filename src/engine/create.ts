@@ -8,7 +8,8 @@ import type { EngineSettings } from './settings.ts';
 import { checkSyntax, createSyntaxPostEdit, syntaxPostEdit, type SyntaxChecker } from './syntax/index.ts';
 import { createPythonCompileCheck } from './syntax/python-compile.ts';
 import { withVerdictCache } from './syntax/verdict-cache.ts';
-import { CODING_TOOLS } from './tools/index.ts';
+import { CODING_TOOLS, SPECIALIST_TOOLS } from './tools/index.ts';
+import type { OutsideAccess } from './outside.ts';
 import type { Workspace } from './workspace.ts';
 
 export interface EngineOptions {
@@ -17,6 +18,13 @@ export interface EngineOptions {
    * in-process parsers (e.g. `node --check` in WebContainer); `checkSyntax` by default.
    */
   readonly syntaxCheck?: SyntaxChecker;
+  /** What the host lets the specialist tools reach. */
+  readonly outside?: OutsideAccess;
+  /**
+   * Register the specialist tools whatever `specialist_tools` says: for a person calling one by
+   * name (slm call, slm batch). The model's tool set follows the setting.
+   */
+  readonly allTools?: boolean;
 }
 
 /** A fresh engine session over `workspace` with the coding tool set, the syntax check, and `settings` over the defaults. */
@@ -30,5 +38,12 @@ export function createEngine(
     options.syntaxCheck ??
     (workspace.pythonState ? createPythonCompileCheck(workspace, withVerdictCache(checkSyntax)) : undefined);
   const postEdit = check ? createSyntaxPostEdit({ check }) : syntaxPostEdit;
-  return new Engine({ workspace, tools: CODING_TOOLS, postEdit, ...(settings ? { settings } : {}) });
+  const tools = settings?.specialist_tools || options.allTools ? [...CODING_TOOLS, ...SPECIALIST_TOOLS] : CODING_TOOLS;
+  return new Engine({
+    workspace,
+    tools,
+    postEdit,
+    ...(settings ? { settings } : {}),
+    ...(options.outside ? { outside: options.outside } : {}),
+  });
 }

@@ -16,6 +16,8 @@ import { callKey, loopGuardNudge, trackCall } from './loop-guard.ts';
 import { schemaErrorText } from './schema-error.ts';
 import { normalizeArgs } from './aliases.ts';
 import { argTypes, coerceArgs, exampleArgs } from './arg-types.ts';
+import type { OutsideAccess } from './outside.ts';
+import { recordingTransport } from './web/web-log.ts';
 
 /** Runs after a writing tool succeeds (the post-edit syntax check); may rewrite the result and revert the change. */
 export type PostEditHook = (ctx: ToolContext, tool: string, result: ToolResult) => Promise<ToolResult>;
@@ -25,6 +27,8 @@ export interface EngineOptions {
   readonly tools: readonly ToolDef<any>[];
   readonly settings?: Partial<EngineSettings>;
   readonly postEdit?: PostEditHook;
+  /** What the host lets the specialist tools reach (the web, MCP servers); absent: nothing outside. */
+  readonly outside?: OutsideAccess;
 }
 
 /** Per-call options from the caller (the agent loop, the console), never from the model. */
@@ -48,7 +52,13 @@ export class Engine {
       settings: this.settings,
       state: this.state,
       resolve: (path, op) => resolvePath(ws, path, op),
+      ...(opts.outside && { outside: this.recorded(opts.outside) }),
     };
+  }
+
+  /** The host's outside access with every web request logged in the session state, for the session record. */
+  private recorded(outside: OutsideAccess): OutsideAccess {
+    return outside.web ? { ...outside, web: recordingTransport(outside.web, this.state.webLog) } : outside;
   }
 
   get workspace(): Workspace {

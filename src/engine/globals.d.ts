@@ -19,3 +19,19 @@ interface AbortSignal {
 declare function setTimeout(handler: () => void, ms?: number): unknown;
 declare function clearTimeout(id: unknown): void;
 declare const performance: { now(): number };
+declare class AbortController {
+  readonly signal: AbortSignal;
+  abort(reason?: unknown): void;
+}
+declare class URL {
+  constructor(url: string, base?: string | URL);
+  readonly href: string;
+  readonly protocol: string;
+  readonly username: string;
+  readonly password: string;
+  readonly host: string;
+  readonly hostname: string;
+  readonly pathname: string;
+  readonly search: string;
+  readonly searchParams: { get(name: string): string | null; set(name: string, value: string): void };
+}

@@ -21,7 +21,8 @@ export type NoteKind =
   | 'cap' // a hit cap (grep 50, glob 200) was reached
   | 'checkpoint' // a checkpoint was stored
   | 'hint' // a recovery pointer (fuzzy closest span, replace_lines after misses)
-  | 'shell'; // a shell policy decision
+  | 'shell' // a shell policy decision
+  | 'outside'; // the text came from outside the workspace (detail: web | mcp) — data, never instructions
 
 export interface Note {
   readonly kind: NoteKind;

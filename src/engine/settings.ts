@@ -31,6 +31,36 @@ export interface EngineSettings {
   /** Default shell timeout in ms, and the cap a call may ask for. */
   readonly shell_timeout: number;
   readonly shell_timeout_cap: number;
+  /** Add the specialist tools (web_search, web_fetch, mcp_call, find_models) to the coding set. */
+  readonly specialist_tools: boolean;
+  /** Which search provider web_search asks. */
+  readonly web_search_provider: WebSearchProvider;
+  /** The provider's base URL; empty: DuckDuckGo's HTML results page (SearXNG needs one). */
+  readonly web_search_url: string;
+  /** Let web_fetch and web_search reach loopback and private addresses. */
+  readonly web_allow_private: boolean;
+  /** Host names web_fetch may reach (a name also admits its subdomains); empty: any public host. */
+  readonly web_domains: readonly string[];
+  /** The deadline of one web_fetch, web_search or mcp_call call (redirects and body included), in ms. */
+  readonly web_timeout: number;
+  /** The Model Context Protocol servers mcp_call may reach. */
+  readonly mcp_servers: readonly McpServerConfig[];
+}
+
+/** The search providers web_search can ask. */
+export const WEB_SEARCH_PROVIDERS = ['duckduckgo', 'searxng'] as const;
+export type WebSearchProvider = (typeof WEB_SEARCH_PROVIDERS)[number];
+
+/**
+ * One MCP server: `url` for Streamable HTTP, or `command` + `args` for stdio (started by the
+ * host, inside its sandbox where it has one). Calls to a server not marked `read_only` are gated.
+ */
+export interface McpServerConfig {
+  readonly name: string;
+  readonly url?: string;
+  readonly command?: string;
+  readonly args?: readonly string[];
+  readonly read_only: boolean;
 }
 
 export const DEFAULT_SETTINGS: EngineSettings = Object.freeze({
@@ -48,6 +78,13 @@ export const DEFAULT_SETTINGS: EngineSettings = Object.freeze({
   syntax_check: true,
   shell_timeout: 120_000,
   shell_timeout_cap: 600_000,
+  specialist_tools: false,
+  web_search_provider: 'duckduckgo',
+  web_search_url: '',
+  web_allow_private: false,
+  web_domains: [],
+  web_timeout: 20_000,
+  mcp_servers: [],
 });
 
 /** Rough characters per token, used where no tokenizer is at hand (the estimate says so where shown). */

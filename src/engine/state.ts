@@ -4,6 +4,8 @@
  * so one task's history cannot poison another's.
  */
 
+import type { WebExchange } from './web/web-log.ts';
+
 export interface Checkpoint {
   readonly id: number;
   readonly tool: string;
@@ -29,6 +31,8 @@ export class SessionState {
   repeatCount = 0;
   /** The ws_todo checklist; each ws_todo call replaces it whole. */
   todo: readonly TodoItem[] = [];
+  /** Every web request of this session with its answer, in order; the recorder takes each step's share. */
+  readonly webLog: WebExchange[] = [];
 
   markSeen(path: string, text: string): void {
     this.seen.set(path, text);

@@ -1,6 +1,7 @@
 /** The engine of an eval arm: the arm's settings, its tools answered by the naive harness for `off`. */
 import type { Engine } from '../engine/engine.ts';
 import type { Workspace } from '../engine/workspace.ts';
+import type { OutsideAccess } from '../engine/outside.ts';
 import { harnessEngine } from '../session/naive-engine.ts';
 import type { Arm } from './arms.ts';
 
@@ -9,6 +10,7 @@ export function armEngine(
   ws: Workspace,
   arm: Pick<Arm, 'settings' | 'naive'>,
   base: { readonly context_window_tokens: number },
+  outside?: OutsideAccess,
 ): Engine {
-  return harnessEngine(ws, { ...base, ...arm.settings }, arm.naive ? 'naive' : undefined);
+  return harnessEngine(ws, { ...base, ...arm.settings }, arm.naive ? 'naive' : undefined, outside);
 }

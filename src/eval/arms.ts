@@ -80,6 +80,13 @@ export const ARMS: readonly Arm[] = Object.freeze([
   },
   { id: 'over-edit-guard-off', label: 'over-edit guard off', settings: { over_edit_guard: false }, naive: false },
   { id: 'read-before-edit-off', label: 'read-before-edit off', settings: { read_before_edit: false }, naive: false },
+  {
+    id: 'specialist',
+    label:
+      'specialist tools on (web_search, web_fetch, mcp_call, find_models; they reach outside only where the host gives access)',
+    settings: { specialist_tools: true },
+    naive: false,
+  },
 ]);
 
 export type ArmsChoice =

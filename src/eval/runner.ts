@@ -15,6 +15,7 @@ import { detectMechanisms, liveEvidence } from '../session/mechanisms.ts';
 import type { Arm } from './arms.ts';
 import { armEngine } from './arm-engine.ts';
 import { grade, seededWorkspace, type Grade, type WorkspaceFactory } from './grade.ts';
+import type { OutsideAccess } from '../engine/outside.ts';
 import type { Workspace } from '../engine/workspace.ts';
 import type { EvalRun } from './results-schema.ts';
 import { failureKind } from './taxonomy.ts';
@@ -53,6 +54,8 @@ export interface EvalHost {
   readonly loop: EvalLoopSettings;
   /** Sessions at once: 1 for a model on this machine, more for an endpoint. */
   readonly jobs: number;
+  /** What the specialist tools may reach in an arm that turns them on (the CLI gives the web); absent: nothing. */
+  readonly outside?: OutsideAccess;
   readonly signal?: AbortSignal;
   readonly onStart?: (spec: RunSpec) => void;
   /** A run finished and was graded: its sessions (the first attempt's, then a second's if it had one). */
@@ -114,7 +117,7 @@ interface Attempt {
 
 /** One session over `ws` with `statement`, graded; null when the signal interrupted it. */
 async function attempt(spec: RunSpec, host: EvalHost, ws: Workspace, statement: string): Promise<Attempt | null> {
-  const engine = armEngine(ws, spec.arm, { context_window_tokens: host.loop.contextTokens });
+  const engine = armEngine(ws, spec.arm, { context_window_tokens: host.loop.contextTokens }, host.outside);
   const { model, release } = await host.model(spec);
   const started = performance.now();
   const recorded = await recordRun({

@@ -45,7 +45,16 @@ export const LINK_BASE_SETTINGS = Object.freeze({
  * Engine settings added after the format froze, each with the value a link without it means
  * (what every build before the setting did). Only ever added to, never edited.
  */
-export const LINK_LATER_ENGINE_SETTINGS = Object.freeze({ gutter_strip: true });
+export const LINK_LATER_ENGINE_SETTINGS = Object.freeze({
+  gutter_strip: true,
+  specialist_tools: false,
+  web_search_provider: 'duckduckgo',
+  web_search_url: '',
+  web_allow_private: false,
+  web_domains: [],
+  web_timeout: 20_000,
+  mcp_servers: [],
+});
 
 /** What a link's engine settings are written against: the frozen table and the later settings. */
 const ENGINE_BASE: Readonly<Record<string, unknown>> = Object.freeze({

@@ -16,6 +16,7 @@ import type { ToolResult } from '../engine/result.ts';
 import type { EngineSettings } from '../engine/settings.ts';
 import { encodeText } from '../engine/text.ts';
 import { CODING_TOOLS } from '../engine/tools/index.ts';
+import type { OutsideAccess } from '../engine/outside.ts';
 import type { Workspace } from '../engine/workspace.ts';
 import { runNaive, type NaiveChange } from './aci-off-harness.ts';
 import type { Harness } from './record.ts';
@@ -69,7 +70,12 @@ export function engineHarness(engine: Engine): Harness | undefined {
 }
 
 /** The engine over `ws` that answers tools as `harness` does: the naive harness, or (absent) the engine itself. */
-export function harnessEngine(ws: Workspace, settings: Partial<EngineSettings>, harness: Harness | undefined): Engine {
+export function harnessEngine(
+  ws: Workspace,
+  settings: Partial<EngineSettings>,
+  harness: Harness | undefined,
+  outside?: OutsideAccess,
+): Engine {
   if (harness === 'naive') return new NaiveEngine({ workspace: ws, tools: CODING_TOOLS, settings });
-  return createEngine(ws, settings);
+  return createEngine(ws, settings, outside ? { outside } : {});
 }

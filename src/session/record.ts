@@ -11,7 +11,8 @@
  */
 import { z } from 'zod';
 import { EDIT_FORMATS, type EditFormat } from '../agent/evolve.ts';
-import type { EngineSettings } from '../engine/settings.ts';
+import { WEB_SEARCH_PROVIDERS, type EngineSettings } from '../engine/settings.ts';
+import type { WebExchange } from '../engine/web/web-log.ts';
 import { SHORT_HASH_HEX } from './hash.ts';
 import { ranNoCommand } from './needs-runner.ts';
 
@@ -26,6 +27,7 @@ export const RECORD_LIMITS = Object.freeze({
   files: 2000,
   pathChars: 1024,
   taskChars: 20_000,
+  webExchanges: 16,
 });
 
 const hash = z
@@ -51,6 +53,25 @@ const engineSettingsSchema = z.object({
   syntax_check: z.boolean(),
   shell_timeout: int(1, 600_000),
   shell_timeout_cap: int(1, 600_000),
+  // Added later, each defaulting to what a record without it ran with: no specialist tools.
+  specialist_tools: z.boolean().default(false),
+  web_search_provider: z.enum(WEB_SEARCH_PROVIDERS).default('duckduckgo'),
+  web_search_url: text(2048).default(''),
+  web_allow_private: z.boolean().default(false),
+  web_domains: z.array(text(253)).max(256).default([]),
+  web_timeout: int(1, 600_000).default(20_000),
+  mcp_servers: z
+    .array(
+      z.object({
+        name: text(64),
+        url: text(2048).optional(),
+        command: text(1024).optional(),
+        args: z.array(text(4096)).max(256).optional(),
+        read_only: z.boolean(),
+      }),
+    )
+    .max(32)
+    .default([]),
 }) satisfies z.ZodType<EngineSettings>; // a new engine setting fails here until its bounds are chosen
 
 /** The agent loop's settings that shape what the model saw. There is deliberately no approval mode here. */
@@ -83,6 +104,16 @@ const filesRefSchema = z.object({
     ),
 });
 
+/** One web request and its answer (see engine/web/web-log.ts). */
+const webExchangeSchema = z.object({
+  url: text(4096),
+  status: int(0, 999).optional(),
+  headers: z.object({ 'content-type': text(4096).optional(), location: text(4096).optional() }).optional(),
+  // A 5 MB body in base64.
+  body: text(7_000_000).optional(),
+  failure: z.object({ code: text(32), text: text(2000) }).optional(),
+}) satisfies z.ZodType<WebExchange>;
+
 const stepSchema = z.object({
   /** Exactly what the model produced. */
   raw: text(RECORD_LIMITS.rawChars),
@@ -113,6 +144,8 @@ const stepSchema = z.object({
    * when a person approves it there; a recorded denial is given again (not running is safe).
    */
   approval: z.enum(['approved', 'denied', 'unapproved']).optional(),
+  /** The web requests the step's tool made and their answers (body base64), so a replay answers them without the network. */
+  web: z.array(webExchangeSchema).max(RECORD_LIMITS.webExchanges).optional(),
 });
 
 /**

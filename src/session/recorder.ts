@@ -50,7 +50,7 @@ export async function recordRun(o: RecordOptions): Promise<RecordedRun> {
     ...o,
     onStep: (step) => {
       pending = pending.then(async () => {
-        const record = await recordStep(step, ws);
+        const record = await recordStep(step, ws, o.engine.state.webLog.splice(0));
         steps.push(record);
         o.onRecord?.(record, step);
       });
@@ -137,7 +137,15 @@ export async function recordHeader(
     v: RECORD_VERSION,
     engineVersion: await engineVersion(),
     createdAt,
-    settings: { engine: { ...engine, disabled_rungs: [...engine.disabled_rungs] }, agent },
+    settings: {
+      engine: {
+        ...engine,
+        disabled_rungs: [...engine.disabled_rungs],
+        web_domains: [...engine.web_domains],
+        mcp_servers: engine.mcp_servers.map(({ args, ...m }) => ({ ...m, ...(args && { args: [...args] }) })),
+      },
+      agent,
+    },
     // Which harness answered the tools, so a replay answers them the same way.
     ...(harness && { harness }),
     model: modelInfo(o),
@@ -155,7 +163,8 @@ export function isShellStep(step: Step): boolean {
   return TEST_TOOLS.has(step.call.tool) || step.notes.some((n) => n.kind === 'final-tests');
 }
 
-async function recordStep(step: Step, ws: Workspace): Promise<RecordedStep> {
+/** `web`: the requests the step's tool made, with their answers, so a replay can answer them offline. */
+async function recordStep(step: Step, ws: Workspace, web: RecordedStep['web']): Promise<RecordedStep> {
   return {
     raw: step.raw,
     ...(step.call && { call: { tool: step.call.tool, args: step.call.args } }),
@@ -172,5 +181,6 @@ async function recordStep(step: Step, ws: Workspace): Promise<RecordedStep> {
     }),
     ...(step.tally && { tally: { ...step.tally } }),
     ...(step.approval && { approval: step.approval }),
+    ...(web?.length && { web }),
   };
 }

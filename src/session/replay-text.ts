@@ -15,7 +15,10 @@ export function stepHeader(check: StepCheck): string {
     : check.equivalent
       ? '≈ equivalent'
       : '✓';
-  return `=== step ${check.index} · ${what} · ${mark}`;
+  const web = check.webFromRecord
+    ? ` · ${check.webFromRecord} web request(s) answered from the record, not fetched`
+    : '';
+  return `=== step ${check.index} · ${what} · ${mark}${web}`;
 }
 
 /** `2 steps equivalent (memory → memory with Node v22.1.0)`, or '' when every step was identical. */
@@ -34,12 +37,15 @@ export function formatReplay(report: ReplayReport): string {
       ? ''
       : ` (recorded with engine ${report.recordedVersion}, replayed with ${report.replayVersion})`;
   const d = report.divergence;
+  const web = report.webFromRecord
+    ? `; ${report.webFromRecord} web request(s) were answered from the record, offline — nothing was fetched`
+    : '';
   if (!d) {
     const eq = equivalentText(report);
-    if (!eq) return `✓ reproduced: ${how}, every result and workspace matches the record${version}\n`;
+    if (!eq) return `✓ reproduced: ${how}, every result and workspace matches the record${version}${web}\n`;
     const steps = report.steps.filter((s) => s.equivalent);
     const detail = steps.map((s) => `step ${s.index} (${s.tool ?? 'no call'}): ${s.equivalent!.why}`);
-    return `✓ reproduced: ${how}; ${eq}, every other result and workspace matches the record byte for byte${version}\n${detail.join('\n')}\n`;
+    return `✓ reproduced: ${how}; ${eq}, every other result and workspace matches the record byte for byte${version}${web}\n${detail.join('\n')}\n`;
   }
   const lines = [`✗ diverged at ${d.index === 0 ? 'the start' : `step ${d.index}`} (${d.kind}): ${d.why}`];
   if (d.diff) lines.push(d.diff);
@@ -47,6 +53,6 @@ export function formatReplay(report: ReplayReport): string {
     lines.push(
       `${report.laterDivergences} later step${report.laterDivergences === 1 ? '' : 's'} differ too, most likely as a consequence.`,
     );
-  lines.push(`replayed ${how}${version}`);
+  lines.push(`replayed ${how}${version}${web}`);
   return `${lines.join('\n')}\n`;
 }

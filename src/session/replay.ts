@@ -23,6 +23,7 @@ import type { RecordedStep, Session } from './record.ts';
 import { loopSettings, recordRun } from './recorder.ts';
 import { ReplayChecker, replayApprovals, type ReplayVerdict } from './replay-check.ts';
 import { seedStart } from './start.ts';
+import { replayTransport } from '../engine/web/web-log.ts';
 
 export interface ReplayOptions {
   /** A fresh, empty workspace to replay in (default: a new memory workspace). */
@@ -53,6 +54,8 @@ export interface StepCheck {
   readonly seenText: string;
   /** A shell step's command output, as the replay computed it (what a record's `shellOutput` keeps). */
   readonly shellOutput?: string;
+  /** How many web requests of this step were answered from the record instead of the network. */
+  readonly webFromRecord?: number;
   /** Present when the call was put before an approver: the replay's answer (never the recorded one). */
   readonly approval?: Step['approval'];
   /** Absent when the step reproduced. */
@@ -68,6 +71,8 @@ export interface StepCheck {
 /** The verdict on the whole record (`checked` of `expected` steps), and every step beside its record. */
 export interface ReplayReport extends ReplayVerdict {
   readonly steps: readonly StepCheck[];
+  /** Web requests answered from the record (none reached the network). */
+  readonly webFromRecord?: number;
 }
 
 /** Replays `session` and compares every step with its record. */
@@ -85,7 +90,9 @@ export async function replaySession(session: Session, opts: ReplayOptions = {}):
   const seeded = await seedStart(ws, session.workspace);
   if (!seeded.ok) return { ...checker.cannotStart(seeded.text), steps: [] };
 
-  const engine = opts.engine ? opts.engine(ws, settings) : harnessEngine(ws, settings, session.harness);
+  // The web requests the record kept are answered from it: a replay never reaches the network.
+  const web = replayTransport(recorded.flatMap((s) => s.web ?? []));
+  const engine = opts.engine ? opts.engine(ws, settings) : harnessEngine(ws, settings, session.harness, { web });
   const agent = session.settings.agent;
   const approvals = replayApprovals(recorded, recorded.length, opts.approved);
   const checks: StepCheck[] = [];
@@ -108,6 +115,7 @@ export async function replaySession(session: Session, opts: ReplayOptions = {}):
         notes: step.notes.map((n) => `${n.kind}${n.detail ? ` (${n.detail})` : ''}: ${n.text}`),
         ok: step.result?.ok ?? false,
         ...(actual.shellOutput !== undefined && { shellOutput: actual.shellOutput }),
+        ...(actual.web?.length && { webFromRecord: actual.web.length }),
         ...(step.approval && { approval: step.approval }),
         ...(check && !check.reproduced && { divergence: check.divergence }),
         ...(check?.reproduced && check.equivalent && { equivalent: check.equivalent }),
@@ -135,5 +143,5 @@ export async function replaySession(session: Session, opts: ReplayOptions = {}):
 
   await checking;
   if (held) emit({ ...held, seenText: held.resultText });
-  return { ...checker.outcome(result.stop), steps: checks };
+  return { ...checker.outcome(result.stop), steps: checks, webFromRecord: web.answered() };
 }

@@ -85,7 +85,10 @@ function starterSession(): Session {
     v: 1,
     engineVersion: '',
     createdAt: '2026-01-01T00:00:00.000Z',
-    settings: { engine: { ...DEFAULT_SETTINGS, disabled_rungs: [] }, agent: agentSettings({}) },
+    settings: {
+      engine: { ...DEFAULT_SETTINGS, disabled_rungs: [], web_domains: [], mcp_servers: [] },
+      agent: agentSettings({}),
+    },
     model: {
       id: `scripted:${STARTER_RUN.id}`,
       kind: 'scripted',

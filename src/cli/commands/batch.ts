@@ -6,6 +6,7 @@
  */
 import { createInterface } from 'node:readline';
 import { createEngine } from '../../engine/create.ts';
+import { nodeOutside } from '../outside.ts';
 import type { Engine } from '../../engine/engine.ts';
 import type { Note } from '../../engine/result.ts';
 import { EXIT, UsageError, writeOut, type CliIO, type CommandEntry } from '../command.ts';
@@ -40,7 +41,10 @@ class Sessions {
     if (!opened.ok) return `batch line not run — ${opened.text}`;
     const existing = this.byRoot.get(opened.ws.root);
     if (!existing) {
-      const engine = createEngine(opened.ws, req.settings);
+      const engine = createEngine(opened.ws, req.settings, {
+        outside: nodeOutside({ sandbox: opened.ws.sandbox, root: opened.ws.root }),
+        allTools: true,
+      });
       this.byRoot.set(opened.ws.root, engine);
       return engine;
     }

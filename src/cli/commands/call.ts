@@ -5,6 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { createEngine } from '../../engine/create.ts';
+import { nodeOutside } from '../outside.ts';
 import { EXIT, UsageError, writeOut, type CliIO, type CommandEntry } from '../command.ts';
 import { openRoot } from '../root.ts';
 import { chooseSandbox, SANDBOX_OPTIONS, SANDBOX_USAGE } from '../sandbox-option.ts';
@@ -84,7 +85,10 @@ async function runCall(argv: readonly string[], io: CliIO): Promise<number> {
   const root = await openRoot(req.root, await chooseSandbox('call', req.unsandboxed, io));
   if (!root.ok) throw usage(root.text);
 
-  const engine = createEngine(root.ws, settings?.settings);
+  const engine = createEngine(root.ws, settings?.settings, {
+    outside: nodeOutside({ sandbox: root.ws.sandbox, root: root.ws.root }),
+    allTools: true,
+  });
   const result = await engine.call(req.tool, req.args);
   const out = req.json ? JSON.stringify({ ok: result.ok, text: result.text, notes: result.notes }) : result.text;
   await writeOut(io.stdout, `${out}\n`);

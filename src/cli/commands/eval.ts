@@ -21,6 +21,7 @@ import { htmlReport } from '../../eval/report-html.ts';
 import { armTable } from '../../eval/report-rows.ts';
 import { buildResults } from '../../eval/results.ts';
 import type { EvalRun, ModelInfo } from '../../eval/results-schema.ts';
+import { nodeOutside } from '../outside.ts';
 import { EVAL_DEFAULTS, planRuns, runEval, type EvalLoopSettings, type RunSpec } from '../../eval/runner.ts';
 import type { EvalTask } from '../../eval/task.ts';
 import { BUILTIN_TASKS } from '../../eval/tasks/index.ts';
@@ -293,6 +294,7 @@ async function runEvalCommand(argv: readonly string[], io: CliIO): Promise<numbe
       model: (spec) => source.forRun(spec),
       loop: req.loop,
       jobs: req.jobs,
+      outside: nodeOutside(),
       signal: ac.signal,
       onRun: async (run, sessions) => {
         const files = [run.session, ...(run.retrySession !== undefined ? [run.retrySession] : [])];

@@ -10,6 +10,7 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createEngine } from '../../engine/create.ts';
+import { nodeOutside } from '../outside.ts';
 import { walkTree } from '../../engine/walk.ts';
 import { dominantLanguage, EDIT_FORMATS, EditFormatBandit, type EditFormat } from '../../agent/evolve.ts';
 import { LOOP_DEFAULTS, runLoop, type LoopOptions } from '../../agent/loop.ts';
@@ -251,7 +252,11 @@ async function runRun(argv: readonly string[], io: CliIO): Promise<number> {
   }
 
   // The read ceiling (~15% of the window) must follow the window the model really has.
-  const engine = createEngine(root.ws, { context_window_tokens: req.context, ...settings?.settings });
+  const engine = createEngine(
+    root.ws,
+    { context_window_tokens: req.context, ...settings?.settings },
+    { outside: nodeOutside({ sandbox: root.ws.sandbox, root: root.ws.root }) },
+  );
   const ac = new AbortController();
   const onSigint = () => ac.abort();
   process.once('SIGINT', onSigint);

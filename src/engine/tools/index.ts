@@ -1,4 +1,8 @@
-/** The registry: the coding tool set, in the order the prompt's tool cards list them. */
+/**
+ * The registry: the coding tool set, in the order the prompt's tool cards list them, and the
+ * specialist tools the setting `specialist_tools` adds (the spec's ToolNames() and
+ * SpecialistToolNames() split).
+ */
 import type { ToolDef } from '../tool.ts';
 import { wsRead } from './ws_read.ts';
 import { wsWrite } from './ws_write.ts';
@@ -16,6 +20,10 @@ import { gitStatus } from './git_status.ts';
 import { gitDiff } from './git_diff.ts';
 import { wsTodo } from './ws_todo.ts';
 import { wsSkill } from './ws_skill.ts';
+import { webSearch } from './web_search.ts';
+import { webFetch } from './web_fetch.ts';
+import { mcpCall } from './mcp_call.ts';
+import { findModels } from './find_models.ts';
 
 export const CODING_TOOLS: readonly ToolDef<any>[] = [
   wsRead,
@@ -35,3 +43,6 @@ export const CODING_TOOLS: readonly ToolDef<any>[] = [
   wsTodo,
   wsSkill,
 ];
+
+/** The specialist tools: they reach outside the workspace, so a setting turns them on. */
+export const SPECIALIST_TOOLS: readonly ToolDef<any>[] = [webSearch, webFetch, mcpCall, findModels];

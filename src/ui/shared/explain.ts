@@ -30,6 +30,11 @@ export const NOTE_EXPLANATIONS: Readonly<Record<NoteKind | LoopNoteKind, NoteExp
     tone: 'warn',
     why: 'The edit landed although old_str drifted; naming the rung tells the model how its copy differed, so it copies more exactly next time.',
   },
+  outside: {
+    label: 'Outside text',
+    tone: 'warn',
+    why: 'The text came from the web or an MCP server, not from the workspace; it is marked as data, so instructions written into a page do not pass for the task.',
+  },
   'gutter-stripped': {
     label: 'Gutter stripped',
     tone: 'warn',

@@ -1,0 +1,45 @@
+/**
+ * Loopback MCP servers for the tests: the SDK-built fixture server over Streamable HTTP
+ * (stateless, one transport per request) at /mcp, and at /garbage a server answering every
+ * request with a body that is not an MCP message.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+// @ts-expect-error — a plain .mjs fixture (it also runs as a stdio server)
+import { buildServer } from './server.mjs';
+
+export interface McpFixture {
+  readonly base: string;
+  close(): Promise<void>;
+}
+
+export async function startMcpFixture(): Promise<McpFixture> {
+  const server: Server = createServer(async (req, res) => {
+    if (req.url === '/garbage') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"jsonrpc": "2.0", "id": 0, "result": nope}');
+      return;
+    }
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    const mcp = buildServer();
+    res.on('close', () => {
+      void transport.close();
+      void mcp.close();
+    });
+    await mcp.connect(transport);
+    await transport.handleRequest(req, res, body);
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
+}
