@@ -31,7 +31,23 @@ export interface EngineSettings {
   /** Default shell timeout in ms, and the cap a call may ask for. */
   readonly shell_timeout: number;
   readonly shell_timeout_cap: number;
+  /** The tools the model is offered: `full` (every coding tool) or `small` (SMALL_TOOL_SET, for small models' windows). */
+  readonly tool_set: ToolSet;
 }
+
+export type ToolSet = 'full' | 'small';
+
+/** The `small` tool set: reading, searching, editing, writing, one command, the tests (the loop adds done). */
+export const SMALL_TOOL_SET: readonly string[] = Object.freeze([
+  'ws_read',
+  'ws_list',
+  'ws_grep',
+  'ws_edit',
+  'ws_patch',
+  'ws_write',
+  'ws_shell',
+  'ws_test',
+]);
 
 export const DEFAULT_SETTINGS: EngineSettings = Object.freeze({
   max_tool_chars: 8000,
@@ -48,6 +64,7 @@ export const DEFAULT_SETTINGS: EngineSettings = Object.freeze({
   syntax_check: true,
   shell_timeout: 120_000,
   shell_timeout_cap: 600_000,
+  tool_set: 'full',
 });
 
 /** Rough characters per token, used where no tokenizer is at hand (the estimate says so where shown). */

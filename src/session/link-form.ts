@@ -44,7 +44,7 @@ export const LINK_BASE_SETTINGS = Object.freeze({
  * Engine settings added after the format froze, each with the value a link without it means
  * (what every build before the setting did). Only ever added to, never edited.
  */
-export const LINK_LATER_ENGINE_SETTINGS = Object.freeze({ gutter_strip: true });
+export const LINK_LATER_ENGINE_SETTINGS = Object.freeze({ gutter_strip: true, tool_set: 'full' });
 
 /** What a link's engine settings are written against: the frozen table and the later settings. */
 const ENGINE_BASE: Readonly<Record<string, unknown>> = Object.freeze({

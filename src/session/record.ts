@@ -51,6 +51,8 @@ const engineSettingsSchema = z.object({
   syntax_check: z.boolean(),
   shell_timeout: int(1, 600_000),
   shell_timeout_cap: int(1, 600_000),
+  // Added later: a record without it offered the model every tool.
+  tool_set: z.enum(['full', 'small']).default('full'),
 }) satisfies z.ZodType<EngineSettings>; // a new engine setting fails here until its bounds are chosen
 
 /** The agent loop's settings that shape what the model saw. There is deliberately no approval mode here. */

@@ -366,6 +366,6 @@ describe('stop, step gate and step records', () => {
     );
     const r = await t.run();
     expect(['search_replace', 'unified_diff', 'whole_file']).toContain(r.editFormat);
-    expect(r.steps[0]!.messages[0]!.content).toContain('Preferred edit format for this run');
+    expect(r.steps[0]!.messages[0]!.content).toContain('Preferred edit format');
   });
 });
