@@ -13,7 +13,7 @@
 import { CHARS_PER_TOKEN } from '../engine/settings.ts';
 import { truncateHeadTail } from '../engine/truncate.ts';
 import type { ChatMessage, Counting, TokenCounter } from './model.ts';
-import { CalibratedCounter, countMessages, countPrompt } from './tokens.ts';
+import { CalibratedCounter, countMessages } from './tokens.ts';
 
 /** Where the tokens of one prompt went, counted as `counting` says. */
 export interface Budget {
@@ -233,9 +233,4 @@ function pair(call: string, observation: string): ChatMessage[] {
     { role: 'assistant', content: call },
     { role: 'user', content: observation },
   ];
-}
-
-/** Tokens of messages as a chat template renders them, counted with `counter` (default: the conservative estimate). */
-export function promptTokens(msgs: readonly ChatMessage[], counter: TokenCounter = new CalibratedCounter()): number {
-  return countPrompt(counter, msgs);
 }

@@ -25,7 +25,7 @@ export function countMessages(c: TokenCounter, messages: readonly ChatMessage[])
  * ASCII 1.5 (a byte-level vocabulary may spend several on one). Over every text of the bundled
  * sessions this errs high for the Qwen, Llama 3 and Phi vocabularies.
  */
-export function conservativeTokens(s: string): number {
+function conservativeTokens(s: string): number {
   let digits = 0;
   let other = 0;
   for (let i = 0; i < s.length; i++) {

@@ -8,7 +8,7 @@
 import { ModelError } from '../model.ts';
 
 /** What a refusal said about the prompt and the window, when it said it. */
-export interface Overflow {
+interface Overflow {
   readonly promptTokens?: number;
   readonly window?: number;
 }
