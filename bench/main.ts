@@ -21,6 +21,7 @@ import { shellLongSection } from './shell-long.ts';
 import { syntaxCostSection } from './syntax-cost.ts';
 import { toolCallFormatsSection } from './tool-calls.ts';
 import { wllamaSection } from './wllama.ts';
+import { tokensSection } from './tokens.ts';
 import { renderTable, targetSummary, type BenchSection, type BenchSectionDef } from './table.ts';
 
 /** The sections, in print order. New sections (patch corpus, bundle size, share-link size) go here. */
@@ -41,6 +42,7 @@ const SECTIONS: readonly BenchSectionDef[] = [
   browserSection(),
   ggufSection(),
   wllamaSection(),
+  tokensSection(),
 ];
 
 async function runSection(def: BenchSectionDef): Promise<BenchSection> {

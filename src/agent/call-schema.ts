@@ -64,7 +64,8 @@ function typeName(s: JsonSchema): string {
   if (Array.isArray(s.enum)) return s.enum.map((v) => JSON.stringify(v)).join('|');
   if ('const' in s) return JSON.stringify(s.const);
   const alts = (s.anyOf ?? s.oneOf) as JsonSchema[] | undefined;
-  if (alts) return alts.map(typeName).join('|');
+  // Each type once: `string|object[]`, not `string|object[]|string` for a union that lists string twice.
+  if (alts) return [...new Set(alts.flatMap((a) => typeName(a).split('|')))].join('|');
   if (s.type === 'array') return `${typeName((s.items ?? {}) as JsonSchema)}[]`;
   if (Array.isArray(s.type)) return s.type.join('|');
   return typeof s.type === 'string' ? s.type : 'any';

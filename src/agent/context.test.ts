@@ -1,5 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { buildContext, elisionText, promptTokens, type PromptParts, type Turn } from './context.ts';
+import {
+  buildContext as build,
+  elisionText,
+  TRIM_TO,
+  trimOf,
+  type PromptParts,
+  type Trim,
+  type Turn,
+} from './context.ts';
+import type { TokenCounter } from './model.ts';
+import { countPrompt } from './tokens.ts';
+
+/** Characters/4 with 4 tokens a message: round numbers for the breakdown. */
+const CHARS4: TokenCounter = {
+  counting: 'estimated',
+  text: (s) => Math.ceil(s.length / 4),
+  perMessage: 4,
+  perPrompt: 0,
+};
+const buildContext = (parts: PromptParts, turns: readonly Turn[], window: number, output: number, previous?: Trim) =>
+  build(parts, turns, window, output, CHARS4, previous);
+const promptTokens = (m: Parameters<typeof countPrompt>[1]) => countPrompt(CHARS4, m);
 
 const PARTS: PromptParts = { system: 's'.repeat(800), tools: 't'.repeat(400), task: 'Task: fix it.' };
 const turn = (index: number, obsChars: number, callChars = 40): Turn => ({
@@ -26,7 +47,7 @@ describe('buildContext', () => {
       elided: [],
       omitted: [],
       observationCut: false,
-      estimated: true,
+      counting: 'estimated',
     });
   });
 
@@ -99,5 +120,41 @@ describe('buildContext', () => {
     expect(messages.at(-1)!.content).toMatch(/^1:o+/);
     expect(messages.at(-1)!.content).toMatch(/\[output truncated: 20000 characters in total/);
     expect(promptTokens(messages)).toBeLessThanOrEqual(4096 - 512);
+  });
+});
+
+describe('cache-friendly trimming', () => {
+  it('keeps the previous trim while the history fits, so the prompt only grows at its end', () => {
+    const turns = Array.from({ length: 30 }, (_, i) => turn(i + 1, 1200));
+    let previous: Trim | undefined;
+    let prefixKept = 0;
+    let moves = 0;
+    let before: string[] = [];
+    for (let n = 1; n <= turns.length; n++) {
+      const { messages, budget } = buildContext(PARTS, turns.slice(0, n), 4096, 512, previous);
+      expect(promptTokens(messages)).toBeLessThanOrEqual(4096 - 512);
+      const now = messages.map((m) => m.content);
+      // All but the last two messages of the previous prompt (the latest step, maybe cut) reappear unchanged.
+      const stable = before.slice(0, -2).every((c, i) => now[i] === c);
+      if (stable) prefixKept++;
+      else moves++;
+      const trim = trimOf(budget);
+      if (previous) {
+        expect(trim.elidedThrough).toBeGreaterThanOrEqual(previous.elidedThrough);
+        expect(trim.omittedThrough).toBeGreaterThanOrEqual(previous.omittedThrough);
+      }
+      previous = trim;
+      before = now;
+    }
+    // Each move frees room for several later steps.
+    expect(moves).toBeGreaterThan(0);
+    expect(prefixKept).toBeGreaterThanOrEqual(3 * moves);
+  });
+
+  it('when it must trim, trims the history to at most TRIM_TO of its room', () => {
+    const turns = Array.from({ length: 8 }, (_, i) => turn(i + 1, 1600));
+    const { budget } = buildContext(PARTS, turns, 4096, 512);
+    const room = 4096 - 512 - budget.system - budget.tools - budget.task - budget.observation;
+    expect(budget.history).toBeLessThanOrEqual(Math.floor(room * TRIM_TO) + 8);
   });
 });

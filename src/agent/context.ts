@@ -1,16 +1,21 @@
 /**
- * The context budget for small windows (4k tokens). Each step's prompt is built from fixed
- * parts (system instructions, tool cards, task) and the history of earlier steps; the budget
- * reserves room for the reply, keeps the latest observation (cut head+tail if it alone is too
- * big), then keeps older steps newest-first. Once one no longer fits, it and every older step
- * lose their observation, replaced by a stated elision; steps that do not fit even then are
- * omitted and the task message says so. Every step records the breakdown for a budget bar.
+ * The context budget for small windows (4k tokens), in the model's own tokens (tokens.ts). Each
+ * step's prompt is built from fixed parts (system instructions, tool cards, task) and the
+ * history of earlier steps; the budget reserves room for the reply and keeps the latest
+ * observation (cut head+tail if it alone is too big). Older steps are trimmed in a way a
+ * prefix cache can follow: steps up to one boundary lose their observation (a stated elision)
+ * and steps up to a second, older boundary are left out (the task message says so). The
+ * boundaries only move forward, and only when the history no longer fits; then they move far
+ * enough that the history takes at most `TRIM_TO` of its room, so the prompt's beginning stays
+ * the same for the next several steps and an engine's KV cache is reused instead of refilled.
+ * Every step records the breakdown for a budget bar.
  */
 import { CHARS_PER_TOKEN } from '../engine/settings.ts';
 import { truncateHeadTail } from '../engine/truncate.ts';
-import type { ChatMessage } from './model.ts';
+import type { ChatMessage, Counting, TokenCounter } from './model.ts';
+import { CalibratedCounter, countMessages } from './tokens.ts';
 
-/** Where the tokens of one prompt went. All counts are characters/4 estimates. */
+/** Where the tokens of one prompt went, counted as `counting` says. */
 export interface Budget {
   readonly window: number;
   /** Kept free for the reply. */
@@ -29,7 +34,8 @@ export interface Budget {
   readonly omitted: readonly number[];
   /** True when the latest observation itself was cut to fit. */
   readonly observationCut: boolean;
-  readonly estimated: true;
+  /** The model's tokenizer, calibrated from its reports, or a conservative estimate. */
+  readonly counting: Counting;
 }
 
 /** One earlier step as the history holds it. */
@@ -47,6 +53,21 @@ export interface PromptParts {
   readonly task: string;
 }
 
+/** Where the previous step trimmed: steps up to `elidedThrough` lost their observation, up to `omittedThrough` were left out. */
+export interface Trim {
+  readonly elidedThrough: number;
+  readonly omittedThrough: number;
+}
+
+/** The trim a budget shows (0 when nothing was trimmed). */
+export function trimOf(b: Budget): Trim {
+  return {
+    elidedThrough: Math.max(0, ...b.elided, ...b.omitted),
+    omittedThrough: Math.max(0, ...b.omitted),
+  };
+}
+
+/** A quick characters/4 size, for people (the budget itself counts with a TokenCounter). */
 export function estimateTokens(text: string): number {
   return Math.ceil(text.length / CHARS_PER_TOKEN);
 }
@@ -64,22 +85,32 @@ function omissionText(first: number, last: number): string {
 /** An elided step keeps a short head of its call (a ws_write of a whole file would not fit). */
 const ELIDED_CALL_CHARS = 240;
 
+/** When the history must be trimmed, it is trimmed to at most this share of its room, so the next steps only append. */
+export const TRIM_TO = 0.4;
+
 function shortCall(t: Turn): string {
   return t.call.length <= ELIDED_CALL_CHARS
     ? t.call
     : `${t.call.slice(0, ELIDED_CALL_CHARS)}… [rest of the call of step ${t.index} elided]`;
 }
 
-/** Builds the messages of one step within `window` tokens, `output` of them reserved for the reply. */
+/**
+ * Builds the messages of one step within `window` tokens, `output` of them reserved for the
+ * reply, counted with `counter` (default: a conservative estimate). `previous` is the trim of
+ * the step before, kept while the history still fits.
+ */
 export function buildContext(
   parts: PromptParts,
   turns: readonly Turn[],
   window: number,
   output: number,
+  counter: TokenCounter = new CalibratedCounter(),
+  previous: Trim = { elidedThrough: 0, omittedThrough: 0 },
 ): { messages: ChatMessage[]; budget: Budget } {
-  const systemText = `${parts.system}\n\n${parts.tools}`;
-  let room =
-    window - output - cost([{ role: 'system', content: systemText }]) - cost([{ role: 'user', content: parts.task }]);
+  const cost = (msgs: readonly ChatMessage[]) => countMessages(counter, msgs);
+  const systemMsg: ChatMessage = { role: 'system', content: `${parts.system}\n\n${parts.tools}` };
+  const taskCost = cost([{ role: 'user', content: parts.task }]);
+  let room = window - output - counter.perPrompt - cost([systemMsg]) - taskCost;
 
   const latest = turns[turns.length - 1];
   let latestPair: ChatMessage[] = [];
@@ -90,76 +121,111 @@ export function buildContext(
     // A huge call (a whole file through ws_write) is shortened first: its text is in the file now.
     const call = cost(pair(latest.call, latest.observation)) > room ? shortCall(latest) : latest.call;
     const callTokens = cost(pair(call, ''));
-    const maxChars = Math.max(0, (room - callTokens) * CHARS_PER_TOKEN);
-    const cut = truncateHeadTail(latest.observation, maxChars);
+    const cut = cutToTokens(latest.observation, room - callTokens, counter);
     observationCut = cut.truncated;
     latestPair = pair(call, cut.text);
     observation = cost(latestPair);
     room -= observation;
   }
 
-  const kept: ChatMessage[][] = [];
-  const elided: number[] = [];
-  const omitted: number[] = [];
-  let history = 0;
-  let eliding = false;
-  let reserve = 0;
-  for (let i = turns.length - 2; i >= 0; i--) {
-    const t = turns[i]!;
-    const full = eliding ? null : pair(t.call, t.observation);
-    const fullCost = full ? cost(full) : Infinity;
-    if (fullCost <= room) {
-      kept.push(full!);
-      room -= fullCost;
-      history += fullCost;
-      continue;
-    }
-    if (!eliding && i > 0) {
-      // Older steps remain: keep room for the omission line in case they do not fit either.
-      reserve = estimateTokens(`\n\n${omissionText(1, t.index)}`);
-      room -= reserve;
-    }
-    eliding = true;
-    const short = pair(shortCall(t), elisionText(t.index));
-    const shortCost = cost(short);
-    if (omitted.length === 0 && shortCost <= room) {
-      kept.push(short);
-      elided.push(t.index);
-      room -= shortCost;
-      history += shortCost;
-    } else omitted.push(t.index);
+  const older = turns.slice(0, -1);
+  const plan = planTrim(older, previous, room, counter);
+  const kept: ChatMessage[] = [];
+  for (const t of older) {
+    if (t.index <= plan.omittedThrough) continue;
+    kept.push(
+      ...(t.index <= plan.elidedThrough ? pair(shortCall(t), elisionText(t.index)) : pair(t.call, t.observation)),
+    );
   }
-
-  let task = parts.task;
-  room += reserve;
-  if (omitted.length) {
-    // Omitted steps are the oldest ones; say so once, where the history begins.
-    task += `\n\n${omissionText(Math.min(...omitted), Math.max(...omitted))}`;
-    room -= estimateTokens(task) - estimateTokens(parts.task);
-  }
-  const messages: ChatMessage[] = [
-    { role: 'system', content: systemText },
-    { role: 'user', content: task },
-    ...kept.reverse().flat(),
-    ...latestPair,
-  ];
+  const omitted = older.filter((t) => t.index <= plan.omittedThrough).map((t) => t.index);
+  const elided = older
+    .filter((t) => t.index > plan.omittedThrough && t.index <= plan.elidedThrough)
+    .map((t) => t.index);
+  // Omitted steps are the oldest ones; say so once, where the history begins.
+  const task = omitted.length
+    ? `${parts.task}\n\n${omissionText(omitted[0]!, omitted[omitted.length - 1]!)}`
+    : parts.task;
+  const messages: ChatMessage[] = [systemMsg, { role: 'user', content: task }, ...kept, ...latestPair];
+  const history = cost(kept);
+  const taskTokens = cost([messages[1]!]);
+  room -= history + (taskTokens - taskCost);
+  const tools = counter.text(parts.tools);
   const budget: Budget = {
     window,
     output,
     // Each part is what its messages cost, role markers included, so the parts add up to the
-    // prompt's count (the step header's "N prompt"): the system message holds the tool cards too.
-    system: cost([messages[0]!]) - estimateTokens(parts.tools),
-    tools: estimateTokens(parts.tools),
-    task: cost([messages[1]!]),
+    // prompt's count (the step header's "N prompt"): the system message holds the tool cards too,
+    // and the template's once-per-prompt tokens are counted with the system prompt.
+    system: counter.perPrompt + cost([systemMsg]) - tools,
+    tools,
+    task: taskTokens,
     history,
     observation,
     free: Math.max(0, room),
-    elided: elided.sort((a, b) => a - b),
-    omitted: omitted.sort((a, b) => a - b),
+    elided,
+    omitted,
     observationCut,
-    estimated: true,
+    counting: counter.counting,
   };
   return { messages, budget };
+}
+
+/** What the older steps cost under a trim. */
+function trimCost(older: readonly Turn[], trim: Trim, counter: TokenCounter): number {
+  let n = 0;
+  const first = older.find((t) => t.index <= trim.omittedThrough);
+  if (first) n += counter.text(`\n\n${omissionText(first.index, trim.omittedThrough)}`);
+  for (const t of older) {
+    if (t.index <= trim.omittedThrough) continue;
+    const msgs = t.index <= trim.elidedThrough ? pair(shortCall(t), elisionText(t.index)) : pair(t.call, t.observation);
+    n += countMessages(counter, msgs);
+  }
+  return n;
+}
+
+/**
+ * The trim of this step: the previous one while the history fits in `room`; otherwise the
+ * boundaries move forward (observations elided first, then whole steps omitted) until the
+ * history takes at most TRIM_TO of the room — or, when even that cannot be had, until it fits.
+ */
+function planTrim(older: readonly Turn[], previous: Trim, room: number, counter: TokenCounter): Trim {
+  const last = older.length ? older[older.length - 1]!.index : 0;
+  const prev = {
+    elidedThrough: Math.min(previous.elidedThrough, last),
+    omittedThrough: Math.min(previous.omittedThrough, last),
+  };
+  if (trimCost(older, prev, counter) <= room) return prev;
+  const target = Math.floor(room * TRIM_TO);
+  // Candidates in order: more elided, then (all elided) more omitted — the first that meets the target wins.
+  const candidates: Trim[] = [];
+  for (const t of older) {
+    if (t.index > prev.elidedThrough) candidates.push({ elidedThrough: t.index, omittedThrough: prev.omittedThrough });
+  }
+  for (const t of older) {
+    if (t.index > prev.omittedThrough)
+      candidates.push({ elidedThrough: Math.max(last, prev.elidedThrough), omittedThrough: t.index });
+  }
+  let fits: Trim | undefined;
+  for (const c of candidates) {
+    const n = trimCost(older, c, counter);
+    if (n <= target) return c;
+    if (!fits && n <= room) fits = c;
+  }
+  return fits ?? { elidedThrough: last, omittedThrough: last };
+}
+
+/** Cuts `text` head+tail to at most `tokens` tokens as `counter` counts them. */
+export function cutToTokens(text: string, tokens: number, counter: TokenCounter): { text: string; truncated: boolean } {
+  if (counter.text(text) <= tokens) return { text, truncated: false };
+  // Characters per token vary with the text: start from the text's own ratio and narrow until it fits.
+  let chars = Math.floor((tokens * text.length) / Math.max(1, counter.text(text)));
+  for (let i = 0; i < 8; i++) {
+    const cut = truncateHeadTail(text, Math.max(0, chars));
+    const n = counter.text(cut.text);
+    if (n <= tokens || chars <= 0) return { text: cut.text, truncated: true };
+    chars = Math.floor(chars * (tokens / n) * 0.97) - 1;
+  }
+  return { text: truncateHeadTail(text, 0).text, truncated: true };
 }
 
 function pair(call: string, observation: string): ChatMessage[] {
@@ -168,13 +234,3 @@ function pair(call: string, observation: string): ChatMessage[] {
     { role: 'user', content: observation },
   ];
 }
-
-/** Chat templates wrap every message in role markers; a few tokens each. */
-export const MESSAGE_OVERHEAD_TOKENS = 4;
-
-/** Estimated tokens of messages as a chat template renders them. */
-export function promptTokens(msgs: readonly ChatMessage[]): number {
-  return msgs.reduce((n, m) => n + estimateTokens(m.content) + MESSAGE_OVERHEAD_TOKENS, 0);
-}
-
-const cost = promptTokens;

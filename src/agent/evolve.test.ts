@@ -78,7 +78,7 @@ function step(tool: string, result: ToolResult, extra: Partial<Step> = {}): Step
       elided: [],
       omitted: [],
       observationCut: false,
-      estimated: true,
+      counting: 'estimated',
     },
     ...extra,
   };

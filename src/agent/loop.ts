@@ -7,16 +7,25 @@
 import type { Engine } from '../engine/engine.ts';
 import type { ApprovalMode, Approver, GateCheck } from './approvals.ts';
 import { callJsonSchema, toolSpecs } from './call-schema.ts';
-import { buildContext, estimateTokens, promptTokens, type Budget, type PromptParts, type Turn } from './context.ts';
+import { buildContext, trimOf, type Budget, type PromptParts, type Turn } from './context.ts';
+import { overflowOf } from './models/context-errors.ts';
+import { CalibratedCounter, countPrompt, memoCounter } from './tokens.ts';
 import type { EditFormat, EditFormatBandit } from './evolve.ts';
-import { toModelError, type ChatMessage, type Completion, type Model } from './model.ts';
+import {
+  toModelError,
+  type ChatMessage,
+  type Completion,
+  type Model,
+  type ModelError,
+  type TokenCounter,
+} from './model.ts';
 import { parseCall, type ParseOutcome } from './parse.ts';
 import { buildPrompt, type Skill } from './prompt.ts';
 import { skillCards } from '../engine/skills/index.ts';
 import { onLoad, type LoadTiming } from '../engine/lazy-load.ts';
 import { INITIAL_STALL } from './stall.ts';
 import { LOOP_DEFAULTS } from './loop-defaults.ts';
-import { freezeStep, stopText, type Step, type StepTiming, type Stop } from './step.ts';
+import { freezeStep, stopText, type LoopNote, type Step, type StepTiming, type Stop } from './step.ts';
 import { executeTurn, type TurnOutcome, type TurnSettings } from './turn.ts';
 
 export interface LoopOptions {
@@ -71,20 +80,36 @@ export async function runLoop(o: LoopOptions): Promise<RunResult> {
   for (let index = 1; ; index++) {
     if (await stoppedBeforeStep(o, index)) return end({ kind: 'stopped' });
     const startedAt = Date.now();
-    const { messages, budget } = buildContext(run.prompt, steps.map(toTurn), run.window, run.output);
     const t0 = performance.now();
-    const reply = await query(o, run, messages, index);
-    if ('stop' in reply) return end(reply.stop);
+    const asked = await queryFitting(o, run, steps, index);
+    if ('stop' in asked) return end(asked.stop);
+    const { reply, messages, budget } = asked;
     const t1 = performance.now();
+    if (reply.usage) run.calibrate?.observe(messages, reply.usage.promptTokens);
     const parsed = parseCall(reply.text, { tools: run.toolNames });
+    // A reply cut at the token limit is not a broken call: the model is told it was cut and to write less.
+    const cut = reply.finishReason === 'length' && (!parsed.ok || parsed.repairs.includes('closed-braces'));
+    const outcome = cut ? cutReply(reply.text, run.output) : parsed;
     const loads: LoadTiming[] = [];
     const stopListening = onLoad((l) => loads.push(l));
-    const turn = await executeTurn(run.turn, parsed, index, stall).finally(stopListening);
-    failures = parsed.ok ? 0 : failures + 1;
+    const turn = await executeTurn(run.turn, outcome, index, stall, cut).finally(stopListening);
+    if (!cut) failures = parsed.ok ? 0 : failures + 1;
     stall = turn.stall;
     const stop = turn.stop ?? limitAfter(o, index, failures);
     const timing = { startedAt, modelMs: t1 - t0, toolMs: performance.now() - t1, ...(loads.length > 0 && { loads }) };
-    const step = record({ index, messages, budget, reply, parsed, turn, stop, timing });
+    const notes = asked.retried ? [asked.retried] : [];
+    const step = record({
+      index,
+      messages,
+      budget,
+      reply,
+      parsed: outcome,
+      turn,
+      stop,
+      timing,
+      notes,
+      counter: run.counter,
+    });
     steps.push(step);
     o.onStep?.(step);
     o.evolve?.learn(o.model.family, step);
@@ -105,7 +130,11 @@ interface PreparedRun {
   readonly prompt: PromptParts;
   readonly toolNames: readonly string[];
   readonly jsonSchema?: object;
-  readonly window: number;
+  /** The budget's window: the model's, until a refusal for length shrinks it for the rest of the run. */
+  window: number;
+  /** Counts the prompt: the model's tokenizer, or the calibrated estimate (`calibrate`) it learns from usage. */
+  readonly counter: TokenCounter;
+  readonly calibrate?: CalibratedCounter;
   readonly output: number;
   readonly editFormat?: EditFormat;
   readonly turn: TurnSettings;
@@ -116,7 +145,10 @@ function prepare(o: LoopOptions): PreparedRun {
   const editFormat = o.editFormat ?? o.evolve?.choose(o.model.family, o.language ?? 'other');
   // The prompt shows the cards of the skills ws_skill can serve, unless the caller chose others.
   const skills = o.skills ?? (o.engine.tools.has('ws_skill') ? skillCards() : []);
+  const calibrate = o.model.tokenizer ? undefined : new CalibratedCounter();
   return {
+    counter: o.model.tokenizer ? memoCounter(o.model.tokenizer) : calibrate!,
+    ...(calibrate && { calibrate }),
     prompt: buildPrompt({
       tools: specs,
       task: o.task,
@@ -138,12 +170,76 @@ function prepare(o: LoopOptions): PreparedRun {
   };
 }
 
+interface Asked {
+  readonly reply: Completion;
+  readonly messages: readonly ChatMessage[];
+  readonly budget: Budget;
+  /** Present when the model refused the first prompt as too long and a smaller one was sent. */
+  readonly retried?: LoopNote;
+}
+
+/**
+ * Builds the step's prompt within the window and asks the model. A refusal for length (any
+ * engine's, recognised in models/context-errors.ts) rebuilds the prompt once within a smaller
+ * budget — the window the refusal named, else three quarters of ours — and the run keeps that
+ * budget; a second refusal ends the run as `context-overflow`.
+ */
+async function queryFitting(
+  o: LoopOptions,
+  run: PreparedRun,
+  steps: readonly Step[],
+  index: number,
+): Promise<Asked | { stop: Stop }> {
+  const turns = steps.map(toTurn);
+  const previous = steps.length ? trimOf(steps[steps.length - 1]!.budget) : undefined;
+  const build = () => buildContext(run.prompt, turns, run.window, run.output, run.counter, previous);
+  const first = build();
+  const reply = await query(o, run, first.messages, index);
+  if (!('error' in reply)) return { reply, ...first };
+  if (reply.error.code !== 'context') return { stop: stopFor(o, reply.error) };
+  const overflow = overflowOf(reply.error);
+  if (overflow.promptTokens !== undefined) run.calibrate?.observe(first.messages, overflow.promptTokens);
+  const was = run.window;
+  run.window = Math.min(
+    Math.floor(was * SHRINK_ON_REFUSAL),
+    overflow.window !== undefined ? overflow.window : Infinity,
+  );
+  const second = build();
+  const again = await query(o, run, second.messages, index);
+  if ('error' in again) {
+    if (again.error.code !== 'context') return { stop: stopFor(o, again.error) };
+    return { stop: { kind: 'context-overflow', message: overflowMessage(was, run.window, again.error.message) } };
+  }
+  const retried: LoopNote = {
+    kind: 'context-retry',
+    text: `the model refused a prompt of ${first.budget.window - first.budget.output - first.budget.free} tokens (budget ${was}) as too long for its window; rebuilt within ${run.window} tokens and sent again`,
+    detail: String(run.window),
+  };
+  return { reply: again, ...second, retried };
+}
+
+/** The budget a refused prompt is rebuilt within, as a share of the one it had. */
+const SHRINK_ON_REFUSAL = 0.75;
+
+function overflowMessage(window: number, smaller: number, said: string): string {
+  return (
+    `the prompt did not fit the model's context window, even rebuilt within ${smaller} tokens after a refusal at ${window} (${said}). ` +
+    'A larger context window would help (pick a model or setting with more tokens, or --context with a larger value), or a smaller task: fewer or shorter files read at once.'
+  );
+}
+
+function stopFor(o: LoopOptions, err: ModelError): Stop {
+  return err.code === 'aborted' || o.signal?.aborted
+    ? { kind: 'stopped' }
+    : { kind: 'model-error', code: err.code, message: err.message };
+}
+
 async function query(
   o: LoopOptions,
   run: PreparedRun,
   messages: readonly ChatMessage[],
   index: number,
-): Promise<Completion | { stop: Stop }> {
+): Promise<Completion | { error: ModelError }> {
   try {
     return await o.model.complete(messages, {
       seed: o.seed ?? LOOP_DEFAULTS.seed,
@@ -154,13 +250,7 @@ async function query(
       ...(o.onToken && { onToken: (d: string) => o.onToken!(d, index) }),
     });
   } catch (e) {
-    const err = toModelError(e);
-    return {
-      stop:
-        err.code === 'aborted' || o.signal?.aborted
-          ? { kind: 'stopped' }
-          : { kind: 'model-error', code: err.code, message: err.message },
-    };
+    return { error: toModelError(e) };
   }
 }
 
@@ -185,6 +275,9 @@ async function stoppedBeforeStep(o: LoopOptions, index: number): Promise<boolean
 
 interface StepParts {
   readonly index: number;
+  readonly counter: TokenCounter;
+  /** The loop's own notes about the query (a rebuilt prompt). */
+  readonly notes: readonly LoopNote[];
   readonly messages: readonly ChatMessage[];
   readonly budget: Budget;
   readonly reply: Completion;
@@ -208,16 +301,31 @@ function record(p: StepParts): Step {
     ...(parsed.ok ? { call: parsed.call } : { parseError: { kind: parsed.error, message: parsed.message } }),
     ...(turn.result && { result: turn.result }),
     observation: turn.observation,
-    notes: [...turn.notes, ...limit],
+    notes: [...p.notes, ...turn.notes, ...limit],
     ...(turn.approval && { approval: turn.approval }),
     ...(turn.tally && { tally: turn.tally }),
     timing: p.timing,
-    // The model's tokenizer when it reports usage; otherwise an estimate, flagged as one.
+    // The model's tokenizer when it reports usage; otherwise the budget's own count, flagged unless counted.
     tokens: reply.usage
       ? { prompt: reply.usage.promptTokens, completion: reply.usage.completionTokens, estimated: false }
-      : { prompt: promptTokens(p.messages), completion: estimateTokens(reply.text), estimated: true },
+      : {
+          prompt: countPrompt(p.counter, p.messages),
+          completion: p.counter.text(reply.text),
+          estimated: p.counter.counting !== 'counted',
+        },
     budget: p.budget,
   });
+}
+
+/** The outcome of a reply cut at the token limit before its call was complete: nothing runs, and the model is told why. */
+function cutReply(raw: string, maxTokens: number): ParseOutcome {
+  return {
+    ok: false,
+    error: 'truncated',
+    message:
+      `Your reply was cut off at the limit of ${maxTokens} tokens for one reply, after ${raw.length} characters, before its call was complete, so nothing ran. ` +
+      'Write a smaller change: ws_edit or ws_patch for the lines that change instead of ws_write of a whole file; write a long new file in parts (ws_write a first part, then add the rest with ws_edit).',
+  };
 }
 
 function toTurn(step: Step): Turn {

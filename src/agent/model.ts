@@ -25,6 +25,20 @@ export interface CompleteOptions {
   readonly onToken?: (delta: string) => void;
 }
 
+/** How a budget's numbers were made: the model's tokenizer, calibrated from its reports, or a conservative estimate. */
+export type Counting = 'counted' | 'calibrated' | 'estimated';
+
+/** Counts tokens as one model reads them (tokens.ts has the counters the loop keeps). */
+export interface TokenCounter {
+  readonly counting: Counting;
+  /** Tokens of one message's text. */
+  text(s: string): number;
+  /** Tokens the chat template adds around each message (role markers, end of turn). */
+  readonly perMessage: number;
+  /** Tokens the template adds once (a begin-of-text token, the reply's header). */
+  readonly perPrompt: number;
+}
+
 /** Token counts as the model's own tokenizer reported them. */
 export interface Usage {
   readonly promptTokens: number;
@@ -52,8 +66,13 @@ export interface ModelExchange {
   readonly response: { readonly [key: string]: unknown };
 }
 
+/** Why decoding ended: the reply was complete (`stop`), or it was cut at `maxTokens` (`length`). */
+export type FinishReason = 'stop' | 'length';
+
 export interface Completion {
   readonly text: string;
+  /** Present when the engine says why it stopped writing. */
+  readonly finishReason?: FinishReason;
   readonly usage?: Usage;
   readonly timings?: EngineTimings;
   /** Present when the adapter calls a server (the OpenAI-compatible one). */
@@ -67,6 +86,8 @@ export interface Model {
   readonly family: string;
   /** Context window in tokens when the adapter knows it. */
   readonly contextWindow?: number;
+  /** Counts text in this model's own tokens, when its tokenizer is at hand (llama.cpp in Node). */
+  readonly tokenizer?: TokenCounter;
   complete(messages: readonly ChatMessage[], opts: CompleteOptions): Promise<Completion>;
 }
 
@@ -80,6 +101,7 @@ export type ModelErrorCode =
   | 'gpu' // WebGPU missing, no adapter, no shader-f16, device lost
   | 'storage' // the browser refused to store the weights (quota)
   | 'load' // the model could not be loaded for another reason
+  | 'context' // the prompt did not fit the model's context window (the engine refused it)
   | 'aborted'; // the caller stopped the request
 
 /**

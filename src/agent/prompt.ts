@@ -4,7 +4,7 @@
  * skill cards) and tool cards (name + one-line contract + compact schema). Kept short on
  * purpose: it must leave room for the work in a 4k-token window.
  */
-import { CANONICAL_CALL, CANONICAL_DONE } from './parse.ts';
+import { CANONICAL_DONE } from './parse.ts';
 import { compactArgs, type ToolSpec } from './call-schema.ts';
 import type { PromptParts } from './context.ts';
 import { FORMAT_TOOL, type EditFormat } from './evolve.ts';
@@ -46,33 +46,28 @@ export function editContract(format: EditFormat | undefined): string {
 }
 
 const REPLY_RULES = [
-  'You are a coding agent. You work on the project only by calling tools, one per turn.',
+  'You are a coding agent: you work on the project only by calling tools.',
   '',
   '# Reply format',
-  'Reply with exactly one JSON object and nothing else:',
+  'Reply with exactly one JSON object and nothing else. One tool call per turn: a further call is dropped.',
   '{"thought": "one short sentence", "tool": "ws_read", "args": {"path": "src/index.js"}}',
-  '- One tool call per turn: only the first call in a message runs; any further call is dropped.',
-  '- Never end on a tool call: when the work is done and checked, reply with the final JSON:',
+  'Never end on a tool call: when the work is done and checked, reply with the final JSON:',
   CANONICAL_DONE,
 ].join('\n');
 
+/** The worked example and the worked repair: one edit shown once, and the refusal its most common mistake gets. */
 const WORKED_EXAMPLE = [
   '# Worked example',
   'ws_read showed:',
   '     1|export function add(a, b) {',
   '     2|  return a - b;',
-  '     3|}',
   'Edit, with old_str copied exactly and without the numbers:',
   '{"tool": "ws_edit", "args": {"path": "src/math.js", "old_str": "  return a - b;", "new_str": "  return a + b;"}}',
-].join('\n');
-
-const WORKED_REPAIR = [
+  '',
   '# Worked repair',
-  'Wrong — old_str copied with the line-number prefix:',
-  '{"tool": "ws_edit", "args": {"path": "src/math.js", "old_str": "     2|  return a - b;\\n}", "new_str": "  return a + b;\\n}"}}',
-  'Result: Edit refused — old_str has ws_read line numbers (the "42|" gutter) on 1 of its 2 non-blank lines but not on the others …',
-  'Fix — copy only the text after the "|", exactly:',
-  '{"tool": "ws_edit", "args": {"path": "src/math.js", "old_str": "  return a - b;\\n}", "new_str": "  return a + b;\\n}"}}',
+  'Wrong: old_str "     2|  return a - b;" (with the line-number prefix).',
+  'Result: Edit refused — old_str has ws_read line numbers (the "42|" gutter) …',
+  'Fix: copy only the text after the "|", as in the example.',
 ].join('\n');
 
 const FORMAT_ADVICE: Readonly<Record<EditFormat, string>> = {
@@ -88,24 +83,24 @@ export function buildPrompt(input: PromptInput): PromptParts {
       ? input.editFormat
       : undefined;
   const sections = [REPLY_RULES, `# Edit contract\n${editContract(format)}`];
-  if (format) sections.push(`Preferred edit format for this run: ${FORMAT_ADVICE[format]}`);
-  sections.push(WORKED_EXAMPLE, WORKED_REPAIR);
+  if (format) sections.push(`Preferred edit format: ${FORMAT_ADVICE[format]}`);
+  sections.push(WORKED_EXAMPLE);
   if (input.skills?.length) sections.push(skillCards(input.skills));
   return { system: sections.join('\n\n'), tools: toolCards(input.tools), task: taskMessage(input.task) };
 }
 
-/** `- ws_read — Read a windowed slice … args: {path: string, offset?: integer}` per tool. */
+/** `- ws_read {path: string, offset?: integer}: Read a windowed slice …` per tool: name, arguments, contract. */
 export function toolCards(tools: readonly ToolSpec[]): string {
-  return ['# Tools', ...tools.map((t) => `- ${t.name} — ${t.summary}. args: ${compactArgs(t.schema)}`)].join('\n');
+  return ['# Tools', ...tools.map((t) => `- ${t.name} ${compactArgs(t.schema)}: ${t.summary}`)].join('\n');
 }
 
 function skillCards(skills: readonly Skill[]): string {
   return [
-    '# Skills (read one with ws_skill {"name": "…"} when it applies)',
+    '# Skills (read one with ws_skill when it applies)',
     ...skills.map((s) => `- ${s.name} — ${s.description}`),
   ].join('\n');
 }
 
 function taskMessage(task: string): string {
-  return `Task: ${task.trim()}\n\nPaths are relative to the project root. Start by looking (ws_list, ws_read), then act. Reply with one JSON call, e.g. ${CANONICAL_CALL}`;
+  return `Task: ${task.trim()}\n\nPaths are relative to the project root. Start by looking (ws_list, ws_read), then act.`;
 }

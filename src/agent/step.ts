@@ -19,6 +19,8 @@ export type LoopNoteKind =
   | 'approval' // a person was asked, or a replayed gated step was not approved here (detail: approved | denied | unapproved)
   | 'elided' // older observations were elided to fit the context window (detail: step indexes)
   | 'observation-cut' // the latest observation itself was cut to fit
+  | 'reply-cut' // the reply was cut at the token limit before its call was complete; the model was told to write less
+  | 'context-retry' // the model refused the prompt as too long; it was rebuilt within a smaller budget (detail: the new window)
   | 'no-test-tool' // done ran without a ws_test tool to run the tests
   | 'final-tests' // done ran the tests one last time
   | 'limit'; // the run stopped here (detail: stop kind)
@@ -32,7 +34,7 @@ export interface LoopNote {
 export interface StepTokens {
   readonly prompt: number;
   readonly completion: number;
-  /** True when the counts are a characters/4 estimate rather than the model's tokenizer. */
+  /** True when the counts are an estimate (calibrated or conservative) rather than the model's tokenizer. */
   readonly estimated: boolean;
 }
 
@@ -89,6 +91,8 @@ export type Stop =
   | { readonly kind: 'max-steps'; readonly limit: number }
   | { readonly kind: 'parse-failures'; readonly count: number }
   | { readonly kind: 'stopped' }
+  /** The model refused the prompt as too long for its window, again after it was rebuilt smaller. */
+  | { readonly kind: 'context-overflow'; readonly message: string }
   | { readonly kind: 'model-error'; readonly code: ModelErrorCode; readonly message: string };
 
 /** One line for people: why the run ended. */
@@ -102,6 +106,8 @@ export function stopText(stop: Stop): string {
       return `stopped after ${stop.count} replies in a row without a usable tool call`;
     case 'stopped':
       return 'stopped by the user';
+    case 'context-overflow':
+      return stop.message;
     case 'model-error':
       return `the model failed (${stop.code}): ${stop.message}`;
     default: {

@@ -46,15 +46,19 @@ export async function executeTurn(
   parsed: ParseOutcome,
   index: number,
   stall: StallState,
+  /** The reply was cut at the token limit: said as such, not as a broken call. */
+  cut = false,
 ): Promise<TurnOutcome> {
   if (!parsed.ok) {
     const next = stallStep(stall, undefined, s.stallSteps);
     const notes: LoopNote[] = [
-      {
-        kind: 'parse-retry',
-        text: `no usable call (${parsed.error}); told the model how to retry`,
-        detail: parsed.error,
-      },
+      cut
+        ? { kind: 'reply-cut', text: 'the reply was cut at the token limit; told the model to write a smaller change' }
+        : {
+            kind: 'parse-retry',
+            text: `no usable call (${parsed.error}); told the model how to retry`,
+            detail: parsed.error,
+          },
     ];
     return finishTurn({ observation: parsed.message, notes, stall: next.state }, next.nudge);
   }

@@ -5,7 +5,7 @@
  * every failure is a result whose text says what happened and what to do next.
  */
 import type { Workspace } from './workspace.ts';
-import { DEFAULT_SETTINGS, type EngineSettings } from './settings.ts';
+import { DEFAULT_SETTINGS, SMALL_TOOL_SET, type EngineSettings } from './settings.ts';
 import { SessionState } from './state.ts';
 import type { ToolDef } from './tool.ts';
 import type { ToolContext } from './context.ts';
@@ -45,7 +45,8 @@ export class Engine {
 
   constructor(private readonly opts: EngineOptions) {
     this.settings = Object.freeze({ ...DEFAULT_SETTINGS, ...opts.settings });
-    this.tools = new Map(opts.tools.map((t) => [t.name, t]));
+    const offered = (t: ToolDef<any>) => this.settings.tool_set !== 'small' || SMALL_TOOL_SET.includes(t.name);
+    this.tools = new Map(opts.tools.filter(offered).map((t) => [t.name, t]));
     const ws = opts.workspace;
     this.ctx = {
       ws,

@@ -31,6 +31,8 @@ export interface EngineSettings {
   /** Default shell timeout in ms, and the cap a call may ask for. */
   readonly shell_timeout: number;
   readonly shell_timeout_cap: number;
+  /** The tools the model is offered: `full` (every coding tool) or `small` (SMALL_TOOL_SET, for small models' windows). */
+  readonly tool_set: ToolSet;
   /** Add the specialist tools (web_search, web_fetch, mcp_call, find_models) to the coding set. */
   readonly specialist_tools: boolean;
   /** Which search provider web_search asks. */
@@ -63,6 +65,20 @@ export interface McpServerConfig {
   readonly read_only: boolean;
 }
 
+export type ToolSet = 'full' | 'small';
+
+/** The `small` tool set: reading, searching, editing, writing, one command, the tests (the loop adds done). */
+export const SMALL_TOOL_SET: readonly string[] = Object.freeze([
+  'ws_read',
+  'ws_list',
+  'ws_grep',
+  'ws_edit',
+  'ws_patch',
+  'ws_write',
+  'ws_shell',
+  'ws_test',
+]);
+
 export const DEFAULT_SETTINGS: EngineSettings = Object.freeze({
   max_tool_chars: 8000,
   read_window_lines: 120,
@@ -85,6 +101,7 @@ export const DEFAULT_SETTINGS: EngineSettings = Object.freeze({
   web_domains: [],
   web_timeout: 20_000,
   mcp_servers: [],
+  tool_set: 'full',
 });
 
 /** Rough characters per token, used where no tokenizer is at hand (the estimate says so where shown). */

@@ -71,6 +71,12 @@ export const ARMS: readonly Arm[] = Object.freeze([
     settings: { max_tool_chars: NO_CAP_CHARS },
     naive: false,
   },
+  {
+    id: 'tools-small',
+    label: 'small tool set (read, list, grep, edit, patch, write, shell, test, done)',
+    settings: { tool_set: 'small' },
+    naive: false,
+  },
   { id: 'syntax-check-off', label: 'post-edit syntax check off', settings: { syntax_check: false }, naive: false },
   {
     id: 'read-window-off',

@@ -3,7 +3,8 @@
  * in one place:
  *
  * - `no-valid-call`: the loop stopped after replies in a row without a usable tool call;
- * - `context-overflow`: the model's server refused a prompt too long for its window, or the run
+ * - `context-overflow`: the model refused a prompt too long for its window (again after the loop
+ *   rebuilt it smaller: the stop `context-overflow`), or the run
  *   hit the step limit after the history no longer fit (steps left out, the latest observation cut);
  * - `loop`: the run hit the step limit repeating itself (the loop guard fired, or its last calls were identical);
  * - `step-limit`: the run hit the step limit otherwise;
@@ -25,8 +26,10 @@ export function failureKind(passed: boolean, stop: Stop, steps: readonly Step[])
   switch (stop.kind) {
     case 'parse-failures':
       return 'no-valid-call';
+    case 'context-overflow':
+      return 'context-overflow';
     case 'model-error':
-      return CONTEXT_ERROR.test(stop.message) ? 'context-overflow' : 'model-error';
+      return stop.code === 'context' || CONTEXT_ERROR.test(stop.message) ? 'context-overflow' : 'model-error';
     case 'done':
       return stop.verdict === 'pass' ? 'wrong-edit' : 'gave-up';
     case 'stopped':

@@ -47,6 +47,7 @@ export const LINK_BASE_SETTINGS = Object.freeze({
  */
 export const LINK_LATER_ENGINE_SETTINGS = Object.freeze({
   gutter_strip: true,
+  tool_set: 'full',
   specialist_tools: false,
   web_search_provider: 'duckduckgo',
   web_search_url: '',

@@ -72,6 +72,8 @@ const engineSettingsSchema = z.object({
     )
     .max(32)
     .default([]),
+  // Added later: a record without it offered the model every tool.
+  tool_set: z.enum(['full', 'small']).default('full'),
 }) satisfies z.ZodType<EngineSettings>; // a new engine setting fails here until its bounds are chosen
 
 /** The agent loop's settings that shape what the model saw. There is deliberately no approval mode here. */

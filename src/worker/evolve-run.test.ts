@@ -21,7 +21,7 @@ const SCRIPTED: RunConfig = {
 };
 /** The scripted model's family and the starter template's main language: the row these runs use. */
 const KEY = { family: 'scripted', language: 'javascript' } as const;
-const ADVICE_LINE = /^Preferred edit format for this run: (.*)$/m;
+const ADVICE_LINE = /^Preferred edit format: (.*)$/m;
 
 const open: EngineClient[] = [];
 afterEach(() => {

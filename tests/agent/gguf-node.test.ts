@@ -11,6 +11,7 @@ import { callJsonSchema, toolSpecs } from '../../src/agent/call-schema.ts';
 import type { ChatMessage } from '../../src/agent/model.ts';
 import type { GgufNodeModel } from '../../src/agent/models/gguf-node.ts';
 import { parseCall } from '../../src/agent/parse.ts';
+import { countPrompt } from '../../src/agent/tokens.ts';
 import { createEngine } from '../../src/engine/create.ts';
 import { MemoryWorkspace } from '../../src/workspace/memory/memory-workspace.ts';
 import { cleanup, tempRoot } from '../cli/cli-process.ts';
@@ -48,6 +49,19 @@ describe.skipIf(!run)('node-llama-cpp on the generated model', () => {
   it('is named after its file', () => {
     expect(model.id).toBe(`gguf:${TEST_MODEL_FILE}`);
     expect(model.contextWindow).toBe(4096);
+  });
+
+  it('counts a prompt with its own tokenizer and chat template: never under what llama.cpp reads, at most 2 over', async () => {
+    const messages: ChatMessage[] = [
+      ...conversation(1),
+      { role: 'assistant', content: '{"tool": "ws_list", "args": {}}' },
+      { role: 'user', content: 'src/\n  index.js\n  math.js\n' },
+    ];
+    const c = await model.complete(messages, { seed: 1, temperature: 0, maxTokens: 4 });
+    expect(model.tokenizer.counting).toBe('counted');
+    const counted = countPrompt(model.tokenizer, messages);
+    expect(counted).toBeGreaterThanOrEqual(c.usage!.promptTokens);
+    expect(counted).toBeLessThanOrEqual(c.usage!.promptTokens + 2);
   });
 
   it('writes 200 constrained replies that the schema accepts and the loop parses, none failing', async () => {

@@ -80,7 +80,9 @@ describe('a scripted run of a small task', () => {
     for (const s of r.steps) {
       expect(s.tokens.estimated).toBe(true);
       expect(s.budget.window).toBe(4096);
-      expect(s.budget.system + s.budget.tools).toBeLessThan(1500);
+      // A scripted model reports no usage: the budget is the conservative estimate, said as such.
+      expect(s.budget.counting).toBe('estimated');
+      expect(s.budget.system + s.budget.tools).toBeLessThan(2000);
     }
     // The bandit learned from the edit: search_replace in javascript, landed on the indentation rung.
     expect(bandit.rows().find((row) => row.format === 'search_replace')).toMatchObject({

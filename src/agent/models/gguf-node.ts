@@ -41,8 +41,11 @@ import {
   type CompleteOptions,
   type Completion,
   type EngineTimings,
+  type FinishReason,
   type Model,
+  type TokenCounter,
 } from '../model.ts';
+import { contextError } from './context-errors.ts';
 import { modelFamily } from './catalog.ts';
 import { GgufFormatError, metaString, readGgufHeader, trainedContext } from './gguf-header.ts';
 import { bannedTokenIds } from './utf8-bans.ts';
@@ -118,6 +121,7 @@ export class GgufNodeModel implements Model {
   readonly id: string;
   readonly family: string;
   readonly contextWindow: number;
+  readonly tokenizer: TokenCounter;
   private readonly chat: LlamaChat;
   private readonly bias: TokenBias;
   private readonly grammars = new Map<string, Promise<LlamaGrammar>>();
@@ -134,6 +138,7 @@ export class GgufNodeModel implements Model {
     this.contextWindow = context.contextSize;
     this.chat = new LlamaChat({ contextSequence: context.getSequence() });
     this.bias = new TokenBias(model.tokenizer);
+    this.tokenizer = templateCounter(model, this.chat);
     for (const token of who.bans) this.bias.set(token as Token, 'never');
   }
 
@@ -148,8 +153,9 @@ export class GgufNodeModel implements Model {
     // The prompt as evaluated: the sequence's tokens when the first reply token arrives.
     let prompt: readonly Token[] = [];
     let text = '';
+    let finishReason: FinishReason = 'stop';
     try {
-      await this.chat.generateResponse(history(messages), {
+      const res = await this.chat.generateResponse(history(messages), {
         ...(grammar && { grammar }),
         tokenBias: this.bias,
         seed: requestSeed(o.seed, this.requests++),
@@ -166,11 +172,13 @@ export class GgufNodeModel implements Model {
           o.onToken?.(chunk);
         },
       });
+      if (res.metadata.stopReason === 'maxTokens') finishReason = 'length';
     } catch (e) {
       if (o.signal?.aborted) throw new ModelError('aborted', 'The model request was stopped.');
-      throw new ModelError(
-        'load',
-        `llama.cpp failed while answering with ${this.who.name}: ${e instanceof Error ? e.message : String(e)}`,
+      const said = e instanceof Error ? e.message : String(e);
+      throw (
+        contextError(`llama.cpp (${this.who.name})`, said) ??
+        new ModelError('load', `llama.cpp failed while answering with ${this.who.name}: ${said}`)
       );
     }
     const end = performance.now();
@@ -185,7 +193,7 @@ export class GgufNodeModel implements Model {
       prefillTps: rate(read, firstAt - start),
       decodeTps: rate(Math.max(0, written - 1), end - firstAt),
     };
-    return { text, usage: { promptTokens: prompt.length, completionTokens: written }, timings };
+    return { text, finishReason, usage: { promptTokens: prompt.length, completionTokens: written }, timings };
   }
 
   /** Frees the context, the weights and the engine. */
@@ -235,4 +243,30 @@ function history(messages: readonly ChatMessage[]): ChatHistoryItem[] {
   );
   items.push({ type: 'model', response: [] });
   return items;
+}
+
+/**
+ * Counts with the model's own tokenizer and its own chat template: the template's tokens per
+ * message and once per prompt are read off two rendered conversations, so a prompt's count is
+ * its content's tokens plus those.
+ */
+function templateCounter(model: LlamaModel, chat: LlamaChat): TokenCounter {
+  const text = (s: string) => (s ? model.tokenize(s, false).length : 0);
+  const rendered = (items: ChatHistoryItem[]) =>
+    chat.chatWrapper.generateContextState({ chatHistory: items }).contextText.tokenize(model.tokenizer).length;
+  const one = rendered([
+    { type: 'system', text: 'a' },
+    { type: 'user', text: 'b' },
+    { type: 'model', response: [] },
+  ]);
+  const two = rendered([
+    { type: 'system', text: 'a' },
+    { type: 'user', text: 'b' },
+    { type: 'model', response: ['c'] },
+    { type: 'user', text: 'd' },
+    { type: 'model', response: [] },
+  ]);
+  const perMessage = Math.max(0, Math.ceil((two - one - text('c') - text('d')) / 2));
+  const perPrompt = Math.max(0, one - text('a') - text('b') - 2 * perMessage);
+  return { counting: 'counted', text, perMessage, perPrompt };
 }

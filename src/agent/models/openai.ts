@@ -16,6 +16,7 @@ import {
   type ModelExchange,
   type Usage,
 } from '../model.ts';
+import { contextError } from './context-errors.ts';
 import { callText, toolsOf, type ToolCallPart } from './tool-calls.ts';
 import { modelFamily } from './catalog.ts';
 import { sseData } from './sse.ts';
@@ -73,7 +74,7 @@ export class OpenAIModel implements Model {
         this.schemaSupported = false;
         return this.complete(messages, o);
       }
-      throw httpError(this.url, res.status, res.statusText, body);
+      throw contextError(this.url, body) ?? httpError(this.url, res.status, res.statusText, body);
     }
     const type = res.headers.get('content-type') ?? '';
     // Some servers ignore `stream: true` and answer with one JSON body.
@@ -92,7 +93,8 @@ export class OpenAIModel implements Model {
         ...(reply.toolCalls.length && { tool_calls: reply.toolCalls }),
       },
     };
-    return { text, ...(reply.usage && { usage: reply.usage }), exchange };
+    const finishReason = reply.finishReason === 'length' ? 'length' : reply.finishReason ? 'stop' : undefined;
+    return { text, ...(finishReason && { finishReason }), ...(reply.usage && { usage: reply.usage }), exchange };
   }
 
   private body(messages: readonly ChatMessage[], o: CompleteOptions, withSchema: boolean): Record<string, unknown> {
@@ -192,11 +194,13 @@ async function readStream(body: ReadableStream<Uint8Array>, o: CompleteOptions):
           `The endpoint streamed an event that is not JSON: ${data.slice(0, BODY_CHARS)}`,
         );
       const err = (chunk as { error?: { message?: string } }).error;
-      if (err)
-        throw new ModelError(
-          'http',
-          `The endpoint reported an error while streaming: ${err.message ?? JSON.stringify(err)}`,
+      if (err) {
+        const said = err.message ?? JSON.stringify(err);
+        throw (
+          contextError('The endpoint', said) ??
+          new ModelError('http', `The endpoint reported an error while streaming: ${said}`)
         );
+      }
       const choice = (
         chunk as {
           choices?: {

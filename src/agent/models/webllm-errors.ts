@@ -6,6 +6,7 @@
  */
 import { ModelError, type ModelErrorCode } from '../model.ts';
 import { catalogModel, f32Build } from './catalog.ts';
+import { contextError } from './context-errors.ts';
 
 /** What a rule knows about the failed model. */
 interface Failed {
@@ -145,6 +146,8 @@ export function explainWebLLMError(
     hosts,
     ...(refused !== undefined ? { refused } : {}),
   };
+  const overflow = contextError(`WebLLM (${failed.label})`, failed.message);
+  if (overflow) return overflow;
   const rule = WEBLLM_ERROR_RULES.find((r) => r.matches(failed.name, failed.message));
   if (rule) return new ModelError(rule.code, rule.explain(failed));
   const what = `${failed.name ? `${failed.name}: ` : ''}${failed.message}`;

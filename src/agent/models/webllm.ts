@@ -16,7 +16,14 @@ import {
   type MLCEngine,
   type ModelRecord,
 } from '@mlc-ai/web-llm';
-import { ModelError, type ChatMessage, type Completion, type CompleteOptions, type Usage } from '../model.ts';
+import {
+  ModelError,
+  type ChatMessage,
+  type Completion,
+  type CompleteOptions,
+  type FinishReason,
+  type Usage,
+} from '../model.ts';
 import { catalogModel, DEFAULT_MODEL_ID, modelFamily } from './catalog.ts';
 import { detectGpu } from './gpu.ts';
 import { explainWebLLMError } from './webllm-errors.ts';
@@ -95,7 +102,10 @@ async function complete(
     });
     let text = '';
     let usage: Usage | undefined;
+    let finishReason: FinishReason | undefined;
     for await (const chunk of chunks) {
+      const finish = chunk.choices[0]?.finish_reason;
+      if (finish) finishReason = finish === 'length' ? 'length' : 'stop';
       const delta = chunk.choices[0]?.delta?.content;
       if (delta) {
         text += delta;
@@ -105,7 +115,7 @@ async function complete(
         usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens };
     }
     if (o.signal?.aborted) throw new ModelError('aborted', 'The model request was stopped.');
-    return usage ? { text, usage } : { text };
+    return { text, ...(finishReason && { finishReason }), ...(usage && { usage }) };
   } catch (e) {
     if (e instanceof ModelError) throw e;
     throw explainWebLLMError(e, modelId);

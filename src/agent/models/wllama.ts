@@ -23,8 +23,10 @@ import {
   type Completion,
   type CompleteOptions,
   type EngineTimings,
+  type FinishReason,
   type Usage,
 } from '../model.ts';
+import { contextError } from './context-errors.ts';
 import { modelFamily } from './catalog.ts';
 import { ggufFileName } from './gguf-catalog.ts';
 import { downloadGguf } from './gguf-download.ts';
@@ -226,9 +228,10 @@ async function complete(
     });
   } catch (e) {
     if (o.signal?.aborted) throw new ModelError('aborted', 'The model request was stopped.');
-    throw new ModelError(
-      'load',
-      `llama.cpp failed while answering with ${name}: ${e instanceof Error ? e.message : String(e)}`,
+    const said = e instanceof Error ? e.message : String(e);
+    throw (
+      contextError(`llama.cpp (${name})`, said) ??
+      new ModelError('load', `llama.cpp failed while answering with ${name}: ${said}`)
     );
   }
   if (o.signal?.aborted) throw new ModelError('aborted', 'The model request was stopped.');
@@ -245,7 +248,9 @@ async function complete(
         decodeTps: t.predicted_per_second,
       }
     : undefined;
-  return { text, ...(usage && { usage }), ...(timings && { timings }) };
+  const finish = last?.choices[0]?.finish_reason;
+  const finishReason: FinishReason | undefined = finish ? (finish === 'length' ? 'length' : 'stop') : undefined;
+  return { text, ...(finishReason && { finishReason }), ...(usage && { usage }), ...(timings && { timings }) };
 }
 
 function mbText(bytes: number): string {

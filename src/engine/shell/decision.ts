@@ -61,7 +61,7 @@ export const USE = {
   literal: 'Write the value out literally; ws_shell does not expand variables, globs in command names, braces or ~.',
   jail: 'Only paths inside the workspace can be used, written relative to its root (e.g. src/index.ts); ws_list shows the tree.',
   wrapper: 'Run the command itself without a wrapper; ws_shell already applies a timeout and keeps the process group.',
-  inlineCode: 'Write the code to a file with ws_write, then run it with node file.js (or python file.py).',
+  inlineCode: 'Write the code to a file with ws_write, then run that file (e.g. node file.js).',
   tests: 'Run the test runner without that option (npm test, npx vitest run, pytest, go test …).',
   approval:
     'It runs only after a person approves it in the UI; prefer a read-only command or a ws_* tool if one does the job.',

@@ -24,7 +24,7 @@ const BUDGET: Budget = {
   elided: [],
   omitted: [],
   observationCut: false,
-  estimated: true,
+  counting: 'estimated',
 };
 
 function step(index: number, patch: Partial<Step>): StepRecord {

@@ -36,7 +36,7 @@ const BUDGET: Budget = {
   elided: [],
   omitted: [],
   observationCut: false,
-  estimated: true,
+  counting: 'estimated',
 };
 
 function step(patch: Partial<Step> = {}): Step {

@@ -84,6 +84,8 @@ const BADGE_KINDS: ReadonlySet<string> = new Set([
   'dropped-calls',
   'parse-retry',
   'observation-cut',
+  'reply-cut',
+  'context-retry',
   'truncated',
   'schema',
   'alias',
@@ -223,6 +225,15 @@ export function reproducedText(checked: number, continues: boolean): string {
   if (!continues) return `✓ Reproduced: all ${checked} replayed step${checked === 1 ? '' : 's'} match the record`;
   return `✓ Reproduced: ${firstSteps(checked)} ${checked === 1 ? 'matches' : 'match'} the record; from step ${checked + 1} the run is live`;
 }
+
+/** What each way of counting a budget means, for the budget bar's label. */
+export const COUNTING_TITLES: Readonly<Record<Budget['counting'], string>> = {
+  counted: "Counted with the model's own tokenizer and chat template",
+  calibrated:
+    'Estimated, scaled to the prompt sizes the model reported (its usage), with a margin so the count errs high',
+  estimated:
+    'A conservative estimate (about 2.2 characters a token, so it errs high): the model has not reported how many tokens it read',
+};
 
 /** What was done to fit the window, as one sentence ("To fit the window: …; …."), or null when nothing was. */
 export function fitText(b: Budget): string | null {

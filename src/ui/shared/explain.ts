@@ -146,6 +146,16 @@ export const NOTE_EXPLANATIONS: Readonly<Record<NoteKind | LoopNoteKind, NoteExp
     tone: 'warn',
     why: 'The latest result alone was too big for the window; its head and tail were kept, so the model still sees the start and the end.',
   },
+  'reply-cut': {
+    label: 'Reply cut',
+    tone: 'warn',
+    why: 'The reply reached the token limit before its call was complete, so nothing ran; the model was told what was cut and to write a smaller change (ws_edit or ws_patch). It does not count as a broken call.',
+  },
+  'context-retry': {
+    label: 'Prompt rebuilt',
+    tone: 'warn',
+    why: 'The model refused the prompt as longer than its context window; the step was built again within a smaller budget and sent once more, and the run keeps that budget.',
+  },
   'no-test-tool': {
     label: 'No test tool',
     tone: 'warn',
