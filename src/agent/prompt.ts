@@ -65,8 +65,8 @@ const WORKED_EXAMPLE = [
   '{"tool": "ws_edit", "args": {"path": "src/math.js", "old_str": "  return a - b;", "new_str": "  return a + b;"}}',
   '',
   '# Worked repair',
-  'Wrong: old_str "     2|  return a - b;" (with the line-number prefix).',
-  'Result: Edit refused — old_str has ws_read line numbers (the "42|" gutter) …',
+  'Wrong: old_str "     1|export function add(a, b) {\\n  return a - b;" (a line-number prefix on one line).',
+  'Result: Edit refused — old_str has ws_read line numbers (the "42|" gutter) on 1 of its 2 non-blank lines …',
   'Fix: copy only the text after the "|", as in the example.',
 ].join('\n');
 

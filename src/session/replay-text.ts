@@ -31,7 +31,9 @@ export function equivalentText(report: Pick<ReplayReport, 'equivalent' | 'equiva
 /** The verdict: one line when every step reproduced, else the first divergence in full. */
 export function formatReplay(report: ReplayReport): string {
   const n = report.steps.length;
-  const how = `${n} step${n === 1 ? '' : 's'} on the ${report.backend} backend in ${Math.round(report.ms)} ms`;
+  // A backend named with its runtime ("memory with Node v20.20.2") reads as the backend, then the runtime.
+  const [kind, runtime] = report.backend.split(' with ');
+  const how = `${n} step${n === 1 ? '' : 's'} on the ${kind} backend${runtime ? ` (${runtime})` : ''} in ${Math.round(report.ms)} ms`;
   const version =
     report.recordedVersion === report.replayVersion
       ? ''

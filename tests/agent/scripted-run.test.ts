@@ -99,24 +99,26 @@ describe('the system prompt teaches what the engine does', () => {
     const ws = await workspaceWith({ 'src/math.js': 'export function add(a, b) {\n  return a - b;\n}\n' });
     const engine = new Engine({ workspace: ws, tools: CODING_TOOLS });
     const sent = await promptOf(engine);
+    // The worked example is the one call the prompt shows; the worked repair is described in words.
     const calls = sent.split('\n').filter((l) => l.startsWith('{"tool": "ws_edit"'));
-    expect(calls).toHaveLength(3);
-    const [example, wrong, fixed] = calls.map((l) => {
-      const p = parseCall(l);
-      if (!p.ok) throw new Error(`prompt example does not parse: ${l}`);
-      return p.call;
-    });
+    expect(calls).toHaveLength(1);
+    const example = parseCall(calls[0]!);
+    if (!example.ok) throw new Error(`prompt example does not parse: ${calls[0]}`);
+    expect(example.call.args).toEqual({ path: 'src/math.js', old_str: '  return a - b;', new_str: '  return a + b;' });
+    const wrong = /^Wrong: old_str ("(?:[^"\\]|\\.)*")/m.exec(sent)?.[1];
+    const shown = /^Result: (.*?) …$/m.exec(sent)?.[1];
+    expect(wrong && shown).toBeTruthy();
     await engine.call('ws_read', { path: 'src/math.js' });
-    const refused = await engine.call(wrong!.tool, wrong!.args);
+    const refused = await engine.call('ws_edit', {
+      path: 'src/math.js',
+      old_str: JSON.parse(wrong!) as string,
+      new_str: 'export function add(a, b) {\n  return a + b;',
+    });
     expect(refused.ok).toBe(false);
-    expect(refused.text).toMatch(
-      /^Edit refused — old_str has ws_read line numbers \(the "42\|" gutter\) on 1 of its 2 non-blank lines but not on the others/,
-    );
-    expect(sent).toContain(refused.text.slice(0, 100));
-    const applied = await engine.call(fixed!.tool, fixed!.args);
+    expect(refused.text.startsWith(shown!)).toBe(true);
+    const applied = await engine.call(example.call.tool, example.call.args);
     expect(applied.ok).toBe(true);
     expect(decodeText(await ws.readFile('src/math.js'))).toBe('export function add(a, b) {\n  return a + b;\n}\n');
-    expect(example!.args).toEqual({ path: 'src/math.js', old_str: '  return a - b;', new_str: '  return a + b;' });
   });
 });
 

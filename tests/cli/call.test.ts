@@ -82,7 +82,7 @@ describe('slm call', () => {
     {
       why: 'an unknown command',
       args: () => ['frobnicate'],
-      stderr: /unknown command "frobnicate"[\s\S]*slm call TOOL/,
+      stderr: /unknown command "frobnicate"[\s\S]*usage: slm COMMAND/,
     },
   ];
   it.concurrent.each(usageRows)('exits 2 with a message on stderr for $why', async ({ args, stderr }) => {

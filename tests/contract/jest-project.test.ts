@@ -89,19 +89,17 @@ const SCRIPTS: readonly { script: string; shows: RegExp; exit: number }[] = [
   { script: 'NODE_ENV=test jest', shows: /Tests: +1 passed, 1 total/, exit: 0 },
   { script: 'node --test', shows: /# pass 1\n/, exit: 0 },
   { script: 'mocha spec', shows: /Tests: +1 passed, 1 total/, exit: 0 },
-  {
-    script: 'pytest -q',
-    shows: /"pytest -q" could not run in the memory workspace: pytest: Python does not run in the memory workspace/,
-    exit: 1,
-  },
+  // The script runs Python's command, which says where Python runs when this workspace has none.
+  { script: 'pytest -q', shows: /> pytest -q\n\npython3 is not available in this workspace/, exit: 127 },
   {
     script: 'python -m unittest',
-    shows: /"python -m unittest" could not run in the memory workspace: python: Python does not run/,
-    exit: 1,
+    shows: /> python -m unittest\n\npython3 is not available in this workspace/,
+    exit: 127,
   },
   {
     script: 'playwright test',
-    shows: /"playwright" is not a command the memory workspace has for scripts \(it runs node, jest, vitest, mocha\)/,
+    shows:
+      /"playwright" is not a command the memory workspace has for scripts \(it runs node, jest, vitest, mocha, pytest, python, python3\)/,
     exit: 1,
   },
   { script: 'karma start', shows: /the shell policy refuses it: .*"karma" is not a command ws_shell knows/, exit: 1 },

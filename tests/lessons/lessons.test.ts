@@ -100,6 +100,6 @@ describe('a lesson replayed where no command can run', () => {
   it('diverges at its first test run (as slm replay does where bubblewrap cannot run), and says why', async () => {
     const report = await replaySession(await loadLesson('loops-and-stalls'));
     expect(report.divergence).toMatchObject({ index: 1, kind: 'shell' });
-    expect(report.divergence?.why).toContain('in a workspace that runs no commands');
+    expect(report.divergence?.why).toContain("this replay's workspace runs no commands");
   });
 });

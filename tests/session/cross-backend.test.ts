@@ -116,7 +116,7 @@ describe.skipIf(!bwrap)('recorded on one runtime, replayed on the other', () => 
     ),
   )(
     '%s, recorded on the %s runtime',
-    async (_name, from, load) => {
+    async (name, from, load) => {
       const source = await load();
       const made = await recordOn(from, source);
       const to = OTHER[from];
@@ -126,7 +126,7 @@ describe.skipIf(!bwrap)('recorded on one runtime, replayed on the other', () => 
         expect(report.divergence, formatReplay(report)).toBeUndefined();
         expect(report.ok).toBe(true);
         // The starter run's first ws_test fails a test: each runtime prints that failure its own way.
-        if (source.task === STARTER_TEMPLATE.task) {
+        if (name === 'the starter run') {
           expect(report.steps[0]!.equivalent).toBeDefined();
           // The file keeps the recorded output, so the step shows how it differs; a link only that it does.
           if (form === made) expect(report.steps[0]!.equivalent!.diff).toMatch(/^@@ recorded line/);
@@ -163,7 +163,7 @@ describe.skipIf(!bwrap)('slm replay of a browser-made default run', () => {
     await writeFile(file, JSON.stringify(made));
     const plain = await slmReplay([file]);
     expect(plain.stdout).toMatch(
-      /^✓ reproduced: 7 steps on the memory with Node v[\d.]+ backend in \d+ ms; 1 step equivalent, not identical \(recorded → replayed: memory with the browser's JavaScript sandbox → memory with Node v[\d.]+\)/,
+      /^✓ reproduced: 7 steps on the memory backend \(Node v[\d.]+\) in \d+ ms; 1 step equivalent, not identical \(recorded → replayed: memory with the browser's JavaScript sandbox → memory with Node v[\d.]+\)/,
     );
     expect(plain.stdout).toMatch(
       /\nstep 1 \(ws_test\): The command printed other text .* same exit code \(1\), the same tally \(8 passed, 1 failed\), the same failing tests \(truncate never returns more than max characters\)/,

@@ -31,7 +31,7 @@ describe('slm replay', () => {
     const r = await runCli(['replay', example]);
     expect(r.stderr).toBe('');
     expect(r.stdout).toMatch(
-      /^✓ reproduced: 3 steps on the memory backend in \d+ ms, every result and workspace matches the record\n$/,
+      /^✓ reproduced: 3 steps on the memory backend( \(Node v[\d.]+\))? in \d+ ms, every result and workspace matches the record\n$/,
     );
     expect(r.code).toBe(0);
   });
@@ -58,7 +58,7 @@ describe('slm replay', () => {
     await writeFile(file, JSON.stringify({ ...session, steps }));
     const r = await runCli(['replay', file]);
     expect(r.stdout).toMatch(
-      /^✗ diverged at step 1 \(result\): Step 1 \(ws_read\) gave a different result from the recorded one\.\n@@ first difference at line 1 @@\n- \[src\/strings\.js#/,
+      /^✗ diverged at step 1 \(result\): Step 1 \(ws_read\) gave a different result from the recorded one\.[^\n]*\n@@ first difference at line 1 @@\n- \[src\/strings\.js#/,
     );
     expect(r.code).toBe(1);
   });
@@ -104,7 +104,7 @@ describe('slm replay of a session whose steps ran tests (the loops-and-stalls le
       const r = await runCli(['replay', lesson]);
       expect(r.stderr).toBe('');
       expect(r.stdout).toMatch(
-        /^✓ reproduced: 8 steps on the memory backend in \d+ ms, every result and workspace matches the record\n$/,
+        /^✓ reproduced: 8 steps on the memory backend( \(Node v[\d.]+\))? in \d+ ms, every result and workspace matches the record\n$/,
       );
       expect(r.code).toBe(0);
     },
@@ -115,7 +115,7 @@ describe('slm replay of a session whose steps ran tests (the loops-and-stalls le
     expect(r.stderr).toMatch(
       /^slm replay: this session's commands were not run: the OS sandbox \(bubblewrap\) cannot run here — bwrap is not installed .*Install bubblewrap/,
     );
-    expect(r.stdout).toMatch(/^✗ diverged at step 1 \(shell\): .*in a workspace that runs no commands/);
+    expect(r.stdout).toMatch(/^✗ diverged at step 1 \(shell\): .*this replay's workspace runs no commands/);
     expect(r.code).toBe(1);
   });
 });

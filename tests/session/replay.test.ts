@@ -51,7 +51,7 @@ describe('a faithful replay', () => {
     expect(report.steps.map((s) => s.resultText)).toEqual(session.steps.map((s) => s.resultText));
     expect(report.backend).toBe('memory');
     expect(formatReplay(report)).toMatch(
-      /^✓ reproduced: 3 steps on the memory backend in \d+ ms, every result and workspace matches the record\n$/,
+      /^✓ reproduced: 3 steps on the memory backend( \(Node v[\d.]+\))? in \d+ ms, every result and workspace matches the record\n$/,
     );
     expect(stepHeader(report.steps[1]!)).toBe('=== step 2 · ws_edit · ✓');
   });

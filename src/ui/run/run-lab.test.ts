@@ -78,7 +78,7 @@ describe('RunLab', () => {
     await lab.rerunNow();
     expect(lab.rerun).toMatchObject({
       state: 'ready',
-      value: { checked: 5, total: 7, divergence: { index: 5, tool: 'ws_edit' } },
+      value: { checked: 7, total: 7, divergence: { index: 5, tool: 'ws_edit' } },
     });
     for (const rung of ['indent', 'blank-lines', 'quotes-dashes', 'anchors']) lab.setRung(rung, true);
     expect(lab.fields?.disabledRungs).toEqual([]);

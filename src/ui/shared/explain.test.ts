@@ -15,6 +15,15 @@ type Row = readonly [note: NoteLike, label: string, says: RegExp];
 const NO_RUNNER_NOTE = 'this memory workspace was created without a process runner, so no command can run in it';
 
 const ROWS: readonly Row[] = [
+  [{ kind: 'reply-cut', text: 'the reply was cut at the token limit' }, 'Reply cut', /token limit/],
+  [{ kind: 'context-retry', text: 'rebuilt within 3,072 tokens', detail: '3072' }, 'Prompt rebuilt', /context window/],
+  [{ kind: 'outside', text: 'text from https://example.org', detail: 'web' }, 'Outside text', /web or an MCP server/],
+  [{ kind: 'outside', text: 'text from the MCP server docs', detail: 'mcp' }, 'Outside text', /web or an MCP server/],
+  [
+    { kind: 'refusal', text: 'timeout ran out before the command started', detail: 'timeout' },
+    'Refused',
+    /rule stopped/,
+  ],
   [{ kind: 'hint', text: 'test tally: 9 passed, 0 failed', detail: 'tally:9/0' }, 'Test tally', /pass\/fail counts/],
   [{ kind: 'hint', text: 'src/x.js does not exist', detail: 'missing' }, 'No such file', /does not exist/],
   [{ kind: 'hint', text: 'src is a directory', detail: 'directory' }, 'A directory', /is a directory/],

@@ -149,12 +149,12 @@ export const NOTE_EXPLANATIONS: Readonly<Record<NoteKind | LoopNoteKind, NoteExp
   'reply-cut': {
     label: 'Reply cut',
     tone: 'warn',
-    why: 'The reply reached the token limit before its call was complete, so nothing ran; the model was told what was cut and to write a smaller change (ws_edit or ws_patch). It does not count as a broken call.',
+    why: 'The reply hit the token limit mid-call, so nothing ran; the model is told what was cut and to write a smaller change (ws_edit, ws_patch).',
   },
   'context-retry': {
     label: 'Prompt rebuilt',
     tone: 'warn',
-    why: 'The model refused the prompt as longer than its context window; the step was built again within a smaller budget and sent once more, and the run keeps that budget.',
+    why: 'The model refused the prompt as too long for its context window; the step was rebuilt within a smaller budget, which the run keeps.',
   },
   'no-test-tool': {
     label: 'No test tool',

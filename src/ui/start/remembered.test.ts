@@ -13,8 +13,9 @@ describe('remembered start fields', () => {
       endpoint: { baseUrl: 'http://127.0.0.1:8080/v1', model: 'm' },
       ggufUrl: 'https://h/x.gguf',
     });
+    // An endpoint saved without the tools-API choice reads back with it off.
     expect(loadRemembered(store)).toEqual({
-      endpoint: { baseUrl: 'http://127.0.0.1:8080/v1', model: 'm' },
+      endpoint: { baseUrl: 'http://127.0.0.1:8080/v1', model: 'm', toolsApi: false },
       ggufUrl: 'https://h/x.gguf',
     });
     expect(Object.values(store.data).join()).not.toMatch(/apiKey/);
