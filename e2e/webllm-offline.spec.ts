@@ -107,8 +107,8 @@ test('on a software adapter WebLLM offers the q4f32 builds; offline, the downloa
   await expect(stop).toContainText(
     'Check the connection and run again, or pick the Scripted model (works offline) or an OpenAI-compatible endpoint',
   );
-  await expect(page.getByTestId('run-phase')).toHaveText('ended');
-  await expect(page.getByText('0 steps')).toBeVisible();
+  // A run that ends before its first step failed: it says so, not "ended" like a finished run.
+  await expect(page.getByTestId('run-phase')).toHaveText('failed');
   await expect(page.getByTestId('inspector')).toContainText('The run ended before its first step (see why above).');
   await screenshot(page, 'webllm-3-offline-failure');
 
