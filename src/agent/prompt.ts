@@ -61,13 +61,13 @@ const WORKED_EXAMPLE = [
   'ws_read showed:',
   '     1|export function add(a, b) {',
   '     2|  return a - b;',
-  'Edit, with old_str copied exactly and without the numbers:',
+  'Edit with old_str copied exactly, without the numbers:',
   '{"tool": "ws_edit", "args": {"path": "src/math.js", "old_str": "  return a - b;", "new_str": "  return a + b;"}}',
   '',
   '# Worked repair',
-  'Wrong: old_str "     1|export function add(a, b) {\\n  return a - b;" (a line-number prefix on one line).',
+  'Wrong: old_str "     1|export function add(a, b) {\\n  return a - b;"',
   'Result: Edit refused — old_str has ws_read line numbers (the "42|" gutter) on 1 of its 2 non-blank lines …',
-  'Fix: copy only the text after the "|", as in the example.',
+  'Fix: copy only the text after "|".',
 ].join('\n');
 
 const FORMAT_ADVICE: Readonly<Record<EditFormat, string>> = {

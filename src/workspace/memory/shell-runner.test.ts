@@ -61,7 +61,7 @@ describe('npm in the offline shell', () => {
       argv: ['npm', 'run', 'lint'],
       exit: 1,
       output:
-        /^\n> demo@2\.0\.0 lint\n> eslint \.\n\nnpm error the "lint" script "eslint \." could not run in the memory workspace: "eslint" is not a command the memory workspace has for scripts \(it runs node, jest, vitest, mocha\)\.\n/,
+        /^\n> demo@2\.0\.0 lint\n> eslint \.\n\nnpm error the "lint" script "eslint \." could not run in the memory workspace: "eslint" is not a command the memory workspace has for scripts \(it runs node, jest, vitest, mocha, pytest, python, python3\)\.\n/,
     },
     {
       what: 'a script that runs node reaches the JavaScript engine',
