@@ -5,65 +5,23 @@
  * script that fails to load, an uncaught error, a failed start-up) every pending call is
  * rejected with `EngineCrashedError`, the status says why, and `restart()` starts a new one.
  */
-import type { ToolResult } from '../engine/result.ts';
-import type { GpuReport } from '../agent/models/gpu.ts';
-import type { CachedFile } from '../agent/models/worker-protocol.ts';
-import type {
-  AciSettings,
-  ApprovedRun,
-  AttachedWorkspaceInfo,
-  EndpointProbe,
-  EngineCalls,
-  EngineInfo,
-  EngineRequest,
-  EngineRequestType,
-  EngineResponse,
-  EvalConfig,
-  EvalEvent,
-  EvalOpen,
-  EvalStarted,
-  EvalSuiteInfo,
-  EvolveTable,
-  FileView,
-  PathCheck,
-  RerunReport,
-  ReplayedSession,
-  RunAction,
-  RunConfig,
-  RunEvent,
-  RunInfo,
-  RunOptions,
-  RungInfo,
-  SessionRunConfig,
-  ShareLink,
-  ToolInfo,
-  WireError,
-  WorkspaceSnapshot,
-} from './protocol.ts';
-import type { Session } from '../session/record.ts';
-import type { SessionCheck } from '../session/validate.ts';
-import type { Step } from '../agent/step.ts';
-import type { AciOff } from '../session/aci-off.ts';
+import type { BirpcReturn } from 'birpc';
+import type { EngineApi, EngineEvents, EngineInfo, EvalEvent, RunEvent } from './protocol.ts';
+import { connect, type Handlers, type Remote } from './rpc.ts';
+import { ENGINE_ERRORS } from './wire-error.ts';
 
 export type {
   AciSettings,
   ApprovalAsk,
   ApprovalOffer,
   ApprovedRun,
-  AttachedWorkspaceInfo,
-  RerunDivergence,
   RerunReport,
   RungInfo,
   EndpointProbe,
   EngineInfo,
-  EvalBundle,
-  EvalConfig,
   EvalEvent,
   EvalModelChoice,
-  EvalOpen,
-  EvalStarted,
   EvalSuiteInfo,
-  EvolveChoice,
   EvolveTable,
   FileView,
   JsonSchema,
@@ -76,10 +34,8 @@ export type {
   RunInfo,
   RunOptions,
   RunSettings,
-  SkippedPath,
   StepRecord,
   TaskChoice,
-  TemplateInfo,
   ToolInfo,
   TreeEntry,
   WorkspaceChoice,
@@ -98,22 +54,17 @@ export { HOW_TO_READ_PAIRED, pairedTable } from '../eval/report-rows.ts';
 /** The result cap below which the engine may raise a result's cap to keep its first and last lines and note. */
 export { MIN_USEFUL_CAP } from '../engine/truncate.ts';
 // Sessions as the page keeps, exports and shows them.
-export type { Session, RecordedStep } from '../session/record.ts';
+export type { Session } from '../session/record.ts';
 export type { BanditRow, EditFormat } from '../agent/evolve.ts';
-export type { SessionCheck, RefusalKind } from '../session/validate.ts';
-export type { Divergence } from '../session/divergence.ts';
-export type { AciOff, AciOffVerdict, NaiveChange } from '../session/aci-off.ts';
+export type { SessionCheck } from '../session/validate.ts';
+export type { AciOff } from '../session/aci-off.ts';
 // The UI renders results and steps; it gets their types from here so ui/ needs no other import path.
 export type { ToolResult, Note, NoteKind, FileChange } from '../engine/result.ts';
-export type { ApprovalOutcome, Step, Stop, LoopNote, LoopNoteKind, StepTokens, StepTiming } from '../agent/step.ts';
+export type { Step, Stop, LoopNoteKind, StepTokens } from '../agent/step.ts';
 export type { Budget } from '../agent/context.ts';
-export type { ChatMessage } from '../agent/model.ts';
-export type { ParsedCall } from '../agent/parse.ts';
-export type { TestTally } from '../engine/tally.ts';
-export type { ApprovalMode } from '../agent/approvals.ts';
 export type { CatalogModel } from '../agent/models/catalog.ts';
 export type { GpuReport } from '../agent/models/gpu.ts';
-export type { CachedFile, GgufSource, LoadProgress } from '../agent/models/worker-protocol.ts';
+export type { CachedFile, LoadProgress } from '../agent/models/worker-protocol.ts';
 export type { GgufModel } from '../agent/models/gguf-catalog.ts';
 export type { StepSpeed } from '../agent/models/step-speed.ts';
 
@@ -130,19 +81,13 @@ export type EngineStatus =
 /** The part of a `Worker` the client uses (a MessagePort wrapper in tests). */
 export interface WorkerLike {
   /** `transfer` lists what moves to the worker with the message (a MessagePort). */
-  postMessage(message: EngineRequest, transfer: Transferable[]): void;
+  postMessage(message: unknown, transfer: Transferable[]): void;
   /** 'message' events are MessageEvents; 'error' may be an ErrorEvent or a bare Event. */
   addEventListener(type: 'message' | 'error' | 'messageerror', listener: (event: Event) => void): void;
   terminate(): void;
 }
 
-/** An error raised inside the worker while handling one request; the worker itself is fine. */
-export class EngineRequestError extends Error {
-  constructor(readonly remote: WireError) {
-    super(remote.message);
-    this.name = 'EngineRequestError';
-  }
-}
+export { EngineRequestError } from './wire-error.ts';
 
 /** The worker is gone; nothing more will be answered until `restart()`. */
 export class EngineCrashedError extends Error {
@@ -154,15 +99,13 @@ export class EngineCrashedError extends Error {
   }
 }
 
-interface Pending {
-  resolve(value: unknown): void;
-  reject(error: Error): void;
-}
-
-export class EngineClient {
+/**
+ * The engine worker's life: start-up, status, events, crash and restart. Its requests are the
+ * methods of `EngineApi`, reached through the client (`EngineClient`), not declared here.
+ */
+class EngineConnection {
   #worker: WorkerLike | null = null;
-  #nextId = 1;
-  readonly #pending = new Map<number, Pending>();
+  #rpc: BirpcReturn<EngineApi, EngineEvents> | null = null;
   #status: EngineStatus = { state: 'starting' };
   readonly #listeners = new Set<(status: EngineStatus) => void>();
   readonly #runListeners = new Set<RunEventListener>();
@@ -171,6 +114,17 @@ export class EngineClient {
   /** `spawn` creates a worker; it is called again by `restart()`. */
   constructor(private readonly spawn: () => WorkerLike) {
     this.#start();
+    // Every other property is a request: `client.callTool(name, args)` sends `callTool`.
+    return new Proxy(this, {
+      get: (target, key) => {
+        if (typeof key === 'symbol' || key in target) {
+          const value: unknown = Reflect.get(target, key, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        }
+        if (key === 'then') return undefined; // not a thenable
+        return (...args: unknown[]) => target.#call(key, args);
+      },
+    });
   }
 
   get status(): EngineStatus {
@@ -183,176 +137,16 @@ export class EngineClient {
     return () => this.#listeners.delete(listener);
   }
 
-  listTools(): Promise<readonly ToolInfo[]> {
-    return this.#request('list-tools', {});
-  }
-
-  /** Runs a tool through the engine's whole pipeline; bad arguments come back as a result, not an error. */
-  callTool(name: string, args: unknown): Promise<ToolResult> {
-    return this.#request('call-tool', { name, args });
-  }
-
-  fileTree(): Promise<WorkspaceSnapshot> {
-    return this.#request('file-tree', {});
-  }
-
-  readFile(path: string): Promise<FileView> {
-    return this.#request('read-file', { path });
-  }
-
-  /** A fresh workspace from the template and a fresh engine session; resolves to the new tree. */
-  reset(): Promise<WorkspaceSnapshot> {
-    return this.#request('reset', {});
-  }
-
   /** Calls `listener` with every run event; returns the unsubscribe. */
   onRunEvent(listener: RunEventListener): () => void {
     this.#runListeners.add(listener);
     return () => this.#runListeners.delete(listener);
   }
 
-  /** Templates, recorded runs, the WebLLM catalog and the default settings. */
-  runOptions(): Promise<RunOptions> {
-    return this.#request('run-options', {});
-  }
-
-  /** WebGPU, adapter and shader-f16 detection, with a plain explanation. */
-  gpuReport(): Promise<GpuReport> {
-    return this.#request('gpu-report', {});
-  }
-
-  /** Which dropped paths the jail accepts, and how they will be stored. */
-  checkPaths(paths: readonly string[]): Promise<readonly PathCheck[]> {
-    return this.#request('check-paths', { paths });
-  }
-
-  probeEndpoint(baseUrl: string, apiKey?: string): Promise<EndpointProbe> {
-    return this.#request('probe-endpoint', { baseUrl, ...(apiKey && { apiKey }) });
-  }
-
-  /** Catalog ids with cached weights (loads WebLLM in the model worker the first time). */
-  webllmCache(): Promise<readonly string[]> {
-    return this.#request('webllm-cache', {});
-  }
-
-  webllmDelete(modelId: string): Promise<readonly string[]> {
-    return this.#request('webllm-delete', { modelId });
-  }
-
-  /** GGUF files in the browser's cache (starts the llama.cpp worker the first time). */
-  ggufCache(): Promise<readonly CachedFile[]> {
-    return this.#request('gguf-cache', {});
-  }
-
-  ggufDelete(url: string): Promise<readonly CachedFile[]> {
-    return this.#request('gguf-delete', { url });
-  }
-
-  /** Starts a run (stopping the one before); its events arrive through onRunEvent. */
-  startRun(config: RunConfig): Promise<RunInfo> {
-    return this.#request('start-run', { config });
-  }
-
-  controlRun(runId: number, action: RunAction): Promise<void> {
-    return this.#request('control-run', { runId, action });
-  }
-
-  answerApproval(runId: number, askId: number, approved: boolean): Promise<void> {
-    return this.#request('answer-approval', { runId, askId, approved });
-  }
-
-  /** The run's workspace after `step` (0 = before step 1). */
-  runTree(runId: number, step: number): Promise<WorkspaceSnapshot> {
-    return this.#request('run-tree', { runId, step });
-  }
-
-  runFile(runId: number, step: number, path: string): Promise<FileView> {
-    return this.#request('run-file', { runId, step, path });
-  }
-
-  /** Decodes a share link in the worker (it is untrusted): the session, or the message saying why it cannot be opened. */
-  openLink(link: string): Promise<SessionCheck> {
-    return this.#request('open-link', { link });
-  }
-
-  /** Checks a session file in the worker, as untrusted input (a picked or dropped File, or a Blob of text). */
-  openFile(file: Blob): Promise<SessionCheck> {
-    return this.#request('open-file', { file });
-  }
-
-  /** The share link of `session` on the page at `base`, with its length report. */
-  shareLink(session: Session, base: string): Promise<ShareLink> {
-    return this.#request('share-link', { session, base });
-  }
-
-  /** Starts a run from a recorded session (stopping the one before): replay, then the live model if one is given. */
-  startSessionRun(config: SessionRunConfig): Promise<RunInfo> {
-    return this.#request('start-session-run', { config });
-  }
-
-  /** Runs replayed step `step` of run `runId` for real, once, because a person pressed "Approve and run"; the result beside its record. */
-  approveStep(runId: number, step: number): Promise<ApprovedRun> {
-    return this.#request('approve-step', { runId, step });
-  }
-
-  /** "ACI off" for `step` of run `runId`: what a naive harness would have shown and written, and the verdict. */
-  aciOff(runId: number, step: Step): Promise<AciOff> {
-    return this.#request('aci-off', { runId, step });
-  }
-
-  /** The ladder rungs a settings re-run can switch off. */
-  ladderRungs(): Promise<readonly RungInfo[]> {
-    return this.#request('ladder-rungs', {});
-  }
-
-  /** Re-runs `session`'s raw outputs under `aci` in a fresh engine, up to the first step whose result differs. */
-  rerunSettings(session: Session, aci: AciSettings): Promise<RerunReport> {
-    return this.#request('rerun-settings', { session, aci });
-  }
-
-  /** The edit-format bandit's table as stored, with the format the latest live run's prompt recommended. */
-  evolveTable(): Promise<EvolveTable> {
-    return this.#request('evolve-table', {});
-  }
-
-  /** Replays every step of `session` apart from the run on screen, for the split view: its run info, all step records, the verdict. */
-  replayRecords(session: Session): Promise<ReplayedSession> {
-    return this.#request('replay-records', { session });
-  }
-
   /** Calls `listener` with every eval event; returns the unsubscribe. */
   onEvalEvent(listener: EvalEventListener): () => void {
     this.#evalListeners.add(listener);
     return () => this.#evalListeners.delete(listener);
-  }
-
-  /** The builtin eval suite's tasks and the arms. */
-  evalSuite(): Promise<EvalSuiteInfo> {
-    return this.#request('eval-suite', {});
-  }
-
-  /** Starts an eval (stopping the one before); its events arrive through onEvalEvent. */
-  startEval(config: EvalConfig): Promise<EvalStarted> {
-    return this.#request('start-eval', { config });
-  }
-
-  stopEval(evalId: number): Promise<void> {
-    return this.#request('stop-eval', { evalId });
-  }
-
-  /** Checks eval results opened again (the page's export, or `slm eval`'s results.json with its session files), as untrusted input. */
-  openEval(files: readonly { readonly path: string; readonly file: Blob }[]): Promise<EvalOpen> {
-    return this.#request('open-eval', { files });
-  }
-
-  /** Hands the worker `port` (transferred: unusable here afterwards), which serves the page's WebContainer workspace. */
-  attachWorkspace(port: MessagePort): Promise<AttachedWorkspaceInfo> {
-    return this.#request('attach-workspace', { port }, [port]);
-  }
-
-  /** Hands the worker `port` (transferred) to the JavaScript sandbox frame the page created. */
-  attachSandbox(port: MessagePort): Promise<void> {
-    return this.#request('attach-sandbox', { port }, [port]);
   }
 
   /** Ends the current worker (rejecting what it still owed) and starts a new one. */
@@ -367,67 +161,43 @@ export class EngineClient {
     this.#setStatus({ state: 'crashed', reason: 'the engine was shut down' });
   }
 
+  #call(name: string, args: unknown[]): Promise<unknown> {
+    if (this.#status.state === 'crashed' || !this.#rpc)
+      return Promise.reject(
+        new EngineCrashedError(this.#status.state === 'crashed' ? this.#status.reason : 'no worker'),
+      );
+    return this.#rpc.$callRaw({ method: name, args });
+  }
+
   #start(): void {
     const worker = this.spawn();
     this.#worker = worker;
     this.#setStatus({ state: 'starting' });
     // Events from a worker that was replaced meanwhile are ignored.
-    worker.addEventListener('message', (e) => {
-      if (this.#worker === worker) this.#onMessage((e as MessageEvent).data as EngineResponse);
-    });
+    const live = () => this.#worker === worker;
+    const events: Handlers<EngineEvents> = {
+      ready: (info: EngineInfo) => void (live() && this.#setStatus({ state: 'ready', info })),
+      fatal: (error) => void (live() && this.#crash(`it could not start (${error.name}: ${error.message})`)),
+      run: (runId: number, event: RunEvent) => {
+        for (const l of this.#runListeners) l(runId, event);
+      },
+      eval: (evalId: number, event: EvalEvent) => {
+        for (const l of this.#evalListeners) l(evalId, event);
+      },
+    };
+    this.#rpc = connect<EngineApi, EngineEvents>(
+      {
+        post: (message, transfer) => worker.postMessage(message, transfer),
+        listen: (receive) => worker.addEventListener('message', (e) => live() && receive((e as MessageEvent).data)),
+      },
+      ENGINE_ERRORS,
+      { local: events },
+    );
     worker.addEventListener('error', (e) => {
-      if (this.#worker === worker) this.#crash(describeErrorEvent(e));
+      if (live()) this.#crash(describeErrorEvent(e));
     });
     worker.addEventListener('messageerror', () => {
-      if (this.#worker === worker) this.#crash('a message from the worker could not be read');
-    });
-  }
-
-  #onMessage(msg: EngineResponse): void {
-    switch (msg.type) {
-      case 'ready':
-        this.#setStatus({ state: 'ready', info: msg.info });
-        return;
-      case 'fatal':
-        this.#crash(`it could not start (${msg.error.name}: ${msg.error.message})`);
-        return;
-      case 'result':
-      case 'error': {
-        const pending = this.#pending.get(msg.id);
-        if (!pending) return; // answered after a restart rejected it
-        this.#pending.delete(msg.id);
-        if (msg.type === 'result') pending.resolve(msg.value);
-        else pending.reject(new EngineRequestError(msg.error));
-        return;
-      }
-      case 'run':
-        for (const l of this.#runListeners) l(msg.runId, msg.event);
-        return;
-      case 'eval':
-        for (const l of this.#evalListeners) l(msg.evalId, msg.event);
-        return;
-      default: {
-        const never: never = msg;
-        throw new TypeError(`engine client: unknown message ${JSON.stringify(never)}`);
-      }
-    }
-  }
-
-  #request<K extends EngineRequestType>(
-    type: K,
-    params: EngineCalls[K]['params'],
-    transfer: Transferable[] = [],
-  ): Promise<EngineCalls[K]['result']> {
-    if (this.#status.state === 'crashed' || !this.#worker) {
-      return Promise.reject(
-        new EngineCrashedError(this.#status.state === 'crashed' ? this.#status.reason : 'no worker'),
-      );
-    }
-    const id = this.#nextId++;
-    const worker = this.#worker;
-    return new Promise((resolve, reject) => {
-      this.#pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      worker.postMessage({ type, id, ...params } as EngineRequest, transfer);
+      if (live()) this.#crash('a message from the worker could not be read');
     });
   }
 
@@ -439,9 +209,9 @@ export class EngineClient {
   #stop(reason: string): void {
     this.#worker?.terminate();
     this.#worker = null;
-    const pending = [...this.#pending.values()];
-    this.#pending.clear();
-    for (const p of pending) p.reject(new EngineCrashedError(reason));
+    // Every call still waiting is rejected with the reason: nothing is left hanging.
+    this.#rpc?.$close(new EngineCrashedError(reason));
+    this.#rpc = null;
   }
 
   #setStatus(status: EngineStatus): void {
@@ -449,6 +219,11 @@ export class EngineClient {
     for (const l of this.#listeners) l(status);
   }
 }
+
+/** The page's engine: the worker's life (`EngineConnection`) and every request of `EngineApi` as a method. */
+export type EngineClient = EngineConnection & Remote<EngineApi>;
+/** `new EngineClient(spawn)` starts a worker with `spawn` and answers `EngineApi`'s requests through it. */
+export const EngineClient = EngineConnection as new (spawn: () => WorkerLike) => EngineClient;
 
 function describeErrorEvent(e: Event): string {
   const message = (e as ErrorEvent).message;

@@ -1,16 +1,17 @@
 /**
  * The worker side of the protocol: owns the console's engine session and the current run
- * (run-host.ts), and answers requests in arrival order. Kept apart from engine.worker.ts so
- * the same code runs over a MessageChannel in a Node test. In the browser it loads after the
- * worker's first chunk (engine-front.ts), which answers the start screen meanwhile.
+ * (run-host.ts), with one handler per request. Kept apart from engine.worker.ts so the same
+ * code runs over a MessageChannel in a Node test. In the browser it loads after the worker's
+ * first chunk (engine-serve.ts), which answers the start screen meanwhile.
  */
 import { z } from 'zod';
 import type { ToolDef } from '../engine/tool.ts';
-import { detectGpu } from '../agent/models/gpu.ts';
 import { AttachedWorkspace } from './attached-workspace.ts';
 import type { SessionFactory } from './engine-session.ts';
-import type { EngineCalls, EngineRequest, EngineResponse, ToolInfo } from './protocol.ts';
-import { RunHost, runOptions, type RunServices } from './run-host.ts';
+import type { EngineEvents, ToolInfo } from './protocol.ts';
+import type { EngineHost, HostHandlers } from './engine-serve.ts';
+import type { Remote } from './rpc.ts';
+import { RunHost, type RunServices } from './run-host.ts';
 import { ladderRungs, rerunWithSettings } from './run-lab.ts';
 import { aciOffForStep } from '../session/aci-off.ts';
 import { decodeShare, linkReport, shareUrl } from '../session/share-codec.ts';
@@ -22,15 +23,8 @@ import { probeEndpoint } from './run-models.ts';
 import { checkPaths } from './run-workspace.ts';
 import { snapshotWorkspace, viewFile } from './workspace-view.ts';
 import { sandboxFrame } from '../workspace/memory/sandbox-frame-link.ts';
-import { toWireError } from './wire-error.ts';
 
 export type { EngineSession, SessionFactory } from './engine-session.ts';
-
-/** The part of a worker scope (or a MessagePort) the host uses. */
-export interface HostEndpoint {
-  postMessage(message: EngineResponse): void;
-  addEventListener(type: 'message', listener: (event: MessageEvent) => void): void;
-}
 
 /** A tool's card and form data. A schema zod cannot express as JSON Schema gets null, and the console offers raw JSON. */
 export function toolInfo(def: ToolDef<unknown>): ToolInfo {
@@ -43,106 +37,21 @@ export function toolInfo(def: ToolDef<unknown>): ToolInfo {
   return { name: def.name, summary: def.summary, writes: def.writes, aliases: { ...def.aliases }, inputSchema };
 }
 
-/** Answers requests arriving on `endpoint` until the worker ends; runs use `services` for their models. */
-export function serveEngine(endpoint: HostEndpoint, newSession: SessionFactory, services: RunServices = {}): void {
+/**
+ * The engine host: one handler per request of `EngineApi` (all but the two engine-serve.ts
+ * answers before the engine loads), over the console's session and the current run; run and
+ * eval events go out through `events`. engine-serve.ts carries the requests and queues them.
+ */
+export function engineHost(
+  newSession: SessionFactory,
+  services: RunServices,
+  events: Remote<EngineEvents>,
+): EngineHost {
   let session = newSession();
   const attached = new AttachedWorkspace();
-  const runs = new RunHost((runId, event) => endpoint.postMessage({ type: 'run', runId, event }), {
-    ...services,
-    attached,
-  });
-  const evals = new EvalHost((evalId, event) => endpoint.postMessage({ type: 'eval', evalId, event }), services);
-  // One request at a time: a reset must not swap the engine under a running tool call.
-  let queue: Promise<unknown> = session.then(
-    (s) => endpoint.postMessage({ type: 'ready', info: s.info }),
-    (e: unknown) => endpoint.postMessage({ type: 'fatal', error: toWireError(e) }),
-  );
-
-  async function handle(req: EngineRequest): Promise<EngineCalls[EngineRequest['type']]['result']> {
-    // The sandbox frame's port needs no session (and must not wait for one being rebuilt by a reset).
-    if (req.type === 'attach-sandbox') return sandboxFrame.attach(req.port);
-    const { engine } = await session;
-    switch (req.type) {
-      case 'list-tools':
-        return [...engine.tools.values()].map(toolInfo);
-      case 'call-tool':
-        return engine.call(req.name, req.args);
-      case 'file-tree':
-        return snapshotWorkspace(engine);
-      case 'read-file':
-        return viewFile(engine, req.path);
-      case 'reset': {
-        session = newSession();
-        return snapshotWorkspace((await session).engine);
-      }
-      case 'run-options':
-        return runOptions();
-      case 'gpu-report':
-        return detectGpu();
-      case 'check-paths':
-        return checkPaths(req.paths);
-      case 'probe-endpoint':
-        return probeEndpoint(req.baseUrl, req.apiKey, services.fetch);
-      case 'webllm-cache':
-        return webllm().cached();
-      case 'webllm-delete':
-        await webllm().deleteCached(req.modelId);
-        return webllm().cached();
-      case 'gguf-cache':
-        return gguf().listCached();
-      case 'gguf-delete':
-        await gguf().deleteCached(req.url);
-        return gguf().listCached();
-      case 'start-run':
-        return runs.start(req.config);
-      case 'control-run':
-        return runs.control(req.runId, req.action);
-      case 'answer-approval':
-        return runs.answer(req.runId, req.askId, req.approved);
-      case 'approve-step':
-        return runs.approveStep(req.runId, req.step);
-      case 'run-tree':
-        return runs.tree(req.runId, req.step);
-      case 'run-file':
-        return runs.file(req.runId, req.step, req.path);
-      case 'attach-workspace':
-        return attached.attach(req.port);
-      case 'open-link':
-        return decodeShare(req.link);
-      case 'open-file':
-        return openSessionFile(req.file);
-      case 'share-link': {
-        const url = await shareUrl(req.session, req.base);
-        return { url, report: linkReport(url) };
-      }
-      case 'start-session-run':
-        return runs.startSession(req.config);
-      case 'aci-off':
-        return aciOffForStep(req.step, runs.textFiles(req.runId, req.step.index - 1));
-      case 'ladder-rungs':
-        return ladderRungs();
-      case 'rerun-settings':
-        return rerunWithSettings(req.session, req.aci);
-      case 'evolve-table':
-        return runs.evolveTable();
-      case 'replay-records':
-        return replayRecords(req.session, { ...services, attached });
-      case 'eval-suite':
-        return evalSuite();
-      case 'start-eval':
-        return evals.start(req.config);
-      case 'stop-eval':
-        return evals.stop(req.evalId);
-      case 'open-eval':
-        return openEvalFiles(req.files);
-      default: {
-        const never: never = req;
-        throw new TypeError(
-          `engine worker: unknown request type ${JSON.stringify((never as { type?: unknown }).type)}`,
-        );
-      }
-    }
-  }
+  const runs = new RunHost((runId, event) => void events.run(runId, event), { ...services, attached });
+  const evals = new EvalHost((evalId, event) => void events.eval(evalId, event), services);
+  const engine = async () => (await session).engine;
 
   function gguf() {
     if (!services.gguf)
@@ -160,18 +69,46 @@ export function serveEngine(endpoint: HostEndpoint, newSession: SessionFactory, 
     return services.webllm;
   }
 
-  const answer = async (req: EngineRequest): Promise<void> => {
-    try {
-      endpoint.postMessage({ type: 'result', id: req.id, value: await handle(req) });
-    } catch (e) {
-      endpoint.postMessage({ type: 'error', id: req.id, error: toWireError(e) });
-    }
+  const handlers: HostHandlers = {
+    listTools: async () => [...(await engine()).tools.values()].map(toolInfo),
+    callTool: async (name, args) => (await engine()).call(name, args),
+    fileTree: async () => snapshotWorkspace(await engine()),
+    readFile: async (path) => viewFile(await engine(), path),
+    reset: async () => {
+      session = newSession();
+      return snapshotWorkspace(await engine());
+    },
+    checkPaths: (paths) => checkPaths(paths),
+    probeEndpoint: (baseUrl, apiKey) => probeEndpoint(baseUrl, apiKey, services.fetch),
+    webllmCache: () => webllm().cached(),
+    webllmDelete: async (modelId) => (await webllm().deleteCached(modelId), webllm().cached()),
+    ggufCache: () => gguf().listCached(),
+    ggufDelete: async (url) => (await gguf().deleteCached(url), gguf().listCached()),
+    startRun: (config) => runs.start(config),
+    controlRun: (runId, action) => runs.control(runId, action),
+    answerApproval: (runId, askId, approved) => runs.answer(runId, askId, approved),
+    approveStep: (runId, step) => runs.approveStep(runId, step),
+    runTree: (runId, step) => runs.tree(runId, step),
+    runFile: (runId, step, path) => runs.file(runId, step, path),
+    attachWorkspace: (port) => attached.attach(port),
+    // Needs no session (and must not wait for one being rebuilt by a reset).
+    attachSandbox: (port) => sandboxFrame.attach(port),
+    openLink: (link) => decodeShare(link),
+    openFile: (file) => openSessionFile(file),
+    shareLink: async (s, base) => {
+      const url = await shareUrl(s, base);
+      return { url, report: linkReport(url) };
+    },
+    startSessionRun: (config) => runs.startSession(config),
+    aciOff: (runId, step) => aciOffForStep(step, runs.textFiles(runId, step.index - 1)),
+    ladderRungs: () => ladderRungs(),
+    rerunSettings: (s, aci) => rerunWithSettings(s, aci),
+    evolveTable: () => runs.evolveTable(),
+    replayRecords: (s) => replayRecords(s, { ...services, attached }),
+    evalSuite: () => evalSuite(),
+    startEval: (config) => evals.start(config),
+    stopEval: (evalId) => evals.stop(evalId),
+    openEval: (files) => openEvalFiles(files),
   };
-  endpoint.addEventListener('message', (event) => {
-    const req = event.data as EngineRequest;
-    // The sandbox frame's port is taken at once: a queued `node` (a replay's test run) waits
-    // for it, and behind that call in the queue it would never arrive.
-    if (req.type === 'attach-sandbox') void answer(req);
-    else queue = queue.then(() => answer(req));
-  });
+  return { handlers, ready: session.then((s) => s.info) };
 }

@@ -1,12 +1,28 @@
 /**
- * The engine worker (a module worker): the console's engine session over a memory workspace
- * seeded with the starter template, and the agent runs. This file is its first chunk: the
- * front (engine-front.ts) answers the start screen at once, and loads the engine itself
- * (engine-start.ts, engine-host.ts) right away beside it.
+ * The engine worker (a module worker), started in this one module. Its first chunk is the
+ * serving side (engine-serve.ts), which answers the start screen at once; the engine itself
+ * loads right away beside it: the browser's wasm source and Buffer global, the model workers
+ * WebLLM and llama.cpp run in (each spawned on first use, so the page never loads either), and
+ * the engine host over the console's session, a memory workspace seeded with the starter.
  */
-import { serveFront } from './engine-front.ts';
-import type { HostEndpoint } from './engine-host.ts';
+import { serveEngine, type HostEndpoint } from './engine-serve.ts';
 
-serveFront(self as unknown as HostEndpoint, async (endpoint) =>
-  (await import('./engine-start.ts')).startEngine(endpoint),
-);
+serveEngine(self as unknown as HostEndpoint, async (events) => {
+  const [{ useBrowserWasm }, { installBufferGlobal }, { engineHost }, { ModelLink }, { createTemplateSession }] =
+    await Promise.all([
+      import('../platform/browser-wasm.ts'),
+      import('../platform/buffer-global.ts'),
+      import('./engine-host.ts'),
+      import('./run-models.ts'),
+      import('./starter-session.ts'),
+    ]);
+  useBrowserWasm();
+  installBufferGlobal();
+  const webllm = new ModelLink(
+    () => new Worker(new URL('./model.worker.ts', import.meta.url), { type: 'module', name: 'slmcode-model' }),
+  );
+  const gguf = new ModelLink(
+    () => new Worker(new URL('./gguf.worker.ts', import.meta.url), { type: 'module', name: 'slmcode-llamacpp' }),
+  );
+  return engineHost(() => createTemplateSession(), { webllm, gguf }, events);
+});

@@ -4,18 +4,10 @@
  * wllama adapter — and its 10 MB wasm file — is imported on the first request that needs it,
  * so nothing of it loads before someone picks a GGUF model.
  */
-import { createModelHost } from '../agent/models/worker-host.ts';
-import type { ModelRequest, ModelResponse } from '../agent/models/worker-protocol.ts';
+import { serveModel } from './model-wire.ts';
+import { endpointWire, type Endpoint } from './rpc.ts';
 
-/** The dedicated-worker global, typed by what is used here. */
-const scope = self as unknown as {
-  postMessage(message: ModelResponse): void;
-  onmessage: ((event: MessageEvent<ModelRequest>) => void) | null;
-};
-
-const host = createModelHost(
-  (message) => scope.postMessage(message),
+serveModel(
+  endpointWire(self as unknown as Endpoint),
   async () => (await import('../agent/models/wllama.ts')).wllamaBackend,
 );
-
-scope.onmessage = (event) => host.receive(event.data);

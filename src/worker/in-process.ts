@@ -5,9 +5,9 @@
  * browser, without a browser.
  */
 import { EngineClient, type WorkerLike } from './client.ts';
-import { serveEngine, type HostEndpoint, type SessionFactory } from './engine-host.ts';
+import { engineHost, type SessionFactory } from './engine-host.ts';
+import { serveEngine, type HostEndpoint } from './engine-serve.ts';
 import type { RunServices } from './run-host.ts';
-import type { EngineRequest } from './protocol.ts';
 
 /** A Worker stand-in over one end of a MessageChannel. */
 export class PortWorker extends EventTarget implements WorkerLike {
@@ -19,7 +19,7 @@ export class PortWorker extends EventTarget implements WorkerLike {
     port.start();
   }
 
-  postMessage(message: EngineRequest, transfer: Transferable[] = []): void {
+  postMessage(message: unknown, transfer: Transferable[] = []): void {
     this.port.postMessage(message, transfer);
   }
 
@@ -43,7 +43,7 @@ export function connectInProcess(
   const client = new EngineClient(() => {
     const { port1, port2 } = new MessageChannel();
     port2.start();
-    serveEngine(port2 as unknown as HostEndpoint, newSession, services);
+    serveEngine(port2 as unknown as HostEndpoint, async (events) => engineHost(newSession, services, events));
     const worker = new PortWorker(port1);
     workers.push(worker);
     return worker;

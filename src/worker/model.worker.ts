@@ -4,18 +4,10 @@
  * request that needs it, so neither the main bundle nor this worker's start-up loads the
  * 6.8 MB package before a model is actually used.
  */
-import { createModelHost } from '../agent/models/worker-host.ts';
-import type { ModelRequest, ModelResponse } from '../agent/models/worker-protocol.ts';
+import { serveModel } from './model-wire.ts';
+import { endpointWire, type Endpoint } from './rpc.ts';
 
-/** The dedicated-worker global, typed by what is used here. */
-const scope = self as unknown as {
-  postMessage(message: ModelResponse): void;
-  onmessage: ((event: MessageEvent<ModelRequest>) => void) | null;
-};
-
-const host = createModelHost(
-  (message) => scope.postMessage(message),
+serveModel(
+  endpointWire(self as unknown as Endpoint),
   async () => (await import('../agent/models/webllm.ts')).webllmBackend,
 );
-
-scope.onmessage = (event) => host.receive(event.data);

@@ -1,10 +1,11 @@
 /**
- * The engine worker's protocol — types only. Requests are a union tagged by `type` and carry
- * an `id`; every reply names the id it answers. Errors cross the boundary as data
- * (`WireError`) and are rethrown by the client. The worker handles one request at a time, in
- * the order they arrive, so a tool call never interleaves with a reset. A run is the one
- * exception to request/reply: `start-run` answers at once, and the run's steps, approval
- * questions and end follow as `run` events tagged with its id.
+ * The engine worker's protocol — types only. `EngineApi` declares every request once, as a
+ * method; `EngineEvents` what the worker sends unasked. The messages themselves are birpc's
+ * (worker/rpc.ts). Errors cross the boundary as data (`WireError`) and are rethrown by the
+ * client. The worker handles one request at a time, in the order they arrive, so a tool call
+ * never interleaves with a reset. A run is the one exception to request/reply: `startRun`
+ * answers at once, and the run's steps, approval questions and end follow as `run` events
+ * tagged with its id.
  */
 import type { FileChange, ToolResult } from '../engine/result.ts';
 import type { EntryType } from '../engine/workspace.ts';
@@ -459,91 +460,100 @@ export interface PathCheck {
 export type EndpointProbe =
   { readonly ok: true; readonly models: readonly string[] } | { readonly ok: false; readonly message: string };
 
-/** Each request's parameters and the value its reply carries, by request type. */
-export interface EngineCalls {
-  'list-tools': { params: {}; result: readonly ToolInfo[] };
-  'call-tool': { params: { readonly name: string; readonly args: unknown }; result: ToolResult };
-  'file-tree': { params: {}; result: WorkspaceSnapshot };
-  'read-file': { params: { readonly path: string }; result: FileView };
+/**
+ * Every request the page can make of the engine worker: one method each, its parameters and
+ * the value its reply carries. The client calls these (each returns a Promise of its value);
+ * the worker implements them (engine-host.ts, and engine-serve.ts for the two answered before
+ * the engine loads). A MessagePort among the arguments travels in the transfer list.
+ */
+export interface EngineApi {
+  listTools(): readonly ToolInfo[];
+  /** Runs a tool through the engine's whole pipeline; bad arguments come back as a result, not an error. */
+  callTool(name: string, args: unknown): ToolResult;
+  fileTree(): WorkspaceSnapshot;
+  readFile(path: string): FileView;
   /** A fresh workspace seeded from the template, and a fresh engine session (seen files, loop guard). */
-  reset: { params: {}; result: WorkspaceSnapshot };
+  reset(): WorkspaceSnapshot;
 
-  'run-options': { params: {}; result: RunOptions };
+  /** Templates, recorded runs, the WebLLM catalog and the default settings. */
+  runOptions(): RunOptions;
   /** WebGPU detection, done in the worker (no WebLLM download needed). */
-  'gpu-report': { params: {}; result: GpuReport };
-  'check-paths': { params: { readonly paths: readonly string[] }; result: readonly PathCheck[] };
-  'probe-endpoint': { params: { readonly baseUrl: string; readonly apiKey?: string }; result: EndpointProbe };
+  gpuReport(): GpuReport;
+  /** Which dropped paths the jail accepts, and how they will be stored. */
+  checkPaths(paths: readonly string[]): readonly PathCheck[];
+  probeEndpoint(baseUrl: string, apiKey?: string): EndpointProbe;
   /** Catalog ids whose weights are in the browser's cache (loads the WebLLM module in the model worker). */
-  'webllm-cache': { params: {}; result: readonly string[] };
+  webllmCache(): readonly string[];
   /** Deletes one model's cached weights; answers the ids still cached. */
-  'webllm-delete': { params: { readonly modelId: string }; result: readonly string[] };
+  webllmDelete(modelId: string): readonly string[];
   /** GGUF files in the browser's cache (starts the llama.cpp worker, not llama.cpp itself). */
-  'gguf-cache': { params: {}; result: readonly CachedFile[] };
+  ggufCache(): readonly CachedFile[];
   /** Deletes one cached GGUF file by its URL; answers the files still cached. */
-  'gguf-delete': { params: { readonly url: string }; result: readonly CachedFile[] };
-  /** Starts a run (stopping the one before); its events follow the reply. */
-  'start-run': { params: { readonly config: RunConfig }; result: RunInfo };
-  'control-run': { params: { readonly runId: number; readonly action: RunAction }; result: void };
-  'answer-approval': {
-    params: { readonly runId: number; readonly askId: number; readonly approved: boolean };
-    result: void;
-  };
+  ggufDelete(url: string): readonly CachedFile[];
+  /** Starts a run (stopping the one before); its events follow the reply as `run` events. */
+  startRun(config: RunConfig): RunInfo;
+  controlRun(runId: number, action: RunAction): void;
+  answerApproval(runId: number, askId: number, approved: boolean): void;
   /**
    * A person pressed "Approve and run" on replayed step `step` of run `runId`, a gated command
    * that did not run: it runs once, for real, in a fresh copy of the replay's workspace at that
    * step, and comes back beside its record. Only a step that waits for an approval is run.
    */
-  'approve-step': { params: { readonly runId: number; readonly step: number }; result: ApprovedRun };
+  approveStep(runId: number, step: number): ApprovedRun;
   /** The workspace after step `step` of the run (0 = before step 1). */
-  'run-tree': { params: { readonly runId: number; readonly step: number }; result: WorkspaceSnapshot };
-  'run-file': { params: { readonly runId: number; readonly step: number; readonly path: string }; result: FileView };
+  runTree(runId: number, step: number): WorkspaceSnapshot;
+  runFile(runId: number, step: number, path: string): FileView;
   /**
    * Hands the worker a port serving a workspace from the page (WebContainer, which boots on the
    * main thread only); runs asking for `workspace: 'webcontainer'` use it from then on. The port
-   * travels in the transfer list; a new attach replaces the one before.
+   * is transferred (unusable on the page afterwards); a new attach replaces the one before.
    */
-  'attach-workspace': { params: { readonly port: MessagePort }; result: AttachedWorkspaceInfo };
-  /** Hands the worker a port to the JavaScript sandbox frame (public/sandbox.html), which the page creates; `node` in the memory workspace runs there. */
-  'attach-sandbox': { params: { readonly port: MessagePort }; result: void };
+  attachWorkspace(port: MessagePort): AttachedWorkspaceInfo;
+  /**
+   * Hands the worker a port (transferred) to the JavaScript sandbox frame (public/sandbox.html),
+   * which the page creates; `node` in the memory workspace runs there. Answered at once, ahead of
+   * queued requests: a queued `node` waits for this port.
+   */
+  attachSandbox(port: MessagePort): void;
   /** Decodes a share link (untrusted): the session, or the codec's message saying why not. */
-  'open-link': { params: { readonly link: string }; result: SessionCheck };
+  openLink(link: string): SessionCheck;
   /** Checks a session file (untrusted) the same way; its size is checked before it is read. */
-  'open-file': { params: { readonly file: Blob }; result: SessionCheck };
+  openFile(file: Blob): SessionCheck;
   /** The share link of a session on the page at `base`, and how long it is. */
-  'share-link': { params: { readonly session: Session; readonly base: string }; result: ShareLink };
+  shareLink(session: Session, base: string): ShareLink;
   /** Starts a run from a recorded session (stopping the one before): replay, then optionally a live model. */
-  'start-session-run': { params: { readonly config: SessionRunConfig }; result: RunInfo };
+  startSessionRun(config: SessionRunConfig): RunInfo;
   /** "ACI off" for `step` of run `runId`: what a naive harness would have done with its raw output, over the workspace before it. */
-  'aci-off': { params: { readonly runId: number; readonly step: Step }; result: AciOff };
+  aciOff(runId: number, step: Step): AciOff;
   /** The ladder rungs a settings re-run can switch off. */
-  'ladder-rungs': { params: {}; result: readonly RungInfo[] };
+  ladderRungs(): readonly RungInfo[];
   /** Re-runs `session`'s raw outputs under other ACI settings in a fresh engine, up to the first step whose result differs. */
-  'rerun-settings': { params: { readonly session: Session; readonly aci: AciSettings }; result: RerunReport };
+  rerunSettings(session: Session, aci: AciSettings): RerunReport;
   /** The edit-format bandit's table as stored, with the latest live run's choice. */
-  'evolve-table': { params: {}; result: EvolveTable };
+  evolveTable(): EvolveTable;
   /** Replays every step of `session` on a run host of its own (the run on screen goes on) and answers with all the step records. */
-  'replay-records': { params: { readonly session: Session }; result: ReplayedSession };
+  replayRecords(session: Session): ReplayedSession;
   /** The builtin eval suite's tasks and the arms. */
-  'eval-suite': { params: {}; result: EvalSuiteInfo };
-  /** Starts an eval (stopping the one before); its events follow the reply as `eval` messages. */
-  'start-eval': { params: { readonly config: EvalConfig }; result: EvalStarted };
+  evalSuite(): EvalSuiteInfo;
+  /** Starts an eval (stopping the one before); its events follow the reply as `eval` events. */
+  startEval(config: EvalConfig): EvalStarted;
   /** Stops eval `evalId`: nothing new starts, the session it interrupts is left out. */
-  'stop-eval': { params: { readonly evalId: number }; result: void };
+  stopEval(evalId: number): void;
   /** Checks an eval results file: the page's export (results and sessions in one file), or `slm eval`'s results.json with its session files (paths as picked). */
-  'open-eval': {
-    params: { readonly files: readonly { readonly path: string; readonly file: Blob }[] };
-    result: EvalOpen;
-  };
+  openEval(files: readonly { readonly path: string; readonly file: Blob }[]): EvalOpen;
 }
 
-export type EngineRequestType = keyof EngineCalls;
-
-export type EngineRequestOf<K extends EngineRequestType> = {
-  readonly type: K;
-  readonly id: number;
-} & EngineCalls[K]['params'];
-
-export type EngineRequest = { [K in EngineRequestType]: EngineRequestOf<K> }[EngineRequestType];
+/** What the worker tells the page unasked: events, with no reply. */
+export interface EngineEvents {
+  /** Sent once, after the first session is created. */
+  ready(info: EngineInfo): void;
+  /** The worker could not set itself up; it answers nothing after this. */
+  fatal(error: WireError): void;
+  /** An event of run `runId`. */
+  run(runId: number, event: RunEvent): void;
+  /** An event of eval `evalId`. */
+  eval(evalId: number, event: EvalEvent): void;
+}
 
 /** An error as data: enough to rethrow it with its name and message on the other side. */
 export interface WireError {
@@ -551,15 +561,3 @@ export interface WireError {
   readonly message: string;
   readonly stack?: string;
 }
-
-export type EngineResponse =
-  /** Sent once, after the first session is created. */
-  | { readonly type: 'ready'; readonly info: EngineInfo }
-  /** The worker could not set itself up; it answers nothing after this. */
-  | { readonly type: 'fatal'; readonly error: WireError }
-  | { readonly type: 'result'; readonly id: number; readonly value: unknown }
-  | { readonly type: 'error'; readonly id: number; readonly error: WireError }
-  /** An event of run `runId`, not a reply to any request. */
-  | { readonly type: 'run'; readonly runId: number; readonly event: RunEvent }
-  /** An event of eval `evalId`. */
-  | { readonly type: 'eval'; readonly evalId: number; readonly event: EvalEvent };

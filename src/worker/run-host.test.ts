@@ -8,7 +8,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { MessageChannel } from 'node:worker_threads';
 import { ModelError } from '../agent/model.ts';
-import { createModelHost, type HostedModel } from '../agent/models/worker-host.ts';
+import type { HostedModel } from '../agent/models/worker-host.ts';
+import { serveModel } from './model-wire.ts';
 import { ScriptedModel } from '../agent/models/scripted.ts';
 import { STARTER_RUN } from '../agent/scripts/starter-run.ts';
 import { STARTER_TEMPLATE } from '../workspace/templates/index.ts';
@@ -345,36 +346,32 @@ describe('dropped files', () => {
 describe('models', () => {
   it('WebLLM: progress while loading, then the loaded model drives the run', async () => {
     const { port1, port2 } = new MessageChannel();
-    const host = createModelHost(
-      (m) => port1.postMessage(m),
-      async () => ({
-        async load(req, onProgress) {
-          onProgress({
-            progress: 0.5,
-            text: 'Fetching param cache[1/2]: 400MB fetched. 50% completed, 4 secs elapsed.',
-            elapsedMs: 4000,
-            etaMs: 4000,
-            loadedBytes: 400 * 2 ** 20,
-            totalBytes: 800 * 2 ** 20,
-          });
-          const inner = new ScriptedModel(['{"tool": "done", "args": {"summary": "nothing to do"}}']);
-          const model: HostedModel = {
-            id: `webllm:${req.modelId}`,
-            family: 'qwen2.5-coder',
-            contextWindow: 4096,
-            complete: (m, o) => inner.complete(m, o),
-            unload: async () => {},
-          };
-          return model;
-        },
-        isCached: async () => false,
-        deleteCached: async () => {},
-        gpu: async () => {
-          throw new ModelError('gpu', 'not used');
-        },
-      }),
-    );
-    port1.on('message', (m) => host.receive(m));
+    serveModel({ post: (m) => port1.postMessage(m), listen: (receive) => port1.on('message', receive) }, async () => ({
+      async load(req, onProgress) {
+        onProgress({
+          progress: 0.5,
+          text: 'Fetching param cache[1/2]: 400MB fetched. 50% completed, 4 secs elapsed.',
+          elapsedMs: 4000,
+          etaMs: 4000,
+          loadedBytes: 400 * 2 ** 20,
+          totalBytes: 800 * 2 ** 20,
+        });
+        const inner = new ScriptedModel(['{"tool": "done", "args": {"summary": "nothing to do"}}']);
+        const model: HostedModel = {
+          id: `webllm:${req.modelId}`,
+          family: 'qwen2.5-coder',
+          contextWindow: 4096,
+          complete: (m, o) => inner.complete(m, o),
+          unload: async () => {},
+        };
+        return model;
+      },
+      isCached: async () => false,
+      deleteCached: async () => {},
+      gpu: async () => {
+        throw new ModelError('gpu', 'not used');
+      },
+    }));
     const link = new ModelLink(() => {
       const listeners: ((e: Event) => void)[] = [];
       port2.on('message', (data) => listeners.forEach((l) => l(new MessageEvent('message', { data }))));

@@ -109,9 +109,6 @@ interface LiveFormat {
   readonly format: EditFormat;
 }
 
-/** The choices the start screen offers (run-options.ts, which the worker's first chunk answers from). */
-export { runOptions } from './run-options.ts';
-
 export class RunHost {
   #run: ActiveRun | null = null;
   #nextId = 1;

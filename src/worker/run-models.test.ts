@@ -8,8 +8,9 @@
 import { describe, expect, it } from 'vitest';
 import { ModelError } from '../agent/model.ts';
 import { ScriptedModel } from '../agent/models/scripted.ts';
-import { createModelHost, type HostedModel } from '../agent/models/worker-host.ts';
-import type { LoadRequest, ModelRequest, ModelResponse } from '../agent/models/worker-protocol.ts';
+import type { HostedModel } from '../agent/models/worker-host.ts';
+import type { LoadRequest } from '../agent/models/worker-protocol.ts';
+import { serveModel } from './model-wire.ts';
 import type { ModelChoice } from './protocol.ts';
 import { GGUF_CATALOG } from '../agent/models/gguf-catalog.ts';
 import { createModel, ModelLink, modelLabel, replayLabel, type ModelPort } from './run-models.ts';
@@ -23,9 +24,13 @@ function link(): { link: ModelLink; loads: LoadRequest[] } {
   const loads: LoadRequest[] = [];
   const spawn = (): ModelPort => {
     const listeners: ((e: Event) => void)[] = [];
-    // Answers arrive a task later, as they would from a real worker.
-    const host = createModelHost(
-      (m: ModelResponse) => setTimeout(() => listeners.forEach((l) => l(new MessageEvent('message', { data: m })))),
+    let toHost: (message: unknown) => void = () => {};
+    // Messages arrive a task later each way, as they would from a real worker.
+    serveModel(
+      {
+        post: (m) => setTimeout(() => listeners.forEach((l) => l(new MessageEvent('message', { data: m })))),
+        listen: (receive) => (toHost = receive),
+      },
       async () => ({
         async load(req): Promise<HostedModel> {
           loads.push(req);
@@ -46,7 +51,7 @@ function link(): { link: ModelLink; loads: LoadRequest[] } {
       }),
     );
     return {
-      postMessage: (m: ModelRequest) => setTimeout(() => host.receive(m)),
+      postMessage: (m) => setTimeout(() => toHost(m)),
       addEventListener: (type, l) => void (type === 'message' && listeners.push(l)),
       terminate: () => {},
     };

@@ -2,7 +2,7 @@
  * The models a run can use, built in the engine worker: the scripted model over a recorded run,
  * an OpenAI-compatible endpoint (fetched from the worker), or WebLLM or llama.cpp (WebAssembly)
  * each in its own model worker, which this worker spawns on first use and talks to through
- * ModelWorkerClient. Live models are timed per step (step-speed.ts). Also the labels the page
+ * ModelWorkerClient (model-wire.ts). Live models are timed per step (step-speed.ts). Also the labels the page
  * shows, and the start screen's model look-ups: an endpoint's model list, WebLLM's cache and
  * llama.cpp's cached files.
  */
@@ -12,21 +12,15 @@ import { ggufFileName, GGUF_CATALOG } from '../agent/models/gguf-catalog.ts';
 import { timedModel, type StepSpeed } from '../agent/models/step-speed.ts';
 import { ANSWER_TIMEOUT_MS, fetchError, normalizeBaseUrl, OpenAIModel } from '../agent/models/openai.ts';
 import { ScriptedModel } from '../agent/models/scripted.ts';
-import { ModelWorkerClient } from '../agent/models/worker-client.ts';
-import type {
-  CachedFile,
-  GgufSource,
-  LoadProgress,
-  LoadRequest,
-  ModelRequest,
-  ModelResponse,
-} from '../agent/models/worker-protocol.ts';
+import type { ModelWorkerClient } from '../agent/models/worker-client.ts';
+import type { CachedFile, GgufSource, LoadProgress, LoadRequest } from '../agent/models/worker-protocol.ts';
+import { modelClient } from './model-wire.ts';
 import { recordedRunById } from '../agent/scripts/starter-run.ts';
 import type { EndpointProbe, ModelChoice, RunInfo } from './protocol.ts';
 
 /** The part of a Worker the model link uses. */
 export interface ModelPort {
-  postMessage(message: ModelRequest): void;
+  postMessage(message: unknown, transfer: Transferable[]): void;
   addEventListener(type: 'message' | 'error', listener: (event: Event) => void): void;
   terminate(): void;
 }
@@ -111,22 +105,22 @@ export class ModelLink {
 
   /** Every model file in the worker's cache (llama.cpp). */
   async listCached(): Promise<readonly CachedFile[]> {
-    return this.#call((c) => c.listCached());
+    return this.#call((c) => c.remote.listCached());
   }
 
   /** Catalog ids whose weights are cached. */
   async cached(): Promise<string[]> {
     const out: string[] = [];
-    for (const m of CATALOG) if (await this.#call((c) => c.isCached(m.id))) out.push(m.id);
+    for (const m of CATALOG) if (await this.#call((c) => c.remote.isCached(m.id))) out.push(m.id);
     return out;
   }
 
   async deleteCached(modelId: string): Promise<void> {
     if (this.#loaded?.modelId === modelId) {
       this.#loaded = null;
-      await this.#call((c) => c.unload());
+      await this.#call((c) => c.remote.unload());
     }
-    await this.#call((c) => c.deleteCached(modelId));
+    await this.#call((c) => c.remote.deleteCached(modelId));
   }
 
   #call<T>(work: (client: ModelWorkerClient) => Promise<T>): Promise<T> {
@@ -136,11 +130,13 @@ export class ModelLink {
 
   #start(): ModelWorker {
     const port = this.spawn();
-    const client = new ModelWorkerClient((m) => port.postMessage(m));
+    const client = modelClient({
+      post: (message, transfer) => port.postMessage(message, transfer),
+      listen: (receive) => port.addEventListener('message', (e) => receive((e as MessageEvent).data)),
+    });
     let fail: (e: Error) => void = () => {};
     const crashed = new Promise<never>((_, reject) => (fail = reject));
     crashed.catch(() => {}); // observed through Promise.race only
-    port.addEventListener('message', (e) => client.receive((e as MessageEvent<ModelResponse>).data));
     port.addEventListener('error', (e) => {
       const message = (e as ErrorEvent).message;
       port.terminate();

@@ -5,9 +5,10 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
-import { createModelHost, type HostedModel, type ModelBackend } from '../../src/agent/models/worker-host.ts';
-import { ModelWorkerClient } from '../../src/agent/models/worker-client.ts';
-import type { ModelRequest, ModelResponse, LoadProgress } from '../../src/agent/models/worker-protocol.ts';
+import type { HostedModel, ModelBackend } from '../../src/agent/models/worker-host.ts';
+import type { LoadProgress } from '../../src/agent/models/worker-protocol.ts';
+import { modelClient, serveModel } from '../../src/worker/model-wire.ts';
+import type { Wire } from '../../src/worker/rpc.ts';
 import { ScriptedModel } from '../../src/agent/models/scripted.ts';
 import { isModelError, ModelError, type CompleteOptions } from '../../src/agent/model.ts';
 import { detectGpu, type AdapterLike } from '../../src/agent/models/gpu.ts';
@@ -62,17 +63,18 @@ function fakeBackend(log: string[]): ModelBackend {
   };
 }
 
+/** One end of a Node MessageChannel as a wire. */
+const wire = (port: MessagePort): Wire => ({
+  post: (m) => port.postMessage(m),
+  listen: (receive) => port.on('message', receive),
+});
+
 function connect(log: string[] = []) {
   const { port1, port2 } = new MessageChannel();
   ports.push(port1, port2);
   let backendLoads = 0;
-  const host = createModelHost(
-    (m) => port1.postMessage(m),
-    async () => (backendLoads++, fakeBackend(log)),
-  );
-  port1.on('message', (m: ModelRequest) => host.receive(m));
-  const client = new ModelWorkerClient((m) => port2.postMessage(m));
-  port2.on('message', (m: ModelResponse) => client.receive(m));
+  serveModel(wire(port1), async () => (backendLoads++, fakeBackend(log)));
+  const client = modelClient(wire(port2));
   return { client, log, backendLoads: () => backendLoads };
 }
 
@@ -95,11 +97,11 @@ describe('model worker protocol over a MessageChannel', () => {
       usage: { promptTokens: 5, completionTokens: 9 },
     });
     expect(tokens.join('')).toBe(out.text);
-    expect(await t.client.isCached(DEFAULT_MODEL_ID)).toBe(true);
-    expect(await t.client.isCached('other')).toBe(false);
-    await t.client.deleteCached('other');
+    expect(await t.client.remote.isCached(DEFAULT_MODEL_ID)).toBe(true);
+    expect(await t.client.remote.isCached('other')).toBe(false);
+    await t.client.remote.deleteCached('other');
     expect(t.log).toEqual(['delete other']);
-    expect((await t.client.gpu()).explanation).toBe('none here');
+    expect((await t.client.remote.gpu()).explanation).toBe('none here');
     expect(t.backendLoads()).toBe(1);
   });
 
@@ -110,26 +112,17 @@ describe('model worker protocol over a MessageChannel', () => {
   });
 
   it('a completion before any load says to load a model first', async () => {
-    // A raw request on the wire: the client only hands out models after a load.
-    const { port1, port2 } = new MessageChannel();
-    ports.push(port1, port2);
-    const host = createModelHost(
-      (m) => port1.postMessage(m),
-      async () => fakeBackend([]),
-    );
-    port1.on('message', (m: ModelRequest) => host.receive(m));
-    const reply = new Promise<ModelResponse>((r) => port2.once('message', r));
-    port2.postMessage({
-      type: 'complete',
-      id: 1,
-      messages: [],
-      options: { seed: 0, temperature: 0 },
-    } satisfies ModelRequest);
-    const msg = await reply;
-    expect(msg.type === 'error' && msg.error).toEqual({
-      code: 'load',
-      message: expect.stringMatching(/No model is loaded/),
-    });
+    // Straight to the worker's API: the client only hands out models after a load.
+    const t = connect();
+    const e = await t.client.remote.complete(1, [], { seed: 0, temperature: 0 }).catch((x: unknown) => x);
+    expect(isModelError(e) && [e.code, e.message]).toEqual(['load', expect.stringMatching(/No model is loaded/)]);
+  });
+
+  it('a request the worker does not declare is refused as an error, not left waiting', async () => {
+    const t = connect();
+    const remote = t.client.remote as unknown as { $call(name: string): Promise<unknown> };
+    const e = await remote.$call('toString').catch((x: unknown) => x);
+    expect(isModelError(e) && e.message).toMatch(/function "toString" not found/);
   });
 
   it('aborting a completion stops it in the worker and rejects at once', async () => {

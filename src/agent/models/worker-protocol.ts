@@ -1,12 +1,8 @@
 /**
- * The model worker's protocol (types only). Requests carry an `id`; every reply names the
- * request it answers. Errors cross as data (`{code, message}`) and are rethrown as ModelError
- * on the other side. Cancelling is explicit: `abort` names the `complete` request to stop.
- *
- * Wiring (done where postMessage lives, in src/worker/): the worker side is
- * `createModelHost(send, loadBackend)` with `send = (m) => self.postMessage(m)` and
- * `self.onmessage = (e) => host.receive(e.data)`; the calling side is
- * `new ModelWorkerClient(send)` with `port.onmessage = (e) => client.receive(e.data)`.
+ * The model worker's protocol (types only): `ModelApi`, one method per request, and the
+ * events that come back. Errors cross as data (`{code, message}`) and are rethrown as
+ * ModelError on the other side. Cancelling is explicit: `abort` names the completion to stop.
+ * The messages are birpc's, wired where postMessage lives (src/worker/model-wire.ts).
  */
 import type { ChatMessage, Completion, ModelErrorCode } from '../model.ts';
 import type { GpuReport } from './gpu.ts';
@@ -70,33 +66,34 @@ export interface WireCompleteOptions {
   readonly maxTokens?: number;
 }
 
-export type ModelRequest =
-  | { readonly type: 'load'; readonly id: number; readonly load: LoadRequest }
-  | {
-      readonly type: 'complete';
-      readonly id: number;
-      readonly messages: readonly ChatMessage[];
-      readonly options: WireCompleteOptions;
-    }
-  | { readonly type: 'abort'; readonly id: number; readonly target: number }
-  | { readonly type: 'cached'; readonly id: number; readonly modelId: string }
-  | { readonly type: 'delete'; readonly id: number; readonly modelId: string }
-  | { readonly type: 'cache-list'; readonly id: number }
-  | { readonly type: 'gpu'; readonly id: number }
-  | { readonly type: 'unload'; readonly id: number };
+/**
+ * Every request the engine worker can make of a model worker, declared once: the calling side
+ * holds a `ModelApi` (a birpc proxy), the worker implements it (worker-host.ts). `call` tags a
+ * load's progress and a completion's tokens, which come back as `ModelEvents`.
+ */
+export interface ModelApi {
+  /** Loads a model (downloading it on first use), unloading the one before; progress arrives as `progress` events. */
+  load(call: number, load: LoadRequest): Promise<LoadedModel>;
+  /** Completes with the loaded model; the text arrives as `token` events while it is written. */
+  complete(call: number, messages: readonly ChatMessage[], options: WireCompleteOptions): Promise<Completion>;
+  /** Stops completion `call` (sent as an event: the completion answers for itself). */
+  abort(call: number): Promise<void>;
+  isCached(modelId: string): Promise<boolean>;
+  deleteCached(modelId: string): Promise<void>;
+  /** Every model file in the cache (llama.cpp keeps one file per model). */
+  listCached(): Promise<readonly CachedFile[]>;
+  gpu(): Promise<GpuReport>;
+  unload(): Promise<void>;
+}
 
+/** What a model worker sends unasked, tagged with the call it belongs to. */
+export interface ModelEvents {
+  progress(call: number, progress: LoadProgress): void;
+  token(call: number, delta: string): void;
+}
+
+/** A model error as data: rethrown as the same ModelError on the other side. */
 export interface WireError {
   readonly code: ModelErrorCode;
   readonly message: string;
 }
-
-export type ModelResponse =
-  | { readonly type: 'progress'; readonly id: number; readonly progress: LoadProgress }
-  | { readonly type: 'loaded'; readonly id: number; readonly model: LoadedModel }
-  | { readonly type: 'token'; readonly id: number; readonly delta: string }
-  | { readonly type: 'completed'; readonly id: number; readonly completion: Completion }
-  | { readonly type: 'cached'; readonly id: number; readonly cached: boolean }
-  | { readonly type: 'cache-list'; readonly id: number; readonly files: readonly CachedFile[] }
-  | { readonly type: 'done'; readonly id: number }
-  | { readonly type: 'gpu'; readonly id: number; readonly report: GpuReport }
-  | { readonly type: 'error'; readonly id: number; readonly error: WireError };
