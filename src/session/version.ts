@@ -4,14 +4,15 @@
  * argument schema. Two builds with the same version string answer the same calls alike; a
  * replay on a build with another version says so when it diverges.
  */
-import pkg from '../../package.json' with { type: 'json' };
+// Only `version`: a named import lets the bundler leave the rest of package.json out of the app.
+import { version } from '../../package.json';
 import { argsJsonSchema } from '../agent/call-schema.ts';
 import { DEFAULT_SETTINGS } from '../engine/settings.ts';
 import { CODING_TOOLS } from '../engine/tools/index.ts';
 import { shortHash } from './hash.ts';
 
 /** The app's version from package.json, e.g. `0.1.0`. */
-export const APP_VERSION: string = pkg.version;
+export const APP_VERSION: string = version;
 
 let cached: Promise<string> | undefined;
 

@@ -122,13 +122,24 @@ export async function findTestFiles(
       return { error: `Could not find '${abs}'` };
     }
     if (st.isFile) found.add(abs);
-    else if (st.isDirectory) for (const f of await walkTests(fs, abs, false)) found.add(f);
+    else if (st.isDirectory)
+      for (const f of await walkFiles(fs, abs))
+        if (JS.test(f.path) && (f.underTest || TEST_NAME.test(f.path.slice(f.path.lastIndexOf('/') + 1))))
+          found.add(f.path);
   }
   return { found: [...found].sort() };
 }
 
-async function walkTests(fs: InMemoryFs, dir: string, underTestDir: boolean): Promise<string[]> {
-  const out: string[] = [];
+/** A file found by `walkFiles`. */
+export interface WalkedFile {
+  readonly path: string;
+  /** A directory named `test` lies between the walk's start and the file. */
+  readonly underTest: boolean;
+}
+
+/** Every file under `dir`, sorted by path, the dependency and state directories skipped. */
+export async function walkFiles(fs: InMemoryFs, dir: string, underTest = false): Promise<WalkedFile[]> {
+  const out: WalkedFile[] = [];
   let entries: { name: string; isFile: boolean; isDirectory: boolean }[];
   try {
     entries = await fs.readdirWithFileTypes(dir);
@@ -138,8 +149,8 @@ async function walkTests(fs: InMemoryFs, dir: string, underTestDir: boolean): Pr
   for (const e of entries) {
     const path = `${dir}/${e.name}`;
     if (e.isDirectory && !SKIPPED_DIRS.has(e.name))
-      out.push(...(await walkTests(fs, path, underTestDir || e.name === 'test')));
-    else if (e.isFile && JS.test(e.name) && (underTestDir || TEST_NAME.test(e.name))) out.push(path);
+      out.push(...(await walkFiles(fs, path, underTest || e.name === 'test')));
+    else if (e.isFile) out.push({ path, underTest });
   }
-  return out;
+  return out.sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
 }

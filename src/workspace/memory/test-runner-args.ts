@@ -6,7 +6,7 @@
  * rather than silently running something else than was asked.
  */
 import type { InMemoryFs } from 'just-bash';
-import { findTestFiles } from './js-sandbox-args.ts';
+import { findTestFiles, walkFiles } from './js-sandbox-args.ts';
 import { resolveSpecifier } from './js-sandbox-modules.ts';
 
 /** The runners that run in the Jest-style runner. */
@@ -83,7 +83,6 @@ const SUPPORTS: Readonly<Record<SpecRunner, string>> = {
 const SPEC_NAME = /(?:^|\/)__tests__\/.+\.[cm]?js$|(?:^|[/.])(?:spec|test)\.[cm]?js$/;
 /** The same names in TypeScript, which the sandbox cannot run (it has no compiler). */
 const TS_SPEC_NAME = /(?:^|\/)__tests__\/.+\.[cm]?tsx?$|(?:^|[/.])(?:spec|test)\.[cm]?tsx?$/;
-const SKIPPED_DIRS = new Set(['node_modules', '.git', '.slmcode']);
 
 function print(text: string, exitCode: number): SpecPlan {
   return { mode: 'print', text, exitCode };
@@ -189,17 +188,5 @@ async function mochaFiles(
 
 /** Every file under `dir`, sorted, the dependency and state directories skipped. */
 async function walk(fs: InMemoryFs, dir: string): Promise<string[]> {
-  const out: string[] = [];
-  let entries: { name: string; isFile: boolean; isDirectory: boolean }[];
-  try {
-    entries = await fs.readdirWithFileTypes(dir);
-  } catch {
-    return out;
-  }
-  for (const e of entries) {
-    const path = `${dir}/${e.name}`;
-    if (e.isDirectory && !SKIPPED_DIRS.has(e.name)) out.push(...(await walk(fs, path)));
-    else if (e.isFile) out.push(path);
-  }
-  return out.sort();
+  return (await walkFiles(fs, dir)).map((f) => f.path);
 }
