@@ -10,9 +10,8 @@ import { RE2JS } from 're2js';
 import { defineTool } from '../tool.ts';
 import { fail, ok, type Note } from '../result.ts';
 import { jail, notTextResult, searchedFileState } from '../file-io.ts';
-import { splitLines } from '../text.ts';
 import { skipDirsFor, walkTree } from '../walk.ts';
-import { requiredLiteral } from './grep-literal.ts';
+import { lineMatcher, matchingLines, type LineMatcher } from './grep-lines.ts';
 
 /** At most this many hits are listed. */
 export const GREP_CAP = 50;
@@ -29,17 +28,9 @@ const schema = z.object({
 });
 
 interface Compiled {
-  readonly re: RE2JS;
-  /**
-   * The same pattern in multi-line mode, run once over a whole file first: a line that matches
-   * `re` always makes the file match it, so most files are ruled out in one linear pass
-   * instead of one call per line.
-   */
-  readonly whole: RE2JS;
+  readonly lines: LineMatcher;
   /** Why the pattern was taken literally, or null when it compiled as a regex. */
   readonly literalBecause: string | null;
-  /** A string every match contains, checked before any regex runs on a file; null when none is known. */
-  readonly mustContain: string | null;
 }
 
 function compile(pattern: string, caseInsensitive: boolean): Compiled {
@@ -52,13 +43,9 @@ function compile(pattern: string, caseInsensitive: boolean): Compiled {
     literalBecause = e instanceof Error ? e.message : String(e);
     source = RE2JS.quote(pattern);
   }
-  const literal = caseInsensitive ? null : literalBecause !== null ? pattern : requiredLiteral(pattern);
-  const mustContain = literal === null || literal.includes('\n') || literal.includes('\r') ? null : literal;
   return {
-    re: RE2JS.compile(source, flags),
-    whole: RE2JS.compile(source, flags | RE2JS.MULTILINE),
+    lines: lineMatcher(source, flags, literalBecause !== null ? pattern : null, caseInsensitive),
     literalBecause,
-    mustContain,
   };
 }
 
@@ -85,7 +72,7 @@ export const wsGrep = defineTool({
         `ws_grep needs a non-empty pattern, e.g. ws_grep {"pattern":"function main","glob":"*.js"}. To find files by name use ws_glob.`,
       );
     }
-    const { re, whole, literalBecause, mustContain } = compile(pattern, args.case_insensitive === true);
+    const { lines, literalBecause } = compile(pattern, args.case_insensitive === true);
     const j = await jail(ctx, args.path ?? '.', 'read');
     if (!j.ok) return j.result;
     const base = j.file;
@@ -113,19 +100,14 @@ export const wsGrep = defineTool({
       if (state.kind === 'large') large++;
       if (state.kind === 'binary') binary++;
       if (state.kind !== 'text') continue;
-      if (mustContain !== null && !state.text.includes(mustContain)) continue;
-      // Lines are matched without their CR, so the whole-file pass must not see CRs either ("x$").
-      if (!whole.test(state.text.includes('\r') ? state.text.replace(/\r\n/g, '\n') : state.text)) continue;
-      const lines = splitLines(state.text);
-      let found = false;
-      for (let i = 0; i < lines.length; i++) {
-        const line = lines[i]!.endsWith('\r') ? lines[i]!.slice(0, -1) : lines[i]!;
-        if (!re.test(line)) continue;
-        found = true;
-        total++;
-        if (hits.length < GREP_CAP) hits.push(`${path}:${i + 1}: ${hitText(line, re)}`);
+      const found = matchingLines(state.text, lines);
+      if (found.length === 0) continue;
+      filesWithHits++;
+      total += found.length;
+      for (const hit of found) {
+        if (hits.length >= GREP_CAP) break;
+        hits.push(`${path}:${hit.index + 1}: ${hitText(hit.line, lines.re)}`);
       }
-      if (found) filesWithHits++;
     }
 
     const notes: Note[] = [];
