@@ -12,7 +12,28 @@ import { lineMatcher, matchingLines, requiredLiterals, simpleMatchingLines } fro
 
 const text = fc
   .array(
-    fc.string({ maxLength: 12, unit: fc.constantFrom('a', 'b', 'x', '1', ' ', '_', 'A', '\r', 'é', '😀', '|', '(') }),
+    fc.string({
+      maxLength: 12,
+      unit: fc.constantFrom(
+        'a',
+        'b',
+        'x',
+        '1',
+        ' ',
+        '_',
+        'A',
+        'k',
+        'S',
+        '\u212a',
+        '\u017f',
+        'İ',
+        '\r',
+        'é',
+        '😀',
+        '|',
+        '(',
+      ),
+    }),
     { maxLength: 8 },
   )
   .chain((lines) =>
@@ -27,6 +48,9 @@ const atom = fc.constantFrom(
   'ab',
   'x1',
   'A',
+  'K',
+  'as',
+  'İ',
   'é',
   '😀',
   ' ',
@@ -114,6 +138,23 @@ describe('matchingLines', () => {
     const m = lineMatcher(p, 0, null, false);
     expect(matchingLines(t, m).map((h) => h.index)).toEqual(lines);
     expect(simpleMatchingLines(t, m.re).map((h) => h.index)).toEqual(lines);
+  });
+});
+
+describe('ignoring case', () => {
+  it.each<[string, string, number[]]>([
+    ['a file without the literal in any case is passed over', 'module 6\nx', []],
+    ['the literal in another case is found', 'x\n# MoDuLe 7', [1]],
+  ])('%s', (_label, t, lines) => {
+    const m = lineMatcher('MODULE 7', RE2JS.CASE_INSENSITIVE, null, true);
+    expect(m.foldedAnyOf).toEqual(['module 7']);
+    expect(matchingLines(t, m).map((h) => h.index)).toEqual(lines);
+  });
+
+  it.each([['kelvin'], ['class'], ['é1']])('%s folds beyond ASCII, so no lower-cased literal is used', (p) => {
+    expect(lineMatcher(p, RE2JS.CASE_INSENSITIVE, null, true).foldedAnyOf).toBeNull();
+    // The Kelvin sign and the long s match k and s when case is ignored.
+    expect(RE2JS.compile('k', RE2JS.CASE_INSENSITIVE).test('\u212a')).toBe(true);
   });
 });
 

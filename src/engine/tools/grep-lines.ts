@@ -2,7 +2,8 @@
  * Which lines of a file match a ws_grep pattern. The simple way tests every line; the fast way,
  * which ws_grep uses, looks only where a match can be and tests just those lines, with the same
  * answer. When every match must contain one of a few literals, only the lines holding one of
- * them are tested (found with `indexOf`). Otherwise the pattern is searched over the whole text
+ * them are tested (found with `indexOf`); ignoring case, a file whose lower-cased text holds
+ * none of them is passed over. Otherwise the pattern is searched over the whole text
  * once, in multi-line mode, and only the lines where a match starts are tested. A pattern that
  * can tell a line from a file (`\A`, `\z`, a change of the `m` flag) is matched line by line.
  */
@@ -20,6 +21,11 @@ export interface LineMatcher {
   readonly anyOf: readonly string[] | null;
   /** False when a match in the whole text may not be one in its line alone (see the file's comment). */
   readonly wholeAlike: boolean;
+  /**
+   * Ignoring case: lower-cased literals of which every match contains one, lower-cased (a file
+   * whose lower-cased text holds none cannot match); null when none is known.
+   */
+  readonly foldedAnyOf: readonly string[] | null;
 }
 
 /** A matching line: its 0-based index and its text without the trailing CR. */
@@ -27,6 +33,13 @@ export interface LineHit {
   readonly index: number;
   readonly line: string;
 }
+
+/**
+ * ASCII text whose case RE2 folds only to ASCII: `k` and `s` also fold to the Kelvin sign and
+ * the long s, which lower-casing would not find.
+ */
+const ASCII_FOLDS = /^[\x20-\x7e]+$/;
+const FOLDS_BEYOND_ASCII = /[ks]/i;
 
 /** Assertions and flags that read differently over a whole file than over one line. */
 const LINE_SENSITIVE = /\\[Az]|\(\?[a-zA-Z-]*m/;
@@ -38,12 +51,15 @@ export function lineMatcher(
   literal: string | null,
   caseInsensitive: boolean,
 ): LineMatcher {
-  const anyOf = caseInsensitive ? null : literal !== null ? [literal] : requiredLiterals(source);
+  const literals = literal !== null ? [literal] : requiredLiterals(source);
+  const anyOf = caseInsensitive ? null : literals;
+  const folded = caseInsensitive && literals?.every((l) => ASCII_FOLDS.test(l) && !FOLDS_BEYOND_ASCII.test(l));
   return {
     re: RE2JS.compile(source, flags),
     whole: RE2JS.compile(source, flags | RE2JS.MULTILINE),
     anyOf: anyOf && anyOf.every((l) => l !== '' && !/[\r\n]/.test(l)) ? anyOf : null,
     wholeAlike: literal !== null || !LINE_SENSITIVE.test(source),
+    foldedAnyOf: folded ? literals!.map((l) => l.toLowerCase()) : null,
   };
 }
 
@@ -62,6 +78,10 @@ export function simpleMatchingLines(text: string, re: RE2JS): LineHit[] {
 export function matchingLines(text: string, m: LineMatcher): LineHit[] {
   // A literal is never empty, so no candidate lies in an empty rest after the last line break.
   if (m.anyOf) return candidateLines(text, m.re, (from) => nextLiteral(text, m.anyOf!, from), true, true);
+  if (m.foldedAnyOf) {
+    const lower = text.toLowerCase();
+    if (!m.foldedAnyOf.some((l) => lower.includes(l))) return [];
+  }
   if (!m.wholeAlike) return simpleMatchingLines(text, m.re);
   // Lines are matched without their CR, so the whole text must not hold one before a line break
   // ("x$"): with each CR LF made LF and a final CR dropped, its lines are the lines as matched.
