@@ -23,6 +23,7 @@ import type {
   EvalOpen,
   EvalStarted,
   EvalSuiteInfo,
+  EvalSuiteOpened,
   EvolveTable,
   FileView,
   PathCheck,
@@ -63,6 +64,7 @@ export type {
   EvalOpen,
   EvalStarted,
   EvalSuiteInfo,
+  EvalSuiteOpened,
   EvolveChoice,
   EvolveTable,
   FileView,
@@ -326,9 +328,14 @@ export class EngineClient {
     return () => this.#evalListeners.delete(listener);
   }
 
-  /** The builtin eval suite's tasks and the arms. */
+  /** The builtin eval suite's tasks and the arms; the evals that follow run the builtin suite. */
   evalSuite(): Promise<EvalSuiteInfo> {
     return this.#request('eval-suite', {});
+  }
+
+  /** Opens a suite (a folder's *.task.json files or one .zip, untrusted: checked in the worker) for the evals that follow. */
+  openEvalSuite(files: readonly { readonly path: string; readonly file: Blob }[]): Promise<EvalSuiteOpened> {
+    return this.#request('open-eval-suite', { files });
   }
 
   /** Starts an eval (stopping the one before); its events arrive through onEvalEvent. */

@@ -16,7 +16,7 @@ import { aciOffForStep } from '../session/aci-off.ts';
 import { decodeShare, linkReport, shareUrl } from '../session/share-codec.ts';
 import { openSessionFile } from './session-run.ts';
 import { replayRecords } from './replay-records.ts';
-import { EvalHost, evalSuite } from './eval-host.ts';
+import { EvalHost } from './eval-host.ts';
 import { openEvalFiles } from './eval-open.ts';
 import { probeEndpoint } from './run-models.ts';
 import { checkPaths } from './run-workspace.ts';
@@ -128,7 +128,9 @@ export function serveEngine(endpoint: HostEndpoint, newSession: SessionFactory, 
       case 'replay-records':
         return replayRecords(req.session, { ...services, attached });
       case 'eval-suite':
-        return evalSuite();
+        return evals.builtinSuite();
+      case 'open-eval-suite':
+        return evals.openSuite(req.files);
       case 'start-eval':
         return evals.start(req.config);
       case 'stop-eval':
