@@ -60,6 +60,12 @@ describe('ModuleGraph', () => {
       kind: 'esm',
     },
     {
+      what: '.js in a package whose package.json names no type is a module when it has ES syntax (as in Node 22)',
+      files: { 'package.json': '{"name":"p"}', 'src/x.js': 'export const a = 1;' },
+      entry: 'src/x.js',
+      kind: 'esm',
+    },
+    {
       what: '.js without a type or ES syntax is CommonJS',
       files: { 'x.js': 'module.exports = 1;' },
       entry: 'x.js',

@@ -332,7 +332,8 @@ export class ModuleGraph {
     if ((await this.stat(file))?.isFile) {
       try {
         const t = (JSON.parse(await this.fs.readFile(file, 'utf8')) as { type?: unknown }).type;
-        type = typeof t === 'string' ? t : 'commonjs';
+        // A package.json without "type" leaves the file's own syntax to decide, as in Node 22 (and 20.19).
+        type = typeof t === 'string' ? t : null;
       } catch {
         type = null;
       }
