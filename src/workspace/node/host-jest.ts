@@ -66,7 +66,9 @@ export async function ownRunner(
     try {
       const pkg = JSON.parse(await fs.readFile(`${pkgDir}/package.json`, 'utf8')) as { bin?: unknown };
       const bin = typeof pkg.bin === 'string' ? pkg.bin : (pkg.bin as Record<string, unknown> | undefined)?.[program];
-      if (typeof bin === 'string') return posix.join(pkgDir, bin);
+      // A bin that leaves its package is not the package's runner.
+      const file = typeof bin === 'string' ? posix.join(pkgDir, bin) : null;
+      if (file?.startsWith(`${pkgDir}/`)) return file;
     } catch {
       // not installed here: look one directory up
     }
