@@ -1,15 +1,15 @@
 /**
  * The tasks `slm eval --suite` names: `builtin` (the bundled suite), or a folder holding one
- * `*.task.json` per task (the shape of src/eval/task.ts), each checked against the task schema.
+ * `*.task.json` per task (the shape of src/eval/task.ts), each checked against the task schema
+ * (suite-files.ts, as the Eval page checks a suite it opens).
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
-import { taskSchema, type EvalTask } from '../eval/task.ts';
+import { parseSuiteFiles, type SuiteFile, type SuiteParse } from '../eval/suite-files.ts';
+import type { EvalTask } from '../eval/task.ts';
 import { BUILTIN_TASKS } from '../eval/tasks/index.ts';
 
-export type SuiteLoad =
-  { readonly ok: true; readonly tasks: readonly EvalTask[] } | { readonly ok: false; readonly text: string };
+export type SuiteLoad = SuiteParse;
 
 export async function loadSuite(suite: string): Promise<SuiteLoad> {
   if (suite === 'builtin') return { ok: true, tasks: BUILTIN_TASKS };
@@ -22,23 +22,10 @@ export async function loadSuite(suite: string): Promise<SuiteLoad> {
       text: `--suite ${suite}: cannot read the folder (${(e as Error).message}); give builtin or a folder of *.task.json files`,
     };
   }
-  if (!names.length) return { ok: false, text: `--suite ${suite}: the folder holds no *.task.json file` };
-  const tasks: EvalTask[] = [];
-  for (const name of names) {
-    let value: unknown;
-    try {
-      value = JSON.parse(await readFile(join(suite, name), 'utf8'));
-    } catch (e) {
-      return { ok: false, text: `--suite ${suite}: ${name} is not JSON (${(e as Error).message})` };
-    }
-    const parsed = taskSchema.safeParse(value);
-    if (!parsed.success)
-      return { ok: false, text: `--suite ${suite}: ${name} is not a task:\n${z.prettifyError(parsed.error)}` };
-    if (tasks.some((t) => t.id === parsed.data.id))
-      return { ok: false, text: `--suite ${suite}: two tasks have the id ${JSON.stringify(parsed.data.id)}` };
-    tasks.push(parsed.data);
-  }
-  return { ok: true, tasks };
+  const files: SuiteFile[] = [];
+  for (const name of names) files.push({ path: name, text: await readFile(join(suite, name), 'utf8') });
+  const parsed = parseSuiteFiles(files);
+  return parsed.ok ? parsed : { ok: false, text: `--suite ${suite}: ${parsed.text}` };
 }
 
 /** The tasks a `--tasks a,b` list keeps, in the suite's order; an unknown id is a message listing the suite's ids. */

@@ -17,7 +17,7 @@ import { aciOffForStep } from '../session/aci-off.ts';
 import { decodeShare, linkReport, shareUrl } from '../session/share-codec.ts';
 import { openSessionFile } from './session-run.ts';
 import { replayRecords } from './replay-records.ts';
-import { EvalHost, evalSuite } from './eval-host.ts';
+import { EvalHost } from './eval-host.ts';
 import { openEvalFiles } from './eval-open.ts';
 import { probeEndpoint } from './run-models.ts';
 import { checkPaths } from './run-workspace.ts';
@@ -105,7 +105,8 @@ export function engineHost(
     rerunSettings: (s, aci) => rerunWithSettings(s, aci),
     evolveTable: () => runs.evolveTable(),
     replayRecords: (s) => replayRecords(s, { ...services, attached }),
-    evalSuite: () => evalSuite(),
+    evalSuite: () => evals.builtinSuite(),
+    openEvalSuite: (files) => evals.openSuite(files),
     startEval: (config) => evals.start(config),
     stopEval: (evalId) => evals.stop(evalId),
     openEval: (files) => openEvalFiles(files),

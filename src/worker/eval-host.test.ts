@@ -8,14 +8,14 @@ import { describe, expect, it } from 'vitest';
 import { sandboxedMemoryWorkspaces } from '../cli/eval-workspace.ts';
 import { useNodeWasm } from '../platform/node-wasm.ts';
 import { probeHostSandbox } from '../workspace/node/host-sandbox.ts';
-import { EvalHost, evalModelSpec, evalSuite } from './eval-host.ts';
+import { EvalHost, evalModelSpec } from './eval-host.ts';
 import type { EvalConfig, EvalEvent } from './protocol.ts';
 
 useNodeWasm();
 const sandbox = await probeHostSandbox();
 const open = 'kind' in sandbox ? sandboxedMemoryWorkspaces(sandbox) : undefined;
 
-const suite = evalSuite();
+const suite = new EvalHost(() => {}).builtinSuite();
 const TWO = suite.tasks.slice(0, 2).map((t) => t.id);
 const CONFIG: EvalConfig = {
   tasks: TWO,
@@ -35,8 +35,9 @@ function host(workspaces = open) {
   return { h, events, ended };
 }
 
-describe('evalSuite', () => {
+describe('the builtin suite', () => {
   it('offers the builtin tasks with their mechanisms and every arm', () => {
+    expect(suite.name).toBe('builtin');
     expect(suite.tasks.length).toBeGreaterThanOrEqual(24);
     expect(suite.tasks.every((t) => t.mechanisms.length > 0)).toBe(true);
     expect(suite.arms.map((a) => a.id).slice(0, 2)).toEqual(['on', 'off']);

@@ -1,6 +1,7 @@
 /**
- * Evals in the engine worker, for the Eval page: the builtin suite's chosen tasks × arms ×
- * seeds run by the eval runner (src/eval/runner.ts, the same one `slm eval` uses), each session
+ * Evals in the engine worker, for the Eval page: the chosen tasks × arms × seeds of the builtin
+ * suite, or of a suite the page opened (a folder of *.task.json files or a .zip of one,
+ * eval-suite-open.ts), run by the eval runner (src/eval/runner.ts, the same one `slm eval` uses), each session
  * in a fresh memory workspace whose `node` runs in the JavaScript sandbox, graded by the task's
  * hidden grader there. Each finished session goes to the page with its row of the results; the
  * end carries results.json. One eval at a time; starting one stops the one before. The model is
@@ -17,10 +18,19 @@ import { referenceModel } from '../eval/reference-model.ts';
 import type { EvalRun } from '../eval/results-schema.ts';
 import { buildResults } from '../eval/results.ts';
 import { EVAL_DEFAULTS, planRuns, runEval } from '../eval/runner.ts';
+import type { EvalTask } from '../eval/task.ts';
 import { BUILTIN_TASKS } from '../eval/tasks/index.ts';
 import { sandboxRunner } from '../workspace/memory/js-sandbox.ts';
 import { MemoryWorkspace } from '../workspace/memory/memory-workspace.ts';
-import type { EvalConfig, EvalEvent, EvalModelChoice, EvalStarted, EvalSuiteInfo } from './protocol.ts';
+import { openEvalSuite } from './eval-suite-open.ts';
+import type {
+  EvalConfig,
+  EvalEvent,
+  EvalModelChoice,
+  EvalStarted,
+  EvalSuiteInfo,
+  EvalSuiteOpened,
+} from './protocol.ts';
 import type { RunServices } from './run-host.ts';
 import { createModel } from './run-models.ts';
 
@@ -74,9 +84,24 @@ async function ggufName(choice: EvalModelChoice, fetchFn?: typeof fetch): Promis
   }
 }
 
-export function evalSuite(): EvalSuiteInfo {
+/** A suite the page can run: its name (`builtin`, or the folder or zip it was opened from) and its tasks. */
+interface Suite {
+  readonly name: string;
+  readonly tasks: readonly EvalTask[];
+}
+
+const BUILTIN: Suite = { name: 'builtin', tasks: BUILTIN_TASKS };
+
+/** What the page shows of a suite: its name, its tasks and the arms. */
+function suiteInfo(suite: Suite): EvalSuiteInfo {
   return {
-    tasks: BUILTIN_TASKS.map((t) => ({ id: t.id, title: t.title, mechanisms: [...t.mechanisms] })),
+    name: suite.name,
+    tasks: suite.tasks.map((t) => ({
+      id: t.id,
+      title: t.title,
+      mechanisms: [...(t.mechanisms ?? [])],
+      ...(t.language && { language: t.language }),
+    })),
     arms: ARMS.map((a) => ({ id: a.id, label: a.label })),
   };
 }
@@ -84,6 +109,8 @@ export function evalSuite(): EvalSuiteInfo {
 export class EvalHost {
   #current: { readonly id: number; readonly stop: AbortController } | null = null;
   #nextId = 1;
+  /** The suite an eval runs: the builtin one until the page opens another. */
+  #suite: Suite = BUILTIN;
 
   constructor(
     private readonly emit: (evalId: number, event: EvalEvent) => void,
@@ -91,13 +118,28 @@ export class EvalHost {
     private readonly openWorkspace: WorkspaceFactory = sandboxedMemory,
   ) {}
 
+  /** Makes the builtin suite the one evals run, and describes it. */
+  builtinSuite(): EvalSuiteInfo {
+    this.#suite = BUILTIN;
+    return suiteInfo(BUILTIN);
+  }
+
+  /** Opens a suite folder's files or a .zip of one (untrusted: checked as `slm eval --suite` checks a folder); evals then run it. */
+  async openSuite(files: readonly { readonly path: string; readonly file: Blob }[]): Promise<EvalSuiteOpened> {
+    const opened = await openEvalSuite(files);
+    if (!opened.ok) return opened;
+    this.#suite = { name: opened.name, tasks: opened.tasks };
+    return { ok: true, suite: suiteInfo(this.#suite) };
+  }
+
   /** Checks the configuration and answers at once; the sessions run after the reply has gone out. */
   async start(config: EvalConfig): Promise<EvalStarted> {
-    const tasks = BUILTIN_TASKS.filter((t) => config.tasks.includes(t.id));
-    const unknown = config.tasks.filter((id) => !BUILTIN_TASKS.some((t) => t.id === id));
+    const suite = this.#suite;
+    const tasks = suite.tasks.filter((t) => config.tasks.includes(t.id));
+    const unknown = config.tasks.filter((id) => !suite.tasks.some((t) => t.id === id));
     if (unknown.length)
       throw new Error(
-        `Unknown task${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')}: pick tasks of the builtin suite.`,
+        `Unknown task${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')}: pick tasks of the suite ${suite.name}.`,
       );
     if (!tasks.length) throw new Error('Pick at least one task.');
     const arms = chooseArms(config.arms.join(','));
@@ -126,7 +168,7 @@ export class EvalHost {
     const finish = (complete: boolean, error?: string) =>
       emit({
         kind: 'ended',
-        results: buildResults({ suite: 'builtin', model, createdAt, arms: arms.arms, seeds, tasks, runs, complete }),
+        results: buildResults({ suite: suite.name, model, createdAt, arms: arms.arms, seeds, tasks, runs, complete }),
         ...(error && { error }),
       });
 

@@ -391,17 +391,28 @@ export interface ReplayedSession {
 
 // ── Evals: the task suite run in the worker (eval-host.ts), progress streamed to the page ───
 
-/** The builtin suite and the arms, as the Eval page offers them. */
+/** A suite and the arms, as the Eval page offers them. */
 export interface EvalSuiteInfo {
-  readonly tasks: readonly { readonly id: string; readonly title: string; readonly mechanisms: readonly string[] }[];
+  /** `builtin`, or the folder or zip an opened suite came from. */
+  readonly name: string;
+  readonly tasks: readonly {
+    readonly id: string;
+    readonly title: string;
+    readonly mechanisms: readonly string[];
+    readonly language?: string;
+  }[];
   readonly arms: readonly { readonly id: string; readonly label: string }[];
 }
+
+/** A suite opened on the Eval page (checked in the worker), or why it cannot be. */
+export type EvalSuiteOpened =
+  { readonly ok: true; readonly suite: EvalSuiteInfo } | { readonly ok: false; readonly text: string };
 
 /** The model of an eval: the reference solutions applied by scripted turns (a pipeline check), or a live model. */
 export type EvalModelChoice = { readonly kind: 'reference' } | Exclude<ModelChoice, { readonly kind: 'scripted' }>;
 
 export interface EvalConfig {
-  /** Task ids of the builtin suite, in suite order. */
+  /** Task ids of the suite the worker holds (the builtin one, or the one opened last), in suite order. */
   readonly tasks: readonly string[];
   readonly arms: readonly string[];
   readonly seeds: number;
@@ -533,8 +544,10 @@ export interface EngineApi {
   evolveTable(): EvolveTable;
   /** Replays every step of `session` on a run host of its own (the run on screen goes on) and answers with all the step records. */
   replayRecords(session: Session): ReplayedSession;
-  /** The builtin eval suite's tasks and the arms. */
+  /** The builtin eval suite's tasks and the arms; evals run the builtin suite again. */
   evalSuite(): EvalSuiteInfo;
+  /** Opens a suite (a folder's *.task.json files, or one .zip of them; paths as picked) for the evals that follow. */
+  openEvalSuite(files: readonly { readonly path: string; readonly file: Blob }[]): EvalSuiteOpened;
   /** Starts an eval (stopping the one before); its events follow the reply as `eval` events. */
   startEval(config: EvalConfig): EvalStarted;
   /** Stops eval `evalId`: nothing new starts, the session it interrupts is left out. */

@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metaString, readGgufHeader } from '../../src/agent/models/gguf-header.ts';
 import { remoteGguf } from '../../src/agent/models/gguf-remote.ts';
-import { EvalHost, evalSuite } from '../../src/worker/eval-host.ts';
+import { EvalHost } from '../../src/worker/eval-host.ts';
 import type { EvalEvent } from '../../src/worker/protocol.ts';
 import { makeTestModel, TEST_MODEL_NAME } from '../support/gguf/test-model.ts';
 
@@ -84,7 +84,7 @@ describe('a GGUF header over HTTP', () => {
     const events: EvalEvent[] = [];
     const h = new EvalHost((_id, e) => events.push(e));
     const started = await h.start({
-      tasks: [evalSuite().tasks[0]!.id],
+      tasks: [new EvalHost(() => {}).builtinSuite().tasks[0]!.id],
       arms: ['on'],
       seeds: 1,
       model: { kind: 'gguf', source: { url: `${origin}/ranged.gguf` } },

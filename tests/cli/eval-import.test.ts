@@ -1,6 +1,6 @@
 /**
  * `slm eval import exercism` through the real CLI on a track written for these tests
- * (tests/fixtures/exercism-track: two JavaScript exercises with Jest-style specs, two Python
+ * (tests/fixtures/exercism-track: four JavaScript exercises with Jest-style specs, two Python
  * ones with unittest, one folder without its config, one in a language tasks cannot be in).
  */
 import { readdir, readFile } from 'node:fs/promises';
@@ -19,14 +19,16 @@ describe('slm eval import exercism', () => {
     const run = await runCli(['eval', 'import', 'exercism', TRACK, '--out', out]);
     expect(run.code, run.stderr).toBe(1);
     expect(run.stdout).toContain(
-      `imported 4 exercise(s) into ${out}: clamp-range (python), initials (javascript), sum-of-digits (javascript), vowel-count (python)`,
+      `imported 6 exercise(s) into ${out}: async-inventory (javascript), clamp-range (python), initials (javascript), shopping-cart (javascript), sum-of-digits (javascript), vowel-count (python)`,
     );
     expect(run.stdout).toContain('could not import in-go: the solution hello.go is in a language tasks cannot be in');
     expect(run.stdout).toContain('could not import no-meta: no .meta/config.json');
     const names = (await readdir(out)).sort();
     expect(names).toEqual([
+      'async-inventory.task.json',
       'clamp-range.task.json',
       'initials.task.json',
+      'shopping-cart.task.json',
       'sum-of-digits.task.json',
       'vowel-count.task.json',
     ]);
@@ -40,7 +42,7 @@ describe('slm eval import exercism', () => {
     const out = join(await tempRoot(), 'py');
     const run = await runCli(['eval', 'import', 'exercism', TRACK, '--out', out, '--language', 'python']);
     expect(run.stdout).toContain('imported 2 exercise(s)');
-    expect(run.stdout).toContain('left out 2 exercise(s) in other languages than python');
+    expect(run.stdout).toContain('left out 4 exercise(s) in other languages than python');
     const bad = await runCli(['eval', 'import', 'exercism', TRACK, '--out', out, '--language', 'cobol']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--language must be one of javascript, typescript, python, not "cobol"');

@@ -1,5 +1,6 @@
 /**
- * The Eval page's state: the builtin suite and the choice of tasks, arms, seeds and model (the
+ * The Eval page's state: the suite (the builtin one, or one opened from a folder or a .zip) and
+ * the choice of tasks, arms, seeds and model (the
  * reference solutions as scripted turns, or the start screen's live model: WebLLM, llama.cpp
  * in the tab, or an endpoint); an eval while it runs (progress, the time it has taken and an
  * estimate of what is left); and the results with their sessions — made here, or opened from
@@ -162,12 +163,44 @@ export class EvalState {
 
   async load(): Promise<void> {
     if (this.suite) return;
+    await this.useBuiltin();
+  }
+
+  /** Runs the builtin suite from now on. */
+  async useBuiltin(): Promise<void> {
+    if (this.running) return;
     try {
-      this.suite = await this.#client.evalSuite();
-      this.tasks = this.suite.tasks.map((t) => t.id);
+      this.#useSuite(await this.#client.evalSuite());
     } catch (e) {
       this.error = message(e);
     }
+  }
+
+  /** Opens a suite to run from now on: a folder's files (paths as picked) or one .zip of it, checked in the worker. */
+  async openSuite(files: readonly { readonly path: string; readonly file: Blob }[]): Promise<void> {
+    if (!files.length || this.running) return;
+    this.error = null;
+    try {
+      const opened = await this.#client.openEvalSuite(files);
+      if (!opened.ok) {
+        this.error = opened.text;
+        return;
+      }
+      this.#useSuite(opened.suite);
+      // Results of another suite would sit beside tasks they do not name.
+      this.results = null;
+      this.runs = [];
+      this.sessions = {};
+      this.missing = [];
+      this.source = null;
+    } catch (e) {
+      this.error = message(e);
+    }
+  }
+
+  #useSuite(suite: EvalSuiteInfo): void {
+    this.suite = suite;
+    this.tasks = suite.tasks.map((t) => t.id);
   }
 
   /** Sessions planned with the choice as it stands. */

@@ -98,3 +98,54 @@ describe('EvalState.open', () => {
     expect(ev.results).toBeNull();
   });
 });
+
+describe('EvalState.openSuite', () => {
+  const task = readFileSync(
+    new URL(
+      '../../../tests/fixtures/exercism-track/exercises/practice/shopping-cart/.meta/config.json',
+      import.meta.url,
+    ),
+    'utf8',
+  );
+
+  function state(): EvalState {
+    const { client } = connectInProcess(() => createTemplateSession());
+    open.push(client);
+    return new EvalState(client, { readiness: { ok: false, reason: 'none' } });
+  }
+
+  it('opens a suite over the real worker protocol: its name, every task chosen; the builtin suite comes back', async () => {
+    const ev = state();
+    await ev.load();
+    expect(ev.suite?.name).toBe('builtin');
+    const one = {
+      id: 'one',
+      title: 'One',
+      statement: 'Make the test pass.',
+      language: 'javascript',
+      test_command: 'jest',
+      grader_dir: '',
+      files: { 'a.js': 'export const a = 1;\n' },
+      grader: { 'a.spec.js': "import { a } from './a';\ntest('a', () => expect(a).toBe(1));\n" },
+      solution: { 'a.js': 'export const a = 1; // solved\n' },
+    };
+    await ev.openSuite([
+      { path: 'bench/one.task.json', file: new Blob([JSON.stringify(one)]) },
+      { path: 'bench/two.task.json', file: new Blob([JSON.stringify({ ...one, id: 'two' })]) },
+    ]);
+    expect(ev.error).toBeNull();
+    expect(ev.suite).toMatchObject({ name: 'bench', tasks: [{ id: 'one', language: 'javascript' }, { id: 'two' }] });
+    expect(ev.tasks).toEqual(['one', 'two']);
+    await ev.useBuiltin();
+    expect(ev.suite?.name).toBe('builtin');
+    expect(ev.tasks.length).toBeGreaterThanOrEqual(24);
+  });
+
+  it('shows the refusal of files that are not a suite, and keeps the suite it had', async () => {
+    const ev = state();
+    await ev.load();
+    await ev.openSuite([{ path: 'track/.meta/config.json', file: new Blob([task]) }]);
+    expect(ev.error).toMatch(/^The suite track cannot be opened: the folder holds no \*\.task\.json file/);
+    expect(ev.suite?.name).toBe('builtin');
+  });
+});

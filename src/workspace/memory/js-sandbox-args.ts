@@ -5,7 +5,7 @@
  * the sandbox does support.
  */
 import type { InMemoryFs } from 'just-bash';
-import { resolveSpecifier } from './js-sandbox-modules.ts';
+import { resolveSpecifier } from './specifiers.ts';
 
 export type NodePlan =
   | { readonly mode: 'run'; readonly entry: string; readonly argv: readonly string[] }

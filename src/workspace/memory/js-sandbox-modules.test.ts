@@ -1,7 +1,8 @@
 /** The sandbox's module graph and `node` argument planning: pure reads of the in-memory files. */
 import { describe, expect, it } from 'vitest';
 import { fsWith } from '../../../tests/support/memory-fs.ts';
-import { ModuleGraph, resolveSpecifier, type SandboxModule } from './js-sandbox-modules.ts';
+import { ModuleGraph, type SandboxModule } from './js-sandbox-modules.ts';
+import { resolveSpecifier } from './specifiers.ts';
 import { findTestFiles, planNode } from './js-sandbox-args.ts';
 
 async function graph(files: Readonly<Record<string, string>>, entry: string): Promise<Record<string, SandboxModule>> {
@@ -56,6 +57,12 @@ describe('ModuleGraph', () => {
       what: '.js without a type is a module when it has ES syntax',
       files: { 'x.js': 'export const a = 1;' },
       entry: 'x.js',
+      kind: 'esm',
+    },
+    {
+      what: '.js in a package whose package.json names no type is a module when it has ES syntax (as in Node 22)',
+      files: { 'package.json': '{"name":"p"}', 'src/x.js': 'export const a = 1;' },
+      entry: 'src/x.js',
       kind: 'esm',
     },
     {

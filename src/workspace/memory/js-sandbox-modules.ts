@@ -14,6 +14,7 @@
  * for `require`, since projects written for Jest or a bundler import `./x` without an extension.
  */
 import type { InMemoryFs } from 'just-bash';
+import { BUNDLER_CANDIDATES, resolveSpecifier } from './specifiers.ts';
 import { JEST_ID, loadJestShims, lookupBuiltin, PROVIDED_BUILTINS, SHIM_SOURCES } from './node-shims/index.ts';
 
 export type ModuleKind = 'esm' | 'cjs' | 'json' | 'error';
@@ -163,18 +164,6 @@ function exportNames(ast: AstNode): string[] {
 
 function dirOf(path: string): string {
   return path.slice(0, path.lastIndexOf('/')) || '/';
-}
-
-/** POSIX join of an absolute base directory and a relative or absolute specifier. */
-export function resolveSpecifier(baseDir: string, spec: string): string {
-  const parts = (spec.startsWith('/') ? spec : `${baseDir}/${spec}`).split('/');
-  const out: string[] = [];
-  for (const p of parts) {
-    if (p === '' || p === '.') continue;
-    if (p === '..') out.pop();
-    else out.push(p);
-  }
-  return `/${out.join('/')}`;
 }
 
 /** Reads the module graph from `fs` for the given absolute entry paths. */
@@ -343,7 +332,8 @@ export class ModuleGraph {
     if ((await this.stat(file))?.isFile) {
       try {
         const t = (JSON.parse(await this.fs.readFile(file, 'utf8')) as { type?: unknown }).type;
-        type = typeof t === 'string' ? t : 'commonjs';
+        // A package.json without "type" leaves the file's own syntax to decide, as in Node 22 (and 20.19).
+        type = typeof t === 'string' ? t : null;
       } catch {
         type = null;
       }
@@ -354,9 +344,6 @@ export class ModuleGraph {
     return type;
   }
 }
-
-/** What a relative specifier may leave out, tried in this order (bundlers' and Jest's resolution). */
-const BUNDLER_CANDIDATES = ['', '.js', '.mjs', '.cjs', '.json', '/index.js'];
 
 function errorModule(id: string, message: string, code: string): SandboxModule {
   return { id, kind: 'error', source: '', deps: [], requires: {}, names: [], error: { message, code } };

@@ -1,7 +1,8 @@
 /**
  * The engines for Node hosts (tests, the CLI) using the memory backend: the workspace's files
  * are written to a fresh temporary directory and real `node` (or this machine's `python3`,
- * host-python.ts) runs there, in its own process
+ * host-python.ts) runs there — `jest`, `vitest` and `mocha` too, as the project's own runner
+ * or the sandbox's Jest-style one (host-jest.ts) — in its own process
  * group with the timeout and the output cap of node-exec.ts, under the host's command sandbox
  * (host-sandbox.ts: bubblewrap with the copy as its only writable directory and no network, or
  * directly where a person accepted that risk, or not at all); the directory is removed after.
@@ -12,26 +13,30 @@
 import { realpathSync } from 'node:fs';
 import { mkdtemp, mkdir, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { InMemoryFs } from 'just-bash';
 import type { ExecResult, PythonState } from '../../engine/workspace.ts';
 import { singleCommand } from '../../engine/workspace.ts';
 import { UNSANDBOXED, type CommandSandbox } from '../node/host-sandbox.ts';
 import { hostPython, NO_HOST_PYTHON } from '../node/host-python.ts';
 import { runPlan } from '../node/node-exec.ts';
+import { planHostSpecs } from '../node/host-jest.ts';
 import { isTimeout, type JsEngine, type JsRequest } from './node-commands.ts';
 
-/** Directories not copied: dependencies cannot have been installed offline, and git data is not code. */
+/**
+ * Directories not copied: git data is not code, and dependencies are copied only for a program
+ * that runs from them (the project's own test runner).
+ */
 const SKIPPED = new Set(['node_modules', '.git']);
 
 /** Copies the tree under `dir` (absolute in `fs`) into `to`; symlinks are copied as the files they point at. */
-async function materialize(fs: InMemoryFs, dir: string, to: string): Promise<void> {
+async function materialize(fs: InMemoryFs, dir: string, to: string, modules: boolean): Promise<void> {
   await mkdir(to, { recursive: true });
   for (const e of await fs.readdirWithFileTypes(dir)) {
-    if (SKIPPED.has(e.name)) continue;
+    if (SKIPPED.has(e.name) && !(modules && e.name === 'node_modules')) continue;
     const from = `${dir}/${e.name}`;
     const st = e.isSymbolicLink ? await fs.stat(from).catch(() => null) : e;
-    if (st?.isDirectory) await materialize(fs, from, join(to, e.name));
+    if (st?.isDirectory) await materialize(fs, from, join(to, e.name), modules);
     else if (st?.isFile) await writeFile(join(to, e.name), await fs.readFileBuffer(from));
   }
 }
@@ -43,18 +48,29 @@ function shellVariables(env: Readonly<Record<string, string>>): Record<string, s
   return out;
 }
 
+/** What a run adds to the copy: files written over it (paths relative to the root), and whether node_modules is copied. */
+interface CopyExtras {
+  readonly files?: Readonly<Record<string, string>>;
+  readonly modules?: boolean;
+}
+
 /** Runs `argv` (the program first) over a temporary copy of the workspace, under `sandbox`; `where` starts the note. */
 async function runOnCopy(
   sandbox: CommandSandbox,
   argv: readonly string[],
   where: string,
   req: JsRequest,
+  extras: CopyExtras = {},
 ): Promise<ExecResult> {
   if (sandbox.kind === 'refused')
     return { exitCode: 126, output: '', totalBytes: 0, truncated: false, timedOut: false, backendNote: sandbox.note };
   const dir = await realpath(await mkdtemp(join(tmpdir(), `slm-${basename(argv[0] ?? '')}-`)));
   try {
-    await materialize(req.fs, req.root, dir);
+    await materialize(req.fs, req.root, dir, extras.modules ?? false);
+    for (const [rel, text] of Object.entries(extras.files ?? {})) {
+      await mkdir(dirname(join(dir, rel)), { recursive: true });
+      await writeFile(join(dir, rel), text);
+    }
     const rel = req.cwd === req.root ? '' : req.cwd.slice(req.root.length + 1);
     const plan = singleCommand(argv, shellVariables(req.env));
     const stage = { ...plan.stages[0]!, stdin: req.stdin ?? ('empty' as const) };
@@ -105,12 +121,18 @@ export class NodeJsEngine implements JsEngine {
   constructor(private readonly sandbox: CommandSandbox = UNSANDBOXED) {}
 
   async run(req: JsRequest): Promise<ExecResult> {
-    if (req.program !== 'node')
-      return said(
-        127,
-        `${req.program}: the Jest-style test runner runs in the browser's JavaScript sandbox; on a Node host it is not available for the memory workspace yet. Run the tests with node --test, or in the browser.`,
-      );
-    return runOnCopy(this.sandbox, [this.nodePath, ...req.args], `node ran in Node ${process.version}`, req);
+    if (req.program === 'python3') return said(127, 'python3 is not a JavaScript program');
+    if (req.program === 'node')
+      return runOnCopy(this.sandbox, [this.nodePath, ...req.args], `node ran in Node ${process.version}`, req);
+    const plan = await planHostSpecs(req.fs, req.root, req.cwd, req.program, req.args, process.version);
+    if (plan.mode === 'print')
+      return {
+        ...said(plan.exitCode, plan.text.trimEnd()),
+        backendNote: `${req.program} ran no tests: the Jest-style runner in Node ${process.version} answered`,
+      };
+    if (plan.mode === 'own')
+      return runOnCopy(this.sandbox, [this.nodePath, plan.bin, ...req.args], plan.note, req, { modules: true });
+    return runOnCopy(this.sandbox, [this.nodePath, ...plan.args], plan.note, req, { files: plan.files });
   }
 }
 

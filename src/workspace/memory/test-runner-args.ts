@@ -7,7 +7,7 @@
  */
 import type { InMemoryFs } from 'just-bash';
 import { findTestFiles, walkFiles } from './js-sandbox-args.ts';
-import { resolveSpecifier } from './js-sandbox-modules.ts';
+import { resolveSpecifier } from './specifiers.ts';
 
 /** The runners that run in the Jest-style runner. */
 export type SpecRunner = 'jest' | 'vitest' | 'mocha';

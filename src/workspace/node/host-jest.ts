@@ -1,0 +1,122 @@
+/**
+ * `jest`, `vitest` and `mocha` for the memory workspace on a Node host (the CLI's `slm eval`
+ * and `slm replay`, tests). A project with its own runner installed in its node_modules runs
+ * that runner, with real node. Any other project runs the browser sandbox's Jest-style runner
+ * — the same file (node-shims/jest.js) and the same bundle of Jest's `expect`
+ * (expect-bundle.ts, bundled on first use and kept for the process) — with real node, driven
+ * by host-jest/driver.mjs: the spec files found as the sandbox finds them
+ * (test-runner-args.ts), relative imports without an extension resolved as bundlers do
+ * (host-jest/hooks.mjs, the sandbox's own list of candidates). The runner's files are written
+ * into the temporary copy under RUNNER_DIR, read-only inside the OS sandbox, where no test
+ * finder looks; the copy is run as every `node` of the memory workspace is (node-runner.ts).
+ */
+import { readFile } from 'node:fs/promises';
+import { posix } from 'node:path';
+import type { InMemoryFs } from 'just-bash';
+import { bundleExpect } from '../memory/expect-bundle.ts';
+import { BUNDLER_CANDIDATES } from '../memory/specifiers.ts';
+import { planSpecs, type SpecRunner } from '../memory/test-runner-args.ts';
+
+/** Where the runner's files go in the copy, relative to the workspace root (under .slmcode/, which no test finder walks). */
+export const RUNNER_DIR = '.slmcode/host-jest';
+
+/** What the Jest-style runner is, for the result's note. */
+const RUNNER_NOTE =
+  "describe/it/test with skip, only, each and the hooks, Jest's own expect, jest.fn — the browser sandbox's runner; not the project's Jest or Vitest";
+
+/** What a spec-runner command becomes on the host. */
+export type HostSpecPlan =
+  /** Nothing to run: the runner's own message (an option it does not support, no spec files). */
+  | { readonly mode: 'print'; readonly text: string; readonly exitCode: number }
+  /** The project's own runner: `bin` relative to the working directory, node_modules copied too. */
+  | { readonly mode: 'own'; readonly bin: string; readonly note: string }
+  /** The Jest-style runner: node's arguments (the driver relative to the working directory), `files` written under RUNNER_DIR. */
+  | {
+      readonly mode: 'jest';
+      readonly args: readonly string[];
+      readonly files: Readonly<Record<string, string>>;
+      readonly note: string;
+    };
+
+let expectSource: Promise<string> | null = null;
+
+/** The bundle of Jest's `expect`, built once per process (about half a second). */
+function expectBundle(): Promise<string> {
+  expectSource ??= bundleExpect().catch((e: unknown) => {
+    expectSource = null;
+    throw e;
+  });
+  return expectSource;
+}
+
+const shimUrl = (name: string) => new URL(name, import.meta.url);
+
+/**
+ * The runner installed in the project's node_modules for `program`, from the working directory
+ * up to the workspace root: its package's `bin` entry, absolute in `fs`; null when there is none.
+ */
+export async function ownRunner(
+  fs: InMemoryFs,
+  root: string,
+  cwd: string,
+  program: SpecRunner,
+): Promise<string | null> {
+  for (let dir = cwd; dir === root || dir.startsWith(`${root}/`); dir = posix.dirname(dir)) {
+    const pkgDir = `${dir}/node_modules/${program}`;
+    try {
+      const pkg = JSON.parse(await fs.readFile(`${pkgDir}/package.json`, 'utf8')) as { bin?: unknown };
+      const bin = typeof pkg.bin === 'string' ? pkg.bin : (pkg.bin as Record<string, unknown> | undefined)?.[program];
+      // A bin that leaves its package is not the package's runner.
+      const file = typeof bin === 'string' ? posix.join(pkgDir, bin) : null;
+      if (file?.startsWith(`${pkgDir}/`)) return file;
+    } catch {
+      // not installed here: look one directory up
+    }
+    if (dir === root) break;
+  }
+  return null;
+}
+
+/** What `program args` runs on the host for the memory workspace at `root` (`cwd` absolute in `fs`). */
+export async function planHostSpecs(
+  fs: InMemoryFs,
+  root: string,
+  cwd: string,
+  program: SpecRunner,
+  args: readonly string[],
+  node: string,
+): Promise<HostSpecPlan> {
+  const own = await ownRunner(fs, root, cwd, program);
+  if (own)
+    return {
+      mode: 'own',
+      bin: posix.relative(cwd, own),
+      note: `${program} ran as the project's own ${program} (${posix.relative(root, own)}) in Node ${node}`,
+    };
+  const plan = await planSpecs(fs, root, cwd, program, args);
+  if (plan.mode === 'print') return plan;
+  const [driver, hooks, runner, expect] = await Promise.all([
+    readFile(shimUrl('./host-jest/driver.mjs'), 'utf8'),
+    readFile(shimUrl('./host-jest/hooks.mjs'), 'utf8'),
+    readFile(shimUrl('../memory/node-shims/jest.js'), 'utf8'),
+    expectBundle(),
+  ]);
+  const job = {
+    files: plan.files.map((f) => posix.relative(root, f)),
+    namePatterns: plan.namePatterns,
+    candidates: BUNDLER_CANDIDATES,
+  };
+  return {
+    mode: 'jest',
+    // Node's notice that it parsed a file as an ES module is not the tests' output (Jest would not print it).
+    args: ['--disable-warning=MODULE_TYPELESS_PACKAGE_JSON', posix.relative(cwd, `${root}/${RUNNER_DIR}/driver.mjs`)],
+    files: {
+      [`${RUNNER_DIR}/driver.mjs`]: driver,
+      [`${RUNNER_DIR}/hooks.mjs`]: hooks,
+      [`${RUNNER_DIR}/jest.mjs`]: runner,
+      [`${RUNNER_DIR}/expect.mjs`]: expect,
+      [`${RUNNER_DIR}/job.json`]: JSON.stringify(job),
+    },
+    note: `${program} ran as the Jest-style runner in Node ${node} (${RUNNER_NOTE})`,
+  };
+}

@@ -1,0 +1,107 @@
+// @ts-check
+/**
+ * The Jest-style runner on a Node host: the program `node` runs (inside the OS sandbox, over a
+ * temporary copy of the workspace) for `jest`, `vitest` and `mocha` in a project without its
+ * own. It loads the very runner of the browser sandbox (node-shims/jest.js, here `jest.mjs`)
+ * and the same bundle of Jest's `expect` (`expect.mjs`), drives it through the same hooks as
+ * the sandbox's runtime does (configure, prepare, drain, fileFailed, finish), and prints Jest's
+ * report and summary. job.json, next to this file, names the spec files (relative to the
+ * workspace, which is two levels up) and the test-name patterns.
+ */
+import { readFileSync } from 'node:fs';
+import Module, { register } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const here = new URL('./', import.meta.url);
+const root = new URL('../../', here);
+/** @type {{ files: string[], namePatterns: string[], candidates: string[] }} */
+const job = JSON.parse(readFileSync(new URL('job.json', here), 'utf8'));
+const runner = new URL('jest.mjs', here).href;
+const expectBundle = new URL('expect.mjs', here).href;
+
+register(new URL('hooks.mjs', here), {
+  data: {
+    aliases: { '@jest/globals': runner, vitest: runner, 'node:internal/expect': expectBundle },
+    candidates: job.candidates,
+    root: root.href,
+    runnerDir: here.href,
+  },
+});
+// CommonJS specs `require('@jest/globals')`: the same module instance the ES specs import.
+const M =
+  /** @type {{ _resolveFilename: (request: string, ...rest: unknown[]) => string, _cache: Record<string, unknown> }} */ (
+    /** @type {unknown} */ (Module)
+  );
+const resolveFilename = M._resolveFilename;
+M._resolveFilename = function (request, ...rest) {
+  if (request === '@jest/globals' || request === 'vitest') return fileURLToPath(runner);
+  return resolveFilename.call(this, request, ...rest);
+};
+
+/** The runner's own files (`…/host-jest/jest.mjs` as a URL or a path), named as the sandbox names its own: `node:internal/jest`. */
+const escape = (/** @type {string} */ text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const OWN = new RegExp(`(?:${escape(here.href)}|${escape(fileURLToPath(here))})(\\w+)\\.mjs`, 'g');
+
+/** Paths instead of file URLs, no per-file marks, and the runner's own frames named so that they are left out. */
+const clean = (/** @type {string} */ text) =>
+  text
+    .replace(OWN, 'node:internal/$1')
+    .replace(/[?&]slm-file=\d+/g, '')
+    .replace(/file:\/\/(?=\/)/g, '');
+
+/** An error as Node prints an uncaught one: `Name [CODE]: message` and the program's own frames. */
+function describe(/** @type {unknown} */ e) {
+  try {
+    if (!(e instanceof Error)) return `Uncaught ${String(e)}`;
+    const code = /** @type {{ code?: unknown }} */ (e).code;
+    const frames = clean(e.stack ?? '')
+      .split('\n')
+      .filter((l) => /^\s+at /.test(l) && !/\(?node:[\w/]+:\d+:\d+\)?$/.test(l));
+    return clean([`${e.name}${typeof code === 'string' ? ` [${code}]` : ''}: ${e.message}`, ...frames].join('\n'));
+  } catch {
+    return 'the thrown value could not be read (reading it threw)';
+  }
+}
+
+const write = (/** @type {string} */ text) => void process.stdout.write(text);
+
+/** @type {{ configure(c: object): void, prepare(): void, drain(file: string): Promise<void>, fileFailed(file: string, error: string): void, finish(): { failed: number } } | null} */
+let hooks = null;
+const CLAIM = Symbol.for('slm.sandbox.test-hooks');
+Object.defineProperty(globalThis, CLAIM, {
+  value: (/** @type {any} */ h, /** @type {string} */ kind) => {
+    if (kind === 'jest') hooks ??= h;
+  },
+  configurable: true,
+});
+await import(runner);
+Reflect.deleteProperty(globalThis, CLAIM);
+if (!hooks) throw new Error('the Jest-style runner did not hand over its hooks');
+const t = /** @type {NonNullable<typeof hooks>} */ (hooks);
+t.configure({ write, clean, namePatterns: job.namePatterns, cwd: process.cwd() });
+
+let uncaught = 0;
+const onUncaught = (/** @type {unknown} */ e) => {
+  uncaught++;
+  write(`${describe(e)}\n`);
+};
+process.on('uncaughtException', onUncaught);
+process.on('unhandledRejection', onUncaught);
+
+const rootPath = fileURLToPath(root);
+for (const [i, rel] of job.files.entries()) {
+  const file = join(rootPath, rel);
+  // CommonJS modules of the workspace are fresh for each spec file, as ES ones are (hooks.mjs).
+  for (const key of Object.keys(M._cache))
+    if (key.startsWith(rootPath) && !key.includes('/node_modules/')) delete M._cache[key];
+  try {
+    t.prepare();
+    await import(`${pathToFileURL(file).href}?slm-file=${i}`);
+    await t.drain(file);
+  } catch (e) {
+    t.fileFailed(file, describe(e));
+  }
+}
+const { failed } = t.finish();
+process.exit(failed > 0 || uncaught > 0 ? 1 : 0);
