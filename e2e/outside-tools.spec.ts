@@ -1,10 +1,10 @@
 /**
  * The outside tools in the tab, end to end: the real `slm serve-web` (started here, its address
  * and token read from what it prints), a loopback web fixture (a SearXNG API and the injection
- * page), and a live run whose model is a stand-in endpoint calling web_search, web_fetch and
- * find_models. Checked: the start screen's notice while no companion is set, the settings panel,
- * each tool's result in the inspector with the outside band, and the ACI-off comparison of the
- * injection page's step.
+ * page), an MCP server built with the SDK (Streamable HTTP), and a live run whose model is a
+ * stand-in endpoint calling web_search, web_fetch, find_models and mcp_call. Checked: the start
+ * screen's notice while no companion is set, the settings panel, each tool's result in the
+ * inspector with the outside band, and the ACI-off comparison of the injection page's step.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -12,8 +12,10 @@ import type { Page } from '@playwright/test';
 import { expect, screenshot, test } from './console.ts';
 import { standIn } from './stand-in.ts';
 import { startWebFixture, type WebFixture } from '../tests/support/web-fixtures.ts';
+import { startMcpFixture, type McpFixture } from '../tests/support/mcp/http-fixture.ts';
 
 let fx: WebFixture;
+let mcp: McpFixture;
 let companion: { child: ChildProcessWithoutNullStreams; url: string; token: string; log: string[] };
 
 /** Starts `slm serve-web` for this page's origin and reads its address and token from stdout. */
@@ -42,12 +44,14 @@ async function startCompanion(origin: string) {
 
 test.beforeAll(async () => {
   fx = await startWebFixture();
+  mcp = await startMcpFixture();
   companion = await startCompanion(`http://localhost:${process.env.E2E_PORT}`);
 });
 
 test.afterAll(async () => {
   companion?.child.kill('SIGINT');
   await fx?.close();
+  await mcp?.close();
 });
 
 const timeline = (page: Page) => page.getByRole('listbox', { name: 'Steps' });
@@ -60,7 +64,7 @@ test('the four tools through the companion: the notice, the settings, the outsid
     JSON.stringify({ thought: 'Look the port up.', tool: 'web_search', args: { query: 'widget default port' } }),
     JSON.stringify({ thought: 'Read the second hit.', tool: 'web_fetch', args: { url: `${fx.base}/inject` } }),
     JSON.stringify({ tool: 'find_models', args: { task: 'coding' } }),
-    JSON.stringify({ tool: 'mcp_call', args: { server: 'docs', tool: 'search', arguments: { q: 'port' } } }),
+    JSON.stringify({ tool: 'mcp_call', args: { server: 'docs', tool: 'echo', arguments: { text: 'port 4711' } } }),
     JSON.stringify({ tool: 'done', args: { summary: 'The widget listens on port 4711.' } }),
   ];
   const model = await standIn(true, 'ok', outputs);
@@ -81,6 +85,9 @@ test('the four tools through the companion: the notice, the settings, the outsid
     await panel.getByLabel('SearXNG', { exact: true }).check();
     await panel.getByLabel('Search URL', { exact: true }).fill(`${fx.base}/searx`);
     await panel.getByLabel(/Allow loopback and private addresses/).check();
+    await panel.getByRole('button', { name: 'Add an MCP server' }).click();
+    await panel.getByLabel('MCP server 1 name').fill('docs');
+    await panel.getByLabel('MCP server 1 URL').fill(`${mcp.base}/mcp`);
     await expect(notice).toHaveCount(0);
     await screenshot(page, '41-outside-settings');
 
@@ -116,9 +123,11 @@ test('the four tools through the companion: the notice, the settings, the outsid
     await timeline(page).getByRole('option').filter({ hasText: '#3' }).click();
     await expect(inspector.getByTestId('observation')).toContainText('Qwen2.5-Coder');
 
-    // 4. mcp_call: no server is configured in this run.
+    // 4. mcp_call: the SDK-built fixture over Streamable HTTP, straight from the tab.
     await timeline(page).getByRole('option').filter({ hasText: '#4' }).click();
-    await expect(inspector.getByTestId('observation')).toContainText('mcp_call');
+    await expect(band).toContainText('from an MCP server');
+    await expect(inspector.getByTestId('observation')).toContainText('echo: port 4711');
+    await screenshot(page, '44-outside-mcp');
 
     // Every GET went through the companion, and it logged each.
     expect(companion.log.join('')).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/searx\/search\?q=widget/);

@@ -3,12 +3,13 @@
  * record's own bounds (they become engine settings, recorded with the session), and turned into
  * what the engine may reach: the web through the web companion (`slm serve-web`) when one is
  * given, else only the SearXNG instance the settings name (web_search), else nothing — and then
- * the web tools answer with what to start — and the tab's model list. MCP servers are not
- * reached from the tab yet: mcp_call answers that this host has no MCP access. The companion's
- * token never enters the settings.
+ * the web tools answer with what to start — MCP servers over Streamable HTTP straight from the
+ * tab, and the tab's model list. The companion's token never enters the settings.
  */
 import { z } from 'zod';
+import type { McpAccess } from '../engine/mcp/access.ts';
 import type { OutsideAccess } from '../engine/outside.ts';
+import { httpTransport, sdkMcp } from '../platform/mcp-client.ts';
 import type { EngineSettings } from '../engine/settings.ts';
 import { companionTransport, searchOnlyTransport } from '../platform/companion-web.ts';
 import { engineSettingsSchema } from '../session/record.ts';
@@ -48,16 +49,25 @@ export function outsideSettings(choice: OutsideChoice | undefined): Partial<Engi
   return choice ? { ...choice.settings } : {};
 }
 
+/** MCP servers over Streamable HTTP, straight from the tab (each server must allow this page: CORS). */
+function tabMcp(fetchFn: typeof fetch): McpAccess {
+  return sdkMcp((server, maxBytes, seen) => {
+    if (!server.url)
+      throw new Error('a tab reaches MCP servers over Streamable HTTP only; a stdio server runs from the slm CLI');
+    return httpTransport(server, maxBytes, seen, fetchFn);
+  });
+}
+
 /**
- * What the run's engine may reach outside the workspace (the web as above, and this tab's model
- * list for find_models); `fetchFn` is injected in tests.
+ * What the run's engine may reach outside the workspace: the web as above, MCP servers over
+ * Streamable HTTP, and this tab's model list for find_models; `fetchFn` is injected in tests.
  */
 export function outsideAccess(choice: OutsideChoice | undefined, fetchFn: typeof fetch = fetch): OutsideAccess {
   if (!choice?.settings.specialist_tools) return {};
   const { companion, settings } = choice;
-  const models = tabModels();
-  if (companion) return { web: companionTransport(companion, fetchFn), models };
+  const rest = { models: tabModels(), mcp: tabMcp(fetchFn) };
+  if (companion) return { web: companionTransport(companion, fetchFn), ...rest };
   if (settings.web_search_provider === 'searxng' && settings.web_search_url)
-    return { web: searchOnlyTransport(settings.web_search_url, fetchFn), models };
-  return { models };
+    return { web: searchOnlyTransport(settings.web_search_url, fetchFn), ...rest };
+  return rest;
 }

@@ -12,12 +12,17 @@ import { checkOutside, outsideAccess } from '../../src/worker/run-outside.ts';
 import type { OutsideSettings } from '../../src/worker/protocol.ts';
 import { MemoryWorkspace } from '../../src/workspace/memory/memory-workspace.ts';
 import { startWebFixture, type WebFixture } from '../support/web-fixtures.ts';
+import { startMcpFixture, type McpFixture } from '../support/mcp/http-fixture.ts';
 
 let fx: WebFixture;
+let mcp: McpFixture;
 beforeAll(async () => {
   fx = await startWebFixture();
+  mcp = await startMcpFixture();
 });
-afterAll(() => fx.close());
+afterAll(async () => {
+  await Promise.all([fx.close(), mcp.close()]);
+});
 
 const SETTINGS: OutsideSettings = {
   specialist_tools: true,
@@ -97,6 +102,17 @@ describe('what a run in the tab may reach', () => {
       expect(outsideAccess(row.choice).web !== undefined).toBe(row.web);
     });
   }
+});
+
+describe('mcp_call from the tab', () => {
+  it('reaches a Streamable HTTP server, its answer marked as outside text', async () => {
+    const settings = { ...SETTINGS, mcp_servers: [{ name: 'docs', url: `${mcp.base}/mcp`, read_only: true }] };
+    const engine = createEngine(new MemoryWorkspace(), settings, { outside: outsideAccess({ settings }) });
+    const result = await engine.call('mcp_call', { server: 'docs', tool: 'echo', arguments: { text: 'port' } });
+    expect(result.ok).toBe(true);
+    expect(result.text).toContain('echo: port');
+    expect(result.notes).toContainEqual(expect.objectContaining({ kind: 'outside', detail: 'mcp' }));
+  });
 });
 
 describe('ACI off for a step whose text came from outside', () => {
