@@ -127,6 +127,7 @@ test('the four tools through the companion: the notice, the settings, the outsid
     await timeline(page).getByRole('option').filter({ hasText: '#4' }).click();
     await expect(band).toContainText('from an MCP server');
     await expect(inspector.getByTestId('observation')).toContainText('echo: port 4711');
+    await band.scrollIntoViewIfNeeded();
     await screenshot(page, '44-outside-mcp');
 
     // Every GET went through the companion, and it logged each.

@@ -26,8 +26,6 @@ export const companionRequestSchema = z.strictObject({
   allowPrivate: z.boolean(),
 });
 
-export type CompanionRequest = z.infer<typeof companionRequestSchema>;
-
 const replySchema = z.union([
   z.strictObject({
     ok: z.literal(true),
