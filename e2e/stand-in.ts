@@ -24,8 +24,15 @@ export interface StandIn {
   close(): Promise<void>;
 }
 
-/** Starts the stand-in; `cors` false leaves out the CORS headers a browser needs. */
-export async function standIn(cors: boolean, reply: StandInReply = 'ok'): Promise<StandIn> {
+/**
+ * Starts the stand-in; `cors` false leaves out the CORS headers a browser needs. `outputs` are
+ * the replies, one per completion (the starter run's by default; the last one repeats).
+ */
+export async function standIn(
+  cors: boolean,
+  reply: StandInReply = 'ok',
+  outputs: readonly string[] = STARTER_RUN.outputs,
+): Promise<StandIn> {
   const requests: string[] = [];
   let next = 0;
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -43,7 +50,7 @@ export async function standIn(cors: boolean, reply: StandInReply = 'ok'): Promis
     if (req.method === 'POST' && req.url === '/v1/chat/completions') {
       req.resume();
       req.on('end', () => {
-        const content = STARTER_RUN.outputs[Math.min(next++, STARTER_RUN.outputs.length - 1)]!;
+        const content = outputs[Math.min(next++, outputs.length - 1)]!;
         if (reply === 'http-500') {
           res.writeHead(500, { 'content-type': 'application/json' });
           return void res.end(JSON.stringify({ error: { message: 'the stand-in failed on purpose' } }));

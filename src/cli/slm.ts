@@ -11,6 +11,7 @@ import { evalCommand } from './commands/eval.ts';
 import { parseEntry } from './commands/parse.ts';
 import { runCommand } from './commands/run.ts';
 import { replayCommand } from './commands/replay.ts';
+import { serveWebCommand } from './commands/serve-web.ts';
 import { asksForHelp, HELP_FLAGS, overviewText, usageBlock, VERSION_FLAGS, versionText } from './help.ts';
 
 /** Every subcommand, by name, in the order the overview lists them. */
@@ -22,6 +23,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   eval: evalCommand,
   'check-shell': checkShellEntry,
   parse: parseEntry,
+  'serve-web': serveWebCommand,
 };
 
 function commandNamed(name: string): CommandEntry | undefined {

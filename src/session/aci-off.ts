@@ -289,11 +289,35 @@ function compare(c: Context): Judged {
   );
 }
 
+/** The first words of a result whose text came from outside (engine/web/banner.ts). */
+const OUTSIDE_BANNER = '[outside text — ';
+
+/**
+ * A result carrying outside text (web_fetch, web_search, mcp_call): a naive harness hands the
+ * text over as it came — the same words without the banner that marks them as data, so an
+ * instruction written into a page reads like part of the task. Not fetched again: the words are
+ * the ACI's own, less its first line.
+ */
+function outsideOff(evidence: StepEvidence): AciOff | null {
+  if (!evidence.text.startsWith(OUTSIDE_BANNER)) return null;
+  const body = evidence.text.slice(evidence.text.indexOf('\n') + 1);
+  return {
+    text: body,
+    changes: [],
+    verdict: 'worse',
+    why:
+      'The text from outside reaches the model unmarked, as if it were part of the task: an instruction written into the page or the answer ' +
+      '("ignore the task…") is not set apart from the person\'s. The ACI heads it with a banner that says it is data, and the inspector bands it.',
+  };
+}
+
 /** Verdicts from worst to best. */
 const VERDICT_ORDER: readonly AciOffVerdict[] = ['worse', 'better', 'same'];
 
 /** What the naive harness would have done with this step, beside what the ACI did, and the verdict. */
 export function aciOff(input: AciOffInput): AciOff {
+  const outside = outsideOff(input.aci.evidence);
+  if (outside) return outside;
   const naive = runNaive(input.raw, input.files);
   const c: Context = { naive, aci: input.aci };
   const judged = detectMechanisms(input.aci.evidence).flatMap((id) => RULES[id]?.(c) ?? []);

@@ -36,8 +36,8 @@ const hash = z
 const int = (min: number, max: number) => z.number().int().min(min).max(max);
 const text = (max: number) => z.string().max(max);
 
-/** Engine settings with bounds. */
-const engineSettingsSchema = z.object({
+/** Engine settings with bounds (a record's, and the outside settings a run in the tab is given). */
+export const engineSettingsSchema = z.object({
   max_tool_chars: int(100, 1_000_000),
   read_window_lines: int(1, 100_000),
   context_window_tokens: int(256, 10_000_000),

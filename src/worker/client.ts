@@ -26,6 +26,8 @@ export type {
   FileView,
   JsonSchema,
   ModelChoice,
+  OutsideChoice,
+  OutsideSettings,
   PathCheck,
   RecordedRunInfo,
   RunAction,
@@ -53,6 +55,8 @@ export { evalBundleText } from './eval-bundle.ts';
 export { HOW_TO_READ_PAIRED, pairedTable } from '../eval/report-rows.ts';
 /** The result cap below which the engine may raise a result's cap to keep its first and last lines and note. */
 export { MIN_USEFUL_CAP } from '../engine/truncate.ts';
+/** What a person runs so the tab's web tools reach the web (the web companion). */
+export { WEB_COMPANION_COMMAND } from '../engine/web/banner.ts';
 // Sessions as the page keeps, exports and shows them.
 export type { Session } from '../session/record.ts';
 export type { BanditRow, EditFormat } from '../agent/evolve.ts';

@@ -9,6 +9,7 @@
  */
 import type { FileChange, ToolResult } from '../engine/result.ts';
 import type { EntryType } from '../engine/workspace.ts';
+import type { EngineSettings } from '../engine/settings.ts';
 import type { ApprovalMode, ApprovalRequest } from '../agent/approvals.ts';
 import type { CatalogModel } from '../agent/models/catalog.ts';
 import type { BanditRow, EditFormat } from '../agent/evolve.ts';
@@ -164,10 +165,25 @@ export interface RunConfig {
   readonly task: TaskChoice;
   readonly model: ModelChoice;
   readonly settings: RunSettings;
+  /** The outside tools (web_fetch, web_search, mcp_call, find_models); absent: off. */
+  readonly outside?: OutsideChoice;
   /** Where the run's files live: the in-memory workspace (default), or the WebContainer the page attached. */
   readonly workspace?: WorkspaceChoice;
   /** Start paused, before step 1 (then Step walks one turn at a time). */
   readonly paused?: boolean;
+}
+
+/** The engine settings of the outside tools, by their engine names: recorded with the session. */
+export type OutsideSettings = Pick<
+  EngineSettings,
+  'specialist_tools' | 'web_search_provider' | 'web_search_url' | 'web_allow_private' | 'web_domains' | 'mcp_servers'
+>;
+
+/** The outside tools of a run: their settings, and the web companion this tab reaches the web through. */
+export interface OutsideChoice {
+  readonly settings: OutsideSettings;
+  /** `slm serve-web`'s address and token: kept in this browser, never recorded with a session. */
+  readonly companion?: { readonly url: string; readonly token: string };
 }
 
 /** A dropped path the jail refused, and why (the jail's own text). */

@@ -41,6 +41,7 @@ import { RunHistory } from './run-history.ts';
 import { createModel, modelLabel, replayLabel, type ModelContext, type ModelLink } from './run-models.ts';
 import { checkRunSettings, engineSettingsFor } from './run-settings.ts';
 import { createRunWorkspace } from './run-workspace.ts';
+import { checkOutside, outsideAccess, outsideSettings } from './run-outside.ts';
 import type { SessionBackend } from './starter-session.ts';
 import type { AgentSettings, RecordedStep, Session } from '../session/record.ts';
 import { HARNESS_LABELS } from '../session/naive-engine.ts';
@@ -126,6 +127,7 @@ export class RunHost {
   /** Sets up the workspace and answers at once; the run itself begins after the reply has gone out. */
   async start(config: RunConfig): Promise<RunInfo> {
     const settings = checkRunSettings(config.settings);
+    const outside = config.outside === undefined ? undefined : checkOutside(config.outside);
     if (config.model.kind === 'scripted' && config.task.kind === 'files') {
       throw new Error(
         'A scripted run replays turns recorded on a bundled task; with your own files, pick llama.cpp or WebLLM in this tab, or an endpoint.',
@@ -134,7 +136,12 @@ export class RunHost {
     this.#run?.controller.stop();
     this.#run = null;
     const placed = await this.#backendFor(config.workspace ?? 'memory');
-    const ws = await createRunWorkspace(config.task, engineSettingsFor(settings), placed.backend);
+    const ws = await createRunWorkspace(
+      config.task,
+      { ...engineSettingsFor(settings), ...outsideSettings(outside) },
+      placed.backend,
+      outsideAccess(outside, this.services.fetch),
+    );
     const runId = this.#nextId++;
     const emit = (event: RunEvent) => this.emit(runId, event);
     const info: RunInfo = {

@@ -7,6 +7,7 @@
  */
 import { resolvePath } from '../engine/jail.ts';
 import type { EngineSettings } from '../engine/settings.ts';
+import type { OutsideAccess } from '../engine/outside.ts';
 import { MemoryWorkspace } from '../workspace/memory/memory-workspace.ts';
 import { hashTemplateFiles, templateById, type Template } from '../workspace/templates/index.ts';
 import type { EngineSession } from './engine-session.ts';
@@ -44,13 +45,14 @@ export async function createRunWorkspace(
   choice: TaskChoice,
   settings: Partial<EngineSettings>,
   backend?: SessionBackend,
+  outside?: OutsideAccess,
 ): Promise<RunWorkspace> {
   if (choice.kind === 'template') {
     const template = templateById(choice.templateId);
     if (!template)
       throw new Error(`There is no bundled template "${choice.templateId}"; pick one of the listed tasks.`);
     return {
-      session: await createTemplateSession(template, settings, backend),
+      session: await createTemplateSession(template, settings, backend, outside),
       task: template.task,
       workspace: { kind: 'template', id: template.id, title: template.title, hash: template.hash },
       skipped: [],
@@ -72,7 +74,7 @@ export async function createRunWorkspace(
     hash: await hashTemplateFiles(files),
   };
   return {
-    session: await createTemplateSession(template, settings, backend),
+    session: await createTemplateSession(template, settings, backend, outside),
     task,
     workspace: { kind: 'files', fileCount: Object.keys(files).length, hash: template.hash },
     skipped,

@@ -14,6 +14,7 @@ import { ScriptedModel } from '../agent/models/scripted.ts';
 import { recordedRunById } from '../agent/scripts/starter-run.ts';
 import { stopText, type Stop } from '../agent/step.ts';
 import type { Engine } from '../engine/engine.ts';
+import { replayTransport } from '../engine/web/web-log.ts';
 import { MAX_SESSION_FILE_BYTES, parseSessionFile } from '../session/share-codec.ts';
 import { refuseRecord, type SessionCheck } from '../session/validate.ts';
 import { RECORD_LIMITS, type Session } from '../session/record.ts';
@@ -44,12 +45,21 @@ export function freshSessionWorkspace(session: Session): {
   };
 }
 
-/** A fresh memory workspace seeded from the record, and an engine with the record's settings and harness. */
+/**
+ * A fresh memory workspace seeded from the record, and an engine with the record's settings and
+ * harness; the web requests the record kept are answered from it, so no replayed step fetches.
+ */
 export async function openSessionWorkspace(session: Session): Promise<SessionWorkspace> {
   const { ws, backend, runsCommands } = freshSessionWorkspace(session);
   const seeded = await seedStart(ws, session.workspace);
   if (!seeded.ok) return { ok: false, text: cannotStartText(seeded.text) };
-  return { ok: true, engine: harnessEngine(ws, session.settings.engine, session.harness), backend, runsCommands };
+  const web = replayTransport(session.steps.flatMap((s) => s.web ?? []));
+  return {
+    ok: true,
+    engine: harnessEngine(ws, session.settings.engine, session.harness, { web }),
+    backend,
+    runsCommands,
+  };
 }
 
 /**

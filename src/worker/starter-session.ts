@@ -7,6 +7,7 @@
  */
 import { createEngine } from '../engine/create.ts';
 import type { EngineSettings } from '../engine/settings.ts';
+import type { OutsideAccess } from '../engine/outside.ts';
 import type { SyntaxChecker } from '../engine/syntax/index.ts';
 import type { Workspace } from '../engine/workspace.ts';
 import { MemoryWorkspace } from '../workspace/memory/memory-workspace.ts';
@@ -22,17 +23,24 @@ export interface SessionBackend {
   readonly syntaxCheck?: SyntaxChecker;
 }
 
-/** A fresh session on `template` (the starter by default), with `settings` over the engine defaults, on `backend` (memory by default). */
+/**
+ * A fresh session on `template` (the starter by default), with `settings` over the engine
+ * defaults, on `backend` (memory by default), its specialist tools reaching what `outside` gives.
+ */
 export async function createTemplateSession(
   template: Template = STARTER_TEMPLATE,
   settings?: Partial<EngineSettings>,
   backend?: SessionBackend,
+  outside?: OutsideAccess,
 ): Promise<EngineSession> {
   const workspace = backend?.workspace ?? new MemoryWorkspace(undefined, undefined, sandboxRunner());
   // A bundled template starts as a git repository (git_diff shows the agent's changes); a person's own files do not.
   if (templateById(template.id)?.hash === template.hash) await seedTemplateRepo(workspace, template);
   else await seedTemplate(workspace, template);
-  const engine = createEngine(workspace, settings, backend?.syntaxCheck ? { syntaxCheck: backend.syntaxCheck } : {});
+  const engine = createEngine(workspace, settings, {
+    ...(backend?.syntaxCheck && { syntaxCheck: backend.syntaxCheck }),
+    ...(outside && { outside }),
+  });
   return {
     engine,
     info: {

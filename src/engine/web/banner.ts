@@ -12,11 +12,15 @@ export function outsideBanner(what: string): string {
   );
 }
 
+/** What a person runs so that a tab's web tools reach the web (the web companion, `slm serve-web`). */
+export const WEB_COMPANION_COMMAND = 'slm serve-web --port 8787';
+
 /** What a web tool answers when the host gives it no way to the network. */
 export function noWebText(tool: string): string {
   return (
     `${tool} cannot reach the web here: this host has no web access configured. ` +
-    `The slm CLI (slm call, slm batch, slm run) gives it the network; this host does not. ` +
-    `Carry on with the workspace tools.`
+    `The slm CLI (slm call, slm batch, slm run) gives it the network; in the tab, a person starts the web companion ` +
+    `(\`${WEB_COMPANION_COMMAND}\`) and enters its address and token in the outside-tools settings ` +
+    `(for web_search, a SearXNG URL that allows the page also works). Carry on with the workspace tools.`
   );
 }

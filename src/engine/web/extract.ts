@@ -1,6 +1,7 @@
 /**
  * A page's main text as Markdown: linkedom parses the HTML (no browser needed), Mozilla's
- * Readability finds the article, turndown writes it as Markdown. All three recurse over the
+ * Readability finds the article, turndown writes it as Markdown from linkedom's nodes (in Node
+ * and in a worker alike). All three recurse over the
  * tree, and Readability's work grows faster than the page, so a page is first measured by a
  * linear scan: one nested deeper than `MAX_DEPTH` or with more than `MAX_ELEMENTS` elements
  * gets a flat text extraction instead, and the result says so.
@@ -95,13 +96,17 @@ export async function htmlToMarkdown(html: string): Promise<Extracted> {
   const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
   turndown.remove(['script', 'style', 'noscript', 'iframe', 'form']);
   const article = new Readability(parseHTML(html).document as never).parse();
+  // turndown is handed linkedom's nodes, never a string: its browser build parses strings with
+  // the page's `document`, which a worker (the tab's engine) does not have.
+  const markdownOf = (node: unknown) => turndown.turndown(node as never).trim();
   if (article?.content && (article.textContent ?? '').trim() !== '') {
+    const content = parseHTML(`<html><body><div id="turndown-root">${article.content}</div></body></html>`).document;
     return {
       title: article.title || titleOf(html),
-      markdown: turndown.turndown(article.content).trim(),
+      markdown: markdownOf(content.getElementById('turndown-root')),
       method: 'readability',
     };
   }
-  const body = parseHTML(html).document.body as unknown as { innerHTML?: string } | null;
-  return { title: titleOf(html), markdown: turndown.turndown(body?.innerHTML ?? '').trim(), method: 'whole-page' };
+  const body = parseHTML(html).document.body;
+  return { title: titleOf(html), markdown: body ? markdownOf(body) : '', method: 'whole-page' };
 }

@@ -21,6 +21,7 @@ import type {
 } from '../../worker/client.ts';
 import { customModel, type CustomModelFields } from './custom-model.ts';
 import { settingsProblem } from './settings-fields.ts';
+import { OutsideState } from './outside-state.svelte.ts';
 import {
   fromDataTransfer,
   fromFileList,
@@ -117,6 +118,8 @@ export class StartState {
 
   settings = $state<SettingsFields | null>(null);
   startPaused = $state(false);
+  /** The outside tools' settings (web, MCP), kept apart from the run settings. */
+  readonly outside: OutsideState;
   /** Named endpoints kept in this browser (never their keys). */
   presets = $state.raw<readonly EndpointPreset[]>([]);
 
@@ -145,6 +148,7 @@ export class StartState {
     options: StartOptions = {},
   ) {
     this.#options = options;
+    this.outside = new OutsideState(options.storage);
     const kept = loadRemembered(options.storage);
     this.#kept = kept;
     if (kept.modelKind) this.modelKind = kept.modelKind;
@@ -390,6 +394,8 @@ export class StartState {
     if ('reason' in model) return { ok: false, reason: model.reason };
     const place = this.workspace?.forRun;
     if (place && !place.ok) return { ok: false, reason: place.reason };
+    if (this.outside.problem) return { ok: false, reason: this.outside.problem };
+    const outside = this.outside.choice;
     return {
       ok: true,
       config: {
@@ -398,6 +404,7 @@ export class StartState {
         settings: { ...settings },
         paused: this.startPaused,
         ...(place && { workspace: place.workspace }),
+        ...(outside && { outside }),
       },
     };
   }

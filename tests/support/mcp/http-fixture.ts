@@ -1,7 +1,7 @@
 /**
  * Loopback MCP servers for the tests: the SDK-built fixture server over Streamable HTTP
  * (stateless, one transport per request) at /mcp, and at /garbage a server answering every
- * request with a body that is not an MCP message.
+ * request with a body that is not an MCP message. Both allow any page (CORS), so a tab can call them.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +16,16 @@ export interface McpFixture {
 
 export async function startMcpFixture(): Promise<McpFixture> {
   const server: Server = createServer(async (req, res) => {
+    // CORS for any page, as an MCP server meant for a tab sends it (the e2e spec calls it from one).
+    res.setHeader('access-control-allow-origin', '*');
+    res.setHeader('access-control-expose-headers', 'mcp-session-id');
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, {
+        'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
+        'access-control-allow-headers': 'content-type, accept, mcp-session-id, mcp-protocol-version, last-event-id',
+      });
+      return void res.end();
+    }
     if (req.url === '/garbage') {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('{"jsonrpc": "2.0", "id": 0, "result": nope}');
