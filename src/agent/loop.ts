@@ -39,6 +39,8 @@ export interface LoopOptions {
   readonly contextTokens?: number;
   /** Tokens kept free for each reply (and the model's max_tokens). */
   readonly outputTokens?: number;
+  /** The share of its room the history is trimmed to once it no longer fits (default TRIM_TO; 1 trims one step at a time). */
+  readonly trimTo?: number;
   /** Constrain output to the call schema (JSON mode); false = free text, parsed leniently. */
   readonly jsonMode?: boolean;
   /** The approval mode, or the mode per step (a session run asks only in its live part: its replayed steps get the replay's answers). */
@@ -195,7 +197,7 @@ async function queryFitting(
 ): Promise<Asked | { stop: Stop }> {
   const turns = steps.map(toTurn);
   const previous = steps.length ? trimOf(steps[steps.length - 1]!.budget) : undefined;
-  const build = () => buildContext(run.prompt, turns, run.window, run.output, run.counter, previous);
+  const build = () => buildContext(run.prompt, turns, run.window, run.output, run.counter, previous, o.trimTo);
   const first = build();
   const reply = await query(o, run, first.messages, index);
   if (!('error' in reply)) return { reply, ...first };

@@ -11,7 +11,6 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolSpecs } from '../../src/agent/call-schema.ts';
 import { buildContext } from '../../src/agent/context.ts';
-import { runLoop } from '../../src/agent/loop.ts';
 import type { ChatMessage } from '../../src/agent/model.ts';
 import type { GgufNodeModel } from '../../src/agent/models/gguf-node.ts';
 import { buildPrompt } from '../../src/agent/prompt.ts';
@@ -20,13 +19,7 @@ import { countPrompt } from '../../src/agent/tokens.ts';
 import { createEngine } from '../../src/engine/create.ts';
 import { parseSessionFile } from '../../src/session/share-codec.ts';
 import { MemoryWorkspace } from '../../src/workspace/memory/memory-workspace.ts';
-import {
-  CountedScript,
-  readHeavyScript,
-  READ_HEAVY_STEPS,
-  seedReadHeavy,
-  type Injection,
-} from '../support/gguf/counted-run.ts';
+import { READ_HEAVY_STEPS, runReadHeavy, type Injection } from '../support/gguf/counted-run.ts';
 import { testModelFile } from '../support/gguf/test-model-file.ts';
 import { needsNodeLlamaCpp } from '../support/node-llama-cpp.ts';
 import { realTokens } from '../support/real-tokens.ts';
@@ -66,20 +59,8 @@ async function realMessages(): Promise<ChatMessage[]> {
   ];
 }
 
-async function readHeavyRun(o: { inject?: Injection; maxSteps?: number } = {}) {
-  const ws = new MemoryWorkspace();
-  await seedReadHeavy(ws);
-  const scripted = new CountedScript(model, readHeavyScript(), o.inject);
-  const result = await runLoop({
-    engine: createEngine(ws),
-    model: scripted,
-    task: 'Make every compute call in src/ safe.',
-    maxSteps: o.maxSteps ?? READ_HEAVY_STEPS + 1,
-    contextTokens: WINDOW,
-    outputTokens: 512,
-  });
-  return { scripted, result };
-}
+const readHeavyRun = (o: { inject?: Injection; maxSteps?: number } = {}) =>
+  runReadHeavy(model, { window: WINDOW, ...o });
 
 /** About 3,000 tokens of text, enough to push any prompt of the run from step 3 on past the window. */
 const PADDING = `\n${'lorem ipsum dolor sit amet, '.repeat(600)}`;

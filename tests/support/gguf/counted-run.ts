@@ -9,8 +9,12 @@
  * 50-line source file (~650 Qwen tokens with its line numbers) (or editing one it read), as a small model reading its way through a
  * project would; at a 4,096 window the history is trimmed many times over.
  */
+import { runLoop, type RunResult } from '../../../src/agent/loop.ts';
 import type { ChatMessage, Completion, CompleteOptions, Model, TokenCounter } from '../../../src/agent/model.ts';
+import { countMessages } from '../../../src/agent/tokens.ts';
+import { createEngine } from '../../../src/engine/create.ts';
 import type { Workspace } from '../../../src/engine/workspace.ts';
+import { MemoryWorkspace } from '../../../src/workspace/memory/memory-workspace.ts';
 
 /** A llama.cpp model as this file needs it (GgufNodeModel; typed here so importing this file loads no native code). */
 export interface CountingModel extends Model {
@@ -137,4 +141,47 @@ export function readHeavyScript(): string[] {
   }
   out.push(call('done', { summary: 'read every module and made the calls safe' }));
   return out;
+}
+
+export interface ReadHeavyOptions {
+  readonly window: number;
+  readonly inject?: Injection;
+  readonly maxSteps?: number;
+  /** The loop's trimming (LoopOptions.trimTo). */
+  readonly trimTo?: number;
+}
+
+/** The read-heavy script run through the loop, each prompt read by `llama`. */
+export async function runReadHeavy(
+  llama: CountingModel,
+  o: ReadHeavyOptions,
+): Promise<{ scripted: CountedScript; result: RunResult }> {
+  const ws = new MemoryWorkspace();
+  await seedReadHeavy(ws);
+  const scripted = new CountedScript(llama, readHeavyScript(), o.inject);
+  const result = await runLoop({
+    engine: createEngine(ws),
+    model: scripted,
+    task: 'Make every compute call in src/ safe.',
+    maxSteps: o.maxSteps ?? READ_HEAVY_STEPS + 1,
+    contextTokens: o.window,
+    outputTokens: 512,
+    ...(o.trimTo !== undefined && { trimTo: o.trimTo }),
+  });
+  return { scripted, result };
+}
+
+/**
+ * What a prefix cache had to evaluate against what was new: the first prompt is all new; each
+ * later one adds the previous step's call and its result (the last two messages), and whatever
+ * else was evaluated was re-read because trimming changed the prompt before it.
+ */
+export function prefillCost(scripted: CountedScript): { evaluated: number; fresh: number } {
+  let evaluated = 0;
+  let fresh = 0;
+  scripted.evaluated.forEach((e, i) => {
+    evaluated += e.evaluated;
+    fresh += i === 0 ? e.promptTokens : countMessages(scripted.tokenizer, e.messages.slice(-2));
+  });
+  return { evaluated, fresh };
 }
