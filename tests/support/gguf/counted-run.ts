@@ -5,9 +5,10 @@
  * against its KV cache and refuses what does not fit its window — so the loop's budget is tested
  * against true counts, true refusals and a true prefix cache, while the calls stay the script's.
  *
- * `readHeavyScript` is such a run's workspace and script: 44 steps, each reading a fresh
- * 50-line source file (~650 Qwen tokens with its line numbers) (or editing one it read), as a small model reading its way through a
- * project would; at a 4,096 window the history is trimmed many times over.
+ * `runReadHeavy` is such a run: 44 steps, each reading a fresh 50-line source file (~650 Qwen
+ * tokens with its line numbers) or editing one it read, as a small model reading its way through
+ * a project would; at a 4,096 window the history is trimmed many times over. `prefillCost` is
+ * what its prefix cache had to evaluate against what was new.
  */
 import { runLoop, type RunResult } from '../../../src/agent/loop.ts';
 import type { ChatMessage, Completion, CompleteOptions, Model, TokenCounter } from '../../../src/agent/model.ts';
@@ -23,7 +24,7 @@ export interface CountingModel extends Model {
 }
 
 /** What the engine reported for one prompt it read. */
-export interface Evaluated {
+interface Evaluated {
   readonly messages: readonly ChatMessage[];
   /** The whole prompt, as llama.cpp tokenized it. */
   readonly promptTokens: number;
@@ -108,12 +109,12 @@ function sourceLine(file: number, line: number): string {
   return shapes[line % shapes.length]!;
 }
 
-export const READ_HEAVY_FILES = 30;
-export const READ_HEAVY_LINES = 50;
+const READ_HEAVY_FILES = 30;
+const READ_HEAVY_LINES = 50;
 export const READ_HEAVY_STEPS = 44;
 
 /** The files the run reads: `src/mod{i}.js`, 50 lines each. */
-export async function seedReadHeavy(ws: Workspace): Promise<void> {
+async function seedReadHeavy(ws: Workspace): Promise<void> {
   const enc = new TextEncoder();
   for (let f = 0; f < READ_HEAVY_FILES; f++) {
     const text = Array.from({ length: READ_HEAVY_LINES }, (_, l) => sourceLine(f, l)).join('\n');
@@ -122,7 +123,7 @@ export async function seedReadHeavy(ws: Workspace): Promise<void> {
 }
 
 /** 44 calls: each file read whole, every third step after that an edit of a line the file has; then done. */
-export function readHeavyScript(): string[] {
+function readHeavyScript(): string[] {
   const call = (tool: string, args: object) => JSON.stringify({ thought: `next: ${tool}`, tool, args });
   const out: string[] = [];
   for (let f = 0; out.length < READ_HEAVY_STEPS; f++) {
@@ -143,7 +144,7 @@ export function readHeavyScript(): string[] {
   return out;
 }
 
-export interface ReadHeavyOptions {
+interface ReadHeavyOptions {
   readonly window: number;
   readonly inject?: Injection;
   readonly maxSteps?: number;

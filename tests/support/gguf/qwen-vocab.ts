@@ -27,7 +27,7 @@ interface TokenizerJson {
 /** llama.cpp's llama_token_type values used here. */
 const TokenType = { normal: 1, control: 3, userDefined: 4 } as const;
 
-export interface BpeVocab {
+interface BpeVocab {
   readonly tokens: readonly string[];
   readonly types: readonly number[];
   readonly merges: readonly string[];

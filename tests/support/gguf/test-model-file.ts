@@ -14,7 +14,7 @@ import { makeTestModel, type TestModelOptions } from './test-model.ts';
 const GENERATOR = ['test-model.ts', 'qwen-vocab.ts', 'writer.ts'];
 
 /** The cache directory the generated models are kept in. */
-export const TEST_MODEL_CACHE = join(tmpdir(), 'slmcode-test-gguf');
+const TEST_MODEL_CACHE = join(tmpdir(), 'slmcode-test-gguf');
 
 /** The path of the model for `options`, generated on first use. */
 export async function testModelFile(options: TestModelOptions = {}): Promise<string> {

@@ -29,7 +29,7 @@ export const QWEN_TEST_MODEL_NAME = 'slm-test-qwen-vocab-random';
  * merges (qwen-vocab.ts; ~19 MB, the output head tied to the embedding) — for tests that count
  * real tokens through llama.cpp.
  */
-export type TestVocabulary = 'tiny' | 'qwen';
+type TestVocabulary = 'tiny' | 'qwen';
 
 export interface TestModelOptions {
   /** Weights seed; the same seed gives the same bytes. */
