@@ -22,6 +22,7 @@ import { syntaxCostSection } from './syntax-cost.ts';
 import { toolCallFormatsSection } from './tool-calls.ts';
 import { wllamaSection } from './wllama.ts';
 import { tokensSection } from './tokens.ts';
+import { prefixCacheSection } from './prefix-cache.ts';
 import { renderTable, targetSummary, type BenchSection, type BenchSectionDef } from './table.ts';
 
 /** The sections, in print order. New sections (patch corpus, bundle size, share-link size) go here. */
@@ -43,6 +44,7 @@ const SECTIONS: readonly BenchSectionDef[] = [
   ggufSection(),
   wllamaSection(),
   tokensSection(),
+  prefixCacheSection(),
 ];
 
 async function runSection(def: BenchSectionDef): Promise<BenchSection> {

@@ -18,8 +18,14 @@ const CHARS4: TokenCounter = {
   perMessage: 4,
   perPrompt: 0,
 };
-const buildContext = (parts: PromptParts, turns: readonly Turn[], window: number, output: number, previous?: Trim) =>
-  build(parts, turns, window, output, CHARS4, previous);
+const buildContext = (
+  parts: PromptParts,
+  turns: readonly Turn[],
+  window: number,
+  output: number,
+  previous?: Trim,
+  trimTo?: number,
+) => build(parts, turns, window, output, CHARS4, previous, trimTo);
 const promptTokens = (m: Parameters<typeof countPrompt>[1]) => countPrompt(CHARS4, m);
 
 const PARTS: PromptParts = { system: 's'.repeat(800), tools: 't'.repeat(400), task: 'Task: fix it.' };
@@ -149,6 +155,22 @@ describe('cache-friendly trimming', () => {
     // Each move frees room for several later steps.
     expect(moves).toBeGreaterThan(0);
     expect(prefixKept).toBeGreaterThanOrEqual(3 * moves);
+  });
+
+  it('trimTo 1 trims only until the history fits: the boundary moves at almost every step once the window is full', () => {
+    const turns = Array.from({ length: 30 }, (_, i) => turn(i + 1, 1200));
+    const moves = (trimTo?: number) => {
+      let previous: Trim | undefined;
+      let n = 0;
+      for (let k = 1; k <= turns.length; k++) {
+        const { budget } = buildContext(PARTS, turns.slice(0, k), 4096, 512, previous, trimTo);
+        const trim = trimOf(budget);
+        if (previous && trim.elidedThrough !== previous.elidedThrough) n++;
+        previous = trim;
+      }
+      return n;
+    };
+    expect(moves(1)).toBeGreaterThan(2 * moves());
   });
 
   it('when it must trim, trims the history to at most TRIM_TO of its room', () => {

@@ -97,7 +97,9 @@ function shortCall(t: Turn): string {
 /**
  * Builds the messages of one step within `window` tokens, `output` of them reserved for the
  * reply, counted with `counter` (default: a conservative estimate). `previous` is the trim of
- * the step before, kept while the history still fits.
+ * the step before, kept while the history still fits; `trimTo` is the share of its room the
+ * history is trimmed to when it no longer does (1: only until it fits, one more step at a time —
+ * the trimming a prefix cache cannot follow, kept as the bench's baseline).
  */
 export function buildContext(
   parts: PromptParts,
@@ -106,6 +108,7 @@ export function buildContext(
   output: number,
   counter: TokenCounter = new CalibratedCounter(),
   previous: Trim = { elidedThrough: 0, omittedThrough: 0 },
+  trimTo = TRIM_TO,
 ): { messages: ChatMessage[]; budget: Budget } {
   const cost = (msgs: readonly ChatMessage[]) => countMessages(counter, msgs);
   const systemMsg: ChatMessage = { role: 'system', content: `${parts.system}\n\n${parts.tools}` };
@@ -129,7 +132,7 @@ export function buildContext(
   }
 
   const older = turns.slice(0, -1);
-  const plan = planTrim(older, previous, room, counter);
+  const plan = planTrim(older, previous, room, counter, trimTo);
   const kept: ChatMessage[] = [];
   for (const t of older) {
     if (t.index <= plan.omittedThrough) continue;
@@ -186,16 +189,16 @@ function trimCost(older: readonly Turn[], trim: Trim, counter: TokenCounter): nu
 /**
  * The trim of this step: the previous one while the history fits in `room`; otherwise the
  * boundaries move forward (observations elided first, then whole steps omitted) until the
- * history takes at most TRIM_TO of the room — or, when even that cannot be had, until it fits.
+ * history takes at most `trimTo` of the room — or, when even that cannot be had, until it fits.
  */
-function planTrim(older: readonly Turn[], previous: Trim, room: number, counter: TokenCounter): Trim {
+function planTrim(older: readonly Turn[], previous: Trim, room: number, counter: TokenCounter, trimTo: number): Trim {
   const last = older.length ? older[older.length - 1]!.index : 0;
   const prev = {
     elidedThrough: Math.min(previous.elidedThrough, last),
     omittedThrough: Math.min(previous.omittedThrough, last),
   };
   if (trimCost(older, prev, counter) <= room) return prev;
-  const target = Math.floor(room * TRIM_TO);
+  const target = Math.floor(room * trimTo);
   // Candidates in order: more elided, then (all elided) more omitted — the first that meets the target wins.
   const candidates: Trim[] = [];
   for (const t of older) {

@@ -6,7 +6,7 @@
  */
 import type { Engine } from '../engine/engine.ts';
 import type { ApprovalMode, Approver, GateCheck } from './approvals.ts';
-import { callJsonSchema, toolSpecs } from './call-schema.ts';
+import { argsJsonSchema, callJsonSchema, toolSpecs } from './call-schema.ts';
 import { buildContext, trimOf, type Budget, type PromptParts, type Turn } from './context.ts';
 import { overflowOf } from './models/context-errors.ts';
 import { CalibratedCounter, countPrompt, memoCounter } from './tokens.ts';
@@ -39,6 +39,8 @@ export interface LoopOptions {
   readonly contextTokens?: number;
   /** Tokens kept free for each reply (and the model's max_tokens). */
   readonly outputTokens?: number;
+  /** The share of its room the history is trimmed to once it no longer fits (default TRIM_TO; 1 trims one step at a time). */
+  readonly trimTo?: number;
   /** Constrain output to the call schema (JSON mode); false = free text, parsed leniently. */
   readonly jsonMode?: boolean;
   /** The approval mode, or the mode per step (a session run asks only in its live part: its replayed steps get the replay's answers). */
@@ -86,7 +88,7 @@ export async function runLoop(o: LoopOptions): Promise<RunResult> {
     const { reply, messages, budget } = asked;
     const t1 = performance.now();
     if (reply.usage) run.calibrate?.observe(messages, reply.usage.promptTokens);
-    const parsed = parseCall(reply.text, { tools: run.toolNames });
+    const parsed = parseCall(reply.text, { tools: run.toolNames, schemas: run.argSchemas });
     // A reply cut at the token limit is not a broken call: the model is told it was cut and to write less.
     const cut = reply.finishReason === 'length' && (!parsed.ok || parsed.repairs.includes('closed-braces'));
     const outcome = cut ? cutReply(reply.text, run.output) : parsed;
@@ -129,6 +131,8 @@ function limitAfter(o: LoopOptions, index: number, failures: number): Stop | und
 interface PreparedRun {
   readonly prompt: PromptParts;
   readonly toolNames: readonly string[];
+  /** Each tool's arguments as a JSON schema: the parser reads XML-style text values by it. */
+  readonly argSchemas: ReadonlyMap<string, { readonly [key: string]: unknown }>;
   readonly jsonSchema?: object;
   /** The budget's window: the model's, until a refusal for length shrinks it for the rest of the run. */
   window: number;
@@ -156,6 +160,7 @@ function prepare(o: LoopOptions): PreparedRun {
       ...(skills.length && { skills }),
     }),
     toolNames: specs.map((s) => s.name),
+    argSchemas: new Map(specs.map((s) => [s.name, argsJsonSchema(s.schema)])),
     ...((o.jsonMode ?? true) && { jsonSchema: callJsonSchema(specs) }),
     window: o.contextTokens ?? o.model.contextWindow ?? LOOP_DEFAULTS.contextTokens,
     output: o.outputTokens ?? LOOP_DEFAULTS.outputTokens,
@@ -192,7 +197,7 @@ async function queryFitting(
 ): Promise<Asked | { stop: Stop }> {
   const turns = steps.map(toTurn);
   const previous = steps.length ? trimOf(steps[steps.length - 1]!.budget) : undefined;
-  const build = () => buildContext(run.prompt, turns, run.window, run.output, run.counter, previous);
+  const build = () => buildContext(run.prompt, turns, run.window, run.output, run.counter, previous, o.trimTo);
   const first = build();
   const reply = await query(o, run, first.messages, index);
   if (!('error' in reply)) return { reply, ...first };

@@ -21,6 +21,7 @@ import {
   NATIVE_FORMATS,
   type BrokenCall,
 } from './formats/index.ts';
+import { typeTextValues, type TypedValue } from './formats/typed-values.ts';
 import { matchObject, parseLenient, parseUnclosed, type JsonRepair } from './json-scan.ts';
 
 export interface ParsedCall {
@@ -40,7 +41,8 @@ export type ParseRepair =
   | 'name-arguments'
   | 'function-wrapper'
   | 'args-string'
-  | 'flat-args';
+  | 'flat-args'
+  | 'typed-values';
 
 export type ParseErrorKind = 'no-call' | 'truncated' | 'invalid-json' | 'no-tool-name' | 'broken-call';
 
@@ -55,6 +57,8 @@ export type ParseOutcome =
       readonly repairs: readonly ParseRepair[];
       /** The format the call was written in: "json", an envelope ("hermes", "granite" …) or a native format ("qwen3-xml", "pythonic" …). */
       readonly format: string;
+      /** Text values of an XML-style call read by the tool's schema (`typed-values` among the repairs). */
+      readonly typed?: readonly TypedValue[];
     }
   | {
       readonly ok: false;
@@ -73,6 +77,11 @@ export interface ParseOptions {
   readonly tools?: readonly string[];
   /** False reads JSON envelopes only (the bench's baseline); native formats are read by default. */
   readonly nativeFormats?: boolean;
+  /**
+   * Each tool's arguments as a JSON schema, by tool name: the text values of an XML-style call
+   * are read by the types it gives (formats/typed-values.ts). Without it they stay text.
+   */
+  readonly schemas?: ReadonlyMap<string, { readonly [key: string]: unknown }>;
 }
 
 /** Parses the first tool call in `raw`. Never throws. */
@@ -86,7 +95,7 @@ export function parseCall(raw: string, opts: ParseOptions = {}): ParseOutcome {
       .scan(text)
       .map((b) =>
         isCall(b)
-          ? { ...b, calls: b.calls.map((c) => ({ tool: c.tool.trim(), args: c.args })), repairs: [] }
+          ? { ...b, calls: b.calls.map((c) => ({ tool: c.tool.trim(), args: c.args })), repairs: [] as ParseRepair[] }
           : { ...b, label: f.label },
       ),
   );
@@ -106,13 +115,17 @@ export function parseCall(raw: string, opts: ParseOptions = {}): ParseOutcome {
     const thought = ends.some((e) => e <= first.start) ? ['think' as const] : [];
     const wrapped = json.calls.includes(first) ? wrapping(text, first.start, end, found.slice(1)) : [];
     const dropped = [...first.calls.slice(1), ...found.slice(1).flatMap((b) => b.calls)].map((c) => c.tool);
+    const call = first.calls[0]!;
+    const typed =
+      first.textValues && isRecord(call.args) ? typeTextValues(call.args, opts.schemas?.get(call.tool)) : undefined;
     return {
       ok: true,
-      call: first.calls[0]!,
+      call: typed ? { ...call, args: typed.args } : call,
       kept: raw.slice(0, end),
       dropped,
-      repairs: [...first.repairs, ...thought, ...wrapped],
+      repairs: [...first.repairs, ...thought, ...wrapped, ...(typed?.typed.length ? ['typed-values' as const] : [])],
       format: first.format,
+      ...(typed?.typed.length && { typed: typed.typed }),
     };
   }
   const broken = blocks.find((b): b is BrokenBlock => 'problem' in b);
@@ -130,6 +143,8 @@ interface CallBlock {
   readonly end: number;
   readonly calls: readonly ParsedCall[];
   readonly repairs: readonly ParseRepair[];
+  /** Every value arrived as text (an XML-style format). */
+  readonly textValues?: boolean;
 }
 type BrokenBlock = BrokenCall & { readonly label: string };
 type Block = CallBlock | BrokenBlock;

@@ -16,6 +16,7 @@ import {
   type GateCheck,
 } from './approvals.ts';
 import { DONE_TOOL } from './call-schema.ts';
+import { typedValuesText } from './formats/typed-values.ts';
 import { runDone } from './done.ts';
 import { droppedCallsText, type ParseOutcome } from './parse.ts';
 import { stallStep, type StallState } from './stall.ts';
@@ -68,7 +69,7 @@ export async function executeTurn(
   if (parsed.repairs.length)
     notes.push({
       kind: 'repair',
-      text: `call found after: ${parsed.repairs.join(', ')}`,
+      text: `call found after: ${parsed.repairs.join(', ')}${parsed.typed ? ` (text values read by the tool's schema: ${typedValuesText(parsed.typed)})` : ''}`,
       detail: parsed.repairs.join(','),
     });
   if (parsed.dropped.length)

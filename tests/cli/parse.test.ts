@@ -47,6 +47,19 @@ describe('slm parse', () => {
     expect(answers[4]!.error).toMatch(/qwen3-xml format, but the parameter path never closes/);
   });
 
+  it("reads an XML-style call's text values by the coding tools' argument types, as the loop does", async () => {
+    const { answers } = await parse([
+      line('<function=ws_todo><parameter=items>["read", "fix"]</parameter></function>'),
+      line(
+        '<function name="ws_grep"><param name="pattern">x</param><param name="case_insensitive">True</param></function>',
+      ),
+    ]);
+    expect(answers.map((a) => a.call)).toEqual([
+      { tool: 'ws_todo', args: { items: ['read', 'fix'] } },
+      { tool: 'ws_grep', args: { pattern: 'x', case_insensitive: true } },
+    ]);
+  });
+
   it('uses the tools a line names for a bare {"name": …} object', async () => {
     const raw = '{"name": "my_tool", "path": "a.js"}';
     const { answers } = await parse([line(raw), line(raw, ['my_tool'])]);

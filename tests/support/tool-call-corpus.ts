@@ -19,8 +19,9 @@ export interface FormatCase {
 /** The tools the corpus' calls were renamed onto. */
 export const CORPUS_TOOLS = ['ws_read', 'ws_edit', 'ws_write', 'ws_shell', 'ws_grep', 'ws_list', 'ws_todo'];
 
-export function formatCases(): FormatCase[] {
-  const url = new URL('../fixtures/tool-call-formats.json', import.meta.url);
+/** The cases of a corpus file under tests/fixtures (default: the format corpus). */
+export function formatCases(file = 'tool-call-formats.json'): FormatCase[] {
+  const url = new URL(`../fixtures/${file}`, import.meta.url);
   return (JSON.parse(readFileSync(url, 'utf8')) as { cases: FormatCase[] }).cases;
 }
 

@@ -18,6 +18,8 @@ export interface FoundCall {
   readonly end: number;
   /** In order; never empty. */
   readonly calls: readonly NativeCall[];
+  /** Every value arrived as text, to be read by the tool's schema (the XML-style formats). */
+  readonly textValues?: boolean;
 }
 
 export interface BrokenCall {

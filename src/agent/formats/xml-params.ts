@@ -3,8 +3,8 @@
  * - Qwen3-Coder / Nemotron / Seed-OSS: `<function=NAME><parameter=KEY>\nvalue\n</parameter></function>`,
  *   with or without `<tool_call>` (`<seed:tool_call>`) around it;
  * - MiniCPM: `<function name="NAME"><param name="KEY">value</param></function>`, CDATA allowed.
- * Values stay strings, as written (one newline either side trimmed for Qwen): the engine reads a
- * number or boolean out of an unambiguous string. A parameter that never closes, a repeated or
+ * Values are text as written (one newline either side trimmed for Qwen), marked so: parse.ts
+ * reads each by the type the tool's schema gives it (typed-values.ts). A parameter that never closes, a repeated or
  * nameless parameter, stray text inside the call or a call that never closes is broken, never guessed.
  */
 import type { Found, NativeFormat } from './types.ts';
@@ -56,7 +56,13 @@ function scanShape(shape: Shape, text: string): Found[] {
       if (rest.startsWith('</function>')) {
         at += '</function>'.length;
         const wrap = WRAP_CLOSE.exec(text.slice(at));
-        result = { format: shape.format, start, end: at + (wrap?.[0].length ?? 0), calls: [{ tool: m[1]!, args }] };
+        result = {
+          format: shape.format,
+          start,
+          end: at + (wrap?.[0].length ?? 0),
+          calls: [{ tool: m[1]!, args }],
+          textValues: true,
+        };
         break;
       }
       if (rest === '') result = broken(`the call to ${m[1]} never closes with </function>`);

@@ -15,6 +15,8 @@
  *   n of this model samples with a seed drawn from the given seed and n — the same run gives the
  *   same replies, yet each step draws afresh rather than repeating the previous step's draws.
  *   Stop aborts mid-generation.
+ * - A prompt that does not fit the window with the reply's room is refused as a context overflow
+ *   (never shortened behind the loop's back, as node-llama-cpp's context shift would).
  * - Each completion reports the engine's timings: prompt tokens read this turn, those reused
  *   from the KV cache, prefill and decode tokens per second.
  */
@@ -145,6 +147,7 @@ export class GgufNodeModel implements Model {
   async complete(messages: readonly ChatMessage[], o: CompleteOptions): Promise<Completion> {
     if (o.signal?.aborted) throw new ModelError('aborted', 'The model request was stopped.');
     const sequence = this.chat.sequence;
+    this.refuseOverflow(messages, o.maxTokens ?? 0);
     const grammar = o.jsonSchema && (await this.grammarFor(o.jsonSchema));
     const cachedBefore = [...sequence.contextTokens];
     const writtenBefore = sequence.tokenMeter.usedOutputTokens;
@@ -194,6 +197,23 @@ export class GgufNodeModel implements Model {
       decodeTps: rate(Math.max(0, written - 1), end - firstAt),
     };
     return { text, finishReason, usage: { promptTokens: prompt.length, completionTokens: written }, timings };
+  }
+
+  /**
+   * Refuses a prompt that, with the reply's room, passes the window — as llama.cpp's server words
+   * it, so the loop reads both sizes back. Left to itself node-llama-cpp would answer anyway,
+   * having silently dropped the oldest messages to fit (its context shift): the model would act
+   * on a history the budget never saw.
+   */
+  private refuseOverflow(messages: readonly ChatMessage[], reply: number): void {
+    const rendered = this.chat.chatWrapper
+      .generateContextState({ chatHistory: history(messages) })
+      .contextText.tokenize(this.model.tokenizer).length;
+    if (rendered + reply <= this.contextWindow) return;
+    throw contextError(
+      `llama.cpp (${this.who.name})`,
+      `the request (${rendered + reply} tokens) exceeds the available context size (${this.contextWindow} tokens): a prompt of ${rendered} tokens and ${reply} for the reply`,
+    )!;
   }
 
   /** Frees the context, the weights and the engine. */

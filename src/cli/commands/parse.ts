@@ -2,11 +2,13 @@
  * `slm parse`: reads `{"raw": "...", "tools"?: ["ws_read", ...]}` JSON lines on stdin and answers
  * each, in order, with one line `{"call": {"tool", "args"} | null, "format", "error"}` from the
  * parser the loop uses (agent/parse.ts): the call, the format it was written in, or why there is
- * no call (the retry message the model would get). `tools` defaults to the coding tools. A line
+ * no call (the retry message the model would get). `tools` defaults to the coding tools; the
+ * text values of an XML-style call are read by the coding tools' argument types. A line
  * that is not such an object is answered with call null and an error saying so, and the run goes
  * on. This output is a public contract that other checks run against.
  */
 import { createInterface } from 'node:readline';
+import { argsJsonSchema, toolSpecs } from '../../agent/call-schema.ts';
 import { parseCall } from '../../agent/parse.ts';
 import { CODING_TOOLS } from '../../engine/tools/index.ts';
 import { EXIT, UsageError, writeOut, type CliIO, type CommandEntry } from '../command.ts';
@@ -24,6 +26,8 @@ export interface ParseAnswer {
 }
 
 const DEFAULT_TOOLS = CODING_TOOLS.map((t) => t.name);
+/** The coding tools' argument schemas, by which the XML-style formats' text values are read, as the loop reads them. */
+const SCHEMAS = new Map(toolSpecs(CODING_TOOLS).map((t) => [t.name, argsJsonSchema(t.schema)]));
 const EXAMPLE = '{"raw": "{\\"tool\\": \\"ws_read\\", \\"args\\": {\\"path\\": \\"a.js\\"}}"}';
 
 function badLine(reason: string): ParseAnswer {
@@ -50,7 +54,7 @@ export function answerParseLine(line: string): ParseAnswer {
   if (tools !== undefined && !(Array.isArray(tools) && tools.every((t) => typeof t === 'string'))) {
     return badLine('its "tools" is not a list of tool names.');
   }
-  const out = parseCall(raw, { tools: (tools as string[] | undefined) ?? DEFAULT_TOOLS });
+  const out = parseCall(raw, { tools: (tools as string[] | undefined) ?? DEFAULT_TOOLS, schemas: SCHEMAS });
   if (!out.ok) return { call: null, format: null, error: out.message };
   return { call: { tool: out.call.tool, args: out.call.args }, format: out.format, error: null };
 }

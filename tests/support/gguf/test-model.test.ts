@@ -1,6 +1,16 @@
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
+import { qwenVocab } from './qwen-vocab.ts';
 import { readGgufHeader } from './reader.ts';
-import { CHATML_TEMPLATE, makeTestModel, TEST_MODEL_DEFAULTS, TEST_MODEL_NAME, testVocab } from './test-model.ts';
+import {
+  CHATML_TEMPLATE,
+  makeTestModel,
+  QWEN_TEST_MODEL_NAME,
+  TEST_MODEL_DEFAULTS,
+  TEST_MODEL_NAME,
+  testVocab,
+} from './test-model.ts';
+import { testModelFile } from './test-model-file.ts';
 import { GgmlType, toHalf } from './writer.ts';
 
 const header = readGgufHeader(makeTestModel());
@@ -92,4 +102,28 @@ describe('toHalf', () => {
     [2 ** -24, 0x0001],
     [1 / 3, 0x3555],
   ])('%d → %s', (value, bits) => expect(toHalf(value)).toBe(bits));
+});
+
+describe('the generated test model with Qwen’s vocabulary', () => {
+  it('carries the real BPE tokenizer, its special tokens and the ChatML template, with a tied output head', async () => {
+    const h = readGgufHeader(new Uint8Array(await readFile(await testModelFile({ vocabulary: 'qwen' }))));
+    const m = (key: string) => h.metadata.get(key);
+    const tokens = m('tokenizer.ggml.tokens') as string[];
+    const types = m('tokenizer.ggml.token_type') as number[];
+    const v = qwenVocab();
+    expect(m('general.name')).toBe(QWEN_TEST_MODEL_NAME);
+    expect([m('tokenizer.ggml.model'), m('tokenizer.ggml.pre')]).toEqual(['gpt2', 'qwen2']);
+    expect(tokens.length).toBeGreaterThan(151_000);
+    expect(tokens).toEqual(v.tokens);
+    expect(m('tokenizer.ggml.merges')).toEqual(v.merges);
+    expect(v.merges[0]).toBe('Ġ Ġ');
+    expect(m('llama.vocab_size')).toBe(tokens.length);
+    expect(m('tokenizer.ggml.eos_token_id')).toBe(tokens.indexOf('<|im_end|>'));
+    expect(m('tokenizer.ggml.bos_token_id')).toBe(tokens.indexOf('<|endoftext|>'));
+    for (const control of ['<|endoftext|>', '<|im_start|>', '<|im_end|>'])
+      expect(types[tokens.indexOf(control)]).toBe(3);
+    expect(types[tokens.indexOf('<tool_call>')]).toBe(4);
+    expect(m('tokenizer.chat_template')).toBe(CHATML_TEMPLATE);
+    expect(h.tensors.map((t) => t.name)).not.toContain('output.weight');
+  }, 120_000);
 });

@@ -13,12 +13,23 @@
  * other weight is random. Without it a random model fills strings until the token limit.
  */
 import { mulberry32 } from '../../../src/agent/evolve.ts';
+import { qwenVocab } from './qwen-vocab.ts';
 import { writeGguf, type GgufTensor, type GgufValue } from './writer.ts';
 
 /** `general.name` of the generated model; sessions run on it are labelled with this name. */
 export const TEST_MODEL_NAME = 'slm-test-tiny-random';
 /** The file name the tests, the bench and the e2e write it under. */
 export const TEST_MODEL_FILE = `${TEST_MODEL_NAME}.gguf`;
+/** `general.name` of the model with Qwen's real vocabulary (`vocabulary: 'qwen'`). */
+export const QWEN_TEST_MODEL_NAME = 'slm-test-qwen-vocab-random';
+
+/**
+ * The tokenizer: `tiny`, the small SentencePiece vocabulary below (~380 KB model, its output
+ * head leaning towards short calls), or `qwen`, Qwen2.5/Qwen3's real 151k BPE vocabulary and
+ * merges (qwen-vocab.ts; ~19 MB, the output head tied to the embedding) — for tests that count
+ * real tokens through llama.cpp.
+ */
+type TestVocabulary = 'tiny' | 'qwen';
 
 export interface TestModelOptions {
   /** Weights seed; the same seed gives the same bytes. */
@@ -29,6 +40,7 @@ export interface TestModelOptions {
   readonly kvHeads?: number;
   readonly feedForward?: number;
   readonly contextLength?: number;
+  readonly vocabulary?: TestVocabulary;
 }
 
 export const TEST_MODEL_DEFAULTS = Object.freeze({
@@ -39,6 +51,7 @@ export const TEST_MODEL_DEFAULTS = Object.freeze({
   kvHeads: 2,
   feedForward: 128,
   contextLength: 8192,
+  vocabulary: 'tiny' as TestVocabulary,
 });
 
 /** SentencePiece token types (llama.cpp's llama_token_type). */
@@ -178,6 +191,62 @@ function spelled(token: string): string {
   return byte ? String.fromCharCode(parseInt(byte[1]!, 16)) : token;
 }
 
+/** The tokenizer's part of the file: its metadata, its size, and the output head's lean per token (null: tied head). */
+interface Tokenizer {
+  readonly size: number;
+  readonly name: string;
+  readonly metadata: readonly (readonly [string, GgufValue])[];
+  readonly lean: ((token: number) => number) | null;
+}
+
+const u32 = (value: number): GgufValue => ({ kind: 'u32', value });
+const bool = (value: boolean): GgufValue => ({ kind: 'bool', value });
+
+function tinyTokenizer(): Tokenizer {
+  const vocab = testVocab();
+  const id = (text: string) => vocab.tokens.indexOf(text);
+  return {
+    size: vocab.tokens.length,
+    name: TEST_MODEL_NAME,
+    lean: (t) => LEANS.get(spelled(vocab.tokens[t]!)) ?? 0,
+    metadata: [
+      ['tokenizer.ggml.model', { kind: 'string', value: 'llama' }],
+      ['tokenizer.ggml.tokens', { kind: 'array', of: 'string', values: vocab.tokens }],
+      ['tokenizer.ggml.scores', { kind: 'array', of: 'f32', values: vocab.scores }],
+      ['tokenizer.ggml.token_type', { kind: 'array', of: 'i32', values: vocab.types }],
+      ['tokenizer.ggml.unknown_token_id', u32(id('<unk>'))],
+      ['tokenizer.ggml.bos_token_id', u32(id('<s>'))],
+      ['tokenizer.ggml.eos_token_id', u32(id('<|im_end|>'))],
+      ['tokenizer.ggml.padding_token_id', u32(id('</s>'))],
+      ['tokenizer.ggml.add_bos_token', bool(false)],
+      ['tokenizer.ggml.add_eos_token', bool(false)],
+      // With a prefix space, llama.cpp's JSON-mode sampler setup fails ("Failed to initialize samplers").
+      ['tokenizer.ggml.add_space_prefix', bool(false)],
+    ],
+  };
+}
+
+function qwenTokenizer(): Tokenizer {
+  const v = qwenVocab();
+  return {
+    size: v.tokens.length,
+    name: QWEN_TEST_MODEL_NAME,
+    lean: null,
+    metadata: [
+      ['tokenizer.ggml.model', { kind: 'string', value: 'gpt2' }],
+      ['tokenizer.ggml.pre', { kind: 'string', value: 'qwen2' }],
+      ['tokenizer.ggml.tokens', { kind: 'array', of: 'string', values: v.tokens }],
+      ['tokenizer.ggml.token_type', { kind: 'array', of: 'i32', values: v.types }],
+      ['tokenizer.ggml.merges', { kind: 'array', of: 'string', values: v.merges }],
+      ['tokenizer.ggml.bos_token_id', u32(v.ids.endOfText)],
+      ['tokenizer.ggml.eos_token_id', u32(v.ids.imEnd)],
+      ['tokenizer.ggml.padding_token_id', u32(v.ids.endOfText)],
+      ['tokenizer.ggml.add_bos_token', bool(false)],
+      ['tokenizer.ggml.add_eos_token', bool(false)],
+    ],
+  };
+}
+
 /** The model file's bytes, deterministic for the options. */
 export function makeTestModel(options: TestModelOptions = {}): Uint8Array {
   const o = { ...TEST_MODEL_DEFAULTS, ...options };
@@ -185,17 +254,23 @@ export function makeTestModel(options: TestModelOptions = {}): Uint8Array {
     throw new Error('test model: embedding must divide into heads, heads into kv heads');
   const headDim = o.embedding / o.heads;
   const kvDim = headDim * o.kvHeads;
-  const vocab = testVocab();
-  const nVocab = vocab.tokens.length;
+  const tokenizer = o.vocabulary === 'qwen' ? qwenTokenizer() : tinyTokenizer();
+  const nVocab = tokenizer.size;
   const rand = mulberry32(o.seed);
-  const uniform = (n: number, scale: number) => Float32Array.from({ length: n }, () => (rand() * 2 - 1) * scale);
+  const uniform = (n: number, scale: number) => {
+    const a = new Float32Array(n);
+    for (let i = 0; i < n; i++) a[i] = (rand() * 2 - 1) * scale;
+    return a;
+  };
   const ones = (n: number) => new Float32Array(n).fill(1);
   const E = o.embedding;
 
   const embd = uniform(E * nVocab, 0.1);
   for (let t = 0; t < nVocab; t++) embd[t * E] = 3; // the steady channel (see the file comment)
-  const output = uniform(E * nVocab, 0.4);
-  for (let t = 0; t < nVocab; t++) output[t * E] = LEANS.get(spelled(vocab.tokens[t]!)) ?? 0;
+  // Drawn right after the embedding, so the tiny model's weights stay what they always were.
+  const lean = tokenizer.lean;
+  const output = lean && uniform(E * nVocab, 0.4);
+  if (output) for (let t = 0; t < nVocab; t++) output[t * E] = lean(t);
 
   const tensors: GgufTensor[] = [{ name: 'token_embd.weight', dims: [E, nVocab], type: 'F16', data: embd }];
   for (let l = 0; l < o.layers; l++) {
@@ -217,16 +292,12 @@ export function makeTestModel(options: TestModelOptions = {}): Uint8Array {
       matrix('ffn_down', o.feedForward, E, 0.05),
     );
   }
-  tensors.push(
-    { name: 'output_norm.weight', dims: [E], type: 'F32', data: ones(E) },
-    { name: 'output.weight', dims: [E, nVocab], type: 'F16', data: output },
-  );
+  tensors.push({ name: 'output_norm.weight', dims: [E], type: 'F32', data: ones(E) });
+  if (output) tensors.push({ name: 'output.weight', dims: [E, nVocab], type: 'F16', data: output });
 
-  const id = (text: string) => vocab.tokens.indexOf(text);
-  const u32 = (value: number): GgufValue => ({ kind: 'u32', value });
   const metadata = new Map<string, GgufValue>([
     ['general.architecture', { kind: 'string', value: 'llama' }],
-    ['general.name', { kind: 'string', value: TEST_MODEL_NAME }],
+    ['general.name', { kind: 'string', value: tokenizer.name }],
     [
       'general.description',
       { kind: 'string', value: `Random weights (seed ${o.seed}) for tests: not a language model.` },
@@ -243,18 +314,7 @@ export function makeTestModel(options: TestModelOptions = {}): Uint8Array {
     ['llama.rope.dimension_count', u32(headDim)],
     ['llama.rope.freq_base', { kind: 'f32', value: 10000 }],
     ['llama.vocab_size', u32(nVocab)],
-    ['tokenizer.ggml.model', { kind: 'string', value: 'llama' }],
-    ['tokenizer.ggml.tokens', { kind: 'array', of: 'string', values: vocab.tokens }],
-    ['tokenizer.ggml.scores', { kind: 'array', of: 'f32', values: vocab.scores }],
-    ['tokenizer.ggml.token_type', { kind: 'array', of: 'i32', values: vocab.types }],
-    ['tokenizer.ggml.unknown_token_id', u32(id('<unk>'))],
-    ['tokenizer.ggml.bos_token_id', u32(id('<s>'))],
-    ['tokenizer.ggml.eos_token_id', u32(id('<|im_end|>'))],
-    ['tokenizer.ggml.padding_token_id', u32(id('</s>'))],
-    ['tokenizer.ggml.add_bos_token', { kind: 'bool', value: false }],
-    ['tokenizer.ggml.add_eos_token', { kind: 'bool', value: false }],
-    // With a prefix space, llama.cpp's JSON-mode sampler setup fails ("Failed to initialize samplers").
-    ['tokenizer.ggml.add_space_prefix', { kind: 'bool', value: false }],
+    ...tokenizer.metadata,
     ['tokenizer.chat_template', { kind: 'string', value: CHATML_TEMPLATE }],
   ]);
   return writeGguf(metadata, tensors);

@@ -122,10 +122,14 @@ function writeValue(out: Bytes, v: GgufValue): void {
   for (const x of v.values) writeScalar(out, v.of, x);
 }
 
+/** One float's bits, reused by every conversion (a new array per value made a 10-million-value tensor take a minute). */
+const scratch = new Float32Array(1);
+const scratchBits = new Uint32Array(scratch.buffer);
+
 /** IEEE 754 half precision bits of a float (round to nearest even, overflow to infinity). */
 export function toHalf(value: number): number {
-  const f = new Float32Array([value]);
-  const x = new Uint32Array(f.buffer)[0]!;
+  scratch[0] = value;
+  const x = scratchBits[0]!;
   const sign = (x >>> 16) & 0x8000;
   const exp = (x >>> 23) & 0xff;
   let mant = x & 0x7fffff;
