@@ -417,6 +417,8 @@ export class RunHost {
           approvals?.at(index);
           await controller.gate(index);
         },
+        // An equivalent replayed step goes forward as the text the model saw when it was recorded.
+        ...(plan.checker && { seen: (index: number) => plan.checker!.seen(index) }),
         onRecord: (entry, step) => {
           steps++;
           recorded = recorded.then(() => this.#record(run, plan.checker, step, entry, emit));
