@@ -156,6 +156,24 @@ const stepSchema = z.object({
  * itself, so every older record keeps its meaning.
  */
 export const HARNESSES = ['naive'] as const;
+
+/** Bounds on what a person writes about a session: its title and its note. */
+export const TITLE_CHARS = 200;
+export const NOTE_CHARS = 4000;
+
+/**
+ * Where a session branched from another: a person edited the model's raw output at `step` of
+ * the parent and continued from there. The parent is named by its content hash (branch.ts's
+ * `sessionHash`), and by where it is kept when known (a saved session's id, a bundled lesson's
+ * or example's key); steps before `step` replay the parent's, `step` holds the edited text.
+ */
+const branchSchema = z.object({
+  parentHash: hash,
+  parentId: text(200).optional(),
+  step: int(1, RECORD_LIMITS.steps),
+});
+
+export type BranchPoint = z.infer<typeof branchSchema>;
 export type Harness = (typeof HARNESSES)[number];
 
 /** A version 1 session record. */
@@ -165,6 +183,11 @@ export const sessionSchema = z.object({
   createdAt: text(40),
   settings: z.object({ engine: engineSettingsSchema, agent: agentSettingsSchema }),
   harness: z.enum(HARNESSES).optional(),
+  /** A person's title and note for the session; they travel with its file and link. */
+  title: text(TITLE_CHARS).optional(),
+  note: text(NOTE_CHARS).optional(),
+  /** Present when the session is a branch of another (an edited step); validate.ts checks it against the steps. */
+  branch: branchSchema.optional(),
   model: modelSchema,
   task: text(RECORD_LIMITS.taskChars),
   workspace: z.union([templateRefSchema, filesRefSchema]),
