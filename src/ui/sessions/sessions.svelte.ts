@@ -16,6 +16,8 @@ import { bundledExamples, bundledLessons, type BundledSession } from './bundled.
 import { downloadText, sessionFileName, sessionFileText } from './download.ts';
 import { SessionKeeper, type ShownSource, type TabStorage } from './keeper.svelte.ts';
 import { ShareState, type ClipboardLike } from './share.svelte.ts';
+import { compareHref, savedSource } from '../compare/compare-state.svelte.ts';
+import type { BranchThen } from '../../session/branch.ts';
 
 /** The part of `window` used here (location and history for `#s=…` links). */
 export interface SessionWindow {
@@ -183,6 +185,7 @@ export class Sessions {
         title:
           entry.group === 'lesson' ? `Lesson ${entry.lesson?.order ?? ''}: ${entry.title}` : `Example: ${entry.title}`,
         source: entry.group,
+        key: entry.key,
         ...(entry.lesson && { lesson: entry.lesson }),
       }),
     );
@@ -357,6 +360,54 @@ export class Sessions {
   }
 
   /**
+   * Branches the session on screen at `step`: `raw` replaces the model's output there, and the
+   * run goes on with the record's later outputs (`then: 'record'`) or the continuing model, as a
+   * new session whose record names its parent and the step (session/branch.ts). A refusal
+   * (the text as recorded, an empty one) is said in the run's error line.
+   */
+  async branchFrom(step: number, raw: string, then: BranchThen): Promise<void> {
+    const shown = this.keeper.shown;
+    const session = shown?.session;
+    if (!shown || !session) return;
+    const choice = then === 'model' ? this.continueChoice(session) : null;
+    if (choice && !choice.ok) {
+      this.#d.run.error = choice.reason;
+      return;
+    }
+    const parentId = shown.id !== null ? savedSource(shown.id) : shown.key;
+    const settings = await this.#settings();
+    this.#d.router.go('run');
+    const started = await this.#d.run.startSession({
+      session,
+      upTo: step - 1,
+      model: choice?.ok ? choice.choice : null,
+      settings,
+      edit: { raw, then, ...(parentId !== undefined && { parentId }) },
+    });
+    const info = this.#d.run.info;
+    if (!started || !info) return;
+    this.keeper.track(info.runId, {
+      kind: 'record',
+      id: crypto.randomUUID(),
+      title: `${shown.title} — branch at step ${step}`,
+      floor: 0,
+      source: 'run',
+    });
+  }
+
+  /**
+   * The split view of a branch on screen beside its parent, opened on the branch point; null
+   * when the session is not a branch, is not saved here, or its parent is not kept where the
+   * split view can open it.
+   */
+  branchCompareHref(): string | null {
+    const shown = this.keeper.shown;
+    const branch = shown?.session?.branch;
+    if (!shown?.id || !branch?.parentId) return null;
+    return compareHref(branch.parentId, savedSource(shown.id), branch.step);
+  }
+
+  /**
    * The tab was recording a run when it was reloaded. On the run view, replay what was saved and
    * offer to continue; on any other page, offer to open it (the address a person loaded wins).
    */
@@ -381,7 +432,9 @@ export class Sessions {
   async #open(
     what: string,
     check: () => Promise<SessionCheck>,
-    describe: (session: Session) => Promise<{ id: string | null; title: string; source: ShownSource; lesson?: Lesson }>,
+    describe: (
+      session: Session,
+    ) => Promise<{ id: string | null; title: string; source: ShownSource; lesson?: Lesson; key?: string }>,
   ): Promise<void> {
     this.opening = what;
     this.notice = null;
