@@ -15,6 +15,7 @@ import { WEB_SEARCH_PROVIDERS, type EngineSettings } from '../engine/settings.ts
 import type { WebExchange } from '../engine/web/web-log.ts';
 import { SHORT_HASH_HEX } from './hash.ts';
 import { ranNoCommand } from './needs-runner.ts';
+import { NOTE_CHARS, TITLE_CHARS } from './person-text.ts';
 
 /** The record format this build writes and reads. */
 export const RECORD_VERSION = 1;
@@ -156,10 +157,6 @@ const stepSchema = z.object({
  * itself, so every older record keeps its meaning.
  */
 export const HARNESSES = ['naive'] as const;
-
-/** Bounds on what a person writes about a session: its title and its note. */
-export const TITLE_CHARS = 200;
-export const NOTE_CHARS = 4000;
 
 /**
  * Where a session branched from another: a person edited the model's raw output at `step` of

@@ -8,6 +8,7 @@
 import type { SavedMeta, SavedSource, SessionStore } from '../../session/idb-store.ts';
 import type { Lesson } from '../../session/lessons.ts';
 import type { EngineClient, RunEvent, RunInfo, Session, SessionHeader } from '../../worker/client.ts';
+import { searchFields } from './session-search.ts';
 
 /** Where the session on screen came from. */
 export type ShownSource = 'run' | 'link' | 'file' | 'example' | 'lesson' | 'saved' | 'restored';
@@ -197,6 +198,7 @@ export class SessionKeeper {
       status,
       ...(stopText && { stopText }),
       source: this.#source,
+      ...searchFields(session),
     };
     this.#saving = this.#saving.then(async () => {
       try {

@@ -18,6 +18,8 @@ import { SessionKeeper, type ShownSource, type TabStorage } from './keeper.svelt
 import { ShareState, type ClipboardLike } from './share.svelte.ts';
 import { compareHref, savedSource } from '../compare/compare-state.svelte.ts';
 import type { BranchThen } from '../../session/branch.ts';
+import { NOTE_CHARS } from '../../session/person-text.ts';
+import { searchFields, titledSession } from './session-search.ts';
 
 /** The part of `window` used here (location and history for `#s=…` links). */
 export interface SessionWindow {
@@ -147,7 +149,7 @@ export class Sessions {
       async (session) => {
         // Opened: the link's data leaves the address bar, so a reload or Back does not open it again.
         win.history.replaceState(null, '', `${win.location.pathname}${win.location.search}#/`);
-        const title = `Shared link: ${firstLine(session.task)}`;
+        const title = session.title ?? `Shared link: ${firstLine(session.task)}`;
         return { id: await this.#keep(session, title, 'link'), title, source: 'link' };
       },
     );
@@ -168,7 +170,8 @@ export class Sessions {
       file.name,
       () => this.#d.client.openFile(file),
       async (session) => {
-        const title = file.name.replace(/\.session\.json$|\.json$/, '');
+        // The title it was exported under travels in the file; an older file is named after itself.
+        const title = session.title ?? file.name.replace(/\.session\.json$|\.json$/, '');
         const id = await this.#keep(session, title, 'file');
         return { id, title, source: 'file' };
       },
@@ -260,20 +263,49 @@ export class Sessions {
 
   async exportSaved(meta: SavedMeta): Promise<void> {
     const session = await (await this.#store).get(meta.id).catch(() => null);
-    if (session) downloadText(this.#d.win.document, sessionFileName(meta.title), sessionFileText(session));
+    if (session)
+      downloadText(
+        this.#d.win.document,
+        sessionFileName(meta.title),
+        sessionFileText(titledSession(session, meta.title, meta.note)),
+      );
+  }
+
+  /** Gives a saved session a note (blank removes it); it travels with the session's file. */
+  async setNote(meta: SavedMeta, note: string): Promise<void> {
+    const text = note.trim();
+    if (text === (meta.note ?? '')) return;
+    try {
+      const store = await this.#store;
+      const session = await store.get(meta.id);
+      if (!session) throw new Error(`the saved session "${meta.title}" is gone from this browser's storage`);
+      const { note: _old, ...rest } = meta;
+      await store.put(text ? { ...rest, note: text.slice(0, NOTE_CHARS) } : rest, session);
+    } catch (e) {
+      this.notice = { tone: 'error', text: `The note could not be saved: ${message(e)}` };
+    }
+    await this.refresh();
   }
 
   /** Downloads the session behind the run on screen. */
   exportShown(): void {
     const shown = this.keeper.shown;
     if (shown?.session)
-      downloadText(this.#d.win.document, sessionFileName(shown.title), sessionFileText(shown.session));
+      downloadText(
+        this.#d.win.document,
+        sessionFileName(shown.title),
+        sessionFileText(titledSession(shown.session, shown.title, this.#noteOf(shown.id))),
+      );
   }
 
-  /** Makes the share link of the session on screen, for this page's address. */
+  /** Makes the share link of the session on screen, for this page's address, with its title when the link has room. */
   async shareShown(): Promise<void> {
-    const session = this.keeper.shown?.session;
-    if (session) await this.share.make(session, this.#d.win.location.href);
+    const shown = this.keeper.shown;
+    if (shown?.session) await this.share.make(shown.session, this.#d.win.location.href, shown.title);
+  }
+
+  #noteOf(id: string | null): string | undefined {
+    return id === null ? undefined : this.saved.find((m) => m.id === id)?.note;
   }
 
   /** The model that would continue `session`: its own script when it was scripted, else the start screen's live model. */
@@ -487,6 +519,7 @@ export class Sessions {
           status: 'ended',
           source,
           stopText: 'opened here',
+          ...searchFields(session),
         },
         session,
       );
