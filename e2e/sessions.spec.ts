@@ -98,9 +98,9 @@ test('a scripted run is shared by link, and the link replays in a fresh browser 
   await timeline(other.page).getByRole('option').filter({ hasText: '#5' }).click();
   await expect(other.page.getByTestId('step-session')).toContainText('✓ Reproduced');
   await screenshot(other.page, 'sessions-02-link-replayed');
-  // The opened link is kept in that browser's list.
+  // The opened link is kept in that browser's list, under the title the link carried.
   await other.page.getByRole('link', { name: 'Start' }).click();
-  await expect(other.page.getByTestId('saved-sessions')).toContainText('Shared link:');
+  await expect(other.page.getByTestId('saved-sessions')).toContainText('tiny-utils (starter) · scripted: ');
   expect(other.problems).toEqual([]);
   await other.close();
 });

@@ -62,6 +62,13 @@ export interface LoopOptions {
   readonly gate?: (nextIndex: number) => Promise<void>;
   readonly onStep?: (step: Step) => void;
   readonly onToken?: (delta: string, index: number) => void;
+  /**
+   * The text the model saw of an earlier step's result, when it is not the step's own
+   * observation: a replay feeds forward the recorded text of a step that reproduced as
+   * equivalent, so later prompts are the ones the model was given and nothing cascades.
+   * Asked when each prompt is built (after the step gate).
+   */
+  readonly seen?: (index: number) => string | undefined;
 }
 
 export interface RunResult {
@@ -195,7 +202,7 @@ async function queryFitting(
   steps: readonly Step[],
   index: number,
 ): Promise<Asked | { stop: Stop }> {
-  const turns = steps.map(toTurn);
+  const turns = steps.map((s) => toTurn(s, o.seen?.(s.index)));
   const previous = steps.length ? trimOf(steps[steps.length - 1]!.budget) : undefined;
   const build = () => buildContext(run.prompt, turns, run.window, run.output, run.counter, previous, o.trimTo);
   const first = build();
@@ -333,8 +340,8 @@ function cutReply(raw: string, maxTokens: number): ParseOutcome {
   };
 }
 
-function toTurn(step: Step): Turn {
-  return { index: step.index, call: step.kept, observation: step.observation };
+function toTurn(step: Step, seen: string | undefined): Turn {
+  return { index: step.index, call: step.kept, observation: seen ?? step.observation };
 }
 
 /** An unparseable reply stays in the history (the model should see what it sent), cut if long. */

@@ -29,6 +29,10 @@ export interface SavedMeta {
   /** Why the run ended, for people (when it did). */
   readonly stopText?: string;
   readonly source: SavedSource;
+  /** The session's task (its first TASK_LINE_CHARS characters), which the list can be searched by. */
+  readonly task?: string;
+  /** A person's note on the session, which travels with its file. */
+  readonly note?: string;
 }
 
 /** The store the page keeps sessions in. Failures reject with an Error whose message says what the browser refused. */

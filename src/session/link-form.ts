@@ -3,7 +3,8 @@
  * cannot recompute), written with what a replay would rebuild left out. Settings are written
  * only where they differ from `LINK_BASE_SETTINGS`, a fixed table that never changes (a later
  * build with other defaults still reads the same settings out of an old link); the harness only
- * when the record names one; the model's
+ * when the record names one; a short title when the sharer's link has room for it (never the
+ * note); the branch point when the session is a branch; the model's
  * kind only when its id does not say it; a step's workspace hash only where the step changed the workspace; a shell step's output
  * as its short hash, and that only when it is not the result's hash too, with its facts' hash,
  * runtime and workspace root when recorded (what a replay elsewhere needs to judge equivalence). Decoding rebuilds the shared-form record, which then goes through the record gate
@@ -92,6 +93,10 @@ const linkFormSchema = z.object({
     .optional(),
   /** The harness, only when the record names one (absent: the engine itself). */
   H: z.unknown().optional(),
+  /** The session's title, cut short (`LINK_TITLE_CHARS`), when the sharer's link has room for it. */
+  T: z.unknown().optional(),
+  /** Where the session branched from another, when it is a branch (record.ts's `branch`). */
+  B: z.unknown().optional(),
   m: z.record(z.string(), z.unknown()),
   t: z.unknown().optional(),
   w: z.unknown().optional(),
@@ -146,6 +151,8 @@ export function toLinkForm(shared: Session): LinkForm {
     c: shared.createdAt,
     ...((engine || agent) && { s: { ...(engine && { engine }), ...(agent && { agent }) } }),
     ...(shared.harness !== undefined && { H: shared.harness }),
+    ...(shared.title !== undefined && { T: linkTitle(shared.title) }),
+    ...(shared.branch !== undefined && { B: shared.branch }),
     m: modelKind(shared.model.id) === shared.model.kind ? (({ kind: _k, ...m }) => m)(shared.model) : shared.model,
     t: shared.task,
     w: shared.workspace,
@@ -210,12 +217,23 @@ export function fromLinkForm(value: unknown): LinkFormRead {
       createdAt: f.c,
       settings: { engine: { ...ENGINE_BASE, ...f.s?.engine }, agent: { ...LINK_BASE_SETTINGS.agent, ...f.s?.agent } },
       ...(f.H !== undefined && { harness: f.H }),
+      ...(f.T !== undefined && { title: f.T }),
+      ...(f.B !== undefined && { branch: f.B }),
       model: { ...f.m, kind: f.m.kind ?? (typeof f.m.id === 'string' ? modelKind(f.m.id) : undefined) },
       task: f.t,
       workspace: f.w,
       steps,
     },
   };
+}
+
+/** Characters of a title a link carries at most: a short title, never the note. */
+export const LINK_TITLE_CHARS = 80;
+
+/** `title` as a link carries it: whitespace runs made one space, cut with an ellipsis past LINK_TITLE_CHARS. */
+export function linkTitle(title: string): string {
+  const one = title.replace(/\s+/g, ' ').trim();
+  return one.length <= LINK_TITLE_CHARS ? one : `${one.slice(0, LINK_TITLE_CHARS - 1)}…`;
 }
 
 /** base64url characters of one record hash (12 hex digits, 6 bytes). */

@@ -15,6 +15,7 @@ import { WEB_SEARCH_PROVIDERS, type EngineSettings } from '../engine/settings.ts
 import type { WebExchange } from '../engine/web/web-log.ts';
 import { SHORT_HASH_HEX } from './hash.ts';
 import { ranNoCommand } from './needs-runner.ts';
+import { NOTE_CHARS, TITLE_CHARS } from './person-text.ts';
 
 /** The record format this build writes and reads. */
 export const RECORD_VERSION = 1;
@@ -156,6 +157,20 @@ const stepSchema = z.object({
  * itself, so every older record keeps its meaning.
  */
 export const HARNESSES = ['naive'] as const;
+
+/**
+ * Where a session branched from another: a person edited the model's raw output at `step` of
+ * the parent and continued from there. The parent is named by its content hash (branch.ts's
+ * `sessionHash`), and by where it is kept when known (a saved session's id, a bundled lesson's
+ * or example's key); steps before `step` replay the parent's, `step` holds the edited text.
+ */
+const branchSchema = z.object({
+  parentHash: hash,
+  parentId: text(200).optional(),
+  step: int(1, RECORD_LIMITS.steps),
+});
+
+export type BranchPoint = z.infer<typeof branchSchema>;
 export type Harness = (typeof HARNESSES)[number];
 
 /** A version 1 session record. */
@@ -165,6 +180,11 @@ export const sessionSchema = z.object({
   createdAt: text(40),
   settings: z.object({ engine: engineSettingsSchema, agent: agentSettingsSchema }),
   harness: z.enum(HARNESSES).optional(),
+  /** A person's title and note for the session; they travel with its file and link. */
+  title: text(TITLE_CHARS).optional(),
+  note: text(NOTE_CHARS).optional(),
+  /** Present when the session is a branch of another (an edited step); validate.ts checks it against the steps. */
+  branch: branchSchema.optional(),
   model: modelSchema,
   task: text(RECORD_LIMITS.taskChars),
   workspace: z.union([templateRefSchema, filesRefSchema]),

@@ -88,6 +88,8 @@ export function replayApprovals(
 /** Compares each replayed step with its record and gives the verdict once the replayed part is over. */
 export class ReplayChecker {
   readonly #checks: StepCheckView[] = [];
+  /** The recorded result texts of steps that reproduced as equivalent, by step: what the model saw. */
+  readonly #seen = new Map<number, string>();
   readonly #t0 = performance.now();
   #given = false;
 
@@ -141,7 +143,20 @@ export class ReplayChecker {
               divergence: step.approval === 'unapproved' ? approvalDivergence(step, expected) : compared.divergence,
             };
     this.#checks.push(view);
+    if (compared.level === 'equivalent' && expected.resultText !== undefined)
+      this.#seen.set(step.index, expected.resultText);
     return view;
+  }
+
+  /**
+   * The text a later prompt carries for step `index`'s result: the record's, when the step was
+   * equivalent (its output differs only where backends differ, and the model saw the recorded
+   * one), so an equivalent step cascades nothing; undefined for every other step (the replay's
+   * own text, which is the record's when identical). A link keeps no result texts, so there the
+   * replay's own text goes forward.
+   */
+  seen(index: number): string | undefined {
+    return this.#seen.get(index);
   }
 
   /** True once every step of the replayed part has been checked. */

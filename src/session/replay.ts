@@ -136,7 +136,12 @@ export async function replaySession(session: Session, opts: ReplayOptions = {}):
     approval: 'auto',
     approve: async (request) => approvals.answer(request) ?? 'unapproved',
     isGated: approvals.isGated,
-    gate: async (index) => approvals.at(index),
+    // The check of the step before decides what its result reads as in the next prompt.
+    gate: async (index) => {
+      await checking;
+      approvals.at(index);
+    },
+    seen: (index) => checker.seen(index),
     onRecord,
     ...(opts.signal && { signal: opts.signal }),
   });

@@ -89,10 +89,18 @@ async function dataCheck(data: Uint8Array): Promise<Uint8Array> {
   return new Uint8Array(await crypto.subtle.digest('SHA-256', data as Uint8Array<ArrayBuffer>)).subarray(0, 4);
 }
 
-/** A link to `session` on the page at `base` (any hash `base` had is replaced). */
+/**
+ * A link to `session` on the page at `base` (any hash `base` had is replaced). Its title rides
+ * along, cut short, only while the link stays within what chat apps keep
+ * (`COMFORTABLE_LINK_CHARS`): the title is never what makes a link too long to share.
+ */
 export async function shareUrl(session: Session, base: string): Promise<string> {
   const hash = base.indexOf('#');
-  return `${hash < 0 ? base : base.slice(0, hash)}#${SHARE_PARAM}=${await encodeSession(session)}`;
+  const url = async (s: Session) => `${hash < 0 ? base : base.slice(0, hash)}#${SHARE_PARAM}=${await encodeSession(s)}`;
+  const titled = await url(session);
+  if (session.title === undefined || titled.length <= COMFORTABLE_LINK_CHARS) return titled;
+  const { title: _t, ...untitled } = session;
+  return url(untitled);
 }
 
 export interface LinkReport {

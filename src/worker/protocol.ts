@@ -20,7 +20,8 @@ import type { CachedFile, CustomModel, GgufSource, LoadProgress } from '../agent
 import type { ApprovalOutcome, Step, Stop } from '../agent/step.ts';
 import type { AciOff } from '../session/aci-off.ts';
 import type { Divergence } from '../session/divergence.ts';
-import type { RecordedStep, Session } from '../session/record.ts';
+import type { BranchThen } from '../session/branch.ts';
+import type { BranchPoint, RecordedStep, Session } from '../session/record.ts';
 import type { ReplayVerdict, StepCheckView } from '../session/replay-check.ts';
 import type { LinkReport } from '../session/share-codec.ts';
 import type { SessionCheck } from '../session/validate.ts';
@@ -221,6 +222,8 @@ export interface RunInfo {
   readonly backendNote?: string;
   /** Present for a run from a recorded session: how many of its steps are replayed, and whether a live model continues. */
   readonly replay?: { readonly upTo: number; readonly continues: boolean };
+  /** Present for a branch: the step whose output a person edited (the record's `branch`). */
+  readonly branch?: BranchPoint;
 }
 
 /** One step as the page receives it: the loop's immutable record plus the workspace change of that step. */
@@ -318,6 +321,19 @@ export interface SessionRunConfig {
   /** For the live part: approvals, pace, and how many more steps it may take (`maxSteps`). */
   readonly settings: RunSettings;
   readonly paused?: boolean;
+  /**
+   * A branch: the person's text replaces the model's output at step `upTo + 1`, and the run then
+   * goes on with the record's later outputs (`then: 'record'`, `model` unused) or with `model`.
+   */
+  readonly edit?: BranchEdit;
+}
+
+/** An edited step to branch from (session/branch.ts). */
+export interface BranchEdit {
+  readonly raw: string;
+  readonly then: BranchThen;
+  /** Where the parent is kept (a saved session's id, a bundled lesson's key), for the record. */
+  readonly parentId?: string;
 }
 
 // ── What-ifs on a run: "ACI off" for one step, a re-run under other ACI settings ─────────────

@@ -43,7 +43,9 @@ import { checkRunSettings, engineSettingsFor } from './run-settings.ts';
 import { createRunWorkspace } from './run-workspace.ts';
 import { checkOutside, outsideAccess, outsideSettings } from './run-outside.ts';
 import type { SessionBackend } from './starter-session.ts';
-import type { AgentSettings, RecordedStep, Session } from '../session/record.ts';
+import type { AgentSettings, BranchPoint, RecordedStep, Session } from '../session/record.ts';
+import { planBranch } from '../session/branch.ts';
+import { ScriptedModel } from '../agent/models/scripted.ts';
 import { HARNESS_LABELS } from '../session/naive-engine.ts';
 import { agentSettings, loopSettings, recordHeader, recordRun } from '../session/recorder.ts';
 import { ReplayChecker, replayApprovals, type ReplayApprovals } from '../session/replay-check.ts';
@@ -101,6 +103,8 @@ interface RunPlan {
    * recommends and learns from the run. Runs from a record keep the recorded format, so they reproduce.
    */
   readonly evolve?: boolean;
+  /** A branch's record names where it branched. */
+  readonly branch?: BranchPoint;
 }
 
 /** A live run's bandit, the language it keys on, and the format it chose for the prompt. */
@@ -192,9 +196,15 @@ export class RunHost {
     const checked = await checkSession(config.session);
     if (!checked.ok) throw new Error(checked.text);
     const session = checked.session;
-    const { upTo, model: choice } = config;
+    const { upTo, edit } = config;
+    const choice = edit?.then === 'record' ? null : config.model;
     const n = session.steps.length;
-    if (!Number.isInteger(upTo) || upTo < (choice ? 0 : 1) || upTo > n) {
+    if (edit && edit.then === 'model' && !choice)
+      throw new Error('A branch that goes on with a live model needs one: pick it on the start screen.');
+    const branched = edit ? await planBranch(session, upTo + 1, edit.raw, edit.then, edit.parentId) : null;
+    if (branched && !branched.ok) throw new Error(branched.text);
+    const branch = branched?.ok ? branched.plan : null;
+    if (!branch && (!Number.isInteger(upTo) || upTo < (choice ? 0 : 1) || upTo > n)) {
       throw new Error(
         `Step ${upTo} is not in this session: it has ${n} recorded step${n === 1 ? '' : 's'}; pick one of them.`,
       );
@@ -217,19 +227,24 @@ export class RunHost {
             fileCount: 'files' in ref ? Object.keys(ref.files).length : 0,
             hash: 'files' in ref ? await hashTemplateFiles(ref.files) : '',
           },
-      model: choice ? modelLabel(choice) : replayLabel(session.model.id),
+      model: choice
+        ? modelLabel(choice)
+        : branch
+          ? { label: 'the recorded outputs, one of them edited', scripted: true }
+          : replayLabel(session.model.id),
       settings,
       ...(session.harness && { harness: HARNESS_LABELS[session.harness] }),
       skipped: [],
       backend: opened.engine.workspace.kind,
-      replay: { upTo, continues: choice !== null },
+      replay: { upTo, continues: choice !== null || branch !== null },
+      ...(branch && { branch: branch.branch }),
     };
     const run: ActiveRun = {
       info,
       // Replayed steps run at full speed; the pace applies only to a scripted live part.
       controller: new RunController({
         paused: config.paused ?? false,
-        paceMs: choice?.kind === 'scripted' ? settings.paceMs : 0,
+        paceMs: choice?.kind === 'scripted' || branch?.rest ? settings.paceMs : 0,
         paceAfter: upTo,
         emit,
       }),
@@ -242,6 +257,14 @@ export class RunHost {
     const family = String(session.model.params.family ?? 'scripted');
     const plan: RunPlan = {
       model: async (ctx) => {
+        // A branch gives the edited output after the replayed ones, then the record's later outputs or the live model.
+        if (branch?.rest)
+          return new PrefixModel(
+            branch.outputs,
+            new ScriptedModel(branch.rest, { name: 'branch', family, contextWindow: agent.contextTokens }),
+            family,
+          );
+        if (branch) return new PrefixModel(branch.outputs, await createModel(choice!, ctx), family);
         if (!choice) return new PrefixModel(outputs, null, family);
         const live =
           choice.kind === 'scripted'
@@ -251,16 +274,21 @@ export class RunHost {
       },
       agent: (model) => ({
         ...agent,
-        maxSteps: choice ? continuationSteps(upTo, settings.maxSteps) : agent.maxSteps,
+        maxSteps: branch?.rest
+          ? Math.max(agent.maxSteps, n)
+          : choice
+            ? continuationSteps(branch ? upTo + 1 : upTo, settings.maxSteps)
+            : agent.maxSteps,
         contextTokens: Math.min(agent.contextTokens, model.contextWindow ?? agent.contextTokens),
       }),
       seed: session.model.seed,
       temperature: session.model.temperature,
       // Replayed steps run as a replay does, with its answers (a recorded approval is never one); live steps under the person's setting.
-      approval: (step) => (choice && step > upTo ? settings.approval : 'auto'),
+      approval: (step) => ((choice || branch) && step > upTo ? settings.approval : 'auto'),
       start: await describeStart(run.engine.workspace),
       approvals: replayApprovals(session.steps, upTo),
       checker: await ReplayChecker.create(session, upTo, opened.backend, opened.runsCommands),
+      ...(branch && { branch: branch.branch }),
     };
     return this.#launch(run, plan, emit);
   }
@@ -389,15 +417,13 @@ export class RunHost {
       // The chosen format is part of the record's settings, so a replay recommends the same one.
       const agent = chosen ? { ...plan.agent(model), editFormat: chosen.format } : plan.agent(model);
       const { seed, temperature, approvals } = plan;
-      emit({
-        kind: 'session',
-        header: await recordHeader(
-          { engine, model, task: info.task, seed, temperature },
-          agent,
-          plan.start.ref,
-          createdAt,
-        ),
-      });
+      const header = await recordHeader(
+        { engine, model, task: info.task, seed, temperature },
+        agent,
+        plan.start.ref,
+        createdAt,
+      );
+      emit({ kind: 'session', header: plan.branch ? { ...header, branch: plan.branch } : header });
       // Steps are recorded in order; the gate waits for the last record, so the workspace is
       // captured after a step and before the next one can change it.
       let recorded = Promise.resolve();
@@ -421,6 +447,8 @@ export class RunHost {
           approvals?.at(index);
           await controller.gate(index);
         },
+        // An equivalent replayed step goes forward as the text the model saw when it was recorded.
+        ...(plan.checker && { seen: (index: number) => plan.checker!.seen(index) }),
         onRecord: (entry, step) => {
           steps++;
           recorded = recorded.then(() => this.#record(run, plan.checker, step, entry, emit));

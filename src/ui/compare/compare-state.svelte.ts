@@ -74,9 +74,9 @@ function queryText(q: URLSearchParams): string {
     .join('&');
 }
 
-/** The address of the split view with `a` (and `b`) open. */
-export function compareHref(a: string, b?: string): string {
-  return `#/compare?${queryText(new URLSearchParams({ a, ...(b !== undefined && { b }) }))}`;
+/** The address of the split view with `a` (and `b`) open, on row `row` (1-based) when given. */
+export function compareHref(a: string, b?: string, row?: number): string {
+  return `#/compare?${queryText(new URLSearchParams({ a, ...(b !== undefined && { b }), ...(row !== undefined && { row: String(row) }) }))}`;
 }
 
 /**

@@ -8,6 +8,7 @@
 import type { SavedMeta, SavedSource, SessionStore } from '../../session/idb-store.ts';
 import type { Lesson } from '../../session/lessons.ts';
 import type { EngineClient, RunEvent, RunInfo, Session, SessionHeader } from '../../worker/client.ts';
+import { searchFields } from './session-search.ts';
 
 /** Where the session on screen came from. */
 export type ShownSource = 'run' | 'link' | 'file' | 'example' | 'lesson' | 'saved' | 'restored';
@@ -24,6 +25,8 @@ export interface Shown {
   /** True while the run is recorded into `id`. */
   readonly recording: boolean;
   readonly lesson?: Lesson;
+  /** A bundled lesson's or example's key, which the split view opens it by (a saved session goes by its id). */
+  readonly key?: string;
 }
 
 /** How to treat a run that is about to send events. */
@@ -45,6 +48,7 @@ export type Tracking =
       readonly source: ShownSource;
       readonly session: Session;
       readonly lesson?: Lesson;
+      readonly key?: string;
     };
 
 /** The part of sessionStorage the keeper uses. */
@@ -95,8 +99,17 @@ export class SessionKeeper {
   track(runId: number, tracking: Tracking): void {
     this.#tracked.set(runId, tracking);
     if (tracking.kind === 'replay') {
-      const { id, title, source, session, lesson } = tracking;
-      this.shown = { runId, id, title, source, session, recording: false, ...(lesson && { lesson }) };
+      const { id, title, source, session, lesson, key } = tracking;
+      this.shown = {
+        runId,
+        id,
+        title,
+        source,
+        session,
+        recording: false,
+        ...(lesson && { lesson }),
+        ...(key && { key }),
+      };
       this.saveError = null;
     }
   }
@@ -185,6 +198,7 @@ export class SessionKeeper {
       status,
       ...(stopText && { stopText }),
       source: this.#source,
+      ...searchFields(session),
     };
     this.#saving = this.#saving.then(async () => {
       try {

@@ -16,6 +16,10 @@ import { bundledExamples, bundledLessons, type BundledSession } from './bundled.
 import { downloadText, sessionFileName, sessionFileText } from './download.ts';
 import { SessionKeeper, type ShownSource, type TabStorage } from './keeper.svelte.ts';
 import { ShareState, type ClipboardLike } from './share.svelte.ts';
+import { compareHref, savedSource } from '../compare/compare-state.svelte.ts';
+import type { BranchThen } from '../../session/branch.ts';
+import { NOTE_CHARS } from '../../session/person-text.ts';
+import { searchFields, titledSession } from './session-search.ts';
 
 /** The part of `window` used here (location and history for `#s=…` links). */
 export interface SessionWindow {
@@ -145,7 +149,7 @@ export class Sessions {
       async (session) => {
         // Opened: the link's data leaves the address bar, so a reload or Back does not open it again.
         win.history.replaceState(null, '', `${win.location.pathname}${win.location.search}#/`);
-        const title = `Shared link: ${firstLine(session.task)}`;
+        const title = session.title ?? `Shared link: ${firstLine(session.task)}`;
         return { id: await this.#keep(session, title, 'link'), title, source: 'link' };
       },
     );
@@ -166,7 +170,8 @@ export class Sessions {
       file.name,
       () => this.#d.client.openFile(file),
       async (session) => {
-        const title = file.name.replace(/\.session\.json$|\.json$/, '');
+        // The title it was exported under travels in the file; an older file is named after itself.
+        const title = session.title ?? file.name.replace(/\.session\.json$|\.json$/, '');
         const id = await this.#keep(session, title, 'file');
         return { id, title, source: 'file' };
       },
@@ -183,6 +188,7 @@ export class Sessions {
         title:
           entry.group === 'lesson' ? `Lesson ${entry.lesson?.order ?? ''}: ${entry.title}` : `Example: ${entry.title}`,
         source: entry.group,
+        key: entry.key,
         ...(entry.lesson && { lesson: entry.lesson }),
       }),
     );
@@ -257,20 +263,49 @@ export class Sessions {
 
   async exportSaved(meta: SavedMeta): Promise<void> {
     const session = await (await this.#store).get(meta.id).catch(() => null);
-    if (session) downloadText(this.#d.win.document, sessionFileName(meta.title), sessionFileText(session));
+    if (session)
+      downloadText(
+        this.#d.win.document,
+        sessionFileName(meta.title),
+        sessionFileText(titledSession(session, meta.title, meta.note)),
+      );
+  }
+
+  /** Gives a saved session a note (blank removes it); it travels with the session's file. */
+  async setNote(meta: SavedMeta, note: string): Promise<void> {
+    const text = note.trim();
+    if (text === (meta.note ?? '')) return;
+    try {
+      const store = await this.#store;
+      const session = await store.get(meta.id);
+      if (!session) throw new Error(`the saved session "${meta.title}" is gone from this browser's storage`);
+      const { note: _old, ...rest } = meta;
+      await store.put(text ? { ...rest, note: text.slice(0, NOTE_CHARS) } : rest, session);
+    } catch (e) {
+      this.notice = { tone: 'error', text: `The note could not be saved: ${message(e)}` };
+    }
+    await this.refresh();
   }
 
   /** Downloads the session behind the run on screen. */
   exportShown(): void {
     const shown = this.keeper.shown;
     if (shown?.session)
-      downloadText(this.#d.win.document, sessionFileName(shown.title), sessionFileText(shown.session));
+      downloadText(
+        this.#d.win.document,
+        sessionFileName(shown.title),
+        sessionFileText(titledSession(shown.session, shown.title, this.#noteOf(shown.id))),
+      );
   }
 
-  /** Makes the share link of the session on screen, for this page's address. */
+  /** Makes the share link of the session on screen, for this page's address, with its title when the link has room. */
   async shareShown(): Promise<void> {
-    const session = this.keeper.shown?.session;
-    if (session) await this.share.make(session, this.#d.win.location.href);
+    const shown = this.keeper.shown;
+    if (shown?.session) await this.share.make(shown.session, this.#d.win.location.href, shown.title);
+  }
+
+  #noteOf(id: string | null): string | undefined {
+    return id === null ? undefined : this.saved.find((m) => m.id === id)?.note;
   }
 
   /** The model that would continue `session`: its own script when it was scripted, else the start screen's live model. */
@@ -357,6 +392,54 @@ export class Sessions {
   }
 
   /**
+   * Branches the session on screen at `step`: `raw` replaces the model's output there, and the
+   * run goes on with the record's later outputs (`then: 'record'`) or the continuing model, as a
+   * new session whose record names its parent and the step (session/branch.ts). A refusal
+   * (the text as recorded, an empty one) is said in the run's error line.
+   */
+  async branchFrom(step: number, raw: string, then: BranchThen): Promise<void> {
+    const shown = this.keeper.shown;
+    const session = shown?.session;
+    if (!shown || !session) return;
+    const choice = then === 'model' ? this.continueChoice(session) : null;
+    if (choice && !choice.ok) {
+      this.#d.run.error = choice.reason;
+      return;
+    }
+    const parentId = shown.id !== null ? savedSource(shown.id) : shown.key;
+    const settings = await this.#settings();
+    this.#d.router.go('run');
+    const started = await this.#d.run.startSession({
+      session,
+      upTo: step - 1,
+      model: choice?.ok ? choice.choice : null,
+      settings,
+      edit: { raw, then, ...(parentId !== undefined && { parentId }) },
+    });
+    const info = this.#d.run.info;
+    if (!started || !info) return;
+    this.keeper.track(info.runId, {
+      kind: 'record',
+      id: crypto.randomUUID(),
+      title: `${shown.title} — branch at step ${step}`,
+      floor: 0,
+      source: 'run',
+    });
+  }
+
+  /**
+   * The split view of a branch on screen beside its parent, opened on the branch point; null
+   * when the session is not a branch, is not saved here, or its parent is not kept where the
+   * split view can open it.
+   */
+  branchCompareHref(): string | null {
+    const shown = this.keeper.shown;
+    const branch = shown?.session?.branch;
+    if (!shown?.id || !branch?.parentId) return null;
+    return compareHref(branch.parentId, savedSource(shown.id), branch.step);
+  }
+
+  /**
    * The tab was recording a run when it was reloaded. On the run view, replay what was saved and
    * offer to continue; on any other page, offer to open it (the address a person loaded wins).
    */
@@ -381,7 +464,9 @@ export class Sessions {
   async #open(
     what: string,
     check: () => Promise<SessionCheck>,
-    describe: (session: Session) => Promise<{ id: string | null; title: string; source: ShownSource; lesson?: Lesson }>,
+    describe: (
+      session: Session,
+    ) => Promise<{ id: string | null; title: string; source: ShownSource; lesson?: Lesson; key?: string }>,
   ): Promise<void> {
     this.opening = what;
     this.notice = null;
@@ -434,6 +519,7 @@ export class Sessions {
           status: 'ended',
           source,
           stopText: 'opened here',
+          ...searchFields(session),
         },
         session,
       );

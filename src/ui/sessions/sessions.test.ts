@@ -6,6 +6,7 @@
  * step checked, and the continuing model is chosen as documented. The store is the in-memory
  * one: IndexedDB itself is exercised in e2e/sessions.spec.ts.
  */
+import { resolveObjectURL } from 'node:buffer';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemorySessionStore } from '../../session/idb-store.ts';
 import { checkSession } from '../../session/validate.ts';
@@ -286,7 +287,11 @@ describe('sharing', () => {
     await p.sessions.shareShown();
     expect(p.sessions.share.isFor(sessionB)).toBe(true);
     expect(p.sessions.share.link!.url).not.toBe(linkA);
-    expect(p.sessions.share.link!.url).toBe((await p.client.shareLink(sessionB, p.win.location.href)).url);
+    // The link carries the run's title, which fits.
+    const title = p.sessions.keeper.shown!.title;
+    expect(p.sessions.share.link!.url).toBe(
+      (await p.client.shareLink({ ...sessionB, title }, p.win.location.href)).url,
+    );
   });
 });
 
@@ -396,4 +401,68 @@ describe('continueChoice', () => {
     const [modelId, expected] = row(start.options!.recorded[0]!.id);
     expect(sessions.continueChoice({ model: { id: modelId } } as Session)).toMatchObject(expected);
   });
+});
+
+describe('titles and notes travel', () => {
+  /** A document whose download link hands the file's text to `files` (the Blob URL read back through node:buffer). */
+  function downloads(files: { name: string; text: Promise<string> }[]): Document {
+    return {
+      createElement: () => {
+        const a = {
+          href: '',
+          download: '',
+          click: () => files.push({ name: a.download, text: resolveObjectURL(a.href)!.text() }),
+        };
+        return a;
+      },
+    } as unknown as Document;
+  }
+
+  it('export → open keeps the title and the note; a link carries the title; the list is searched by title, task and note', async () => {
+    const store = new MemorySessionStore();
+    const p = await page(store, tabStorage());
+    const ready = p.start.readiness;
+    if (!ready.ok) throw new Error(ready.reason);
+    await p.run.start(ready.config);
+    await until(
+      'the run to end and be saved',
+      () => p.run.phase === 'ended' && p.sessions.saved.some((m) => m.status === 'ended'),
+    );
+    const [made] = p.sessions.saved;
+    await p.sessions.rename(made!, 'My tidy fix');
+    await p.sessions.setNote(p.sessions.saved[0]!, 'why: the truncate test\nsecond line');
+    const meta = p.sessions.saved[0]!;
+    expect(meta).toMatchObject({ title: 'My tidy fix', note: 'why: the truncate test\nsecond line' });
+    expect(meta.task).toBe(p.run.info!.task.slice(0, 300));
+
+    const files: { name: string; text: Promise<string> }[] = [];
+    (p.win as { document: Document }).document = downloads(files);
+    await p.sessions.exportSaved(meta);
+    expect(files.map((f) => f.name)).toEqual(['my-tidy-fix.session.json']);
+    const text = await files[0]!.text;
+    expect(JSON.parse(text)).toMatchObject({ title: 'My tidy fix', note: 'why: the truncate test\nsecond line' });
+
+    // Opened elsewhere under another file name: the title and note are the record's, not the file's.
+    const other = await page(new MemorySessionStore(), tabStorage());
+    await other.sessions.openFiles([new File([text], 'downloaded (1).session.json')]);
+    await until('the file to be kept', () => other.sessions.saved.length === 1);
+    expect(other.sessions.saved[0]).toMatchObject({
+      title: 'My tidy fix',
+      note: 'why: the truncate test\nsecond line',
+    });
+    expect(other.sessions.keeper.shown?.title).toBe('My tidy fix');
+
+    // A link from the first page carries the title.
+    await p.sessions.openSaved(meta);
+    await until(
+      'the saved session on screen',
+      () => p.sessions.keeper.shown?.title === 'My tidy fix' && p.run.phase === 'ended',
+    );
+    await p.sessions.shareShown();
+    const url = p.sessions.share.link!.url;
+    const third = await page(new MemorySessionStore(), tabStorage());
+    await third.sessions.openLink(url);
+    await until('the link to be kept', () => third.sessions.saved.length === 1);
+    expect(third.sessions.saved[0]!.title).toBe('My tidy fix');
+  }, 60_000);
 });

@@ -23,15 +23,15 @@ export class ShareState {
     private readonly clipboard: () => ClipboardLike | undefined,
   ) {}
 
-  /** Makes the link of `session` on the page at `base` (any hash of `base` is replaced). */
-  async make(session: Session, base: string): Promise<void> {
+  /** Makes the link of `session` on the page at `base` (any hash of `base` is replaced), with `title` when the link has room. */
+  async make(session: Session, base: string, title?: string): Promise<void> {
     this.busy = true;
     this.subject = session;
     this.link = null;
     this.copied = false;
     this.error = null;
     try {
-      const link = await this.client.shareLink(session, base);
+      const link = await this.client.shareLink(title === undefined ? session : { ...session, title }, base);
       if (this.subject === session) this.link = link;
     } catch (e) {
       if (this.subject !== session) return;

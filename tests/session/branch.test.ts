@@ -1,0 +1,113 @@
+/**
+ * The branching logic (session/branch.ts): what a plan replays and records, the parent's
+ * content hash (where the parent is kept or how it travels does not change it; any step's
+ * output does), and the record gate's check that a branch point names one of the record's own
+ * steps. One row per rule.
+ */
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { branchProblem, planBranch, sessionHash } from '../../src/session/branch.ts';
+import { sharedForm, type Session } from '../../src/session/record.ts';
+import { checkSession } from '../../src/session/validate.ts';
+import { copy, FIX_OUTPUTS, recordScript } from './support.ts';
+
+let parent: Session;
+beforeAll(async () => {
+  parent = await recordScript();
+});
+
+const EDIT = '{"tool": "ws_edit", "args": {"path": "src/math.js", "old_str": "a - b", "new_str": "b + a"}}';
+
+describe('planBranch', () => {
+  it('replays the steps before the edited one, gives the edit, and continues with the recorded rest or a live model', async () => {
+    const hash = await sessionHash(parent);
+    const record = await planBranch(parent, 2, EDIT, 'record', 'saved:1');
+    expect(record).toEqual({
+      ok: true,
+      plan: {
+        upTo: 1,
+        outputs: [FIX_OUTPUTS[0], EDIT],
+        rest: [FIX_OUTPUTS[2]],
+        branch: { parentHash: hash, parentId: 'saved:1', step: 2 },
+      },
+    });
+    const live = await planBranch(parent, 3, '{"tool": "done", "args": {"summary": "s"}}', 'model');
+    expect(live.ok && live.plan).toMatchObject({ upTo: 2, rest: null, branch: { parentHash: hash, step: 3 } });
+    expect(live.ok && 'parentId' in live.plan.branch).toBe(false);
+  });
+
+  it.each([
+    ['step 0', 0, EDIT, /^Step 0 is not in this session: it has 3 recorded steps; edit one of them\.$/],
+    ['a step past the last', 4, EDIT, /^Step 4 is not in this session/],
+    ['a fractional step', 1.5, EDIT, /^Step 1\.5 is not in this session/],
+    ['blank text', 2, ' \n\t', /^The edited output is empty/],
+    ['text over the bound', 2, 'x'.repeat(100_001), /has 100001 characters, more than the 100000 a step may hold/],
+    [
+      'the recorded text',
+      2,
+      FIX_OUTPUTS[1]!,
+      /^The output is as recorded: edit it first, or use "Continue from here" to go on from step 2 unchanged\.$/,
+    ],
+  ])('refuses %s', async (_what, step, raw, text) => {
+    const planned = await planBranch(parent, step, raw, 'record');
+    expect(planned.ok).toBe(false);
+    expect(!planned.ok && planned.text).toMatch(text);
+  });
+});
+
+describe('sessionHash', () => {
+  it('names the run, not its keeping: the file form, the shared form and a retitled copy hash the same', async () => {
+    const hash = await sessionHash(parent);
+    expect(hash).toMatch(/^[0-9a-f]{12}$/);
+    expect(await sessionHash(sharedForm(parent))).toBe(hash);
+    expect(
+      await sessionHash({ ...parent, title: 'renamed', note: 'a note', createdAt: '2030-01-01T00:00:00.000Z' }),
+    ).toBe(hash);
+  });
+
+  it('changes with any step’s output', async () => {
+    const hash = await sessionHash(parent);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: parent.steps.length - 1 }),
+        fc.string({ minLength: 1 }),
+        async (i, extra) => {
+          const changed = copy(parent);
+          changed.steps[i]!.raw += extra;
+          expect(await sessionHash(changed)).not.toBe(hash);
+        },
+      ),
+      { numRuns: 30 },
+    );
+  });
+});
+
+describe('a branch point in a record', () => {
+  const withBranch = (step: number): Session => ({ ...copy(parent), branch: { parentHash: 'a'.repeat(12), step } });
+
+  it.each([
+    ['at the last step', 3, true],
+    ['at the first step', 1, true],
+    ['past the last step', 4, false],
+  ])('%s: %s', async (_what, step, ok) => {
+    expect(branchProblem(withBranch(step)) === null).toBe(ok);
+    const checked = await checkSession(JSON.parse(JSON.stringify(withBranch(step))));
+    expect(checked.ok).toBe(ok);
+    if (!checked.ok)
+      expect(checked.text).toMatch(/field branch\.step: the session says it branched at step 4, but it has 3 steps/);
+  });
+
+  it.each([
+    ['a parent hash that is not a short hash', { parentHash: 'xyz', step: 1 }, /field branch\.parentHash/],
+    ['step 0', { parentHash: 'a'.repeat(12), step: 0 }, /field branch\.step/],
+    [
+      'a parent id over 200 characters',
+      { parentHash: 'a'.repeat(12), parentId: 'x'.repeat(201), step: 1 },
+      /field branch\.parentId/,
+    ],
+  ])('the schema refuses %s', async (_what, branch, text) => {
+    const checked = await checkSession({ ...JSON.parse(JSON.stringify(parent)), branch });
+    expect(checked.ok).toBe(false);
+    expect(!checked.ok && checked.text).toMatch(text);
+  });
+});
