@@ -146,6 +146,7 @@ export class RunHost {
       workspace: ws.workspace,
       model: modelLabel(config.model),
       settings,
+      ...toolsOf(ws.session.engine),
       skipped: ws.skipped,
       backend: ws.session.engine.workspace.kind,
       ...(placed.note && { backendNote: placed.note }),
@@ -215,6 +216,7 @@ export class RunHost {
           },
       model: choice ? modelLabel(choice) : replayLabel(session.model.id),
       settings,
+      ...toolsOf(opened.engine),
       ...(session.harness && { harness: HARNESS_LABELS[session.harness] }),
       skipped: [],
       backend: opened.engine.workspace.kind,
@@ -489,4 +491,9 @@ export class RunHost {
 
 function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
+}
+
+/** The tool set a run's engine was made with, and the tools it offers. */
+function toolsOf(engine: Engine): Pick<RunInfo, 'toolSet' | 'tools'> {
+  return { toolSet: engine.settings.tool_set, tools: [...engine.tools.keys()] };
 }
