@@ -33,7 +33,7 @@ export interface GpuReport {
   /** e.g. "nvidia ampere", "google swiftshader". */
   readonly gpuName?: string;
   readonly maxBufferMB?: number;
-  /** The device's memory as `navigator.deviceMemory` reports it (GiB, rounded down to a power of two; Chromium says at most 8). */
+  /** The device's memory as `navigator.deviceMemory` reports it (GiB, rounded to a power of two and capped by the browser). */
   readonly deviceMemoryGiB?: number;
   /** What this means for the person and what to do next. */
   readonly explanation: string;

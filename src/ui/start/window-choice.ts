@@ -4,8 +4,8 @@
  * memory the device reports — the rest is left to the page, the browser and the system. What each
  * window costs is said beside it, so a person can pick another.
  *
- * Which memory figure: `navigator.deviceMemory` (the device's RAM in GiB, rounded down to a power
- * of two; Chromium reports at most 8) when the browser gives it; for WebLLM without it, the
+ * Which memory figure: `navigator.deviceMemory` (the device's RAM in GiB, rounded to a power of
+ * two and capped by the browser) when the browser gives it; for WebLLM without it, the
  * largest buffer the WebGPU adapter allows (`maxBufferSize`), the one memory figure WebGPU
  * exposes. Neither is a GPU's own memory, which no browser reports; the figure used is named.
  */
