@@ -47,12 +47,12 @@ export interface WindowPlan {
 }
 
 /** The windows offered, smallest first. */
-export const WINDOW_SIZES = [2048, 4096, 8192, 16384] as const;
+const WINDOW_SIZES = [2048, 4096, 8192, 16384] as const;
 const MAX_WINDOW = 16384;
 /** The window used when the device reports no memory (the loop's default). */
-export const UNKNOWN_MEMORY_WINDOW = 4096;
+const UNKNOWN_MEMORY_WINDOW = 4096;
 /** The share of the reported memory a model may take. */
-export const BUDGET_SHARE = 0.75;
+const BUDGET_SHARE = 0.75;
 
 const MiB = 2 ** 20;
 const GiB = 2 ** 30;
@@ -116,7 +116,7 @@ export function optionText(o: WindowOption, memory: ReportedMemory | null): stri
 }
 
 /** The memory figure and where it came from, e.g. "the 4 GiB navigator.deviceMemory reports". */
-export function memoryText(m: ReportedMemory): string {
+function memoryText(m: ReportedMemory): string {
   return m.source === 'navigator.deviceMemory'
     ? `the ${bytesText(m.bytes)} navigator.deviceMemory reports`
     : `the ${bytesText(m.bytes)} the WebGPU adapter allows in one buffer (maxBufferSize; no device memory reported)`;
