@@ -32,6 +32,18 @@ test('an endpoint drives a live run: connection check, steps with the model’s 
     await expect(page.getByTestId('inspector').getByText('scripted: recorded turns, not a live model')).toHaveCount(0);
     expect(server.requests.filter((r) => r === 'POST /v1/chat/completions')).toHaveLength(7);
     await screenshot(page, '22-endpoint-run');
+    // The step's request as a curl command: the same endpoint and body, the key left to the shell.
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.getByRole('button', { name: /^Copy the request as a curl command/ }).click();
+    const curl = await page.evaluate(() => navigator.clipboard.readText());
+    expect(curl).toMatch(/^curl 'http:\/\/[^']+\/chat\/completions' \\\n {2}-H 'content-type: application\/json' \\\n/);
+    expect(curl).toContain('-H "authorization: Bearer $SLM_API_KEY"');
+    const body = JSON.parse(curl.slice(curl.indexOf("--data-binary '") + 15, -1).replaceAll("'\\''", "'")) as {
+      model: string;
+      messages: unknown[];
+    };
+    expect(body.model).toBe('stand-in-coder');
+    expect(body.messages.length).toBeGreaterThan(2);
   } finally {
     await server.close();
   }

@@ -9,7 +9,7 @@
  */
 import type { FileChange, ToolResult } from '../engine/result.ts';
 import type { EntryType } from '../engine/workspace.ts';
-import type { EngineSettings } from '../engine/settings.ts';
+import type { EngineSettings, ToolSet } from '../engine/settings.ts';
 import type { ApprovalMode, ApprovalRequest } from '../agent/approvals.ts';
 import type { CatalogModel } from '../agent/models/catalog.ts';
 import type { BanditRow, EditFormat } from '../agent/evolve.ts';
@@ -113,6 +113,8 @@ export interface RunSettings {
   readonly contextTokens: number;
   /** Pause between scripted steps so a person can watch them arrive (0 = none; live models ignore it). */
   readonly paceMs: number;
+  /** The tools the model is offered (the engine's `tool_set`): every coding tool, or the small set. */
+  readonly toolSet: ToolSet;
 }
 
 /** What the start screen needs to offer choices: templates, recorded runs, WebLLM models, defaults. */
@@ -212,6 +214,10 @@ export interface RunInfo {
     readonly answerLimitMs?: number;
   };
   readonly settings: RunSettings;
+  /** The tools the run's model is offered: the settings' for a new run, the record's for a replay. */
+  readonly toolSet: ToolSet;
+  /** The engine's tools the model is offered, by name (the loop adds `done`). */
+  readonly tools: readonly string[];
   /** For a run from a record that names a harness other than the engine itself: that harness, for people (e.g. "naive harness (ACI off)"). */
   readonly harness?: string;
   /** Dropped paths the jail refused (they were not seeded). */

@@ -17,4 +17,5 @@ export const RUN_DEFAULTS: RunSettings = Object.freeze({
   readWindowLines: DEFAULT_SETTINGS.read_window_lines,
   contextTokens: LOOP_DEFAULTS.contextTokens,
   paceMs: 700,
+  toolSet: DEFAULT_SETTINGS.tool_set,
 });

@@ -221,6 +221,29 @@ describe('run controls', () => {
     expect(rec.ended(info.runId)).toEqual({ kind: 'ended', stop: { kind: 'stopped' }, text: 'stopped by the user' });
   });
 
+  it('the small tool set: the run offers only its tools, says so, and records it with the session', async () => {
+    const client = connect();
+    const rec = recorder(client);
+    const info = await client.startRun({ ...SCRIPTED, settings: { ...SETTINGS, toolSet: 'small', maxSteps: 1 } });
+    expect(info.toolSet).toBe('small');
+    expect([...info.tools].sort()).toEqual([
+      'ws_edit',
+      'ws_grep',
+      'ws_list',
+      'ws_patch',
+      'ws_read',
+      'ws_shell',
+      'ws_test',
+      'ws_write',
+    ]);
+    await rec.until('the end of the run', () => rec.ended(info.runId) !== undefined);
+    const header = rec.of(info.runId).flatMap((e) => (e.kind === 'session' ? [e.header] : []))[0]!;
+    expect(header.settings.engine.tool_set).toBe('small');
+    const full = await client.startRun({ ...SCRIPTED, paused: true });
+    expect(full.toolSet).toBe('full');
+    expect(full.tools.length).toBeGreaterThan(info.tools.length);
+  });
+
   it('a new run stops the old one, whose id is then refused', async () => {
     const client = connect();
     const rec = recorder(client);
@@ -238,6 +261,7 @@ describe('run controls', () => {
     ['max steps of 0', { maxSteps: 0 }, /maxSteps/],
     ['an approval mode that does not exist', { approval: 'sometimes' }, /approval/],
     ['a temperature above 2', { temperature: 3 }, /temperature/],
+    ['a tool set that does not exist', { toolSet: 'tiny' }, /toolSet/],
   ])('refuses settings with %s, naming the field', async (_label, patch, field) => {
     const client = connect();
     const err = await client

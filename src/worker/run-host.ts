@@ -154,6 +154,7 @@ export class RunHost {
       workspace: ws.workspace,
       model: modelLabel(config.model),
       settings,
+      ...toolsOf(ws.session.engine),
       skipped: ws.skipped,
       backend: ws.session.engine.workspace.kind,
       ...(placed.note && { backendNote: placed.note }),
@@ -233,6 +234,7 @@ export class RunHost {
           ? { label: 'the recorded outputs, one of them edited', scripted: true }
           : replayLabel(session.model.id),
       settings,
+      ...toolsOf(opened.engine),
       ...(session.harness && { harness: HARNESS_LABELS[session.harness] }),
       skipped: [],
       backend: opened.engine.workspace.kind,
@@ -521,4 +523,9 @@ export class RunHost {
 
 function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
+}
+
+/** The tool set a run's engine was made with, and the tools it offers. */
+function toolsOf(engine: Engine): Pick<RunInfo, 'toolSet' | 'tools'> {
+  return { toolSet: engine.settings.tool_set, tools: [...engine.tools.keys()] };
 }

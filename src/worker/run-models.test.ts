@@ -60,16 +60,23 @@ function link(): { link: ModelLink; loads: LoadRequest[] } {
 }
 
 describe('WebLLM with self-hosted weights', () => {
-  it('passes custom to the model worker, and loads again only for another URL', async () => {
+  it('passes custom and the window to the model worker, and loads again only for another URL or window', async () => {
     const { link: webllm, loads } = link();
     const ctx = { contextTokens: 4096, onProgress: () => {}, webllm };
     const model = await createModel(choice('https://example.org/M-q4f16_1-MLC'), ctx);
     expect(model.id).toBe('webllm:custom:https://example.org/M-q4f16_1-MLC');
     await createModel(choice('https://example.org/M-q4f16_1-MLC'), ctx);
     await createModel(choice('https://example.org/N-q4f16_1-MLC'), ctx);
+    await createModel(choice('https://example.org/N-q4f16_1-MLC'), { ...ctx, contextTokens: 8192 });
+    const load = (url: string, contextTokens: number) => ({
+      modelId: `custom:${url}`,
+      custom: custom(url),
+      contextTokens,
+    });
     expect(loads).toEqual([
-      { modelId: 'custom:https://example.org/M-q4f16_1-MLC', custom: custom('https://example.org/M-q4f16_1-MLC') },
-      { modelId: 'custom:https://example.org/N-q4f16_1-MLC', custom: custom('https://example.org/N-q4f16_1-MLC') },
+      load('https://example.org/M-q4f16_1-MLC', 4096),
+      load('https://example.org/N-q4f16_1-MLC', 4096),
+      load('https://example.org/N-q4f16_1-MLC', 8192),
     ]);
   });
 

@@ -195,7 +195,7 @@ async function untimedModel(choice: ModelChoice, ctx: ModelContext): Promise<Mod
       if (!ctx.webllm)
         throw new Error('WebLLM runs only in a browser with a model worker; pick the scripted model or an endpoint.');
       return ctx.webllm.load(
-        { modelId: choice.modelId, ...(choice.custom && { custom: choice.custom }) },
+        { modelId: choice.modelId, ...(choice.custom && { custom: choice.custom }), contextTokens: ctx.contextTokens },
         ctx.onProgress,
       );
     case 'gguf':

@@ -20,6 +20,7 @@ const runSettingsSchema = z.strictObject({
   readWindowLines: int(10, 2000),
   contextTokens: int(2048, 131_072),
   paceMs: int(0, 10_000),
+  toolSet: z.enum(['full', 'small']),
 });
 
 /** The settings when they are in bounds; otherwise an Error naming each bad field. */
@@ -29,11 +30,12 @@ export function checkRunSettings(settings: unknown): RunSettings {
   return parsed.data;
 }
 
-/** The engine settings a run uses: the result cap, the read window, and the read ceiling following the context window. */
+/** The engine settings a run uses: the result cap, the read window, the read ceiling following the context window, and the tool set. */
 export function engineSettingsFor(s: RunSettings): Partial<EngineSettings> {
   return {
     max_tool_chars: s.maxToolChars,
     read_window_lines: s.readWindowLines,
     context_window_tokens: s.contextTokens,
+    tool_set: s.toolSet,
   };
 }

@@ -3,7 +3,8 @@
  * llama.cpp engine (node-llama-cpp, CPU) drives the agent loop for several steps; its weights
  * are random, so every call is valid only because decoding is constrained — each raw output is
  * a call the schema accepts, parsed and executed (no retries, no loop-guard refusals) — and the
- * session record names the test model by its file.
+ * session record names the test model by its file. The window is at most what the file says the
+ * model was trained on, and the run says which it used.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -84,4 +85,37 @@ describe.skipIf(!hasLlama)('slm run --model gguf: on the generated test model', 
   it('records the test model by its file name, as a llama.cpp model', () => {
     expect(session.model).toMatchObject({ id: `gguf:${TEST_MODEL_FILE}`, kind: 'gguf', seed: 7, temperature: 0.8 });
   });
+
+  it('runs at the --context asked for when the model was trained on more, and says so', () => {
+    expect(run.stderr).toContain(
+      'context window: 8,192 tokens (--context 8192; the model was trained on 8,192, llama.context_length)\n',
+    );
+    expect(session.settings.agent.contextTokens).toBe(8192);
+  });
+
+  it('a model trained on 2,048 tokens runs at 2,048 when the default asks for 4,096, and says so', async () => {
+    const dir = await tempRoot();
+    const model = join(dir, TEST_MODEL_FILE);
+    await writeFile(model, makeTestModel({ contextLength: 2048 }));
+    const out = join(dir, 'short.json');
+    const short = await runCli([
+      'run',
+      '--model',
+      `gguf:${model}`,
+      '--task',
+      'Look.',
+      '--root',
+      dir,
+      '--max-steps',
+      '1',
+      '--out',
+      out,
+    ]);
+    expect(short.stderr).toContain(
+      'context window: 2,048 tokens, the context the model was trained on (llama.context_length), less than the default 4,096\n',
+    );
+    const recorded = JSON.parse(await readFile(out, 'utf8')) as Session;
+    expect(recorded.settings.agent.contextTokens).toBe(2048);
+    expect(recorded.settings.engine.context_window_tokens).toBe(2048);
+  }, 120_000);
 });

@@ -119,9 +119,15 @@ export function metaString(h: GgufHeader, key: string): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
+/** The header key of the model's training context: `<arch>.context_length`, e.g. `qwen2.context_length`. */
+export function trainedContextKey(h: GgufHeader): string | undefined {
+  const arch = metaString(h, 'general.architecture');
+  return arch ? `${arch}.context_length` : undefined;
+}
+
 /** The model's training context (`<arch>.context_length`), when the header has it. */
 export function trainedContext(h: GgufHeader): number | undefined {
-  const arch = metaString(h, 'general.architecture');
-  const v = arch ? h.meta.get(`${arch}.context_length`) : undefined;
+  const key = trainedContextKey(h);
+  const v = key ? h.meta.get(key) : undefined;
   return typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : undefined;
 }

@@ -49,7 +49,7 @@ import {
 } from '../model.ts';
 import { contextError } from './context-errors.ts';
 import { modelFamily } from './catalog.ts';
-import { GgufFormatError, metaString, readGgufHeader, trainedContext } from './gguf-header.ts';
+import { GgufFormatError, metaString, readGgufHeader, trainedContext, trainedContextKey } from './gguf-header.ts';
 import { bannedTokenIds } from './utf8-bans.ts';
 
 export interface GgufNodeOptions {
@@ -83,7 +83,9 @@ export async function loadGgufNode(o: GgufNodeOptions): Promise<GgufNodeModel> {
           : String(e);
     throw new ModelError('load', `${o.file} cannot be loaded: ${why}`);
   }
-  const contextSize = Math.min(o.contextTokens ?? DEFAULT_CONTEXT, trainedContext(header) ?? Infinity);
+  const trained = trainedContext(header);
+  const contextSize = Math.min(o.contextTokens ?? DEFAULT_CONTEXT, trained ?? Infinity);
+  const key = trainedContextKey(header);
   let llama: Llama;
   try {
     llama = await getLlama({ build: 'never', gpu: false, progressLogs: false, logLevel: LlamaLogLevel.error });
@@ -102,6 +104,7 @@ export async function loadGgufNode(o: GgufNodeOptions): Promise<GgufNodeModel> {
       family: modelFamily(modelName),
       name,
       bans: bannedTokenIds(header),
+      ...(trained !== undefined && key && { trained: { tokens: trained, key } }),
     });
   } catch (e) {
     await llama.dispose();
@@ -117,12 +120,23 @@ interface Identity {
   readonly family: string;
   readonly name: string;
   readonly bans: readonly number[];
+  readonly trained?: TrainedContext;
+}
+
+/** The context the file says the model was trained on, and the header key that says it. */
+export interface TrainedContext {
+  readonly tokens: number;
+  /** e.g. `llama.context_length`. */
+  readonly key: string;
 }
 
 export class GgufNodeModel implements Model {
   readonly id: string;
   readonly family: string;
+  /** The window the context was made with: the one asked for, within `trained`. */
   readonly contextWindow: number;
+  /** What the file's header says the model was trained on, when it says. */
+  readonly trained?: TrainedContext;
   readonly tokenizer: TokenCounter;
   private readonly chat: LlamaChat;
   private readonly bias: TokenBias;
@@ -138,6 +152,7 @@ export class GgufNodeModel implements Model {
     this.id = who.id;
     this.family = who.family;
     this.contextWindow = context.contextSize;
+    if (who.trained) this.trained = who.trained;
     this.chat = new LlamaChat({ contextSequence: context.getSequence() });
     this.bias = new TokenBias(model.tokenizer);
     this.tokenizer = templateCounter(model, this.chat);

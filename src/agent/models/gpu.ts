@@ -33,6 +33,8 @@ export interface GpuReport {
   /** e.g. "nvidia ampere", "google swiftshader". */
   readonly gpuName?: string;
   readonly maxBufferMB?: number;
+  /** The device's memory as `navigator.deviceMemory` reports it (GiB, rounded to a power of two and capped by the browser). */
+  readonly deviceMemoryGiB?: number;
   /** What this means for the person and what to do next. */
   readonly explanation: string;
 }
@@ -45,9 +47,16 @@ const NO_ADAPTER =
   'WebGPU is present but found no compatible GPU (no adapter). The GPU may be blocklisted or its driver too old: ' +
   'check chrome://gpu, update the driver, or connect an OpenAI-compatible endpoint such as Ollama or LM Studio instead.';
 
+/** The GPU report, with the device's memory where the browser reports it (with or without WebGPU). */
 export async function detectGpu(
   gpu: GpuLike | undefined = (globalThis.navigator as { gpu?: GpuLike } | undefined)?.gpu,
+  deviceMemory: number | undefined = (globalThis.navigator as { deviceMemory?: number } | undefined)?.deviceMemory,
 ): Promise<GpuReport> {
+  const report = await detectAdapter(gpu);
+  return typeof deviceMemory === 'number' && deviceMemory > 0 ? { ...report, deviceMemoryGiB: deviceMemory } : report;
+}
+
+async function detectAdapter(gpu: GpuLike | undefined): Promise<GpuReport> {
   const none = { webgpu: false, adapter: false, f16: false, fallback: false };
   if (!gpu) return { ok: false, ...none, explanation: NO_WEBGPU };
   let adapter: AdapterLike | null;

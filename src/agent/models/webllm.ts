@@ -43,7 +43,12 @@ export const webllmBackend: ModelBackend = {
 export async function loadWebLLM(req: LoadRequest, onProgress: (p: LoadProgress) => void): Promise<HostedModel> {
   const appConfig = buildAppConfig(req);
   const hosts = modelHosts(appConfig, req.modelId);
-  const contextWindow = catalogModel(req.custom?.baseModelId ?? req.modelId)?.contextWindow ?? 4096;
+  // The window asked for (the start screen sizes it to the device), within what the model was trained on.
+  const listed = catalogModel(req.custom?.baseModelId ?? req.modelId);
+  const contextWindow = Math.min(
+    req.contextTokens ?? listed?.contextWindow ?? 4096,
+    listed?.trainedContext ?? Infinity,
+  );
   // WebLLM reports nothing until its first file arrives: say where the files come from meanwhile.
   onProgress({
     progress: 0,

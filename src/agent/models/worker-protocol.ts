@@ -39,8 +39,9 @@ export interface LoadRequest {
   readonly modelId: string;
   readonly custom?: CustomModel;
   readonly cacheBackend?: 'cache' | 'indexeddb' | 'opfs';
-  /** llama.cpp only: where the GGUF file comes from; `contextTokens` caps its context window. */
+  /** llama.cpp only: where the GGUF file comes from. */
   readonly gguf?: GgufSource;
+  /** The context window asked for; the engine keeps it within what the model was trained on. */
   readonly contextTokens?: number;
 }
 

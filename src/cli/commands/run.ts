@@ -20,6 +20,7 @@ import { OpenAIModel } from '../../agent/models/openai.ts';
 import { ScriptedModel } from '../../agent/models/scripted.ts';
 import { stopText, type Step } from '../../agent/step.ts';
 import { timedModel, type StepSpeed } from '../../agent/models/step-speed.ts';
+import type { TrainedContext } from '../../agent/models/gguf-node.ts';
 import { EXIT, UsageError, writeOut, type CliIO, type CommandEntry } from '../command.ts';
 import { FileBanditStore } from '../evolve-store.ts';
 import { openRoot } from '../root.ts';
@@ -36,6 +37,7 @@ const USAGE = `slm run --model SPEC --task TEXT --root DIR [--out FILE] [--max-s
     gguf:qwen2.5-coder-0.5b-instruct-q4_k_m.gguf; each step's line then shows its speed) or scripted:FILE (a JSON array of
     recorded raw outputs).
     --max-steps defaults to ${LOOP_DEFAULTS.maxSteps}, --context to ${LOOP_DEFAULTS.contextTokens} tokens, --seed to ${LOOP_DEFAULTS.seed}, --temperature to ${LOOP_DEFAULTS.temperature}.
+    With gguf:, the window is at most the context the file says the model was trained on (<arch>.context_length).
     --free-text turns JSON mode off; --tools-api (openai: only) sends the tool schemas as the server's tools instead of
     response_format, so a server that parses its model's own call format (vLLM, llama.cpp's server, Ollama) returns
     tool_calls; the first is the step's call, the rest are dropped as in any reply with several calls. --edit-format (${EDIT_FORMATS.join('|')}) fixes the recommended edit format;
@@ -66,6 +68,8 @@ interface RunRequest {
   readonly out?: string;
   readonly maxSteps: number;
   readonly context: number;
+  /** --context was given (else `context` is the default). */
+  readonly contextGiven: boolean;
   readonly seed: number;
   readonly temperature: number;
   readonly jsonMode: boolean;
@@ -111,6 +115,7 @@ function parseCommandLine(argv: readonly string[]): RunRequest {
     ...(v.out !== undefined && { out: v.out }),
     maxSteps: intOption('--max-steps', v['max-steps'], LOOP_DEFAULTS.maxSteps, 1),
     context: intOption('--context', v.context, LOOP_DEFAULTS.contextTokens, 1024),
+    contextGiven: v.context !== undefined,
     seed: intOption('--seed', v.seed, LOOP_DEFAULTS.seed, 0),
     temperature: numberOption('--temperature', v.temperature, LOOP_DEFAULTS.temperature),
     jsonMode: !(v['free-text'] ?? false),
@@ -142,6 +147,8 @@ function numberOption(name: string, text: string | undefined, fallback: number):
 export interface RunModel {
   readonly model: Model;
   readonly close?: () => Promise<void>;
+  /** What the trained context of a local model's file did to the window asked for (`contextWindow` is the result). */
+  readonly trained?: TrainedContext | 'unknown';
 }
 
 /** `openai:BASE_URL#MODEL`, `gguf:FILE` or `scripted:FILE`; `onSpeed` hears each step's speed where it is measured (gguf). */
@@ -161,7 +168,7 @@ export async function makeModel(
     const model = await loadGgufNode({ file, contextTokens: context }).catch((e: unknown) => {
       throw usage(`--model ${spec}: ${(e as Error).message}`);
     });
-    return { model: timedModel(model, onSpeed), close: () => model.dispose() };
+    return { model: timedModel(model, onSpeed), close: () => model.dispose(), trained: model.trained ?? 'unknown' };
   }
   return { model: await remoteOrScripted(spec, context, toolsApi) };
 }
@@ -206,6 +213,16 @@ async function remoteOrScripted(spec: string, context: number, toolsApi: boolean
   );
 }
 
+/** The window a GGUF model runs at, in words: the one asked for, or less where the file says the model was trained on less. */
+function windowLine(window: number, req: RunRequest, trained: TrainedContext | 'unknown'): string {
+  const n = (tokens: number) => tokens.toLocaleString('en-US');
+  const asked = req.contextGiven ? `--context ${req.context}` : `the default ${n(req.context)}`;
+  if (trained === 'unknown') return `context window: ${n(window)} tokens (${asked}; the file names no trained context)`;
+  return window < req.context
+    ? `context window: ${n(window)} tokens, the context the model was trained on (${trained.key}), less than ${asked}`
+    : `context window: ${n(window)} tokens (${asked}; the model was trained on ${n(trained.tokens)}, ${trained.key})`;
+}
+
 /** The session is written after the run: refuse up front a --out whose directory is missing, rather than lose the run. */
 async function checkOutDir(out: string): Promise<void> {
   const dir = dirname(resolve(out));
@@ -242,7 +259,10 @@ async function runRun(argv: readonly string[], io: CliIO): Promise<number> {
   if (!root.ok) throw usage(root.text);
   if (req.out !== undefined) await checkOutDir(req.out);
   let speed: StepSpeed | undefined;
-  const { model, close } = await makeModel(req.model, req.context, req.toolsApi, (s) => (speed = s));
+  const { model, close, trained } = await makeModel(req.model, req.context, req.toolsApi, (s) => (speed = s));
+  // A local model's window is at most what it was trained on: the loop budgets for that one.
+  const context = Math.min(req.context, model.contextWindow ?? req.context);
+  if (trained) io.stderr.write(`${windowLine(context, req, trained)}\n`);
   const store = req.evolve === undefined ? undefined : new FileBanditStore(req.evolve);
   let bandit: EditFormatBandit | undefined;
   try {
@@ -254,7 +274,7 @@ async function runRun(argv: readonly string[], io: CliIO): Promise<number> {
   // The read ceiling (~15% of the window) must follow the window the model really has.
   const engine = createEngine(
     root.ws,
-    { context_window_tokens: req.context, ...settings?.settings },
+    { context_window_tokens: context, ...settings?.settings },
     { outside: nodeOutside({ sandbox: root.ws.sandbox, root: root.ws.root }) },
   );
   const ac = new AbortController();
@@ -270,7 +290,7 @@ async function runRun(argv: readonly string[], io: CliIO): Promise<number> {
     maxSteps: req.maxSteps,
     seed: req.seed,
     temperature: req.temperature,
-    contextTokens: req.context,
+    contextTokens: context,
     jsonMode: req.jsonMode,
     signal: ac.signal,
     onStep: (step) => {

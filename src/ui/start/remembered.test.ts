@@ -22,6 +22,17 @@ describe('remembered start fields', () => {
   });
 
   it.each([
+    ['small', { toolSet: 'small' }],
+    ['full', { toolSet: 'full' }],
+    ['anything else is dropped', {}],
+  ] as const)('keeps the tool set: %s', (value, expected) => {
+    const store = memory({
+      'slmcode:start-fields': JSON.stringify({ toolSet: value === 'anything else is dropped' ? 'tiny' : value }),
+    });
+    expect(loadRemembered(store)).toEqual(expected);
+  });
+
+  it.each([
     ['no storage', null],
     ['nothing stored', memory()],
     ['not JSON', memory({ 'slmcode:start-fields': '{oops' })],

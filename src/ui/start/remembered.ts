@@ -1,7 +1,7 @@
 /**
  * The start screen's choices kept across reloads: which kind of model, the WebLLM and GGUF
- * catalog picks, the endpoint's URL and model, a GGUF URL of one's own, the step limit and the
- * temperature, and named endpoint presets. The API key is never stored. A storage that is
+ * catalog picks, the endpoint's URL and model, a GGUF URL of one's own, the step limit, the
+ * temperature and the tool set, and named endpoint presets. The API key is never stored. A storage that is
  * missing, full or holding something else is ignored, field by field: a field that does not
  * read back as what it should be starts from its default.
  */
@@ -24,6 +24,7 @@ export interface Remembered {
   readonly ggufUrl?: string;
   readonly maxSteps?: number;
   readonly temperature?: number;
+  readonly toolSet?: 'full' | 'small';
   readonly presets?: readonly EndpointPreset[];
 }
 
@@ -78,6 +79,7 @@ export function loadRemembered(store: KeyValueStore | null | undefined): Remembe
     ...(str(r.ggufUrl) && { ggufUrl: r.ggufUrl }),
     ...(num(r.maxSteps, 1, 200) && Number.isInteger(r.maxSteps) && { maxSteps: r.maxSteps }),
     ...(num(r.temperature, 0, 2) && { temperature: r.temperature }),
+    ...((r.toolSet === 'full' || r.toolSet === 'small') && { toolSet: r.toolSet }),
     ...(presets.length && { presets }),
   };
 }

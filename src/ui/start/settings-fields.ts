@@ -4,7 +4,7 @@
  */
 import type { RunSettings } from '../../worker/client.ts';
 
-export type NumberSetting = Exclude<keyof RunSettings, 'approval'>;
+export type NumberSetting = Exclude<keyof RunSettings, 'approval' | 'toolSet'>;
 
 export interface NumberField {
   readonly key: NumberSetting;

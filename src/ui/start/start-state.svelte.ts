@@ -33,6 +33,7 @@ import {
 import type { WorkspaceChoice } from './workspace-choice.svelte.ts';
 import { engineAdvice, type EngineAdvice } from './engine-advice.ts';
 import { parseModelSpec } from './model-spec.ts';
+import { planWindow, reportedMemory, type WindowFacts, type WindowPlan } from './window-choice.ts';
 import {
   loadRemembered,
   saveRemembered,
@@ -122,6 +123,8 @@ export class StartState {
   readonly outside: OutsideState;
   /** Named endpoints kept in this browser (never their keys). */
   presets = $state.raw<readonly EndpointPreset[]>([]);
+  /** A window a person picked, for the catalog model it was picked for; otherwise the plan's choice applies. */
+  windowPick = $state.raw<{ readonly model: string; readonly tokens: number } | null>(null);
 
   /** The recorded run that fits the chosen task, if any: scripted is offered only then. */
   readonly recorded: RecordedRunInfo | null = $derived(
@@ -137,6 +140,24 @@ export class StartState {
   );
   /** The in-tab engine that suits this browser, once WebGPU is checked. */
   readonly advice: EngineAdvice | null = $derived(this.gpu ? engineAdvice(this.gpu) : null);
+  /** The catalog model whose window is sized to this device (WebLLM or llama.cpp from a list); null for the others. */
+  readonly windowModel: {
+    readonly key: string;
+    readonly facts: WindowFacts;
+    readonly engine: 'webllm' | 'gguf';
+  } | null = $derived(this.#windowModel());
+  /** The windows that model can have here, what each costs, and the one picked for this device. */
+  readonly windowPlan: WindowPlan | null = $derived(
+    this.windowModel ? planWindow(this.windowModel.facts, reportedMemory(this.gpu, this.windowModel.engine)) : null,
+  );
+  /** The window a catalog model runs at: the person's pick for it, else the plan's; null where the number field applies. */
+  readonly windowTokens: number | null = $derived.by(() => {
+    const plan = this.windowPlan;
+    const pick = this.windowPick;
+    if (!plan) return null;
+    const picked = pick && pick.model === this.windowModel?.key && plan.options.some((o) => o.tokens === pick.tokens);
+    return picked ? pick.tokens : plan.chosen;
+  });
   readonly readiness: Readiness = $derived(this.#readiness());
 
   readonly #options: StartOptions;
@@ -164,8 +185,8 @@ export class StartState {
 
   /**
    * Keeps the start screen's choices for the next visit: the kind of model, the catalog picks,
-   * the endpoint's URL and model (never its key), the GGUF URL, the step limit, the temperature
-   * and the presets. The start screen calls it whenever one of them changes.
+   * the endpoint's URL and model (never its key), the GGUF URL, the step limit, the temperature,
+   * the tool set and the presets. The start screen calls it whenever one of them changes.
    */
   remember(): void {
     const s = this.settings;
@@ -176,7 +197,7 @@ export class StartState {
       ...(this.gguf.catalogId && { ggufCatalogId: this.gguf.catalogId }),
       ...(this.gguf.from !== 'file' && { ggufFrom: this.gguf.from }),
       ...(this.gguf.url && { ggufUrl: this.gguf.url }),
-      ...(s && { maxSteps: s.maxSteps, temperature: s.temperature }),
+      ...(s && { maxSteps: s.maxSteps, temperature: s.temperature, toolSet: s.toolSet }),
       ...(this.presets.length && { presets: this.presets }),
     });
   }
@@ -244,6 +265,7 @@ export class StartState {
       ...options.defaults,
       ...(kept.maxSteps !== undefined && { maxSteps: kept.maxSteps }),
       ...(kept.temperature !== undefined && { temperature: kept.temperature }),
+      ...(kept.toolSet !== undefined && { toolSet: kept.toolSet }),
     };
     if (!this.webllmId)
       this.webllmId = options.catalog.some((m) => m.id === kept.webllmId) ? kept.webllmId! : options.defaultModelId;
@@ -289,6 +311,20 @@ export class StartState {
       ok: true,
       text: `The link preselected ${spec}. Nothing is downloaded or run until you press Run.`,
     };
+  }
+
+  /** Picks the window of the catalog model on screen (one of the plan's options). */
+  pickWindow(tokens: number): void {
+    const model = this.windowModel;
+    if (model) this.windowPick = { model: model.key, tokens };
+  }
+
+  #windowModel(): StartState['windowModel'] {
+    if (this.modelKind === 'webllm' && !this.customModel.enabled && this.webllmModel)
+      return { key: `webllm:${this.webllmModel.id}`, facts: this.webllmModel, engine: 'webllm' };
+    if (this.modelKind === 'gguf' && this.gguf.from === 'catalog' && this.ggufModel)
+      return { key: `gguf:${this.ggufModel.id}`, facts: this.ggufModel, engine: 'gguf' };
+    return null;
   }
 
   setTaskKind(kind: TaskKind): void {
@@ -383,8 +419,10 @@ export class StartState {
   }
 
   #readiness(): Readiness {
-    const settings = this.settings;
-    if (!this.options || !settings) return { ok: false, reason: 'Loading the choices…' };
+    const fields = this.settings;
+    if (!this.options || !fields) return { ok: false, reason: 'Loading the choices…' };
+    // A catalog model's window comes from its own choice, not from the number field.
+    const settings = this.windowTokens === null ? fields : { ...fields, contextTokens: this.windowTokens };
     // An emptied number field binds as null: name it before the worker has to refuse it.
     const problem = settingsProblem(settings);
     if (problem) return { ok: false, reason: problem };

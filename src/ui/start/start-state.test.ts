@@ -277,7 +277,7 @@ describe('StartState preselection and memory', () => {
     expect([...data.values()].join()).not.toContain('secret');
   });
 
-  it('keeps the kind of model, the catalog picks, the step limit, the temperature and named presets', async () => {
+  it('keeps the kind of model, the catalog picks, the step limit, the temperature, the tool set and named presets', async () => {
     const data = new Map<string, string>();
     const storage = {
       getItem: (k: string) => data.get(k) ?? null,
@@ -291,6 +291,7 @@ describe('StartState preselection and memory', () => {
     first.gguf.catalogId = otherGguf;
     first.settings!.maxSteps = 12;
     first.settings!.temperature = 0.7;
+    first.settings!.toolSet = 'small';
     first.endpoint = { baseUrl: 'http://127.0.0.1:8080/v1', model: 'a', apiKey: 'secret', toolsApi: true };
     expect(first.savePreset('  ')).toBe('Name the preset first.');
     expect(first.savePreset('llama-server')).toBeNull();
@@ -302,7 +303,7 @@ describe('StartState preselection and memory', () => {
     expect(again.modelKind).toBe('gguf');
     expect(again.webllmId).toBe(otherWebllm);
     expect(again.gguf.catalogId).toBe(otherGguf);
-    expect(again.settings).toMatchObject({ maxSteps: 12, temperature: 0.7 });
+    expect(again.settings).toMatchObject({ maxSteps: 12, temperature: 0.7, toolSet: 'small' });
     expect(again.presets.map((p) => p.name)).toEqual(['llama-server', 'ollama']);
     again.usePreset('llama-server');
     expect(again.endpoint).toEqual({ baseUrl: 'http://127.0.0.1:8080/v1', model: 'a', apiKey: '', toolsApi: true });
@@ -336,5 +337,44 @@ describe('StartState preselection and memory', () => {
   ])('ignores %s kept by an older page', async (_name, kept, isDefault) => {
     const storage = { getItem: () => JSON.stringify(kept), setItem: () => {} };
     expect(isDefault(await withOptions({ storage }))).toBe(true);
+  });
+});
+
+describe('StartState: the context window of a catalog model', () => {
+  const settingsOf = (s: StartState) => (s.readiness.ok ? s.readiness.config.settings : null);
+
+  it('runs a catalog model at the window planned for the reported memory, and at a picked one', async () => {
+    const s = await loaded();
+    s.modelKind = 'gguf';
+    s.gguf.catalogId = 'smollm2-1.7b-instruct-q4_k_m';
+    // Node reports no memory: the default window, and the number field is not what counts.
+    s.settings!.contextTokens = 2048;
+    expect(s.windowPlan?.memory).toBeNull();
+    expect(settingsOf(s)?.contextTokens).toBe(4096);
+    // 8 GiB reported: the largest window its trained 8,192 tokens allow.
+    s.gpu = { ...s.gpu!, deviceMemoryGiB: 8 };
+    expect(s.windowPlan?.chosen).toBe(8192);
+    expect(settingsOf(s)?.contextTokens).toBe(8192);
+    s.pickWindow(2048);
+    expect(settingsOf(s)?.contextTokens).toBe(2048);
+    // The pick belongs to that model: another model gets its own plan.
+    s.gguf.catalogId = 'qwen2.5-coder-0.5b-instruct-q4_k_m';
+    expect(settingsOf(s)?.contextTokens).toBe(16384);
+    s.gguf.catalogId = 'smollm2-1.7b-instruct-q4_k_m';
+    expect(settingsOf(s)?.contextTokens).toBe(2048);
+  });
+
+  it('leaves the window to the number field for an endpoint and a GGUF URL', async () => {
+    const s = await loaded();
+    s.gpu = { ...s.gpu!, deviceMemoryGiB: 8 };
+    s.settings!.contextTokens = 6144;
+    for (const pick of [
+      () => (s.modelKind = 'openai'),
+      () => ((s.modelKind = 'gguf'), (s.gguf.from = 'url'), (s.gguf.url = 'https://example.org/m.gguf')),
+    ]) {
+      pick();
+      expect(s.windowPlan).toBeNull();
+      expect(settingsOf(s)?.contextTokens).toBe(6144);
+    }
   });
 });
