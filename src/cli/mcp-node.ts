@@ -7,12 +7,12 @@
  * malformed message is named.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpAccess, McpCallOutcome, McpCallRequest, McpFailure } from '../engine/mcp/access.ts';
 import type { McpServerConfig } from '../engine/settings.ts';
 import type { CommandSandbox } from '../workspace/node/host-sandbox.ts';
+import { CappedStdioTransport, McpTooLarge } from './mcp-stdio.ts';
 
 /** Where a stdio server runs: the command sandbox and the workspace it may write. */
 export interface StdioPlace {
@@ -20,10 +20,17 @@ export interface StdioPlace {
   readonly root: string;
 }
 
-class TooLarge extends Error {}
+/** Room for the JSON-RPC envelope (and the handshake) around an answer of the cap's size. */
+const ENVELOPE_BYTES = 64 * 1024;
 
-/** A fetch whose response bodies stop with `TooLarge` past `maxBytes`. */
-function cappedFetch(maxBytes: number, seen: { error?: Error }): typeof fetch {
+/** What went wrong on a connection so far, and how to end its call at once. */
+interface Seen {
+  error?: Error;
+  readonly stop: () => void;
+}
+
+/** A fetch whose response bodies stop with `McpTooLarge` past `maxBytes`, ending the call. */
+function cappedFetch(maxBytes: number, seen: Seen): typeof fetch {
   return async (input, init) => {
     const res = await fetch(input, init);
     if (!res.body) return res;
@@ -33,8 +40,9 @@ function cappedFetch(maxBytes: number, seen: { error?: Error }): typeof fetch {
         transform(chunk, ctrl) {
           size += chunk.length;
           if (size > maxBytes) {
-            seen.error = new TooLarge(`more than ${maxBytes} bytes`);
+            seen.error = new McpTooLarge(`more than ${maxBytes} bytes`);
             ctrl.error(seen.error);
+            seen.stop();
           } else ctrl.enqueue(chunk);
         },
       }),
@@ -43,25 +51,21 @@ function cappedFetch(maxBytes: number, seen: { error?: Error }): typeof fetch {
   };
 }
 
-function transportFor(
-  server: McpServerConfig,
-  maxBytes: number,
-  seen: { error?: Error },
-  place?: StdioPlace,
-): Transport {
-  if (server.url) return new StreamableHTTPClientTransport(new URL(server.url), { fetch: cappedFetch(maxBytes, seen) });
+function transportFor(server: McpServerConfig, maxBytes: number, seen: Seen, place?: StdioPlace): Transport {
+  const cap = maxBytes + ENVELOPE_BYTES;
+  if (server.url) return new StreamableHTTPClientTransport(new URL(server.url), { fetch: cappedFetch(cap, seen) });
   if (!place) throw new Error('stdio servers need a workspace to run in');
   const spawn = place.sandbox.wrap([server.command!, ...(server.args ?? [])], {
     root: place.root,
     cwd: place.root,
     env: {},
   });
-  return new StdioClientTransport({ command: spawn.file, args: spawn.args, env: spawn.env, stderr: 'ignore' });
+  return new CappedStdioTransport(spawn, cap);
 }
 
-function failure(e: unknown, seen: { error?: Error }, req: McpCallRequest): McpFailure {
+function failure(e: unknown, seen: Seen, req: McpCallRequest): McpFailure {
   const name = req.server.name;
-  if (seen.error instanceof TooLarge)
+  if (seen.error instanceof McpTooLarge)
     return {
       ok: false,
       code: 'too-large',
@@ -94,13 +98,16 @@ function textOf(result: { content?: unknown }): string {
 
 /** Runs `work` with a connected client, ending at the signal and closing the connection after. */
 async function withClient<T>(req: McpCallRequest, place: StdioPlace | undefined, work: (c: Client) => Promise<T>) {
-  const seen: { error?: Error } = {};
   const client = new Client({ name: 'slmcode-playground', version: '0.1.0' });
+  // The call ends at the deadline, or at once when an answer passes the cap.
+  let stop!: (e: Error) => void;
+  const aborted = new Promise<never>((_, reject) => (stop = reject));
+  // A stop after the call ended is nobody's concern.
+  aborted.catch(() => undefined);
+  const seen: Seen = { stop: () => stop(new Error('too large')) };
   client.onerror = (e) => (seen.error ??= e);
-  const aborted = new Promise<never>((_, reject) => {
-    if (req.signal.aborted) reject(new Error('deadline'));
-    req.signal.addEventListener('abort', () => reject(new Error('deadline')), { once: true });
-  });
+  if (req.signal.aborted) stop(new Error('deadline'));
+  req.signal.addEventListener('abort', () => stop(new Error('deadline')), { once: true });
   try {
     const transport = transportFor(req.server, req.maxBytes, seen, place);
     await Promise.race([client.connect(transport, { signal: req.signal }), aborted]);
