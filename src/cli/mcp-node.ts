@@ -63,6 +63,27 @@ function transportFor(server: McpServerConfig, maxBytes: number, seen: Seen, pla
   return new CappedStdioTransport(spawn, cap);
 }
 
+/** The errors `e` wraps, itself first (fetch and the SDK put the system error in `cause`). */
+function causes(e: unknown): Error[] {
+  const out: Error[] = [];
+  for (let x = e; x instanceof Error && out.length < 5; x = x.cause) out.push(x);
+  return out;
+}
+
+/** The system error code of a connection that never got an answer (refused, no such host, reset), if any. */
+function systemCode(e: unknown): string | undefined {
+  for (const x of causes(e)) {
+    const code = (x as { code?: unknown }).code;
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return code;
+  }
+  return undefined;
+}
+
+/** Whether `e` says the server was never reached: fetch's TypeError, or a system error code. */
+function unreachable(e: unknown): boolean {
+  return systemCode(e) !== undefined || causes(e).some((x) => x instanceof TypeError && /fetch failed/.test(x.message));
+}
+
 function failure(e: unknown, seen: Seen, req: McpCallRequest): McpFailure {
   const name = req.server.name;
   if (seen.error instanceof McpTooLarge)
@@ -78,6 +99,12 @@ function failure(e: unknown, seen: Seen, req: McpCallRequest): McpFailure {
       text: `${name} did not answer before the deadline (web_timeout)${seen.error ? `; it last sent something unreadable (${seen.error.message.slice(0, 200)})` : ''}. Try again later or another way.`,
     };
   const msg = e instanceof Error ? e.message : String(e);
+  if (unreachable(seen.error) || unreachable(e))
+    return {
+      ok: false,
+      code: 'unreachable',
+      text: `${name} could not be reached (${systemCode(seen.error) ?? systemCode(e) ?? 'no connection'}). Check that the server runs and that its url or command in mcp_servers is right.`,
+    };
   if (seen.error || /parse|invalid|JSON|schema|expected/i.test(msg))
     return {
       ok: false,
@@ -126,7 +153,14 @@ export function nodeMcp(place?: StdioPlace): McpAccess {
       const req = { server, tool: '', arguments: {}, signal, maxBytes: 1024 * 1024 };
       const got = await withClient(req, place, async (c) => (await c.listTools({}, { signal })).tools);
       if (!got.ok) return got;
-      return { ok: true, tools: got.value.map((t) => ({ name: t.name, description: t.description ?? '' })) };
+      return {
+        ok: true,
+        tools: got.value.map((t) => ({
+          name: t.name,
+          description: t.description ?? '',
+          inputSchema: { properties: t.inputSchema.properties ?? {}, required: t.inputSchema.required ?? [] },
+        })),
+      };
     },
     async callTool(req): Promise<McpCallOutcome> {
       const got = await withClient(req, place, (c) =>

@@ -18,7 +18,10 @@ export function stepHeader(check: StepCheck): string {
   const web = check.webFromRecord
     ? ` · ${check.webFromRecord} web request(s) answered from the record, not fetched`
     : '';
-  return `=== step ${check.index} · ${what} · ${mark}${web}`;
+  const mcp = check.mcpFromRecord
+    ? ` · ${check.mcpFromRecord} MCP exchange(s) answered from the record, no server contacted`
+    : '';
+  return `=== step ${check.index} · ${what} · ${mark}${web}${mcp}`;
 }
 
 /** `2 steps equivalent (memory → memory with Node v22.1.0)`, or '' when every step was identical. */
@@ -39,9 +42,13 @@ export function formatReplay(report: ReplayReport): string {
       ? ''
       : ` (recorded with engine ${report.recordedVersion}, replayed with ${report.replayVersion})`;
   const d = report.divergence;
-  const web = report.webFromRecord
-    ? `; ${report.webFromRecord} web request(s) were answered from the record, offline — nothing was fetched`
-    : '';
+  const web =
+    (report.webFromRecord
+      ? `; ${report.webFromRecord} web request(s) were answered from the record, offline — nothing was fetched`
+      : '') +
+    (report.mcpFromRecord
+      ? `; ${report.mcpFromRecord} MCP listing(s) and call(s) were answered from the record, offline — no server was contacted`
+      : '');
   if (!d) {
     const eq = equivalentText(report);
     if (!eq) return `✓ reproduced: ${how}, every result and workspace matches the record${version}${web}\n`;

@@ -23,7 +23,7 @@ import type { RecordedStep, Session } from './record.ts';
 import { loopSettings, recordRun } from './recorder.ts';
 import { ReplayChecker, replayApprovals, type ReplayVerdict } from './replay-check.ts';
 import { seedStart } from './start.ts';
-import { replayTransport } from '../engine/web/web-log.ts';
+import { recordedOutside } from './recorded-outside.ts';
 
 export interface ReplayOptions {
   /** A fresh, empty workspace to replay in (default: a new memory workspace). */
@@ -56,6 +56,8 @@ export interface StepCheck {
   readonly shellOutput?: string;
   /** How many web requests of this step were answered from the record instead of the network. */
   readonly webFromRecord?: number;
+  /** How many MCP listings and calls of this step were answered from the record instead of the server. */
+  readonly mcpFromRecord?: number;
   /** Present when the call was put before an approver: the replay's answer (never the recorded one). */
   readonly approval?: Step['approval'];
   /** Absent when the step reproduced. */
@@ -73,6 +75,8 @@ export interface ReplayReport extends ReplayVerdict {
   readonly steps: readonly StepCheck[];
   /** Web requests answered from the record (none reached the network). */
   readonly webFromRecord?: number;
+  /** MCP listings and calls answered from the record (no server was contacted). */
+  readonly mcpFromRecord?: number;
 }
 
 /** Replays `session` and compares every step with its record. */
@@ -90,9 +94,9 @@ export async function replaySession(session: Session, opts: ReplayOptions = {}):
   const seeded = await seedStart(ws, session.workspace);
   if (!seeded.ok) return { ...checker.cannotStart(seeded.text), steps: [] };
 
-  // The web requests the record kept are answered from it: a replay never reaches the network.
-  const web = replayTransport(recorded.flatMap((s) => s.web ?? []));
-  const engine = opts.engine ? opts.engine(ws, settings) : harnessEngine(ws, settings, session.harness, { web });
+  // The web requests and MCP calls the record kept are answered from it: a replay never reaches the network.
+  const outside = recordedOutside(recorded);
+  const engine = opts.engine ? opts.engine(ws, settings) : harnessEngine(ws, settings, session.harness, outside);
   const agent = session.settings.agent;
   const approvals = replayApprovals(recorded, recorded.length, opts.approved);
   const checks: StepCheck[] = [];
@@ -116,6 +120,7 @@ export async function replaySession(session: Session, opts: ReplayOptions = {}):
         ok: step.result?.ok ?? false,
         ...(actual.shellOutput !== undefined && { shellOutput: actual.shellOutput }),
         ...(actual.web?.length && { webFromRecord: actual.web.length }),
+        ...(actual.mcp?.length && { mcpFromRecord: actual.mcp.length }),
         ...(step.approval && { approval: step.approval }),
         ...(check && !check.reproduced && { divergence: check.divergence }),
         ...(check?.reproduced && check.equivalent && { equivalent: check.equivalent }),
@@ -143,5 +148,10 @@ export async function replaySession(session: Session, opts: ReplayOptions = {}):
 
   await checking;
   if (held) emit({ ...held, seenText: held.resultText });
-  return { ...checker.outcome(result.stop), steps: checks, webFromRecord: web.answered() };
+  return {
+    ...checker.outcome(result.stop),
+    steps: checks,
+    webFromRecord: outside.webAnswered(),
+    mcpFromRecord: outside.mcpAnswered(),
+  };
 }

@@ -37,6 +37,7 @@ function servers(): McpServerConfig[] {
     // Started in the workspace (the repository, at /ws inside the sandbox), so the path is relative.
     { name: 'local', command: process.execPath, args: [SERVER, 'stdio'], read_only: true },
     { name: 'localw', command: process.execPath, args: [SERVER, 'stdio'], read_only: false },
+    { name: 'down', url: 'http://127.0.0.1:9/mcp', read_only: true },
     { name: 'junk', command: process.execPath, args: [SERVER, 'garbage'], read_only: true },
   ];
 }
@@ -78,7 +79,7 @@ const ROWS = [
     rule: 'an unknown server is named with the list',
     args: { server: 'nope', tool: 'echo' },
     ok: false,
-    says: /No MCP server is named "nope"\. The servers are: docs, writer, broken, local, localw, junk\./,
+    says: /No MCP server is named "nope"\. The servers are: docs, writer, broken, local, localw, down, junk\./,
     within: 500,
   },
   {
@@ -131,6 +132,14 @@ const ROWS = [
     args: { server: 'junk', tool: 'echo' },
     ok: false,
     says: /junk sent a malformed MCP message \(a line that is not a JSON-RPC message/,
+    deadline: 30_000,
+    within: 12_000,
+  },
+  {
+    rule: 'a server nobody answers at is named unreachable',
+    args: { server: 'down', tool: 'echo' },
+    ok: false,
+    says: /^mcp_call to down\/echo failed — down could not be reached \((ECONNREFUSED|no connection)\)\. Check that the server runs/,
     within: 3000,
   },
   {
