@@ -49,12 +49,13 @@ export function formatReplay(report: ReplayReport): string {
     (report.mcpFromRecord
       ? `; ${report.mcpFromRecord} MCP listing(s) and call(s) were answered from the record, offline — no server was contacted`
       : '');
+  const bounds = report.bounds ? `\nbounds: ${report.bounds}` : '';
   if (!d) {
     const eq = equivalentText(report);
-    if (!eq) return `✓ reproduced: ${how}, every result and workspace matches the record${version}${web}\n`;
+    if (!eq) return `✓ reproduced: ${how}, every result and workspace matches the record${version}${web}${bounds}\n`;
     const steps = report.steps.filter((s) => s.equivalent);
     const detail = steps.map((s) => `step ${s.index} (${s.tool ?? 'no call'}): ${s.equivalent!.why}`);
-    return `✓ reproduced: ${how}; ${eq}, every other result and workspace matches the record byte for byte${version}${web}\n${detail.join('\n')}\n`;
+    return `✓ reproduced: ${how}; ${eq}, every other result and workspace matches the record byte for byte${version}${web}\n${detail.join('\n')}${bounds}\n`;
   }
   const lines = [`✗ diverged at ${d.index === 0 ? 'the start' : `step ${d.index}`} (${d.kind}): ${d.why}`];
   if (d.diff) lines.push(d.diff);
@@ -62,6 +63,6 @@ export function formatReplay(report: ReplayReport): string {
     lines.push(
       `${report.laterDivergences} later step${report.laterDivergences === 1 ? '' : 's'} differ too, most likely as a consequence.`,
     );
-  lines.push(`replayed ${how}${version}${web}`);
+  lines.push(`replayed ${how}${version}${web}${bounds}`);
   return `${lines.join('\n')}\n`;
 }

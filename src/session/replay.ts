@@ -24,6 +24,7 @@ import { loopSettings, recordRun } from './recorder.ts';
 import { ReplayChecker, replayApprovals, type ReplayVerdict } from './replay-check.ts';
 import { seedStart } from './start.ts';
 import { recordedOutside } from './recorded-outside.ts';
+import { boundsText, clampTimeouts, REPLAY_DEADLINE_MS } from './replay-bounds.ts';
 
 export interface ReplayOptions {
   /** A fresh, empty workspace to replay in (default: a new memory workspace). */
@@ -37,6 +38,8 @@ export interface ReplayOptions {
   readonly approved?: ReadonlySet<number>;
   /** Engine settings to replay with instead of the record's (a what-if): a difference they explain is said to be theirs. */
   readonly settings?: EngineSettings;
+  /** The whole replay's deadline in ms (default REPLAY_DEADLINE_MS). */
+  readonly deadlineMs?: number;
 }
 
 /** One replayed step beside its record. */
@@ -77,19 +80,26 @@ export interface ReplayReport extends ReplayVerdict {
   readonly webFromRecord?: number;
   /** MCP listings and calls answered from the record (no server was contacted). */
   readonly mcpFromRecord?: number;
+  /** What bounded the replay: the record's timeouts clamped, the whole replay's deadline (and whether it was reached). */
+  readonly bounds?: string;
 }
 
 /** Replays `session` and compares every step with its record. */
 export async function replaySession(session: Session, opts: ReplayOptions = {}): Promise<ReplayReport> {
   const ws = opts.workspace ?? new MemoryWorkspace();
   const recorded = session.steps;
-  const settings = opts.settings ?? session.settings.engine;
+  // A record's timeouts are clamped to this build's defaults, and the whole replay has a deadline.
+  const bounded = clampTimeouts(opts.settings ?? session.settings.engine);
+  const settings = bounded.settings;
+  const deadlineMs = opts.deadlineMs ?? REPLAY_DEADLINE_MS;
+  const deadline = AbortSignal.timeout(deadlineMs);
+  const signal = opts.signal ? AbortSignal.any([opts.signal, deadline]) : deadline;
   const checker = await ReplayChecker.create(
     session,
     recorded.length,
     ws.runtime ? `${ws.kind} with ${ws.runtime}` : ws.kind,
     ws.runsCommands !== false,
-    opts.settings,
+    opts.settings ?? (bounded.clamped.length ? settings : undefined),
   );
   const seeded = await seedStart(ws, session.workspace);
   if (!seeded.ok) return { ...checker.cannotStart(seeded.text), steps: [] };
@@ -143,15 +153,17 @@ export async function replaySession(session: Session, opts: ReplayOptions = {}):
     isGated: approvals.isGated,
     gate: async (index) => approvals.at(index),
     onRecord,
-    ...(opts.signal && { signal: opts.signal }),
+    signal,
   });
 
   await checking;
   if (held) emit({ ...held, seenText: held.resultText });
+  const bounds = boundsText(bounded.clamped, deadlineMs, deadline.aborted && !opts.signal?.aborted);
   return {
     ...checker.outcome(result.stop),
     steps: checks,
     webFromRecord: outside.webAnswered(),
     mcpFromRecord: outside.mcpAnswered(),
+    ...(bounds && { bounds }),
   };
 }
