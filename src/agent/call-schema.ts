@@ -41,11 +41,22 @@ export function argsJsonSchema(schema: z.ZodType): JsonSchema {
 
 /** `{path: string, offset?: integer, mode?: "a"|"b"}` — the arguments on one line. */
 export function compactArgs(schema: z.ZodType): string {
-  const json = argsJsonSchema(schema);
-  const props = (json.properties ?? {}) as Record<string, JsonSchema>;
-  const required = new Set((json.required ?? []) as string[]);
-  const fields = Object.entries(props).map(([k, v]) => `${k}${required.has(k) ? '' : '?'}: ${typeName(v)}`);
+  return compactJsonArgs(argsJsonSchema(schema));
+}
+
+/**
+ * The same one-line form for an object's JSON schema as it came (an MCP server's `inputSchema`,
+ * untrusted: anything that is not a schema reads as `any`, and nesting is read 8 levels deep).
+ */
+export function compactJsonArgs(json: JsonSchema): string {
+  const props = isObject(json.properties) ? (json.properties as Record<string, unknown>) : {};
+  const required = new Set(Array.isArray(json.required) ? json.required : []);
+  const fields = Object.entries(props).map(([k, v]) => `${k}${required.has(k) ? '' : '?'}: ${typeName(v, 8)}`);
   return `{${fields.join(', ')}}`;
+}
+
+function isObject(v: unknown): v is JsonSchema {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** The JSON schema of one call: any tool by its exact name with that tool's arguments. */
@@ -60,13 +71,14 @@ export function callJsonSchema(specs: readonly ToolSpec[]): JsonSchema {
   };
 }
 
-function typeName(s: JsonSchema): string {
+function typeName(s: unknown, depth: number): string {
+  if (!isObject(s) || depth <= 0) return 'any';
   if (Array.isArray(s.enum)) return s.enum.map((v) => JSON.stringify(v)).join('|');
   if ('const' in s) return JSON.stringify(s.const);
-  const alts = (s.anyOf ?? s.oneOf) as JsonSchema[] | undefined;
+  const alts = s.anyOf ?? s.oneOf;
   // Each type once: `string|object[]`, not `string|object[]|string` for a union that lists string twice.
-  if (alts) return [...new Set(alts.flatMap((a) => typeName(a).split('|')))].join('|');
-  if (s.type === 'array') return `${typeName((s.items ?? {}) as JsonSchema)}[]`;
+  if (Array.isArray(alts)) return [...new Set(alts.flatMap((a) => typeName(a, depth - 1).split('|')))].join('|');
+  if (s.type === 'array') return `${typeName(s.items ?? {}, depth - 1)}[]`;
   if (Array.isArray(s.type)) return s.type.join('|');
   return typeof s.type === 'string' ? s.type : 'any';
 }

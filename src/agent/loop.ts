@@ -27,6 +27,7 @@ import { INITIAL_STALL } from './stall.ts';
 import { LOOP_DEFAULTS } from './loop-defaults.ts';
 import { freezeStep, stopText, type LoopNote, type Step, type StepTiming, type Stop } from './step.ts';
 import { executeTurn, type TurnOutcome, type TurnSettings } from './turn.ts';
+import { listMcpTools, type McpListing } from './mcp-cards.ts';
 
 export interface LoopOptions {
   readonly engine: Engine;
@@ -81,7 +82,8 @@ export interface RunResult {
 export { LOOP_DEFAULTS } from './loop-defaults.ts';
 
 export async function runLoop(o: LoopOptions): Promise<RunResult> {
-  const run = prepare(o);
+  // The configured MCP servers' tools become the prompt's cards (the listing is recorded like a call).
+  const run = prepare(o, await listMcpTools(o.engine, o.signal));
   const steps: Step[] = [];
   const end = (stop: Stop): RunResult => ({ stop, steps, ...(run.editFormat && { editFormat: run.editFormat }) });
   let stall = INITIAL_STALL;
@@ -151,7 +153,7 @@ interface PreparedRun {
   readonly turn: TurnSettings;
 }
 
-function prepare(o: LoopOptions): PreparedRun {
+function prepare(o: LoopOptions, mcpTools: McpListing | undefined): PreparedRun {
   const specs = toolSpecs(o.engine.tools.values());
   const editFormat = o.editFormat ?? o.evolve?.choose(o.model.family, o.language ?? 'other');
   // The prompt shows the cards of the skills ws_skill can serve, unless the caller chose others.
@@ -165,6 +167,7 @@ function prepare(o: LoopOptions): PreparedRun {
       task: o.task,
       ...(editFormat && { editFormat }),
       ...(skills.length && { skills }),
+      ...(mcpTools && { mcpTools }),
     }),
     toolNames: specs.map((s) => s.name),
     argSchemas: new Map(specs.map((s) => [s.name, argsJsonSchema(s.schema)])),

@@ -1,13 +1,14 @@
 /**
  * The system prompt, in the parts the context budget measures: instructions (reply format, the
  * edit-format contract with a worked example and a worked repair, the recommended edit format,
- * skill cards) and tool cards (name + one-line contract + compact schema). Kept short on
+ * skill cards, the configured MCP servers' tool cards) and tool cards (name + one-line contract + compact schema). Kept short on
  * purpose: it must leave room for the work in a 4k-token window.
  */
 import { CANONICAL_DONE } from './parse.ts';
 import { compactArgs, type ToolSpec } from './call-schema.ts';
 import type { PromptParts } from './context.ts';
 import { FORMAT_TOOL, type EditFormat } from './evolve.ts';
+import { mcpCardsText, type McpListing } from './mcp-cards.ts';
 
 /** A skill card: the body is pulled on demand with ws_skill, never inlined. */
 export interface Skill {
@@ -21,6 +22,8 @@ export interface PromptInput {
   /** The edit format the run recommends (chosen by the bandit, or fixed). */
   readonly editFormat?: EditFormat;
   readonly skills?: readonly Skill[];
+  /** The configured MCP servers' tools, listed before the first step. */
+  readonly mcpTools?: McpListing;
 }
 
 /** The edit-format contract, word for word from the tool reference. */
@@ -86,6 +89,7 @@ export function buildPrompt(input: PromptInput): PromptParts {
   if (format) sections.push(`Preferred edit format: ${FORMAT_ADVICE[format]}`);
   sections.push(WORKED_EXAMPLE);
   if (input.skills?.length) sections.push(skillCards(input.skills));
+  if (input.mcpTools) sections.push(mcpCardsText(input.mcpTools));
   return { system: sections.join('\n\n'), tools: toolCards(input.tools), task: taskMessage(input.task) };
 }
 

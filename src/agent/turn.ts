@@ -89,7 +89,7 @@ export async function executeTurn(
     notes.push(...done.notes);
   } else {
     const mode = typeof s.approval === 'function' ? s.approval(index) : s.approval;
-    const reason = await approvalReason(mode, s.engine.tools.get(call.tool), call.args, s.isGated);
+    const reason = await approvalReason(mode, s.engine.tools.get(call.tool), call.args, s.engine.settings, s.isGated);
     const request = reason && { step: index, tool: call.tool, args: call.args, reason };
     if (request) {
       // No approver in ask mode means nobody can say yes: deny rather than act unasked.

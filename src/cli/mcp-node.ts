@@ -2,12 +2,12 @@
  * The CLI's MCP access, through the shared SDK client (platform/mcp-client.ts): Streamable HTTP
  * for a server with a `url`, stdio for one with a `command` — the process started through the
  * command sandbox the CLI chose (bubblewrap: no network, only the workspace writable), the same
- * as the model's commands.
+ * as the model's commands; its output counted while it streams and ended at the cap.
  */
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { McpAccess } from '../engine/mcp/access.ts';
 import { httpTransport, sdkMcp } from '../platform/mcp-client.ts';
 import type { CommandSandbox } from '../workspace/node/host-sandbox.ts';
+import { CappedStdioTransport } from './mcp-stdio.ts';
 
 /** Where a stdio server runs: the command sandbox and the workspace it may write. */
 export interface StdioPlace {
@@ -25,6 +25,6 @@ export function nodeMcp(place?: StdioPlace): McpAccess {
       cwd: place.root,
       env: {},
     });
-    return new StdioClientTransport({ command: spawn.file, args: spawn.args, env: spawn.env, stderr: 'ignore' });
+    return new CappedStdioTransport(spawn, maxBytes);
   });
 }

@@ -9,8 +9,9 @@ import { nodeModels } from './models-node.ts';
 
 /**
  * The Node host's outside access, for `slm call`, `slm batch`, `slm run` and `slm eval`;
- * `place`: where stdio MCP servers run (the workspace and its command sandbox).
+ * `place`: where stdio MCP servers run (the workspace and its command sandbox); `endpoint`: the
+ * OpenAI-compatible endpoint the run uses, whose own model list find_models adds.
  */
-export function nodeOutside(place?: StdioPlace): OutsideAccess {
-  return { web: nodeWebTransport, mcp: nodeMcp(place), models: nodeModels };
+export function nodeOutside(place?: StdioPlace, endpoint?: string): OutsideAccess {
+  return { web: nodeWebTransport, mcp: nodeMcp(place), models: nodeModels(endpoint) };
 }

@@ -18,6 +18,7 @@ import { normalizeArgs } from './aliases.ts';
 import { argTypes, coerceArgs, exampleArgs } from './arg-types.ts';
 import type { OutsideAccess } from './outside.ts';
 import { recordingTransport } from './web/web-log.ts';
+import { recordingMcp } from './mcp/mcp-log.ts';
 
 /** Runs after a writing tool succeeds (the post-edit syntax check); may rewrite the result and revert the change. */
 export type PostEditHook = (ctx: ToolContext, tool: string, result: ToolResult) => Promise<ToolResult>;
@@ -57,9 +58,13 @@ export class Engine {
     };
   }
 
-  /** The host's outside access with every web request logged in the session state, for the session record. */
+  /** The host's outside access with every web request and MCP exchange logged in the session state, for the session record. */
   private recorded(outside: OutsideAccess): OutsideAccess {
-    return outside.web ? { ...outside, web: recordingTransport(outside.web, this.state.webLog) } : outside;
+    return {
+      ...outside,
+      ...(outside.web && { web: recordingTransport(outside.web, this.state.webLog) }),
+      ...(outside.mcp && { mcp: recordingMcp(outside.mcp, this.state.mcpLog) }),
+    };
   }
 
   get workspace(): Workspace {

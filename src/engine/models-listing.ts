@@ -1,7 +1,7 @@
 /**
  * What find_models lists: one model this host can run, with the facts that decide whether to
  * pick it. The host builds the list (the engine knows no catalog): the CLI from the WebLLM and
- * GGUF catalogs and this machine's memory.
+ * GGUF catalogs and this machine's memory, and a configured endpoint's own list.
  */
 
 export interface ModelListing {
@@ -19,5 +19,11 @@ export interface ModelListing {
   readonly why?: string;
 }
 
+/** A host's model list, and what it could not find out (an endpoint that gave no list). */
+export interface ModelsList {
+  readonly models: readonly ModelListing[];
+  readonly notes?: readonly string[];
+}
+
 /** The host's model list. Never throws. */
-export type ModelsAccess = () => Promise<readonly ModelListing[]>;
+export type ModelsAccess = () => Promise<ModelsList>;

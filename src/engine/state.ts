@@ -5,6 +5,7 @@
  */
 
 import type { WebExchange } from './web/web-log.ts';
+import type { McpExchange } from './mcp/mcp-log.ts';
 
 export interface Checkpoint {
   readonly id: number;
@@ -33,6 +34,8 @@ export class SessionState {
   todo: readonly TodoItem[] = [];
   /** Every web request of this session with its answer, in order; the recorder takes each step's share. */
   readonly webLog: WebExchange[] = [];
+  /** Every MCP listing and call of this session with its answer, in order; the recorder takes each step's share. */
+  readonly mcpLog: McpExchange[] = [];
 
   markSeen(path: string, text: string): void {
     this.seen.set(path, text);

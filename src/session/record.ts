@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { EDIT_FORMATS, type EditFormat } from '../agent/evolve.ts';
 import { WEB_SEARCH_PROVIDERS, type EngineSettings } from '../engine/settings.ts';
 import type { WebExchange } from '../engine/web/web-log.ts';
+import type { McpExchange } from '../engine/mcp/mcp-log.ts';
 import { SHORT_HASH_HEX } from './hash.ts';
 import { ranNoCommand } from './needs-runner.ts';
 import { NOTE_CHARS, TITLE_CHARS } from './person-text.ts';
@@ -29,6 +30,10 @@ export const RECORD_LIMITS = Object.freeze({
   pathChars: 1024,
   taskChars: 20_000,
   webExchanges: 16,
+  /** A step's MCP calls, and on the first step the listing of every server (at most 32). */
+  mcpExchanges: 48,
+  /** An MCP answer's text (mcp_call reads at most 1 MiB). */
+  mcpChars: 1_100_000,
 });
 
 const hash = z
@@ -117,6 +122,27 @@ const webExchangeSchema = z.object({
   failure: z.object({ code: text(32), text: text(2000) }).optional(),
 }) satisfies z.ZodType<WebExchange>;
 
+/** One MCP listing or call and its answer (see engine/mcp/mcp-log.ts). */
+const mcpExchangeSchema = z.object({
+  server: text(64),
+  tool: text(256).optional(),
+  arguments: text(RECORD_LIMITS.textChars).optional(),
+  answer: z
+    .object({ text: text(RECORD_LIMITS.mcpChars), isError: z.boolean(), bytes: int(0, 64 * 1024 * 1024) })
+    .optional(),
+  tools: z
+    .array(
+      z.object({
+        name: text(256),
+        description: text(4000),
+        inputSchema: z.record(text(256), z.unknown()).optional(),
+      }),
+    )
+    .max(500)
+    .optional(),
+  failure: z.object({ code: text(32), text: text(2000) }).optional(),
+}) satisfies z.ZodType<McpExchange>;
+
 const stepSchema = z.object({
   /** Exactly what the model produced. */
   raw: text(RECORD_LIMITS.rawChars),
@@ -149,6 +175,8 @@ const stepSchema = z.object({
   approval: z.enum(['approved', 'denied', 'unapproved']).optional(),
   /** The web requests the step's tool made and their answers (body base64), so a replay answers them without the network. */
   web: z.array(webExchangeSchema).max(RECORD_LIMITS.webExchanges).optional(),
+  /** The MCP listings and calls the step made and their answers, so a replay answers them without contacting a server. */
+  mcp: z.array(mcpExchangeSchema).max(RECORD_LIMITS.mcpExchanges).optional(),
 });
 
 /**

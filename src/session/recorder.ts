@@ -50,7 +50,8 @@ export async function recordRun(o: RecordOptions): Promise<RecordedRun> {
     ...o,
     onStep: (step) => {
       pending = pending.then(async () => {
-        const record = await recordStep(step, ws, o.engine.state.webLog.splice(0));
+        const state = o.engine.state;
+        const record = await recordStep(step, ws, state.webLog.splice(0), state.mcpLog.splice(0));
         steps.push(record);
         o.onRecord?.(record, step);
       });
@@ -163,8 +164,16 @@ export function isShellStep(step: Step): boolean {
   return TEST_TOOLS.has(step.call.tool) || step.notes.some((n) => n.kind === 'final-tests');
 }
 
-/** `web`: the requests the step's tool made, with their answers, so a replay can answer them offline. */
-async function recordStep(step: Step, ws: Workspace, web: RecordedStep['web']): Promise<RecordedStep> {
+/**
+ * `web`: the requests the step's tool made, with their answers; `mcp`: the MCP listings and calls
+ * (the first step's includes the listing for the prompt's cards) — so a replay answers them offline.
+ */
+async function recordStep(
+  step: Step,
+  ws: Workspace,
+  web: RecordedStep['web'],
+  mcp: RecordedStep['mcp'],
+): Promise<RecordedStep> {
   return {
     raw: step.raw,
     ...(step.call && { call: { tool: step.call.tool, args: step.call.args } }),
@@ -182,5 +191,6 @@ async function recordStep(step: Step, ws: Workspace, web: RecordedStep['web']): 
     ...(step.tally && { tally: { ...step.tally } }),
     ...(step.approval && { approval: step.approval }),
     ...(web?.length && { web }),
+    ...(mcp?.length && { mcp }),
   };
 }

@@ -7,9 +7,8 @@
  * differs, a gated step that could not run without an approval, or the step the replay ended
  * before.
  */
-import type { ApprovalAnswer, ApprovalRequest } from '../agent/approvals.ts';
+import { isGatedCall, type ApprovalAnswer, type ApprovalRequest, type GateCheck } from '../agent/approvals.ts';
 import { stopText, type Step, type Stop } from '../agent/step.ts';
-import { isGatedShellCall } from '../engine/tools/run-command.ts';
 import type { EngineSettings } from '../engine/settings.ts';
 import { compareSteps, settingChanges, type Divergence, type SettingChange } from './divergence.ts';
 import type { Equivalence } from './equivalence.ts';
@@ -53,7 +52,7 @@ export function cannotStartText(text: string): string {
 export interface ReplayApprovals {
   /** Call from the step gate with the index of the step about to run. */
   at(index: number): void;
-  isGated(tool: string, args: unknown): Promise<boolean>;
+  readonly isGated: GateCheck;
   /** For a replayed step, the replay's answer (never a recorded approval); else undefined: ask the person. */
   answer(request: ApprovalRequest): ApprovalAnswer | undefined;
 }
@@ -76,7 +75,7 @@ export function replayApprovals(
   const deniedOnRecord = (step: number) => step <= upTo && recorded[step - 1]?.approval === 'denied';
   return {
     at: (index) => (current = index),
-    isGated: async (tool, args) => deniedOnRecord(current) || isGatedShellCall(tool, args),
+    isGated: async (tool, args, settings) => deniedOnRecord(current) || isGatedCall(tool, args, settings),
     answer: (request) => {
       if (request.step > upTo) return undefined;
       if (deniedOnRecord(request.step)) return false;

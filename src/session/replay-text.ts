@@ -18,7 +18,10 @@ export function stepHeader(check: StepCheck): string {
   const web = check.webFromRecord
     ? ` · ${check.webFromRecord} web request(s) answered from the record, not fetched`
     : '';
-  return `=== step ${check.index} · ${what} · ${mark}${web}`;
+  const mcp = check.mcpFromRecord
+    ? ` · ${check.mcpFromRecord} MCP exchange(s) answered from the record, no server contacted`
+    : '';
+  return `=== step ${check.index} · ${what} · ${mark}${web}${mcp}`;
 }
 
 /** `2 steps equivalent (memory → memory with Node v22.1.0)`, or '' when every step was identical. */
@@ -39,15 +42,20 @@ export function formatReplay(report: ReplayReport): string {
       ? ''
       : ` (recorded with engine ${report.recordedVersion}, replayed with ${report.replayVersion})`;
   const d = report.divergence;
-  const web = report.webFromRecord
-    ? `; ${report.webFromRecord} web request(s) were answered from the record, offline — nothing was fetched`
-    : '';
+  const web =
+    (report.webFromRecord
+      ? `; ${report.webFromRecord} web request(s) were answered from the record, offline — nothing was fetched`
+      : '') +
+    (report.mcpFromRecord
+      ? `; ${report.mcpFromRecord} MCP listing(s) and call(s) were answered from the record, offline — no server was contacted`
+      : '');
+  const bounds = report.bounds ? `\nbounds: ${report.bounds}` : '';
   if (!d) {
     const eq = equivalentText(report);
-    if (!eq) return `✓ reproduced: ${how}, every result and workspace matches the record${version}${web}\n`;
+    if (!eq) return `✓ reproduced: ${how}, every result and workspace matches the record${version}${web}${bounds}\n`;
     const steps = report.steps.filter((s) => s.equivalent);
     const detail = steps.map((s) => `step ${s.index} (${s.tool ?? 'no call'}): ${s.equivalent!.why}`);
-    return `✓ reproduced: ${how}; ${eq}, every other result and workspace matches the record byte for byte${version}${web}\n${detail.join('\n')}\n`;
+    return `✓ reproduced: ${how}; ${eq}, every other result and workspace matches the record byte for byte${version}${web}\n${detail.join('\n')}${bounds}\n`;
   }
   const lines = [`✗ diverged at ${d.index === 0 ? 'the start' : `step ${d.index}`} (${d.kind}): ${d.why}`];
   if (d.diff) lines.push(d.diff);
@@ -55,6 +63,6 @@ export function formatReplay(report: ReplayReport): string {
     lines.push(
       `${report.laterDivergences} later step${report.laterDivergences === 1 ? '' : 's'} differ too, most likely as a consequence.`,
     );
-  lines.push(`replayed ${how}${version}${web}`);
+  lines.push(`replayed ${how}${version}${web}${bounds}`);
   return `${lines.join('\n')}\n`;
 }

@@ -23,7 +23,8 @@ import type { RecordedStep, Session } from './record.ts';
 import { loopSettings, recordRun } from './recorder.ts';
 import { ReplayChecker, replayApprovals, type ReplayVerdict } from './replay-check.ts';
 import { seedStart } from './start.ts';
-import { replayTransport } from '../engine/web/web-log.ts';
+import { recordedOutside } from './recorded-outside.ts';
+import { boundsText, clampTimeouts, REPLAY_DEADLINE_MS } from './replay-bounds.ts';
 
 export interface ReplayOptions {
   /** A fresh, empty workspace to replay in (default: a new memory workspace). */
@@ -37,6 +38,8 @@ export interface ReplayOptions {
   readonly approved?: ReadonlySet<number>;
   /** Engine settings to replay with instead of the record's (a what-if): a difference they explain is said to be theirs. */
   readonly settings?: EngineSettings;
+  /** The whole replay's deadline in ms (default REPLAY_DEADLINE_MS). */
+  readonly deadlineMs?: number;
 }
 
 /** One replayed step beside its record. */
@@ -56,6 +59,8 @@ export interface StepCheck {
   readonly shellOutput?: string;
   /** How many web requests of this step were answered from the record instead of the network. */
   readonly webFromRecord?: number;
+  /** How many MCP listings and calls of this step were answered from the record instead of the server. */
+  readonly mcpFromRecord?: number;
   /** Present when the call was put before an approver: the replay's answer (never the recorded one). */
   readonly approval?: Step['approval'];
   /** Absent when the step reproduced. */
@@ -73,26 +78,35 @@ export interface ReplayReport extends ReplayVerdict {
   readonly steps: readonly StepCheck[];
   /** Web requests answered from the record (none reached the network). */
   readonly webFromRecord?: number;
+  /** MCP listings and calls answered from the record (no server was contacted). */
+  readonly mcpFromRecord?: number;
+  /** What bounded the replay: the record's timeouts clamped, the whole replay's deadline (and whether it was reached). */
+  readonly bounds?: string;
 }
 
 /** Replays `session` and compares every step with its record. */
 export async function replaySession(session: Session, opts: ReplayOptions = {}): Promise<ReplayReport> {
   const ws = opts.workspace ?? new MemoryWorkspace();
   const recorded = session.steps;
-  const settings = opts.settings ?? session.settings.engine;
+  // A record's timeouts are clamped to this build's defaults, and the whole replay has a deadline.
+  const bounded = clampTimeouts(opts.settings ?? session.settings.engine);
+  const settings = bounded.settings;
+  const deadlineMs = opts.deadlineMs ?? REPLAY_DEADLINE_MS;
+  const deadline = AbortSignal.timeout(deadlineMs);
+  const signal = opts.signal ? AbortSignal.any([opts.signal, deadline]) : deadline;
   const checker = await ReplayChecker.create(
     session,
     recorded.length,
     ws.runtime ? `${ws.kind} with ${ws.runtime}` : ws.kind,
     ws.runsCommands !== false,
-    opts.settings,
+    opts.settings ?? (bounded.clamped.length ? settings : undefined),
   );
   const seeded = await seedStart(ws, session.workspace);
   if (!seeded.ok) return { ...checker.cannotStart(seeded.text), steps: [] };
 
-  // The web requests the record kept are answered from it: a replay never reaches the network.
-  const web = replayTransport(recorded.flatMap((s) => s.web ?? []));
-  const engine = opts.engine ? opts.engine(ws, settings) : harnessEngine(ws, settings, session.harness, { web });
+  // The web requests and MCP calls the record kept are answered from it: a replay never reaches the network.
+  const outside = recordedOutside(recorded);
+  const engine = opts.engine ? opts.engine(ws, settings) : harnessEngine(ws, settings, session.harness, outside);
   const agent = session.settings.agent;
   const approvals = replayApprovals(recorded, recorded.length, opts.approved);
   const checks: StepCheck[] = [];
@@ -116,6 +130,7 @@ export async function replaySession(session: Session, opts: ReplayOptions = {}):
         ok: step.result?.ok ?? false,
         ...(actual.shellOutput !== undefined && { shellOutput: actual.shellOutput }),
         ...(actual.web?.length && { webFromRecord: actual.web.length }),
+        ...(actual.mcp?.length && { mcpFromRecord: actual.mcp.length }),
         ...(step.approval && { approval: step.approval }),
         ...(check && !check.reproduced && { divergence: check.divergence }),
         ...(check?.reproduced && check.equivalent && { equivalent: check.equivalent }),
@@ -143,10 +158,17 @@ export async function replaySession(session: Session, opts: ReplayOptions = {}):
     },
     seen: (index) => checker.seen(index),
     onRecord,
-    ...(opts.signal && { signal: opts.signal }),
+    signal,
   });
 
   await checking;
   if (held) emit({ ...held, seenText: held.resultText });
-  return { ...checker.outcome(result.stop), steps: checks, webFromRecord: web.answered() };
+  const bounds = boundsText(bounded.clamped, deadlineMs, deadline.aborted && !opts.signal?.aborted);
+  return {
+    ...checker.outcome(result.stop),
+    steps: checks,
+    webFromRecord: outside.webAnswered(),
+    mcpFromRecord: outside.mcpAnswered(),
+    ...(bounds && { bounds }),
+  };
 }

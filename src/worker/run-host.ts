@@ -442,7 +442,7 @@ export class RunHost {
           const answer = approvals?.answer(request);
           return answer === undefined ? controller.approve(request) : Promise.resolve(answer);
         },
-        ...(approvals && { isGated: (tool: string, args: unknown) => approvals.isGated(tool, args) }),
+        ...(approvals && { isGated: approvals.isGated }),
         signal: controller.signal,
         gate: async (index) => {
           await recorded;

@@ -19,6 +19,7 @@ import { MAX_SESSION_FILE_BYTES, parseSessionFile } from '../session/share-codec
 import { refuseRecord, type SessionCheck } from '../session/validate.ts';
 import { RECORD_LIMITS, type Session } from '../session/record.ts';
 import { harnessEngine } from '../session/naive-engine.ts';
+import { recordedOutside } from '../session/recorded-outside.ts';
 import { cannotStartText } from '../session/replay-check.ts';
 import { seedStart } from '../session/start.ts';
 import { sandboxRunner } from '../workspace/memory/js-sandbox.ts';
@@ -53,13 +54,9 @@ export async function openSessionWorkspace(session: Session): Promise<SessionWor
   const { ws, backend, runsCommands } = freshSessionWorkspace(session);
   const seeded = await seedStart(ws, session.workspace);
   if (!seeded.ok) return { ok: false, text: cannotStartText(seeded.text) };
-  const web = replayTransport(session.steps.flatMap((s) => s.web ?? []));
-  return {
-    ok: true,
-    engine: harnessEngine(ws, session.settings.engine, session.harness, { web }),
-    backend,
-    runsCommands,
-  };
+  // Web requests and MCP calls are answered from the record: opening a session reaches nothing outside.
+  const engine = harnessEngine(ws, session.settings.engine, session.harness, recordedOutside(session.steps));
+  return { ok: true, engine, backend, runsCommands };
 }
 
 /**

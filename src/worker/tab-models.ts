@@ -39,6 +39,6 @@ export function tabModels(gpu: () => Promise<GpuReport> = () => detectGpu()): Mo
       fits: m.memoryMB <= WASM_MEMORY_MB,
       why: `llama.cpp in WebAssembly here: needs about ${m.memoryMB} MB of the ${WASM_MEMORY_MB} MB it can address`,
     }));
-    return [...webllm, ...gguf];
+    return { models: [...webllm, ...gguf] };
   };
 }

@@ -17,6 +17,7 @@ import { replayApprovals } from '../../src/session/replay-check.ts';
 import { stepHeader } from '../../src/session/replay-text.ts';
 import { shareUrl } from '../../src/session/share-codec.ts';
 import { encodeText } from '../../src/engine/text.ts';
+import { DEFAULT_SETTINGS } from '../../src/engine/settings.ts';
 import { sandboxRunner } from '../../src/workspace/memory/js-sandbox.ts';
 import { MemoryWorkspace } from '../../src/workspace/memory/memory-workspace.ts';
 import { recordScript } from './support.ts';
@@ -146,11 +147,11 @@ describe('replayApprovals: the answers a replay gives', () => {
   it('puts a recorded denial before the approver again, and a gated command by the policy, never by the record', async () => {
     const denied = replayApprovals(recorded('denied'), 1);
     denied.at(1);
-    expect(await denied.isGated('ws_edit', { path: 'a.js' })).toBe(true);
+    expect(await denied.isGated('ws_edit', { path: 'a.js' }, DEFAULT_SETTINGS)).toBe(true);
     const approvedOnRecord = replayApprovals(recorded('approved'), 1);
     approvedOnRecord.at(1);
-    expect(await approvedOnRecord.isGated('ws_shell', { command: 'ls' })).toBe(false);
-    expect(await approvedOnRecord.isGated('ws_shell', { command: `touch ${MARKER}` })).toBe(true);
+    expect(await approvedOnRecord.isGated('ws_shell', { command: 'ls' }, DEFAULT_SETTINGS)).toBe(false);
+    expect(await approvedOnRecord.isGated('ws_shell', { command: `touch ${MARKER}` }, DEFAULT_SETTINGS)).toBe(true);
   });
 });
 

@@ -210,4 +210,29 @@ describe('patterns expand as bash expands them', () => {
     );
     expect(r.notes).toContainEqual(expect.objectContaining({ kind: 'refusal' }));
   });
+
+  // Judged again as it expanded, a word the command wrote keeps its reading (xargs's command is
+  // still `cat`), while a pattern's match never becomes a program name.
+  it.each([
+    { line: 'ls zz* | xargs --repl=Q cat Q', ok: true, says: /^one\ntwo\n\[exit code 0\]$/ },
+    { line: 'ls zz* | xargs -I Q cat Q', ok: true, says: /^one\ntwo\n\[exit code 0\]$/ },
+    { line: 'ls zz* | xargs cat', ok: true, says: /^one\ntwo\n\[exit code 0\]$/ },
+    {
+      line: 'ls zz* | xargs --max-procs=2 cat',
+      ok: false,
+      says: /xargs --max-procs=2 is not an option ws_shell carries out \(it does -0, -d, -n, -L, -I and -r\)/,
+    },
+  ])('$line after expansion: ok $ok', async ({ line, ok, says }) => {
+    writeFileSync(join(dir, 'zz1.txt'), 'one\n');
+    writeFileSync(join(dir, 'zz2.txt'), 'two\n');
+    try {
+      const r = await engine.call('ws_shell', { command: line });
+      expect(r.text).not.toMatch(/is not a read-only tool/);
+      expect(r.text).toMatch(says);
+      expect(r.ok).toBe(ok);
+    } finally {
+      rmSync(join(dir, 'zz1.txt'));
+      rmSync(join(dir, 'zz2.txt'));
+    }
+  });
 });

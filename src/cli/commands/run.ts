@@ -143,6 +143,14 @@ function numberOption(name: string, text: string | undefined, fallback: number):
   return n;
 }
 
+/** The base URL of an `openai:BASE_URL#MODEL` spec (find_models lists that endpoint's own models), else undefined. */
+function endpointOf(spec: string): string | undefined {
+  if (!spec.startsWith('openai:')) return undefined;
+  const rest = spec.slice('openai:'.length);
+  const hash = rest.lastIndexOf('#');
+  return hash > 0 ? rest.slice(0, hash) : undefined;
+}
+
 /** A model for the run; `close` frees what it holds (a local engine). */
 export interface RunModel {
   readonly model: Model;
@@ -275,7 +283,7 @@ async function runRun(argv: readonly string[], io: CliIO): Promise<number> {
   const engine = createEngine(
     root.ws,
     { context_window_tokens: context, ...settings?.settings },
-    { outside: nodeOutside({ sandbox: root.ws.sandbox, root: root.ws.root }) },
+    { outside: nodeOutside({ sandbox: root.ws.sandbox, root: root.ws.root }, endpointOf(req.model)) },
   );
   const ac = new AbortController();
   const onSigint = () => ac.abort();

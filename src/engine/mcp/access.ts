@@ -10,6 +10,8 @@ import type { McpServerConfig } from '../settings.ts';
 export interface McpToolInfo {
   readonly name: string;
   readonly description: string;
+  /** Its arguments' JSON schema as the server gave it (an object schema: `properties`, `required`). */
+  readonly inputSchema?: Record<string, unknown>;
 }
 
 /** Why a server gave no usable answer. */

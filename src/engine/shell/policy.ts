@@ -99,13 +99,16 @@ export function decideShell(parser: Parser, cmd: string): ShellDecision {
   }
 }
 
-/** A literal argument as the policy reads words: the command name plain, every other character quoted. */
-function literalWord(text: string, name: boolean): Word {
+/**
+ * A literal argument as the policy reads words: the command name unquoted, every other character
+ * quoted (nothing is expanded again); plain when the command itself wrote it.
+ */
+function literalWord(text: string, name: boolean, plain: boolean): Word {
   return {
     text,
     raw: text,
     quoted: [...text].flatMap((c) => Array.from({ length: c.length }, () => !name)),
-    plain: name,
+    plain,
   };
 }
 
@@ -113,10 +116,16 @@ function literalWord(text: string, name: boolean): Word {
  * Judges argument vectors that are already literal — a plan's stages after the runner expanded
  * their patterns — with the same command rules. A pattern can expand to more operands than the
  * command was judged with (`uniq [ab].txt` is `uniq a.txt b.txt`, which writes b.txt), so the
- * runner asks again before it runs anything.
+ * runner asks again before it runs anything. `written` marks the words the command itself
+ * wrote (not a pattern's matches): those are plain words, as the first judgment read them, so a
+ * command xargs runs is still recognised (a pattern's match never is: a file name must not choose
+ * the program).
  */
-export function decideLiteral(argv: readonly (readonly string[])[]): ShellDecision {
-  const stages = argv.map((a) => a.map((t, i) => literalWord(t, i === 0)));
+export function decideLiteral(
+  argv: readonly (readonly string[])[],
+  written?: readonly (readonly boolean[])[],
+): ShellDecision {
+  const stages = argv.map((a, s) => a.map((t, i) => literalWord(t, i === 0, i === 0 || written?.[s]?.[i] === true)));
   const judged = stages.map((words) => {
     const v = checkCommand(words);
     return isFinding(v) ? v : null;

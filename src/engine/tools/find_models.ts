@@ -1,7 +1,7 @@
 /**
  * find_models: the models this playground can run here and now, from the host's list (the
  * WebLLM and GGUF catalogs with size, context length, whether cached, whether they fit this
- * device). A `task` hint that reads like coding puts coding models first; otherwise smallest first.
+ * device, and a configured endpoint's own list). A `task` hint that reads like coding puts coding models first; otherwise smallest first.
  */
 import { z } from 'zod';
 import { defineTool } from '../tool.ts';
@@ -46,14 +46,16 @@ export const findModels = defineTool({
         'find_models has no model list on this host (the slm CLI gives one). Carry on with the model you have.',
         'no-models',
       );
-    const models = [...(await list())];
+    const got = await list();
+    const models = [...got.models];
+    const notes = got.notes?.length ? `\n${got.notes.join('\n')}` : '';
     const coding = args.task !== undefined && CODING_TASK.test(args.task);
     const rank = (m: ModelListing) => (coding && CODING_MODEL.test(`${m.id} ${m.label}`) ? 0 : 1);
     models.sort(
       (a, b) => rank(a) - rank(b) || (a.sizeMB ?? Infinity) - (b.sizeMB ?? Infinity) || a.id.localeCompare(b.id),
     );
-    if (!models.length) return ok('No models are listed on this host.');
+    if (!models.length) return ok(`No models are listed on this host.${notes}`);
     const order = coding ? 'coding models first, then smallest first' : 'smallest first';
-    return ok(`${models.length} model(s) this host can run (${order}):\n${models.map(line).join('\n')}`);
+    return ok(`${models.length} model(s) this host can run (${order}):\n${models.map(line).join('\n')}${notes}`);
   },
 });

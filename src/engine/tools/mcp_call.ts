@@ -9,6 +9,19 @@ import { defineTool } from '../tool.ts';
 import { fail, ok, refusal } from '../result.ts';
 import { outsideNote } from '../outside.ts';
 import { outsideBanner } from '../web/banner.ts';
+import type { EngineSettings } from '../settings.ts';
+
+/**
+ * Whether a call is an mcp_call to a configured server not marked read_only: such a call goes
+ * before a person in every approval mode (the loop asks; a replay never approves it).
+ */
+export function isGatedMcpCall(tool: string, args: unknown, settings: Pick<EngineSettings, 'mcp_servers'>): boolean {
+  if (tool !== 'mcp_call' || typeof args !== 'object' || args === null) return false;
+  const a = args as Record<string, unknown>;
+  const name = [a.server, a.server_name].find((v): v is string => typeof v === 'string');
+  const server = settings.mcp_servers.find((s) => s.name === name);
+  return server !== undefined && !server.read_only;
+}
 
 /** The largest answer read from a server, in bytes. */
 export const MCP_MAX_BYTES = 1024 * 1024;

@@ -81,7 +81,12 @@ function checkDeadline(budget: Budget, pattern: string): void {
 }
 
 export type Resolved =
-  | { readonly ok: true; readonly plan: ExecPlan }
+  | {
+      readonly ok: true;
+      readonly plan: ExecPlan;
+      /** Per stage, per word of its argv: true when the command wrote the word, false when a pattern gave it. */
+      readonly written: readonly (readonly boolean[])[];
+    }
   | { readonly ok: false; readonly why: string; readonly exitCode: number };
 
 function byCodeUnit(a: string, b: string): number {
@@ -210,13 +215,19 @@ function protectedPath(path: string): boolean {
   return path.split('/').some((seg) => seg === '.git' || seg === HARNESS_DIR);
 }
 
-async function expandArgs(ctx: PlanContext, args: readonly PlanArg[], budget: Budget): Promise<string[] | string> {
+async function expandArgs(
+  ctx: PlanContext,
+  args: readonly PlanArg[],
+  budget: Budget,
+  written: boolean[],
+): Promise<string[] | string> {
   const out: string[] = [];
   for (const a of args) {
     if (a.glob === undefined) {
       const over = spend(budget, [a.text]);
       if (over !== null) return `the argument ${JSON.stringify(a.text.slice(0, 60))} ${over}`;
       out.push(a.text);
+      written.push(true);
       continue;
     }
     const matches = await expand(ctx, a.glob, budget);
@@ -227,6 +238,7 @@ async function expandArgs(ctx: PlanContext, args: readonly PlanArg[], budget: Bu
     const over = spend(budget, words);
     if (over !== null) throw new GlobRefused(a.glob, over);
     out.push(...words);
+    for (const _ of words) written.push(false);
   }
   return out;
 }
@@ -260,10 +272,13 @@ async function stdinOf(ctx: PlanContext, input: PlanInput): Promise<ExecStage['s
  */
 export async function resolvePlan(ctx: PlanContext, plan: ShellPlan, deadline = Infinity): Promise<Resolved> {
   const stages: ExecStage[] = [];
+  const written: boolean[][] = [];
   const budget: Budget = { args: 0, bytes: 0, deadline };
   try {
     for (const s of plan.stages) {
-      const argv = await expandArgs(ctx, s.args, budget);
+      const words: boolean[] = [];
+      written.push(words);
+      const argv = await expandArgs(ctx, s.args, budget, words);
       if (typeof argv === 'string') return { ok: false, why: argv, exitCode: 2 };
       const stdin = await stdinOf(ctx, s.stdin);
       if (typeof stdin === 'object' && 'why' in stdin) return { ok: false, why: stdin.why, exitCode: 1 };
@@ -280,5 +295,5 @@ export async function resolvePlan(ctx: PlanContext, plan: ShellPlan, deadline = 
       return { ok: false, why: `the pattern ${JSON.stringify(e.pattern)} ${e.why}`, exitCode: e.exitCode };
     throw e;
   }
-  return { ok: true, plan: { stages } };
+  return { ok: true, plan: { stages }, written };
 }

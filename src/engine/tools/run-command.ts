@@ -63,9 +63,17 @@ export async function checkCommand(command: string): Promise<ShellDecision> {
  * or to a name that reads as an option. Null when the expanded command is no worse than the one
  * that was checked (or nothing was expanded).
  */
-function expandedAgain(plan: ShellPlan, resolved: ExecPlan, decision: ShellDecision): ShellDecision | null {
+function expandedAgain(
+  plan: ShellPlan,
+  resolved: ExecPlan,
+  written: readonly (readonly boolean[])[],
+  decision: ShellDecision,
+): ShellDecision | null {
   if (!plan.stages.some((st) => st.args.some((a) => a.glob !== undefined))) return null;
-  const again = decideLiteral(resolved.stages.map((st) => st.argv));
+  const again = decideLiteral(
+    resolved.stages.map((st) => st.argv),
+    written,
+  );
   const rank = { allow: 0, gated: 1, refuse: 2 } as const;
   return rank[again.decision] > rank[decision.decision] ? again : null;
 }
@@ -130,7 +138,7 @@ export async function runChecked(
   if (!resolved.ok) {
     return { ran: false, result: fail(`${tool} did not run ${shown}: ${resolved.why}.`, [policyNote]) };
   }
-  const expanded = expandedAgain(plan, resolved.plan, decision);
+  const expanded = expandedAgain(plan, resolved.plan, resolved.written, decision);
   if (expanded) {
     const argv = resolved.plan.stages.map((st) => st.argv.join(' ')).join(' | ');
     return {
