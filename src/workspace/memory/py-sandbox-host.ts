@@ -10,9 +10,20 @@
  * `python3` pays for the load; later ones find Python ready.
  */
 import { timedLoad } from '../../engine/lazy-load.ts';
-import type { PyAssets } from './py-sandbox.ts';
 import { sandboxFrame } from './sandbox-frame-link.ts';
 import type { SandboxLimits, SandboxSpawner, SandboxWorker } from './sandbox-worker.ts';
+
+/** Pyodide's files, as a Python job's worker gets them (see py-sandbox-runtime.js). */
+export interface PyAssets {
+  /** pyodide.mjs, the loader, as source text. */
+  readonly loader: string;
+  /** pyodide.asm.mjs, the Emscripten module, as source text. */
+  readonly asm: string;
+  readonly wasm: ArrayBuffer;
+  readonly stdlib: ArrayBuffer;
+  /** pyodide-lock.json's text. */
+  readonly lock: string;
+}
 
 /** Where Pyodide's files come from: the playground's origin in the tab; null where the worker finds them itself (Node tests). */
 export type PyAssetSource = () => Promise<PyAssets | null>;

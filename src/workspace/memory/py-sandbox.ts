@@ -16,20 +16,8 @@ import { applyWrites, filesForPython, readWrites, RETURN_BYTES, type PyWrites } 
 import mainSource from './py-sandbox-main.py?raw';
 import runtimeModule from './py-sandbox-runtime.js?raw';
 import { finished, runSandboxJob } from './sandbox-job.ts';
-import { PYODIDE_VERSION, type PyodideHost } from './py-sandbox-host.ts';
+import { PYODIDE_VERSION, type PyAssets, type PyodideHost } from './py-sandbox-host.ts';
 import { runtimeText } from './sandbox-source.ts';
-
-/** Pyodide's files, as a Python job's worker gets them (see py-sandbox-runtime.js). */
-export interface PyAssets {
-  /** pyodide.mjs, the loader, as source text. */
-  readonly loader: string;
-  /** pyodide.asm.mjs, the Emscripten module, as source text. */
-  readonly asm: string;
-  readonly wasm: ArrayBuffer;
-  readonly stdlib: ArrayBuffer;
-  /** pyodide-lock.json's text. */
-  readonly lock: string;
-}
 
 const WHERE = `python3 ran in Pyodide ${PYODIDE_VERSION} (CPython compiled to WebAssembly) in the browser sandbox (a worker in an opaque-origin frame with no network), over a copy of the workspace's files`;
 

@@ -8,7 +8,7 @@
 import wasmUrl from 'pyodide/pyodide.asm.wasm?url';
 import stdlibUrl from 'pyodide/python_stdlib.zip?url';
 import lockUrl from 'pyodide/pyodide-lock.json?url';
-import type { PyAssets } from './py-sandbox.ts';
+import type { PyAssets } from './py-sandbox-host.ts';
 
 async function fetched(url: string): Promise<Response> {
   const res = await fetch(url);
