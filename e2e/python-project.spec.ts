@@ -94,13 +94,23 @@ test('a Python project runs in Pyodide in the tab: tallies, bounds and no networ
   await expect(npmTest).toContainText('> python3 -m unittest discover -s tests');
   await expect(notes(page)).toContainText('test tally: 5 passed, 2 failed');
 
-  // Once Python is loaded, the .py check is CPython's own compile().
-  await callTool(page, 'ws_read', { path: 'calc.py' });
-  const compiled = await slowCall(page, 'ws_edit', {
-    path: 'calc.py',
-    old_str: 'def add(a, b):',
-    new_str: 'def add(a, b)',
-  });
+  // Once Python is loaded, the .py check is CPython's own compile(). It runs Python twice (the
+  // text before and after); the workers started ahead for that may still be starting right after
+  // the runs above (tens of seconds on a loaded machine), when the check says it was not judged
+  // and keeps the edit: then the file is put back and the edit tried again.
+  const calc = readFileSync(join(FIXTURE, 'calc.py'), 'utf8');
+  let compiled = page.getByTestId('result-text');
+  for (let attempt = 0; attempt < 6; attempt++) {
+    await slowCall(page, 'ws_write', { path: 'calc.py', content: calc });
+    await callTool(page, 'ws_read', { path: 'calc.py' });
+    compiled = await slowCall(page, 'ws_edit', {
+      path: 'calc.py',
+      old_str: 'def add(a, b):',
+      new_str: 'def add(a, b)',
+    });
+    if (!(await compiled.innerText()).includes('not judged')) break;
+    console.log(`attempt ${attempt + 1}: the check was not judged in time (Python still starting)`);
+  }
   await expect(compiled).toContainText(
     /^EDIT REVERTED — calc\.py parsed correctly before your change and does NOT parse after it \(CPython compile\(\)\): 4:14 SyntaxError: expected ':'/,
   );
