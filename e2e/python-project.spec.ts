@@ -94,28 +94,6 @@ test('a Python project runs in Pyodide in the tab: tallies, bounds and no networ
   await expect(npmTest).toContainText('> python3 -m unittest discover -s tests');
   await expect(notes(page)).toContainText('test tally: 5 passed, 2 failed');
 
-  // Once Python is loaded, the .py check is CPython's own compile(). It runs Python twice (the
-  // text before and after); the workers started ahead for that may still be starting right after
-  // the runs above (tens of seconds on a loaded machine), when the check says it was not judged
-  // and keeps the edit: then the file is put back and the edit tried again.
-  const calc = readFileSync(join(FIXTURE, 'calc.py'), 'utf8');
-  let compiled = page.getByTestId('result-text');
-  for (let attempt = 0; attempt < 6; attempt++) {
-    await slowCall(page, 'ws_write', { path: 'calc.py', content: calc });
-    await callTool(page, 'ws_read', { path: 'calc.py' });
-    compiled = await slowCall(page, 'ws_edit', {
-      path: 'calc.py',
-      old_str: 'def add(a, b):',
-      new_str: 'def add(a, b)',
-    });
-    if (!(await compiled.innerText()).includes('not judged')) break;
-    console.log(`attempt ${attempt + 1}: the check was not judged in time (Python still starting)`);
-  }
-  await expect(compiled).toContainText(
-    /^EDIT REVERTED — calc\.py parsed correctly before your change and does NOT parse after it \(CPython compile\(\)\): 4:14 SyntaxError: expected ':'/,
-  );
-  await screenshot(page, 'python-02-compile-check');
-
   // stdin from a pipe, and pytest's plain answer.
   await callTool(page, 'ws_write', {
     path: 'count.py',
@@ -191,4 +169,27 @@ test('a Python project runs in Pyodide in the tab: tallies, bounds and no networ
   await callTool(page, 'ws_write', { path: 'loop.js', content: 'for (;;) {}\n' });
   await slowCall(page, 'ws_shell', { command: 'node loop.js', timeout_ms: '20000' });
   await expect(notes(page)).toContainText('killed after 20000 ms (the sandbox worker was terminated)');
+
+  // Once Python is loaded, the .py check is CPython's own compile(). It runs Python twice (the
+  // text before and after); the workers started ahead for that may still be starting right after
+  // the runs above (tens of seconds on a loaded machine), when the check says it was not judged
+  // and keeps the edit: then the file is put back and the edit tried again.
+  const calc = readFileSync(join(FIXTURE, 'calc.py'), 'utf8');
+  let compiled = page.getByTestId('result-text');
+  for (let attempt = 0; attempt < 6; attempt++) {
+    await slowCall(page, 'ws_write', { path: 'calc.py', content: calc });
+    await callTool(page, 'ws_read', { path: 'calc.py' });
+    compiled = await slowCall(page, 'ws_edit', {
+      path: 'calc.py',
+      old_str: 'def add(a, b):',
+      new_str: 'def add(a, b)',
+    });
+    const text = await compiled.innerText();
+    if (text.startsWith('EDIT REVERTED') && text.includes('(CPython compile())')) break;
+    console.log(`attempt ${attempt + 1}: not CPython's verdict yet:\n${text}\n${await notes(page).innerText()}`);
+  }
+  await expect(compiled).toContainText(
+    /^EDIT REVERTED — calc\.py parsed correctly before your change and does NOT parse after it \(CPython compile\(\)\): 4:14 SyntaxError: expected ':'/,
+  );
+  await screenshot(page, 'python-02-compile-check');
 });
