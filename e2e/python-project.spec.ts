@@ -54,12 +54,12 @@ test('a Python project runs in Pyodide in the tab: tallies, bounds and no networ
   test.setTimeout(900_000);
   await openConsole(page);
   for (const [path, content] of fixtureFiles()) {
-    await callTool(page, 'ws_write', { path, content });
+    await slowCall(page, 'ws_write', { path, content });
     await expect(page.getByTestId('result-status')).toHaveText('ok');
   }
   // The starter's own tests are JavaScript: package.json's script is made the project's unittest run.
   await callTool(page, 'ws_read', { path: 'package.json' });
-  await callTool(page, 'ws_write', {
+  await slowCall(page, 'ws_write', {
     path: 'package.json',
     content: JSON.stringify({
       name: 'calc',
@@ -95,7 +95,7 @@ test('a Python project runs in Pyodide in the tab: tallies, bounds and no networ
   await expect(notes(page)).toContainText('test tally: 5 passed, 2 failed');
 
   // stdin from a pipe, and pytest's plain answer.
-  await callTool(page, 'ws_write', {
+  await slowCall(page, 'ws_write', {
     path: 'count.py',
     content: 'import sys\nprint("lines:", len(sys.stdin.read().splitlines()))\n',
   });
@@ -119,7 +119,7 @@ test('a Python project runs in Pyodide in the tab: tallies, bounds and no networ
       '    except Exception as e:',
       '        print(name, "failed:", type(e).__name__)',
     ].join('\n');
-    await callTool(page, 'ws_write', { path: 'net.py', content: probe });
+    await slowCall(page, 'ws_write', { path: 'net.py', content: probe });
     const net = await slowCall(page, 'ws_shell', { command: 'python3 net.py', timeout_ms: '120000' });
     await expect(net).toContainText('socket failed:');
     await expect(net).toContainText('urlopen failed:');
@@ -146,13 +146,13 @@ test('a Python project runs in Pyodide in the tab: tallies, bounds and no networ
     'open(".git/hooks/pre-commit", "w").write("#!/bin/sh\\necho owned\\n")',
     'print("wrote the hook")',
   ].join('\n');
-  await callTool(page, 'ws_write', { path: 'escape.py', content: escape });
+  await slowCall(page, 'ws_write', { path: 'escape.py', content: escape });
   const esc = await slowCall(page, 'ws_shell', { command: 'python3 escape.py', timeout_ms: '120000' });
   await expect(esc).toContainText('passwd: FileNotFoundError');
   await expect(notes(page)).toContainText('it wrote .git/hooks/pre-commit; not kept');
 
   // A huge print is cut while it runs: head and tail kept, the middle counted.
-  await callTool(page, 'ws_write', {
+  await slowCall(page, 'ws_write', {
     path: 'big.py',
     content: 'import sys\nfor i in range(200):\n    sys.stdout.write("x" * 500_000)\nprint("\\nthe end")\n',
   });
@@ -162,11 +162,11 @@ test('a Python project runs in Pyodide in the tab: tallies, bounds and no networ
   await screenshot(page, 'python-03-big-print');
 
   // An infinite loop ends at the timeout, with the message node's gets.
-  await callTool(page, 'ws_write', { path: 'loop.py', content: 'while True:\n    pass\n' });
+  await slowCall(page, 'ws_write', { path: 'loop.py', content: 'while True:\n    pass\n' });
   await slowCall(page, 'ws_shell', { command: 'python3 loop.py', timeout_ms: '20000' });
   await expect(page.getByTestId('result-status')).toHaveText('failed');
   await expect(notes(page)).toContainText('killed after 20000 ms (the sandbox worker was terminated)');
-  await callTool(page, 'ws_write', { path: 'loop.js', content: 'for (;;) {}\n' });
+  await slowCall(page, 'ws_write', { path: 'loop.js', content: 'for (;;) {}\n' });
   await slowCall(page, 'ws_shell', { command: 'node loop.js', timeout_ms: '20000' });
   await expect(notes(page)).toContainText('killed after 20000 ms (the sandbox worker was terminated)');
 
