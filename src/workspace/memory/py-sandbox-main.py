@@ -70,6 +70,19 @@ def parse(argv):
     return opts, warnings, "file", argv[i], argv[i + 1 :]
 
 
+def refuse_network():
+    """Emscripten's sockets answer connect() at once and only then try a WebSocket, which the
+    frame's policy blocks: the program would be told it connected. Say what is true instead."""
+    import errno
+    import socket
+
+    def refuse(self, *args, **kwargs):
+        raise OSError(errno.ENETUNREACH, "Network is unreachable: the Python sandbox has no network")
+
+    for name in ("connect", "connect_ex", "sendto"):
+        setattr(socket.socket, name, refuse)
+
+
 def report(exc):
     """Prints `exc` as CPython does at exit, without the frames of this file; returns the exit code."""
     import traceback
@@ -125,6 +138,7 @@ def main(argv, stdin_has_data, env):
         except Exception as exc:  # noqa: BLE001 - CPython also ignores a bad -W with a message
             print(f"Invalid -W option ignored: {exc}", file=sys.stderr)
     safe = "I" in opts or "P" in opts
+    refuse_network()
     import runpy
 
     try:
