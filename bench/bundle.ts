@@ -24,6 +24,8 @@ const ENGINE_FIRST_GZ_KB = 250;
 const WEBLLM_MARKER = 'PrefillChunkSizeSmallerThanImageError';
 /** An error message in @wllama/wllama's esm/index.js that survives minification and no code of ours says. */
 const WLLAMA_MARKER = '"default" is missing from pathConfig';
+/** The Emscripten module's factory in pyodide.asm.mjs, which no code of ours names. */
+const PYODIDE_MARKER = '_createPyodideModule';
 /** llama.cpp's wasm, as Vite names the asset (`wllama-HASH.wasm`). */
 const isLlamaWasm = (f: string) => /^wllama-[\w-]+\.wasm$/.test(f);
 
@@ -116,6 +118,27 @@ async function wasmRow(
   };
 }
 
+/** Pyodide's files as the build holds them, all fetched on the first `python3` (the loader and module come as chunks of their text). */
+async function pyodideRow(dir: string, g: BuildGraph): Promise<BenchRow> {
+  const files = (await readdir(join(dir, 'assets'))).filter((f) =>
+    /^(?:pyodide\.asm-[\w-]+\.wasm|python_stdlib-[\w-]+\.zip|pyodide-lock-[\w-]+\.json)$/.test(f),
+  );
+  let bytes = 0;
+  let gzBytes = 0;
+  for (const f of files) {
+    const buf = await readFile(join(dir, 'assets', f));
+    bytes += buf.length;
+    gzBytes += gzipSync(buf).length;
+  }
+  const chunks = [...new Set([...byPrefix(g, 'pyodide-'), ...holding(g, PYODIDE_MARKER)])];
+  const text = sizeOf(g.chunks, chunks);
+  return {
+    figure: `Pyodide: wasm, standard library, lock file + loader chunks (${files.length} + ${chunks.length} files)`,
+    ours: kb({ bytes: bytes + text.bytes, gzBytes: gzBytes + text.gzBytes }),
+    baseline: 'fetched by the engine worker on the first python3',
+  };
+}
+
 /** The chunks holding a library's marker string. */
 const holding = (g: BuildGraph, marker: string): string[] =>
   [...g.chunks.values()].filter((c) => c.file.endsWith('.js') && c.text.includes(marker)).map((c) => c.file);
@@ -194,6 +217,8 @@ export function bundleSection(): BenchSectionDef {
         ),
         await noLibraryRow(g, 'WebLLM', '@mlc-ai/web-llm', WEBLLM_MARKER),
         await noLibraryRow(g, 'wllama', '@wllama/wllama', WLLAMA_MARKER),
+        await pyodideRow(build.dir, g),
+        await noLibraryRow(g, 'Pyodide', 'pyodide/pyodide.asm.mjs', PYODIDE_MARKER),
         { figure: 'vite build (wall time)', ours: `${(build.ms / 1000).toFixed(1)} s`, baseline: '' },
       ];
       return { title, unit: 'KB gzipped (raw); baseline: the whole app eager, or what loads the chunk', rows };

@@ -15,6 +15,7 @@ import { gitStatusSection } from './git-status.ts';
 import { latencySection } from './latency.ts';
 import { patchCorpusSection } from './patch.ts';
 import { patchHunksSection } from './patch-hunks.ts';
+import { pythonSection } from './python.ts';
 import { pathCorpusSection } from './paths.ts';
 import { shareSection } from './share.ts';
 import { shellLongSection } from './shell-long.ts';
@@ -41,6 +42,7 @@ const SECTIONS: readonly BenchSectionDef[] = [
   shareSection(),
   bundleSection(),
   browserSection(),
+  pythonSection(),
   ggufSection(),
   wllamaSection(),
   tokensSection(),

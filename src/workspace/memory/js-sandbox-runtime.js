@@ -16,7 +16,7 @@
  * Workspace modules become blob: URLs created here, their specifiers replaced at the offsets
  * the host computed; each test file gets fresh URLs, so module state does not leak from one
  * file to the next (Node runs each file in its own process). Output is bounded here as it is
- * written — the head is sent as it comes, then a rolling tail every 50 ms — and the host
+ * written (sandbox-output.js: the head is sent as it comes, then a rolling tail every 50 ms) and the host
  * bounds it again.
  *
  * The job arrives on, and every message leaves by, a private MessagePort handed to `serve`
@@ -25,6 +25,7 @@
  * after the program has run — write output, post messages, print the tally — uses only the
  * built-ins captured below, at load, so a program that patches prototypes cannot change it.
  */
+import { makeOutput } from './sandbox-output.js';
 
 /**
  * @typedef {{ start: number, end: number, target: string, dynamic: boolean }} Dep
@@ -44,9 +45,6 @@ const strSlice = /** @type {(s: string, start: number, end?: number) => string} 
 const strIndexOf = /** @type {(s: string, search: string, from?: number) => number} */ (
   uncurry(String.prototype.indexOf)
 );
-const strCharCodeAt = /** @type {(s: string, i: number) => number} */ (uncurry(String.prototype.charCodeAt));
-const dateNow = Date.now;
-const mathMax = Math.max;
 const defineProperty = Object.defineProperty;
 const indirectEval = globalThis.eval;
 const reflectDelete = Reflect.deleteProperty;
@@ -66,64 +64,6 @@ Object.freeze(ExitSignal.prototype);
 
 /** The timer functions as they were before the program's tracked ones replaced them. */
 const realSetTimeout = globalThis.setTimeout.bind(globalThis);
-
-/**
- * UTF-8 length of `s`: 2 bytes below U+0800, 3 above, 4 for a surrogate pair (2 per half).
- * @param {string} s
- */
-function utf8Length(s) {
-  let n = s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = strCharCodeAt(s, i);
-    if (c >= 0x80) n += c < 0x800 || (c >= 0xd800 && c <= 0xdfff) ? 1 : 2;
-  }
-  return n;
-}
-
-/**
- * The bounded output stream: the first `headChars` go out as written; after that only a
- * rolling tail of `tailChars` is kept and sent at most every 50 ms and at the end.
- * @param {Io} io
- * @param {number} headChars
- * @param {number} tailChars
- */
-function makeOutput(io, headChars, tailChars) {
-  let headLeft = headChars;
-  let tail = '';
-  let total = 0;
-  let dirty = false;
-  let last = 0;
-  let closed = false;
-  const flush = () => {
-    if (!dirty) return;
-    dirty = false;
-    last = dateNow();
-    io.post({ type: 'tail', text: tail, total });
-  };
-  return {
-    /** @param {string} text */
-    write(text) {
-      if (closed || text === '') return;
-      total += utf8Length(text);
-      if (headLeft > 0) {
-        const part = strSlice(text, 0, headLeft);
-        headLeft -= part.length;
-        io.post({ type: 'head', text: part });
-        text = strSlice(text, part.length);
-        if (text === '') return;
-      }
-      const joined = tail + text;
-      tail = strSlice(joined, mathMax(0, joined.length - tailChars));
-      dirty = true;
-      if (dateNow() - last > 50) flush();
-    },
-    flush,
-    close() {
-      flush();
-      closed = true;
-    },
-  };
-}
 
 /**
  * @param {Job} job

@@ -1,13 +1,14 @@
 /**
  * `python3`, `python` and `pytest` inside the offline shell: each hands its arguments to a
- * program engine (on a Node host, this machine's Python over a copy of the files), as `node` does (node-commands.ts). `pytest …` runs as
- * `python3 -m pytest …`. A shell made without a Python engine (the tab's, today) says so and
- * where Python does run.
+ * program engine (on a Node host, this machine's Python over a copy of the files; in the tab,
+ * Pyodide in the sandbox frame, py-sandbox.ts), as `node` does (node-commands.ts). `pytest …`
+ * runs as `python3 -m pytest …`. A shell made without a Python engine says so and where Python
+ * does run.
  */
 import { defineCommand, type Command } from 'just-bash';
 import { runInEngine, type CommandRun, type JsEngine, type Out } from './node-commands.ts';
 
-/** What `python3` answers in a memory workspace that has no Python engine (the browser tab today). */
+/** What `python3` answers in a memory workspace made without a Python engine. */
 export const NO_PYTHON_ENGINE =
   'python3 is not available in this workspace: the in-memory workspace here has no Python runtime. ' +
   'Python runs with `slm` on a machine that has python3 (slm call/run/batch on a directory, slm eval, slm replay), inside the OS sandbox.';

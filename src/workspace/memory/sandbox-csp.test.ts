@@ -40,7 +40,8 @@ describe('the sandbox frame policy', () => {
 
   it.each([
     ['default-src', "'none'"],
-    ['script-src', `'${SANDBOX_SCRIPT_HASH}' blob:`],
+    // WebAssembly may compile (Pyodide); eval and every other source stay forbidden.
+    ['script-src', `'${SANDBOX_SCRIPT_HASH}' blob: 'wasm-unsafe-eval'`],
     ['worker-src', 'blob:'],
     ['connect-src', "'none'"],
     ['font-src', "'none'"],

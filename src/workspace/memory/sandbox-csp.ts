@@ -1,7 +1,8 @@
 /**
  * The sandbox frame's Content-Security-Policy (public/sandbox.html): its one inline script by
- * hash, the runtime's blob: worker and modules, and nothing else — no fetch, connection, font,
- * image, media, frame or script from anywhere. The frame's workers inherit it. vite.config.ts
+ * hash, the runtime's blob: worker and modules, WebAssembly compiled from bytes (Pyodide,
+ * py-sandbox.ts), and nothing else — no fetch, connection, font, image, media, frame or script
+ * from anywhere. The frame's workers inherit it. vite.config.ts
  * sends it as a header for the frame's path on the dev and preview servers (`sandboxCsp()`);
  * a host serving the build must send the same header for /sandbox.html (the meta tag in the
  * file repeats the policy, less `frame-ancestors`, which only a header can carry).
@@ -17,7 +18,7 @@ export const SANDBOX_SCRIPT_HASH = 'sha256-P5mVBZ63YFB3a9RKmVx96rz0+NTk6Z4pq5PcJ
 /** The policy as the frame's meta tag carries it. */
 export const SANDBOX_CSP_META = [
   "default-src 'none'",
-  `script-src '${SANDBOX_SCRIPT_HASH}' blob:`,
+  `script-src '${SANDBOX_SCRIPT_HASH}' blob: 'wasm-unsafe-eval'`,
   'worker-src blob:',
   "connect-src 'none'",
   "font-src 'none'",

@@ -6,8 +6,8 @@
 import type { SandboxModule } from './js-sandbox-modules.ts';
 
 export interface SandboxWorker {
-  /** Sends the job on the runtime's private channel. */
-  postMessage(message: SandboxJob): void;
+  /** Sends the job (a SandboxJob, or a Python job for py-sandbox-runtime.js) on the runtime's private channel. */
+  postMessage(message: object): void;
   /** Messages the runtime sent on its private channel, and nothing else. */
   onMessage(handler: (data: unknown) => void): void;
   /** The worker failed to start or crashed outside the job's own error handling. */

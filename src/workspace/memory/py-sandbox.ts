@@ -1,0 +1,91 @@
+/**
+ * The browser's Python engine: `python3`, `python` and `pytest` for the memory workspace run
+ * CPython compiled to WebAssembly (Pyodide) in a worker of the same sandbox frame as JavaScript
+ * (sandbox-frame-link.ts): an opaque origin whose policy forbids every fetch and connection, so
+ * a socket or urlopen reaches nothing. Pyodide is loaded on the first use only (its files come
+ * from the playground's own origin, pyodide-assets.ts, and that first load is timed as a
+ * first-use load, lazy-load.ts); every job then gets a fresh worker, which starts Pyodide from
+ * those bytes, runs python3's command line (py-sandbox-main.py) over a copy of the workspace's
+ * files (py-sandbox-files.ts), and is terminated when the job exits, times out, is cancelled or
+ * grows past the memory cap (sandbox-job.ts). What the program wrote comes back through the
+ * protected-state rules.
+ */
+import type { ExecResult, PythonState } from '../../engine/workspace.ts';
+import { isTimeout, type JsEngine, type JsRequest } from './node-commands.ts';
+import { applyWrites, filesForPython, readWrites, RETURN_BYTES, type PyWrites } from './py-sandbox-files.ts';
+import mainSource from './py-sandbox-main.py?raw';
+import runtimeModule from './py-sandbox-runtime.js?raw';
+import { finished, runSandboxJob } from './sandbox-job.ts';
+import { PYODIDE_VERSION, type PyAssets, type PyodideHost } from './py-sandbox-host.ts';
+import { runtimeText } from './sandbox-source.ts';
+
+const WHERE = `python3 ran in Pyodide ${PYODIDE_VERSION} (CPython compiled to WebAssembly) in the browser sandbox (a worker in an opaque-origin frame with no network), over a copy of the workspace's files`;
+
+/** The runtime as the sandbox worker loads it. */
+const runtimeSource = runtimeText(runtimeModule);
+
+export class PyodideEngine implements JsEngine {
+  /** `host`: the files, the worker started ahead and the first load, shared by this thread's engines. */
+  constructor(private readonly host: PyodideHost) {}
+
+  state(): PythonState {
+    return this.host.ready ? 'ready' : 'not-loaded';
+  }
+
+  async run(req: JsRequest): Promise<ExecResult> {
+    if (req.program !== 'python3') return finished(127, `${req.program} is not a Python program\n`, WHERE);
+    const timing = this.host.timeFirstLoad();
+    let assets: PyAssets | null;
+    try {
+      assets = await this.host.assets();
+    } catch (e) {
+      this.host.ended(null, runtimeSource);
+      await timing;
+      const why = `Pyodide's files could not be loaded from the playground (${(e as Error).message})`;
+      return finished(126, `python3: ${why}; try again, or reload the page\n`, `${WHERE}; ${why}`);
+    }
+    const passed = await filesForPython(req.fs, req.root);
+    const headChars = Math.ceil(req.maxOutputBytes / 2);
+    const job = {
+      files: passed.files,
+      root: req.root,
+      cwd: req.cwd,
+      argv: [...req.args],
+      env: req.env,
+      stdin: req.stdin ?? null,
+      main: mainSource,
+      headChars,
+      tailChars: req.maxOutputBytes - headChars,
+      returnBytes: RETURN_BYTES,
+    };
+    let writes: PyWrites | null = null;
+    const worker = this.host.take(assets, runtimeSource);
+    const result = await runSandboxJob(
+      {
+        spawn: () => worker,
+        limits: this.host.limits,
+        runtime: runtimeSource,
+        job,
+        headChars,
+        tailChars: job.tailChars,
+        program: 'python3',
+        sandbox: 'Python sandbox',
+        where: WHERE,
+        other: (m) => {
+          if (m.type === 'loaded') this.host.started();
+          else if (m.type === 'files') writes ??= readWrites(m);
+        },
+      },
+      req,
+    );
+    this.host.ended(assets, runtimeSource);
+    await timing;
+    const notes: string[] = [];
+    if (passed.left.length)
+      notes.push(`not copied in (over the size a run may take, or nested too deep): ${passed.left.join(', ')}`);
+    // A killed program's writes never arrive: the workspace is as it was.
+    if (writes && !result.timedOut && !isTimeout(req.signal))
+      notes.push(...(await applyWrites(req.fs, req.root, writes)));
+    return notes.length ? { ...result, backendNote: `${result.backendNote}; ${notes.join('; ')}` } : result;
+  }
+}
