@@ -14,7 +14,6 @@ import { ScriptedModel } from '../agent/models/scripted.ts';
 import { recordedRunById } from '../agent/scripts/starter-run.ts';
 import { stopText, type Stop } from '../agent/step.ts';
 import type { Engine } from '../engine/engine.ts';
-import { replayTransport } from '../engine/web/web-log.ts';
 import { MAX_SESSION_FILE_BYTES, parseSessionFile } from '../session/share-codec.ts';
 import { refuseRecord, type SessionCheck } from '../session/validate.ts';
 import { RECORD_LIMITS, type Session } from '../session/record.ts';
