@@ -24,8 +24,8 @@ test("one task on the test model: live sessions graded, every number labelled th
   test.setTimeout(300_000);
   await page.goto('/');
   await page.getByRole('radio', { name: /llama\.cpp in this tab/ }).check();
-  await page.getByLabel('Context window (tokens)').fill(String(CONTEXT));
   await page.getByLabel('A .gguf file on this computer').check();
+  await page.getByLabel('Context window (tokens)').fill(String(CONTEXT));
   await page.getByTestId('gguf-file').setInputFiles(modelPath);
   await expect(page.getByText(`${TEST_MODEL_FILE} (`)).toBeVisible();
 

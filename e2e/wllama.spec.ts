@@ -66,6 +66,11 @@ async function chooseLlamaCpp(page: Page, maxSteps: number): Promise<void> {
   await page.goto('/');
   await page.getByRole('radio', { name: /llama\.cpp in this tab/ }).check();
   await page.getByLabel('Max steps').fill(String(maxSteps));
+}
+
+/** A GGUF from `source`, at the window the test model needs (a catalog model shows a window choice instead of this field). */
+async function chooseSource(page: Page, source: 'A .gguf file on this computer' | 'A GGUF URL'): Promise<void> {
+  await page.getByLabel(source).check();
   await page.getByLabel('Context window (tokens)').fill(String(CONTEXT));
 }
 
@@ -97,7 +102,7 @@ test('a generated GGUF picked from disk runs the agent for five steps, every out
   await expect(page.getByTestId('gguf-catalog')).toContainText('Qwen2.5-Coder 0.5B Instruct');
   await page.getByTestId('gguf-catalog').scrollIntoViewIfNeeded();
   await screenshot(page, '39-llamacpp-catalog');
-  await page.getByLabel('A .gguf file on this computer').check();
+  await chooseSource(page, 'A .gguf file on this computer');
   await page.getByTestId('gguf-file').setInputFiles(modelPath);
   await expect(page.getByText(`${TEST_MODEL_FILE} (`)).toBeVisible();
   await screenshot(page, '40-llamacpp-start');
@@ -157,7 +162,7 @@ test('Stop ends a llama.cpp run while the model is writing; a GGUF URL is downlo
   const server = await serveModel(slow);
   try {
     await chooseLlamaCpp(page, 50);
-    await page.getByLabel('A GGUF URL').check();
+    await chooseSource(page, 'A GGUF URL');
     await page.getByTestId('gguf-url').fill(server.missing);
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     await expect(page.getByTestId('run-stop')).toContainText(
