@@ -98,6 +98,10 @@ describe('openEvalSuite', () => {
 
 const sandbox = await probeHostSandbox();
 const open = 'kind' in sandbox ? sandboxedMemoryWorkspaces(sandbox) : undefined;
+if (!open)
+  console.log(
+    `skipped: the eval host on an opened suite grades in the OS sandbox, and there is none here (${'why' in sandbox ? sandbox.why : 'no sandbox'})`,
+  );
 
 describe.skipIf(!open)('the eval host on an opened suite', () => {
   it('runs the chosen tasks of the opened suite with the reference model, and names the suite in its results', async () => {
