@@ -6,8 +6,7 @@
  * skipped test), as python-host.test.ts runs it on this machine's CPython. e2e/python-project.spec.ts
  * runs the same in Chromium's sandbox frame.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../engine/create.ts';
 import { onLoad, type LoadTiming } from '../../engine/lazy-load.ts';
@@ -19,25 +18,13 @@ import { PyodideHost, PYTHON_LOAD } from './py-sandbox-host.ts';
 import { ShellRunner } from './shell-runner.ts';
 import { pythonThreadWorker, threadWorker } from '../../../tests/support/sandbox-thread.ts';
 import { useNodeWasm } from '../../../tests/support/node-wasm.ts';
+import { filesUnder } from '../../../tests/support/files-under.ts';
 
 useNodeWasm();
 
 const FIXTURE = join(import.meta.dirname, '../../../tests/fixtures/python-unittest');
 /** Starting Pyodide takes seconds (tens on a loaded machine); every run gets this long. */
 const TIMEOUT = 120_000;
-
-function filesUnder(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string) => {
-    for (const name of readdirSync(d)) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else out[relative(dir, p)] = readFileSync(p, 'utf8');
-    }
-  };
-  walk(dir);
-  return out;
-}
 
 // One host for the file, as the tab has one: the first run loads, later ones find a worker started ahead.
 const loads: LoadTiming[] = [];

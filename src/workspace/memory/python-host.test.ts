@@ -5,9 +5,8 @@
  * project is tests/fixtures/python-unittest (5 passing, 1 failing, 1 erroring, 1 skipped test).
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../engine/create.ts';
 import { MemoryWorkspace } from './memory-workspace.ts';
@@ -17,6 +16,7 @@ import { NO_PYTHON_ENGINE } from './python-commands.ts';
 import { probeHostSandbox } from '../node/host-sandbox.ts';
 import { hostPython, NO_HOST_PYTHON } from '../node/host-python.ts';
 import { useNodeWasm } from '../../platform/node-wasm.ts';
+import { filesUnder } from '../../../tests/support/files-under.ts';
 
 useNodeWasm();
 
@@ -28,19 +28,6 @@ if (!sandbox)
 if (!python) console.log('python host tests skipped: no python3 on this machine');
 
 const FIXTURE = join(import.meta.dirname, '../../../tests/fixtures/python-unittest');
-
-function filesUnder(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string) => {
-    for (const name of readdirSync(d)) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else out[relative(dir, p)] = readFileSync(p, 'utf8');
-    }
-  };
-  walk(dir);
-  return out;
-}
 
 async function engineOver(files: Record<string, string>, settings = {}) {
   const ws = new MemoryWorkspace(
