@@ -217,12 +217,14 @@ test('export, then import by the file picker and by dropping the file on the sta
   await expect(verdict(page)).toHaveText('✓ Reproduced: all 7 replayed steps match the record');
   await expect(page.getByTestId('session-bar')).toContainText('Opened from a file');
 
+  // A file with no title (as older exports are) is named after itself.
+  const untitled = JSON.stringify({ ...JSON.parse(text), title: undefined });
   await page.getByRole('link', { name: 'Start' }).click();
   const transfer = await page.evaluateHandle((t) => {
     const dt = new DataTransfer();
     dt.items.add(new File([t], 'dropped.session.json', { type: 'application/json' }));
     return dt;
-  }, text);
+  }, untitled);
   await page.locator('.start').dispatchEvent('dragover', { dataTransfer: transfer });
   await page.locator('.start').dispatchEvent('drop', { dataTransfer: transfer });
   await expect(page.getByTestId('session-bar')).toContainText('dropped');
