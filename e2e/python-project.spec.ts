@@ -166,10 +166,9 @@ test('a Python project runs in Pyodide in the tab: tallies, bounds and no networ
   await slowCall(page, 'ws_shell', { command: 'python3 loop.py', timeout_ms: '20000' });
   await expect(page.getByTestId('result-status')).toHaveText('failed');
   await expect(notes(page)).toContainText(/killed after \d+ ms \(the sandbox worker was terminated\)/);
-  // An ES module: this project's package.json has no "type", and a CommonJS file is evaluated by
-  // the sandbox with eval, which the frame's policy refuses (a known defect, tracked on the issue).
-  await slowCall(page, 'ws_write', { path: 'loop.mjs', content: 'for (;;) {}\n' });
-  await slowCall(page, 'ws_shell', { command: 'node loop.mjs', timeout_ms: '20000' });
+  // CommonJS: this project's package.json has no "type".
+  await slowCall(page, 'ws_write', { path: 'loop.js', content: 'for (;;) {}\n' });
+  await slowCall(page, 'ws_shell', { command: 'node loop.js', timeout_ms: '20000' });
   await expect(notes(page)).toContainText(/killed after \d+ ms \(the sandbox worker was terminated\)/);
 
   // Once Python is loaded, the .py check is CPython's own compile(). It runs Python twice (the

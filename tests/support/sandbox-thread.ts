@@ -1,7 +1,8 @@
 /**
  * The JavaScript sandbox's worker for Node tests: a worker_threads thread that imports the very
  * runtime source the browser gets and serves its job on a private MessageChannel, as the
- * browser's frame does, with modules as data: URLs (Node cannot import blob: URLs). The host
+ * browser's frame does, with modules as data: URLs (Node cannot import blob: URLs) and CommonJS
+ * run as a classic script by node:vm (where the browser uses importScripts). The host
  * listens on that channel only: what the program posts on the thread's own parentPort is
  * dropped. A heap limit stands for the browser's memory measurement: a thread that runs out of
  * it is reported as stopped for memory (Pyodide's wasm memory is not on that heap: a Python thread
@@ -20,8 +21,11 @@ const BOOT = `
 const { workerData } = require('node:worker_threads');
 const realProcess = process;
 const toData = (source, type) => 'data:' + type + ';base64,' + Buffer.from(source).toString('base64');
+const { runInThisContext } = require('node:vm');
 import(toData(workerData.runtime, 'text/javascript')).then(({ serve }) => serve(workerData.port, {
   url: toData,
+  // A classic script run at once, as the browser's importScripts runs it.
+  script: (url) => runInThisContext(Buffer.from(url.slice(url.indexOf(',') + 1), 'base64').toString(), { filename: url }),
   onUncaught: (h) => {
     realProcess.on('uncaughtException', h);
     realProcess.on('unhandledRejection', h);

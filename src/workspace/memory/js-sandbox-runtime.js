@@ -14,7 +14,8 @@
  *   installed before each file loads, and Jest's summary instead of TAP.
  *
  * Workspace modules become blob: URLs created here, their specifiers replaced at the offsets
- * the host computed; each test file gets fresh URLs, so module state does not leak from one
+ * the host computed; a CommonJS module is a classic script that wraps it, loaded at once by
+ * `io.script` (the frame's policy refuses eval and new Function); each test file gets fresh URLs, so module state does not leak from one
  * file to the next (Node runs each file in its own process). Output is bounded here as it is
  * written (sandbox-output.js: the head is sent as it comes, then a rolling tail every 50 ms) and the host
  * bounds it again.
@@ -32,7 +33,7 @@ import { makeOutput } from './sandbox-output.js';
  * @typedef {{ id: string, kind: 'esm' | 'cjs' | 'json' | 'error', source: string, deps: Dep[], requires: Record<string, string>, names: string[], error?: { message: string, code: string } }} Mod
  * @typedef {{ mode: 'run' | 'test' | 'jest', entries: string[], argv: string[], cwd: string, env: Record<string, string>, modules: Record<string, Mod>, namePatterns: string[], headChars: number, tailChars: number }} Job
  * @typedef {{ type: 'head', text: string } | { type: 'tail', text: string, total: number } | { type: 'exit', code: number }} OutMessage
- * @typedef {{ url(source: string, type: string): string, post(message: OutMessage): void, onUncaught(handler: (error: unknown) => void): void, onBlocked?(handler: (url: string, directive: string) => void): void }} Io
+ * @typedef {{ url(source: string, type: string): string, script(url: string): void, post(message: OutMessage): void, onUncaught(handler: (error: unknown) => void): void, onBlocked?(handler: (url: string, directive: string) => void): void }} Io
  * @typedef {{ postMessage(message: unknown): void, onmessage: ((event: { data: unknown }) => void) | null }} JobPort
  * @typedef {{ configure(c: { write: (text: string) => void, clean: (text: string) => string, namePatterns: string[], cwd: string }): void, prepare?(): void, drain(file: string): Promise<void>, fileFailed(file: string, error: string): void, finish(): { failed: number } }} TestHooks
  */
@@ -46,8 +47,21 @@ const strIndexOf = /** @type {(s: string, search: string, from?: number) => numb
   uncurry(String.prototype.indexOf)
 );
 const defineProperty = Object.defineProperty;
-const indirectEval = globalThis.eval;
 const reflectDelete = Reflect.deleteProperty;
+
+/**
+ * Where a CommonJS module's wrapper script hands over its function: the script runs as a classic
+ * script (io.script: importScripts of a blob: URL in the browser, which the frame's policy allows
+ * where eval is refused), and a classic script returns nothing. Fixed before any program runs.
+ */
+const CJS_SLOT = Symbol.for('slm.cjs');
+/** @type {Function | null} */
+let handedOver = null;
+defineProperty(globalThis, CJS_SLOT, {
+  value: (/** @type {Function} */ fn) => {
+    handedOver = fn;
+  },
+});
 
 /** The global the node:test shim hands its hooks to while it loads (removed before the program runs). */
 const TEST_HOOKS = Symbol.for('slm.sandbox.test-hooks');
@@ -146,7 +160,11 @@ export async function runJob(job, io) {
   // per refusal: the frame's header and its meta tag each report it).
   let lastBlocked = '';
   io.onBlocked?.((url, directive) => {
-    const line = `sandbox: ${url || 'a load'} was blocked (${directive}): the offline sandbox has no network\n`;
+    // The browser names a refused eval or new Function "eval": that is no network load.
+    const line =
+      url === 'eval'
+        ? `sandbox: code built from a string (eval, new Function) was blocked (${directive}): the sandbox runs only the workspace's files; put the code in a file and import or require it\n`
+        : `sandbox: ${url || 'a load'} was blocked (${directive}): the offline sandbox has no network\n`;
     if (line !== lastBlocked) userWrite(line);
     lastBlocked = line;
   });
@@ -318,11 +336,20 @@ function generation(job, io, shared, shims, names) {
       },
       { cache: {}, main: undefined },
     );
-    // The wrapper shares the file's first line, so stack frames name the file's own line numbers
-    // (new Function puts two lines of its own before the body).
-    const fn = indirectEval(
-      `(function (exports, require, module, __filename, __dirname) {${mod.source}\n})\n//# sourceURL=${id}`,
+    // A classic script, as Node's wrapper is (sloppy unless the file says 'use strict', loaded at
+    // once, as require() is). The wrapper shares the file's first line, so stack frames name the
+    // file's own line numbers.
+    const url = io.url(
+      `globalThis[Symbol.for('slm.cjs')](function (exports, require, module, __filename, __dirname) {${mod.source}\n});\n//# sourceURL=${id}`,
+      'text/javascript',
     );
+    names.set(url, id);
+    handedOver = null;
+    io.script(url);
+    const fn = handedOver;
+    handedOver = null;
+    if (typeof fn !== 'function')
+      throw new Error(`the CommonJS module ${id} did not load: its wrapper script did not run`);
     fn.call(module.exports, module.exports, req, module, id, dir);
     module.loaded = true;
     return module.exports;
@@ -411,7 +438,8 @@ export function serve(port, env) {
 }
 
 /**
- * `serve` in a browser worker: modules as blob: URLs, uncaught errors from the worker scope.
+ * `serve` in a browser worker: modules as blob: URLs, CommonJS by importScripts, uncaught errors
+ * from the worker scope.
  * @param {JobPort} port
  */
 export function serveWorker(port) {
@@ -419,8 +447,14 @@ export function serveWorker(port) {
   const addListener = fnBind.call(scope.addEventListener, scope);
   const createUrl = fnBind.call(URL.createObjectURL, URL);
   const BlobCtor = scope.Blob;
+  // The frame starts a classic worker, where importScripts loads a script at once.
+  const importScripts = typeof scope.importScripts === 'function' ? fnBind.call(scope.importScripts, scope) : null;
   serve(port, {
     url: (source, type) => createUrl(new BlobCtor([source], { type })),
+    script(url) {
+      if (!importScripts) throw new Error('CommonJS cannot load here: the sandbox worker is not a classic worker');
+      importScripts(url);
+    },
     onUncaught(handler) {
       addListener('error', (/** @type {ErrorEvent} */ ev) => (ev.preventDefault(), handler(ev.error ?? ev.message)));
       addListener(
