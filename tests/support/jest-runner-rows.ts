@@ -1,6 +1,6 @@
 /**
  * The rules of the Jest-style runner, one row each: the spec files, the command, the report
- * lines that must appear in order, Jest's summary line and the exit code. The same table runs
+ * lines that must appear in order (and text that must not), Jest's summary line and the exit code. The same table runs
  * against the browser sandbox (src/workspace/memory/jest-runner.test.ts) and the runner on a
  * Node host (src/workspace/node/host-jest.test.ts): one runner, two places.
  */
@@ -14,6 +14,8 @@ export interface JestRunnerRow {
   readonly argv?: readonly string[];
   /** Lines that must appear, in this order. */
   readonly lines: readonly string[];
+  /** Text that must not appear anywhere in the output. */
+  readonly absent?: readonly string[];
   readonly tests: string;
   readonly exit: number;
 }
@@ -276,6 +278,61 @@ test('toStrictEqual tells undefined fields apart', () => {
     tests: '1 passed, 1 total',
     exit: 0,
   },
+  {
+    what: 'process.exit in a test fails that test and stops the run; the summary still counts the tests that ran',
+    files: {
+      'a.test.js': "test('first', () => {});\ntest('exits', () => { process.exit(0); });\ntest('after', () => {});\n",
+      'b.test.js': "test('in b', () => {});\n",
+    },
+    lines: [
+      'FAIL a.test.js',
+      '  ✓ first (',
+      '  ✕ exits (',
+      '  ● exits',
+      '    process.exit(0) was called while this test ran: the run stopped here, and no test after it ran.',
+      'Test Suites: 1 failed, 1 total',
+    ],
+    absent: ['after (', 'in b'],
+    tests: '1 failed, 1 passed, 2 total',
+    exit: 1,
+  },
+  {
+    what: 'process.exit after an await in a test is that test failing too; no afterAll runs after it',
+    files: {
+      'a.test.js': `describe('d', () => {
+  afterAll(() => { console.log('afterAll ran'); });
+  test('waits, then exits', async () => { await new Promise((r) => setTimeout(r, 5)); process.exit(2); });
+});
+`,
+    },
+    lines: [
+      'FAIL a.test.js',
+      '    ✕ waits, then exits (',
+      '  ● d › waits, then exits',
+      '    process.exit(2) was called',
+    ],
+    absent: ['afterAll ran'],
+    tests: '1 failed, 1 total',
+    exit: 1,
+  },
+  {
+    what: "process.exit while a file loads fails that file; earlier files' tests are counted and no later file runs",
+    files: {
+      'a.test.js': "test('in a', () => {});\n",
+      'b.test.js': "test('in b', () => {});\nprocess.exit(3);\n",
+      'c.test.js': "test('in c', () => {});\n",
+    },
+    lines: [
+      'PASS a.test.js',
+      'FAIL b.test.js',
+      '  ● Test suite failed to run',
+      "process.exit(3) was called while this file's tests ran: the file counts as failed, and no test after it ran",
+      'Test Suites: 1 failed, 1 passed, 2 total',
+    ],
+    absent: ['c.test.js'],
+    tests: '1 passed, 1 total',
+    exit: 1,
+  },
 ];
 
 /** The summary's Tests line, as Jest prints it. */
@@ -291,6 +348,7 @@ export function expectRow(r: ExecResult, row: JestRunnerRow): void {
     expect(found, `${JSON.stringify(line)} after offset ${at} in:\n${r.output}`).toBeGreaterThanOrEqual(0);
     at = found + line.length;
   }
+  for (const text of row.absent ?? []) expect(r.output, `${JSON.stringify(text)} must not appear`).not.toContain(text);
   expect(testsLine(r.output), r.output).toBe(row.tests);
   expect(r.exitCode, r.output).toBe(row.exit);
   // The tally parser reads Jest's summary to the counts the runner printed.

@@ -35,7 +35,7 @@ import { makeOutput } from './sandbox-output.js';
  * @typedef {{ type: 'head', text: string } | { type: 'tail', text: string, total: number } | { type: 'exit', code: number }} OutMessage
  * @typedef {{ url(source: string, type: string): string, script(url: string): void, post(message: OutMessage): void, onUncaught(handler: (error: unknown) => void): void, onBlocked?(handler: (url: string, directive: string) => void): void }} Io
  * @typedef {{ postMessage(message: unknown): void, onmessage: ((event: { data: unknown }) => void) | null }} JobPort
- * @typedef {{ configure(c: { write: (text: string) => void, clean: (text: string) => string, namePatterns: string[], cwd: string }): void, prepare?(): void, drain(file: string): Promise<void>, fileFailed(file: string, error: string): void, finish(): { failed: number } }} TestHooks
+ * @typedef {{ configure(c: { write: (text: string) => void, clean: (text: string) => string, namePatterns: string[], cwd: string }): void, prepare?(): void, drain(file: string): Promise<void>, exitCalled?(code: number): boolean, fileFailed(file: string, error: string): void, finish(): { failed: number } }} TestHooks
  */
 
 // Built-ins the runtime uses once the program has run, captured before it exists.
@@ -192,6 +192,8 @@ export async function runJob(job, io) {
   }
   /** The code of a process.exit in test mode: it ends the tests, and the tally is still printed. */
   let exitRequest = /** @type {number | null} */ (null);
+  /** Whether the test runner failed the test that was running for that exit (else its file fails). */
+  let exitCharged = false;
   shims.get('node:internal/globals').installGlobals({
     argv: job.argv,
     env: job.env,
@@ -201,7 +203,10 @@ export async function runJob(job, io) {
     poke,
     exit: (/** @type {number} */ code) => {
       if (job.mode === 'run') finish(code);
-      else exitRequest ??= code;
+      else if (exitRequest === null) {
+        exitRequest = code;
+        exitCharged = testHooks?.exitCalled?.(code) ?? false;
+      }
       throw new ExitSignal(code);
     },
   });
@@ -213,7 +218,7 @@ export async function runJob(job, io) {
             write: out.write,
             clean,
             describe,
-            exitRequest: () => exitRequest,
+            exitRequest: () => (exitRequest === null ? null : { code: exitRequest, charged: exitCharged }),
           })
         : await runMain(job, io, shared, shims, names, active, (w) => (wake = w));
     finish(uncaught && code === 0 ? 1 : code);
@@ -389,15 +394,16 @@ async function runMain(job, io, shared, shims, names, active, onWake) {
 
 /**
  * Runs each test file, then prints the plan and the tally: always, and always last — a
- * process.exit ends the run early but counts its file as failed, so a program cannot stop
- * before the tally it would not like.
+ * process.exit ends the run early but counts the test that called it (where the runner can
+ * tell, as the Jest-style one can) or else its file as failed, so a program cannot stop before
+ * the tally it would not like.
  * @param {Job} job
  * @param {Io} io
  * @param {Map<string, string>} shared
  * @param {Map<string, any>} shims
  * @param {Map<string, string>} names
  * @param {TestHooks} t
- * @param {{ write: (text: string) => void, clean: (text: string) => string, describe: (error: unknown) => string, exitRequest: () => number | null }} o
+ * @param {{ write: (text: string) => void, clean: (text: string) => string, describe: (error: unknown) => string, exitRequest: () => { code: number, charged: boolean } | null }} o
  */
 async function runTests(job, io, shared, shims, names, t, o) {
   t.configure({ write: o.write, clean: o.clean, namePatterns: job.namePatterns, cwd: job.cwd });
@@ -410,12 +416,14 @@ async function runTests(job, io, shared, shims, names, t, o) {
     } catch (e) {
       if (!(e instanceof ExitSignal)) t.fileFailed(file, o.describe(e));
     }
-    const code = o.exitRequest();
-    if (code !== null) {
-      t.fileFailed(
-        file,
-        `process.exit(${code}) was called while this file's tests ran: the file counts as failed, and no test after it ran`,
-      );
+    const exit = o.exitRequest();
+    if (exit !== null) {
+      // A test the runner failed for it already says so; otherwise the file is what failed.
+      if (!exit.charged)
+        t.fileFailed(
+          file,
+          `process.exit(${exit.code}) was called while this file's tests ran: the file counts as failed, and no test after it ran`,
+        );
       break;
     }
   }

@@ -91,6 +91,13 @@ let fileRoot = newBlock('', 'run', null);
 let collecting = fileRoot;
 /** Set while tests run: a describe or test declared then is an error, as in Jest. */
 let runningTest = /** @type {string | null} */ (null);
+/**
+ * The code of the program's process.exit, once called: the process would end there, so no test,
+ * hook or file after it runs (the runtime or the host's driver still has the summary printed).
+ */
+let exitCode = /** @type {number | null} */ (null);
+/** Whether the exit was called while a test (or its hooks) ran: that test is the one failed for it. */
+let exitInTest = false;
 
 function isBlock(/** @type {Block | Test} */ n) {
   return 'children' in n;
@@ -405,6 +412,7 @@ async function runBlock(block, hasOnly, underOnly, out, inherited) {
       }
     }
   for (const child of block.children) {
+    if (exitCode !== null) return;
     if (isBlock(child))
       await runBlock(/** @type {Block} */ (child), hasOnly, only, out, block.mode === 'skip' ? [] : errors);
     else
@@ -412,7 +420,7 @@ async function runBlock(block, hasOnly, underOnly, out, inherited) {
         await runTest(/** @type {Test} */ (child), block.mode !== 'skip' && enabled(child, hasOnly, only), errors),
       );
   }
-  if (live)
+  if (live && exitCode === null)
     for (const h of block.hooks.afterAll) {
       try {
         await invoke(h.fn, h.timeout, 'an afterAll hook');
@@ -453,6 +461,14 @@ async function runTest(t, live, hookErrors) {
     await invoke(/** @type {Fn} */ (t.fn), t.timeout, 'a test');
   } catch (e) {
     errors.push(e);
+  }
+  if (exitCode !== null) {
+    runningTest = null;
+    const error = new Error(
+      `process.exit(${exitCode}) was called while this test ran: the run stopped here, and no test after it ran. End a test by returning (or throwing); set process.exitCode rather than exiting.`,
+    );
+    error.stack = error.message;
+    return { status: 'failed', test: t, errors: [error], ms: now() - t0 };
   }
   for (const b of [...chain].reverse())
     for (const h of b.hooks.afterEach) {
@@ -550,10 +566,24 @@ const hooks = {
     const outcomes = [];
     await runBlock(fileRoot, containsOnly(fileRoot), false, outcomes, []);
     if (outcomes.length === 0) {
-      hooks.fileFailed(file, 'Your test suite must contain at least one test.');
+      // Stopped by process.exit before any test: the caller fails the file for the exit.
+      if (exitCode === null) hooks.fileFailed(file, 'Your test suite must contain at least one test.');
       return;
     }
     reportFile(file, outcomes);
+  },
+
+  /**
+   * The program called process.exit (the first call only): the run stops, and a test running now
+   * is failed for it. Returns whether a test took it; if not, the caller fails the file.
+   * @param {number} code
+   */
+  exitCalled(code) {
+    if (exitCode === null) {
+      exitCode = code;
+      exitInTest = runningTest !== null;
+    }
+    return exitInTest;
   },
 
   /** @param {string} file @param {string} error */

@@ -4,8 +4,9 @@
  * temporary copy of the workspace) for `jest`, `vitest` and `mocha` in a project without its
  * own. It loads the very runner of the browser sandbox (node-shims/jest.js, here `jest.mjs`)
  * and the same bundle of Jest's `expect` (`expect.mjs`), drives it through the same hooks as
- * the sandbox's runtime does (configure, prepare, drain, fileFailed, finish), and prints Jest's
- * report and summary. job.json, next to this file, names the spec files (relative to the
+ * the sandbox's runtime does (configure, prepare, drain, exitCalled, fileFailed, finish), and
+ * prints Jest's report and summary — also when a spec calls process.exit, which here unwinds
+ * the spec instead of ending the process. job.json, next to this file, names the spec files (relative to the
  * workspace, which is two levels up) and the test-name patterns.
  */
 import { readFileSync } from 'node:fs';
@@ -66,7 +67,7 @@ function describe(/** @type {unknown} */ e) {
 
 const write = (/** @type {string} */ text) => void process.stdout.write(text);
 
-/** @type {{ configure(c: object): void, prepare(): void, drain(file: string): Promise<void>, fileFailed(file: string, error: string): void, finish(): { failed: number } } | null} */
+/** @type {{ configure(c: object): void, prepare(): void, drain(file: string): Promise<void>, exitCalled(code: number): boolean, fileFailed(file: string, error: string): void, finish(): { failed: number } } | null} */
 let hooks = null;
 const CLAIM = Symbol.for('slm.sandbox.test-hooks');
 Object.defineProperty(globalThis, CLAIM, {
@@ -81,8 +82,25 @@ if (!hooks) throw new Error('the Jest-style runner did not hand over its hooks')
 const t = /** @type {NonNullable<typeof hooks>} */ (hooks);
 t.configure({ write, clean, namePatterns: job.namePatterns, cwd: process.cwd() });
 
+/** Thrown by the program's process.exit to unwind it: the run stops, and the summary is still printed. */
+class ExitSignal {
+  constructor(/** @type {number} */ code) {
+    this.code = code;
+  }
+}
+Object.freeze(ExitSignal.prototype);
+const realExit = process.exit.bind(process);
+/** The program's first process.exit: its code, and whether the runner failed the running test for it. */
+let exitRequest = /** @type {{ code: number, charged: boolean } | null} */ (null);
+process.exit = (/** @type {string | number | null | undefined} */ code) => {
+  const c = Number(code ?? process.exitCode ?? 0);
+  exitRequest ??= { code: c, charged: t.exitCalled(c) };
+  throw new ExitSignal(c);
+};
+
 let uncaught = 0;
 const onUncaught = (/** @type {unknown} */ e) => {
+  if (e instanceof ExitSignal) return;
   uncaught++;
   write(`${describe(e)}\n`);
 };
@@ -100,8 +118,17 @@ for (const [i, rel] of job.files.entries()) {
     await import(`${pathToFileURL(file).href}?slm-file=${i}`);
     await t.drain(file);
   } catch (e) {
-    t.fileFailed(file, describe(e));
+    if (!(e instanceof ExitSignal)) t.fileFailed(file, describe(e));
+  }
+  if (exitRequest !== null) {
+    // A test the runner failed for it already says so; otherwise the file is what failed.
+    if (!exitRequest.charged)
+      t.fileFailed(
+        file,
+        `process.exit(${exitRequest.code}) was called while this file's tests ran: the file counts as failed, and no test after it ran`,
+      );
+    break;
   }
 }
 const { failed } = t.finish();
-process.exit(failed > 0 || uncaught > 0 ? 1 : 0);
+realExit(failed > 0 || uncaught > 0 ? 1 : 0);
