@@ -3,6 +3,7 @@
  * - appending a write, a second command, a substitution, backgrounding or a pipe into a writer
  *   or a shell to an allowed command never yields allow, nor does wrapping it;
  * - quoting or escaping a plain argument changes neither the decision nor the argv;
+ * - code on the command line (python -c, node -e) is allowed and planned as exactly the word written;
  * - any input at all gets a well-formed decision and never throws.
  */
 import fc from 'fast-check';
@@ -203,6 +204,34 @@ describe('shell policy invariants', () => {
           expect(decideShell(parser, [q(name!), ...rest].join(' ')).decision).toBe('refuse');
         },
       ),
+    );
+  });
+
+  it('code on the command line is allowed and runs exactly as written: the plan holds the decoded code as one word', () => {
+    // Code that starts like code: a word that is itself a path (`/a`, `../x`) meets the path rules, as any word does.
+    const code = fc
+      .tuple(
+        fc.constantFrom(...'abcXYZ019(['),
+        fc.string({
+          unit: fc.constantFrom(...'abcXYZ019 ()[]{};:,.+-*/=<>!?&|^%$#@~`"\\\'\n\t'),
+          maxLength: 40,
+        }),
+      )
+      .map(([first, rest]) => first + rest);
+    const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(['python3', '-c'], ['python', '-c'], ['node', '-e'], ['node', '-p'], ['node', '--eval']),
+        code,
+        fc.array(pathWord, { maxLength: 2 }),
+        ([program, flag], text, args) => {
+          const d = decideShell(parser, [program, flag, quote(text), ...args].join(' '));
+          expect(d.decision, d.reason).toBe('allow');
+          expect(d.argv).toEqual([[program, flag, text, ...args]]);
+          expect(d.plan?.stages.map((s) => s.args.map((a) => a.text))).toEqual([[program, flag, text, ...args]]);
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 

@@ -77,7 +77,7 @@ const IMPORTS: readonly (readonly [cmd: string, part: string])[] = [
 const REFUSED: readonly (readonly [cmd: string, rule: string])[] = [
   ['npx vitest --execArgv=--inspect', 'runner-option'],
   ['npx vitest --poolOptions.forks.execArgv=--require=./x.js', 'runner-option'],
-  ['python3 -W error::evil.Warn -c "print(1)"', 'inline-code'],
+  ['python3 -W error::evil.Warn -i x.py', 'inline-code'],
   ['npx vitest --runner /tmp/x.js', 'outside-path'],
   ['go vet -vettool=../x ./...', 'outside-path'],
   ['cargo test -- --logfile .git/x', 'protected-path'],

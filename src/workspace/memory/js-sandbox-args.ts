@@ -23,6 +23,8 @@ const IGNORED = new Set([
   '--test-force-exit',
 ]);
 /** Ignored options that take a value as the next argument. */
+/** Options whose value is code to run: Node's, which the offline sandbox does not take (it evaluates no strings). */
+const INLINE_CODE = new Set(['-e', '--eval', '-p', '--print', '-pe']);
 const IGNORED_WITH_VALUE = new Set([
   '--test-reporter',
   '--test-reporter-destination',
@@ -61,6 +63,10 @@ export async function planNode(fs: InMemoryFs, root: string, cwd: string, args: 
       namePatterns.push(value);
     } else if (flag === '--version' || flag === '-v')
       return { mode: 'print', text: `${SANDBOX_NODE_VERSION}\n`, exitCode: 0 };
+    else if (INLINE_CODE.has(flag))
+      return bad(
+        `node: ${flag} (code on the command line) does not run in the offline sandbox, which runs only the workspace's files. Write the code to a file with ws_write and run node FILE.js; the Node backend (slm) and WebContainer run ${flag} as Node does`,
+      );
     else if (IGNORED.has(flag)) continue;
     else if (IGNORED_WITH_VALUE.has(flag)) {
       if (inline === undefined) i++;

@@ -364,6 +364,13 @@ describe('node FILE in the sandbox', () => {
       output: /^node: bad option: --inspect\nThe offline sandbox runs `node FILE\.js \[args\]` and `node --test/,
     },
     {
+      what: 'code on the command line',
+      argv: ['node', '-e', 'console.log(1)'],
+      exit: 9,
+      output:
+        /^node: -e \(code on the command line\) does not run in the offline sandbox, which runs only the workspace's files\. Write the code to a file with ws_write and run node FILE\.js/,
+    },
+    {
       what: 'a missing script',
       argv: ['node', 'missing.js'],
       exit: 1,

@@ -83,6 +83,17 @@ describe.skipIf(!sandbox || !python)('python3 in the memory workspace on a Node 
     { what: 'a script', command: 'python3 hello.py', out: 'hello from 3.' },
     { what: 'python as python3', command: 'python hello.py', out: 'hello from 3.' },
     { what: 'stdin from a pipe', command: 'printf "a\\nb\\n" | python3 count.py', out: 'lines: 2' },
+    // Code on the command line: the policy allows it (as check-shell says) and the words after it are its argv.
+    {
+      what: 'python3 -c with arguments',
+      command: `python3 -c 'import sys; print("sum", sum(map(int, sys.argv[1:])))' 2 3`,
+      out: 'sum 5',
+    },
+    {
+      what: 'python -c reading a pipe',
+      command: `printf "x\\ny\\n" | python -c 'import sys; print(sys.stdin.read().split())'`,
+      out: "['x', 'y']",
+    },
   ])('runs $what', async ({ command, out }) => {
     const { engine } = await engineOver({
       'hello.py': 'import sys\nprint("hello from", sys.version.split()[0])\n',
