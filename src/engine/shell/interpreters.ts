@@ -1,12 +1,11 @@
 /**
  * Interpreters. Running a script file from the workspace is free (`node script.js`, `python
- * tool.py`, `node --test`), like running the project's tests, and so is code given on the
- * command line to node, tsx, ts-node (`-e`, `-p`) and python (`-c`): it runs in the same
- * sandbox as a file would, and the policy sees it as it runs (one literal word of the argv the
- * plan executes). Debuggers (`--inspect`), REPLs (`-i`), in-place editing (`perl -i`) and
- * ruby's and perl's inline code are never allowed, and an interpreter with no script — or with
- * `-` or /dev/stdin as its script — reads its program from stdin, which in a pipeline is
- * `curl … | sh` again. Preloaded modules (`--require`,
+ * tool.py`, `node --test`), like running the project's tests, and so is python's `-c CODE`: it
+ * runs in the same sandbox as a file would, and the policy sees it as it runs (one literal word
+ * of the argv the plan executes). node's, tsx's and ts-node's `-e`/`-p`, debuggers
+ * (`--inspect`), REPLs (`-i`), in-place editing (`perl -i`) and ruby's and perl's inline code
+ * are never allowed, and an interpreter with no script — or with `-` or /dev/stdin as its
+ * script — reads its program from stdin, which in a pipeline is `curl … | sh` again. Preloaded modules (`--require`,
  * `--import`, `--loader`) and reporters that are not built in (`--test-reporter=./r.mjs`) need a
  * person, as do options that write files; shells running a script file need a person too.
  */
@@ -31,19 +30,18 @@ function stdinFinding(name: string): Verdict {
   );
 }
 
-/** A REPL (`-i`) or a debugger (`--inspect`): code typed in later, which no check sees. */
+/** node's code on the command line (`-e`, `-p`), a REPL (`-i`) or a debugger (`--inspect`). */
 function inlineFinding(name: string, t: Token): Verdict {
-  return never(
-    'inline-code',
-    `${name} ${q(shown(t))} opens an interactive prompt or a debugger, which runs code no check sees`,
-    USE.inlineCode,
-  );
+  const what = NODE_INLINE.includes(t.name)
+    ? 'runs code given on the command line'
+    : 'opens an interactive prompt or a debugger, which runs code no check sees';
+  return never('inline-code', `${name} ${q(shown(t))} ${what}`, USE.inlineCode);
 }
 
-/** node's options that run the code given as their value (`-pe` is node's own spelling of both). */
+/** node's options that run the code given as their value; the tab's node does not take them, so neither does the policy. */
 const NODE_INLINE = ['e', 'p', 'eval', 'print'];
-/** node's options: those that read code from a prompt or open a debugger, those that load a module, those that write. */
-const NODE_CODE = ['i', 'interactive', 'inspect', 'inspect-brk', 'inspect-port', 'inspect-wait'];
+/** node's options: those that run code from the command line or a prompt or open a debugger, those that load a module, those that write. */
+const NODE_CODE = [...NODE_INLINE, 'i', 'interactive', 'inspect', 'inspect-brk', 'inspect-port', 'inspect-wait'];
 const NODE_MODULE = ['r', 'require', 'import', 'loader', 'experimental-loader'];
 /** Options whose value is a file or directory node writes. */
 const NODE_WRITE_VALUE = [
@@ -169,29 +167,16 @@ function nodeOptionFinding(name: string, t: OptionToken): Verdict | null {
   return null;
 }
 
-/**
- * node, tsx, ts-node: options up to the script; everything after the script belongs to it. With
- * `-e`/`-p` there is no script: the options go on after the code, and the first operand and all
- * after it are the code's arguments.
- */
+/** node, tsx, ts-node: options up to the script; everything after the script belongs to it. */
 function nodeLike(name: string): Checker {
   return (args) => {
     const from = name === 'tsx' && args[0]?.text === 'watch' ? 1 : 0;
-    // node reads `-pe CODE` as --print --eval CODE: the code is the next word, and options go on after it.
-    const words = args
-      .slice(from)
-      .map((w) => (w.text === '-pe' ? { ...w, text: '-p', quoted: w.quoted.slice(0, 2) } : w));
-    const tokens = scanOptions(words, { shortValue: 'erpC', longValue: NODE_VALUE, stopAtOperand: true });
+    const tokens = scanOptions(args.slice(from), { shortValue: 'erpC', longValue: NODE_VALUE, stopAtOperand: true });
     let info = false;
     let test = false;
-    let inline = false;
     let gatedFinding: Verdict | null = null;
     for (const t of tokens) {
       if (t.kind === 'operand') break;
-      if (NODE_INLINE.includes(t.name)) {
-        inline = true;
-        continue;
-      }
       const f = nodeOptionFinding(name, t);
       if (f && isFinding(f) && f.tier === 'never') return f;
       gatedFinding ??= f;
@@ -199,13 +184,10 @@ function nodeLike(name: string): Checker {
       test ||= t.name === 'test';
     }
     const files = operands(tokens);
-    // A script's arguments are its own, as the inline code's are: only a script or test path is checked.
-    const paths = test ? files : inline ? [] : files.slice(0, 1);
-    const outside = paths.map((o) => scriptFinding(name, o.word)).find((f) => f !== null);
+    const outside = (test ? files : files.slice(0, 1)).map((o) => scriptFinding(name, o.word)).find((f) => f !== null);
     if (outside) return outside;
     if (gatedFinding) return gatedFinding;
     if (test) return { free: "runs the project's tests" };
-    if (inline) return INLINE;
     if (files[0] === undefined) return info ? { free: 'is a version query' } : stdinFinding(name);
     return SCRIPT;
   };
