@@ -32,10 +32,20 @@ export function clampTimeouts(settings: EngineSettings): {
   return { settings: out as unknown as EngineSettings, clamped };
 }
 
+/** A deadline for people: seconds, or ms under one. */
+function limitText(deadlineMs: number): string {
+  return deadlineMs < 1000 ? `${deadlineMs} ms` : `${Math.round(deadlineMs / 1000)} s`;
+}
+
+/** Why a replay ended before its last step when its deadline did it (for the missing step's divergence). */
+export function deadlineText(deadlineMs: number): string {
+  return `it reached the whole replay's deadline of ${limitText(deadlineMs)}`;
+}
+
 /** The sentence a replay report carries about its bounds; '' when neither bound changed anything. */
 export function boundsText(clamped: readonly string[], deadlineMs: number, hit: boolean): string {
   if (!clamped.length && !hit) return '';
-  const limit = `${Math.round(deadlineMs / 1000)} s`;
+  const limit = limitText(deadlineMs);
   const timeouts = clamped.length
     ? `the record's timeouts were clamped to this replay's defaults (${clamped.join(', ')})`
     : '';

@@ -41,6 +41,8 @@ export interface ReplayVerdict {
   /** The workspace the replay ran in, e.g. `memory (with the JavaScript sandbox)`. */
   readonly backend: string;
   readonly ms: number;
+  /** What bounded the replay, when a bound applied: the record's timeouts clamped, the whole replay's deadline (replay-bounds.ts). */
+  readonly bounds?: string;
 }
 
 /** Why a replay could not begin: its starting workspace could not be seeded (`text` says why). */
@@ -163,15 +165,15 @@ export class ReplayChecker {
     return this.#checks.length >= this.upTo;
   }
 
-  /** The verdict (once): after the last replayed step, or when the run ended before it with `stop`; null once given. */
-  verdict(stop?: Stop): ReplayVerdict | null {
+  /** The verdict (once): after the last replayed step, or when the run ended before it with `stop` (or for the reason given); null once given. */
+  verdict(stop?: Stop | string): ReplayVerdict | null {
     if (this.#given) return null;
     this.#given = true;
     return this.outcome(stop);
   }
 
   /** The verdict as the checks stand: the first divergence, or the missing step when the run ended (with `stop`) before the last one. */
-  outcome(stop?: Stop): ReplayVerdict {
+  outcome(stop?: Stop | string): ReplayVerdict {
     const diverged = this.#checks.flatMap((c) => (c.reproduced ? [] : [c.divergence]));
     let divergence: Divergence | undefined = diverged[0];
     if (!divergence && !this.complete) {
@@ -179,7 +181,7 @@ export class ReplayChecker {
       divergence = {
         index: n + 1,
         kind: 'missing',
-        why: `The replay ended after ${n} of the ${this.upTo} recorded steps (${stop ? stopText(stop) : 'it stopped'}).${this.#versionNote()}`,
+        why: `The replay ended after ${n} of the ${this.upTo} recorded steps (${stop === undefined ? 'it stopped' : typeof stop === 'string' ? stop : stopText(stop)}).${this.#versionNote()}`,
       };
     }
     return this.#result(divergence, Math.max(0, diverged.length - 1));

@@ -24,7 +24,7 @@ import { loopSettings, recordRun } from './recorder.ts';
 import { ReplayChecker, replayApprovals, type ReplayVerdict } from './replay-check.ts';
 import { seedStart } from './start.ts';
 import { recordedOutside } from './recorded-outside.ts';
-import { boundsText, clampTimeouts, REPLAY_DEADLINE_MS } from './replay-bounds.ts';
+import { boundsText, clampTimeouts, deadlineText, REPLAY_DEADLINE_MS } from './replay-bounds.ts';
 
 export interface ReplayOptions {
   /** A fresh, empty workspace to replay in (default: a new memory workspace). */
@@ -80,8 +80,6 @@ export interface ReplayReport extends ReplayVerdict {
   readonly webFromRecord?: number;
   /** MCP listings and calls answered from the record (no server was contacted). */
   readonly mcpFromRecord?: number;
-  /** What bounded the replay: the record's timeouts clamped, the whole replay's deadline (and whether it was reached). */
-  readonly bounds?: string;
 }
 
 /** Replays `session` and compares every step with its record. */
@@ -163,9 +161,10 @@ export async function replaySession(session: Session, opts: ReplayOptions = {}):
 
   await checking;
   if (held) emit({ ...held, seenText: held.resultText });
-  const bounds = boundsText(bounded.clamped, deadlineMs, deadline.aborted && !opts.signal?.aborted);
+  const hit = deadline.aborted && !opts.signal?.aborted;
+  const bounds = boundsText(bounded.clamped, deadlineMs, hit);
   return {
-    ...checker.outcome(result.stop),
+    ...checker.outcome(hit ? deadlineText(deadlineMs) : result.stop),
     steps: checks,
     webFromRecord: outside.webAnswered(),
     mcpFromRecord: outside.mcpAnswered(),

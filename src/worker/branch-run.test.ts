@@ -6,7 +6,7 @@
  * what to do instead.
  */
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ScriptedModel } from '../agent/models/scripted.ts';
 import { createEngine } from '../engine/create.ts';
 import { useNodeWasm } from '../platform/node-wasm.ts';
@@ -17,10 +17,9 @@ import { replaySession } from '../session/replay.ts';
 import { seedStart } from '../session/start.ts';
 import { checkSession } from '../session/validate.ts';
 import { MemoryWorkspace } from '../workspace/memory/memory-workspace.ts';
-import type { EngineClient, RunEvent, RunSettings, SessionHeader, StepRecord } from './client.ts';
-import { connectInProcess } from './in-process.ts';
+import type { RunSettings } from './client.ts';
+import { connectRunClient } from '../../tests/support/run-client.ts';
 import { RUN_DEFAULTS } from './run-settings.ts';
-import { createTemplateSession } from './starter-session.ts';
 
 useNodeWasm();
 
@@ -54,35 +53,9 @@ function editedStep3(session: Session): string {
   return edited;
 }
 
-const open: EngineClient[] = [];
-afterEach(() => {
-  for (const c of open.splice(0)) c.dispose();
-});
-
-function connect() {
-  const { client } = connectInProcess(() => createTemplateSession());
-  open.push(client);
-  const events: { runId: number; event: RunEvent }[] = [];
-  client.onRunEvent((runId, event) => events.push({ runId, event }));
-  const of = (runId: number) => events.filter((e) => e.runId === runId).map((e) => e.event);
-  const steps = (runId: number): StepRecord[] => of(runId).flatMap((e) => (e.kind === 'step' ? [e.record] : []));
-  async function ended(runId: number): Promise<void> {
-    const end = Date.now() + 15_000;
-    while (!of(runId).some((e) => e.kind === 'ended')) {
-      if (Date.now() > end) throw new Error(`run ${runId} did not end`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  }
-  function session(runId: number): Session {
-    const header = of(runId).find((e): e is { kind: 'session'; header: SessionHeader } => e.kind === 'session')!.header;
-    return { ...header, steps: steps(runId).map((r) => r.recorded!) };
-  }
-  return { client, steps, ended, session };
-}
-
 describe('a branch at an edited step', () => {
   it('replays the steps before it, gives the edited output, goes on with the recorded rest and records where it branched', async () => {
-    const c = connect();
+    const c = connectRunClient();
     const parent = await lesson();
     const raw = editedStep3(parent);
     const info = await c.client.startSessionRun({
@@ -124,7 +97,7 @@ describe('a branch at an edited step', () => {
   });
 
   it('branches at step 1, where nothing is replayed before the edit', async () => {
-    const c = connect();
+    const c = connectRunClient();
     const parent = await lesson();
     const raw = '{"tool":"ws_read","args":{"path":"src/numbers.js","offset":1,"limit":10}}';
     const info = await c.client.startSessionRun({
@@ -154,7 +127,7 @@ describe('a branch at an edited step', () => {
     ['a step past the last', 5, () => '{}', 'record', /Step 6 is not in this session: it has 5 recorded steps/],
     ['a live continuation without a model', 2, () => '{}', 'model', /needs one: pick it on the start screen/],
   ] as const)('refuses %s', async (_what, upTo, raw, then, message) => {
-    const c = connect();
+    const c = connectRunClient();
     const parent = await lesson();
     await expect(
       c.client.startSessionRun({

@@ -48,10 +48,18 @@ import { planBranch } from '../session/branch.ts';
 import { ScriptedModel } from '../agent/models/scripted.ts';
 import { HARNESS_LABELS } from '../session/naive-engine.ts';
 import { agentSettings, loopSettings, recordHeader, recordRun } from '../session/recorder.ts';
-import { ReplayChecker, replayApprovals, type ReplayApprovals } from '../session/replay-check.ts';
+import { boundsText, deadlineText, REPLAY_DEADLINE_MS } from '../session/replay-bounds.ts';
+import { ReplayChecker, replayApprovals, type ReplayApprovals, type ReplayVerdict } from '../session/replay-check.ts';
 import { describeStart, type StartDescription } from '../session/start.ts';
 import { checkSession } from '../session/validate.ts';
-import { continuationSteps, endText, openSessionWorkspace, PrefixModel, scriptedContinuation } from './session-run.ts';
+import {
+  continuationSteps,
+  endText,
+  openSessionWorkspace,
+  PrefixModel,
+  ReplayDeadline,
+  scriptedContinuation,
+} from './session-run.ts';
 import { approvalOffer, runApprovedStep } from './approve-step.ts';
 
 /** Where run events go: the worker posts them to the page. */
@@ -68,6 +76,8 @@ export interface RunServices {
   readonly attached?: AttachedWorkspace;
   /** Where the edit-format bandit's table is kept (default: IndexedDB when the worker has it, else memory). */
   readonly bandits?: BanditStore;
+  /** The whole replay's deadline of a session run, in ms (default REPLAY_DEADLINE_MS; shorter in tests). */
+  readonly replayDeadlineMs?: number;
 }
 
 /** Why a run that asked for WebContainer runs in memory, when nothing is attached. */
@@ -105,6 +115,12 @@ interface RunPlan {
   readonly evolve?: boolean;
   /** A branch's record names where it branched. */
   readonly branch?: BranchPoint;
+  /**
+   * What bounds a session run's replay (session/replay-bounds.ts): the record's timeouts it
+   * clamped, and the whole replay's deadline, which ends with the replayed part when a live
+   * model goes on (`live`) and covers the whole run otherwise.
+   */
+  readonly bounds?: { readonly clamped: readonly string[]; readonly deadline: ReplayDeadline; readonly live: boolean };
 }
 
 /** A live run's bandit, the language it keys on, and the format it chose for the prompt. */
@@ -254,6 +270,9 @@ export class RunHost {
       engine: opened.engine,
       replay: { session, unapproved: new Set() },
     };
+    const deadline = new ReplayDeadline(this.services.replayDeadlineMs ?? REPLAY_DEADLINE_MS, () =>
+      run.controller.stop(),
+    );
     const agent = session.settings.agent;
     const outputs = session.steps.slice(0, upTo).map((s) => s.raw);
     const family = String(session.model.params.family ?? 'scripted');
@@ -289,8 +308,16 @@ export class RunHost {
       approval: (step) => ((choice || branch) && step > upTo ? settings.approval : 'auto'),
       start: await describeStart(run.engine.workspace),
       approvals: replayApprovals(session.steps, upTo),
-      checker: await ReplayChecker.create(session, upTo, opened.backend, opened.runsCommands),
+      // Clamped timeouts are settings other than the record's: a difference they explain is said to be theirs.
+      checker: await ReplayChecker.create(
+        session,
+        upTo,
+        opened.backend,
+        opened.runsCommands,
+        opened.clamped.length ? opened.engine.settings : undefined,
+      ),
       ...(branch && { branch: branch.branch }),
+      bounds: { clamped: opened.clamped, deadline, live: choice !== null },
     };
     return this.#launch(run, plan, emit);
   }
@@ -429,6 +456,7 @@ export class RunHost {
       // Steps are recorded in order; the gate waits for the last record, so the workspace is
       // captured after a step and before the next one can change it.
       let recorded = Promise.resolve();
+      plan.bounds?.deadline.resume();
       const { result } = await recordRun({
         engine,
         model,
@@ -447,13 +475,16 @@ export class RunHost {
         gate: async (index) => {
           await recorded;
           approvals?.at(index);
+          // A person's pause is not the replay's time.
+          plan.bounds?.deadline.suspend();
           await controller.gate(index);
+          plan.bounds?.deadline.resume();
         },
         // An equivalent replayed step goes forward as the text the model saw when it was recorded.
         ...(plan.checker && { seen: (index: number) => plan.checker!.seen(index) }),
         onRecord: (entry, step) => {
           steps++;
-          recorded = recorded.then(() => this.#record(run, plan.checker, step, entry, emit));
+          recorded = recorded.then(() => this.#record(run, plan, step, entry, emit));
         },
         onToken: (delta, index) => emit({ kind: 'token', index, delta }),
         ...(chosen && { evolve: chosen.bandit, language: chosen.language }),
@@ -466,11 +497,14 @@ export class RunHost {
         ? { kind: 'stopped' }
         : { kind: 'model-error', code: err.code, message: err.message };
     }
-    const verdict = plan.checker?.verdict(stop);
-    if (verdict) emit({ kind: 'verdict', verdict });
+    const deadline = plan.bounds?.deadline;
+    deadline?.end();
+    const verdict = plan.checker?.verdict(deadline?.hit ? deadlineText(deadline.ms) : stop);
+    if (verdict) emit({ kind: 'verdict', verdict: bounded(verdict, plan.bounds) });
     // The table is saved before the run says it ended, so the page reads what this run learned.
     await chosen?.bandit.saved();
-    emit({ kind: 'ended', stop, text: endText(stop, info.replay) });
+    const text = deadline?.hit ? sentence(boundsText([], deadline.ms, true)) : endText(stop, info.replay);
+    emit({ kind: 'ended', stop, text });
   }
 
   /**
@@ -494,7 +528,7 @@ export class RunHost {
   /** Captures the workspace after `step` and sends the step with its record entry (and, when replayed, its check). */
   async #record(
     run: ActiveRun,
-    checker: ReplayChecker | undefined,
+    { checker, bounds }: RunPlan,
     step: Step,
     entry: RecordedStep,
     emit: (event: RunEvent) => void,
@@ -515,10 +549,21 @@ export class RunHost {
       ...(offer && { offer }),
     };
     emit({ kind: 'step', record });
-    // The replayed part is over: say so now, before a live model takes over.
+    // The replayed part is over: say so now, before a live model takes over (its time is not the replay's).
+    if (checker?.complete && bounds?.live) bounds.deadline.end();
     const verdict = checker?.complete ? checker.verdict() : null;
-    if (verdict) emit({ kind: 'verdict', verdict });
+    if (verdict) emit({ kind: 'verdict', verdict: bounded(verdict, bounds) });
   }
+}
+
+/** The verdict with what bounded the replay, when a bound applied. */
+function bounded(verdict: ReplayVerdict, bounds: RunPlan['bounds']): ReplayVerdict {
+  const text = bounds ? boundsText(bounds.clamped, bounds.deadline.ms, bounds.deadline.hit) : '';
+  return text ? { ...verdict, bounds: text } : verdict;
+}
+
+function sentence(text: string): string {
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
 }
 
 function errorText(e: unknown): string {

@@ -6,7 +6,7 @@
  * come back as the codec's refusals.
  */
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ModelError } from '../agent/model.ts';
 import { ScriptedModel } from '../agent/models/scripted.ts';
 import { createEngine } from '../engine/create.ts';
@@ -21,11 +21,10 @@ import { checkSession } from '../session/validate.ts';
 import { sandboxRunner } from '../workspace/memory/js-sandbox.ts';
 import { MemoryWorkspace } from '../workspace/memory/memory-workspace.ts';
 import { useNodeWasm } from '../platform/node-wasm.ts';
-import type { EngineClient, RunEvent, RunSettings, SessionHeader, StepRecord } from './client.ts';
-import { connectInProcess } from './in-process.ts';
+import type { RunSettings } from './client.ts';
+import { connectRunClient } from '../../tests/support/run-client.ts';
 import { RUN_DEFAULTS } from './run-settings.ts';
 import { needsRunner, PrefixModel } from './session-run.ts';
-import { createTemplateSession } from './starter-session.ts';
 
 useNodeWasm();
 
@@ -52,39 +51,6 @@ async function driftedWithoutRunner(): Promise<Session> {
   return session;
 }
 
-const open: EngineClient[] = [];
-afterEach(() => {
-  for (const c of open.splice(0)) c.dispose();
-});
-
-/** A client joined to a real host, and every run event it receives. */
-function connect() {
-  const { client } = connectInProcess(() => createTemplateSession());
-  open.push(client);
-  const events: { runId: number; event: RunEvent }[] = [];
-  client.onRunEvent((runId, event) => events.push({ runId, event }));
-  const of = (runId: number) => events.filter((e) => e.runId === runId).map((e) => e.event);
-  const steps = (runId: number): StepRecord[] => of(runId).flatMap((e) => (e.kind === 'step' ? [e.record] : []));
-  async function until(what: string, cond: () => boolean): Promise<void> {
-    const end = Date.now() + 15_000;
-    while (!cond()) {
-      if (Date.now() > end)
-        throw new Error(`timed out waiting for ${what}; events: ${JSON.stringify(events.map((e) => e.event.kind))}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  }
-  const ended = (runId: number) => until(`run ${runId} to end`, () => of(runId).some((e) => e.kind === 'ended'));
-  /** The record the page assembles: the header plus each step's entry. */
-  function session(runId: number): Session {
-    const header = of(runId).find((e): e is { kind: 'session'; header: SessionHeader } => e.kind === 'session')?.header;
-    if (!header) throw new Error(`run ${runId} sent no session header`);
-    return { ...header, steps: steps(runId).map((r) => r.recorded!) };
-  }
-  const verdicts = (runId: number) => of(runId).flatMap((e) => (e.kind === 'verdict' ? [e.verdict] : []));
-  const stop = (runId: number) => of(runId).flatMap((e) => (e.kind === 'ended' ? [e] : []))[0];
-  return { client, of, steps, until, ended, session, verdicts, stop };
-}
-
 const STARTER = {
   task: { kind: 'template', templateId: 'starter' },
   model: { kind: 'scripted', recordedId: STARTER_RUN.id },
@@ -93,7 +59,7 @@ const STARTER = {
 
 describe('recording a run', () => {
   it('sends the header before step 1 and every step with its record entry; together they are a record that replays', async () => {
-    const c = connect();
+    const c = connectRunClient();
     const { runId } = await c.client.startRun(STARTER);
     await c.ended(runId);
     const kinds = c.of(runId).map((e) => e.kind);
@@ -121,7 +87,7 @@ describe('recording a run', () => {
 
 describe('a session run', () => {
   it('replays an example and marks every step reproduced, then gives the verdict', async () => {
-    const c = connect();
+    const c = connectRunClient();
     const session = await driftedWithoutRunner();
     const info = await c.client.startSessionRun({
       session,
@@ -150,7 +116,7 @@ describe('a session run', () => {
   });
 
   it('names the first divergence of a tampered record, and the step before it still reproduces', async () => {
-    const c = connect();
+    const c = connectRunClient();
     const session = await driftedWithoutRunner();
     const tampered: Session = {
       ...session,
@@ -169,7 +135,7 @@ describe('a session run', () => {
   });
 
   it('continues a run cut short after two steps with the rest of its script, the first two checked', async () => {
-    const c = connect();
+    const c = connectRunClient();
     const first = await c.client.startRun({ ...STARTER, paused: true });
     await c.client.controlRun(first.runId, 'step');
     await c.until('step 1', () => c.steps(first.runId).length === 1);
@@ -217,7 +183,7 @@ describe('a session run', () => {
       'The replay cannot start: the session starts from the template "gone", which this build does not have',
     ],
   ] as const)('refuses %s with a message', async (_name, row, message) => {
-    const c = connect();
+    const c = connectRunClient();
     const base = example('drifted-edit');
     const session: Session =
       'template' in row ? { ...base, workspace: { template: { id: row.template, hash: '000000000000' } } } : base;
@@ -227,7 +193,7 @@ describe('a session run', () => {
   });
 
   it('ends a scripted continuation of a session the script did not record with what to pick instead', async () => {
-    const c = connect();
+    const c = connectRunClient();
     const info = await c.client.startSessionRun({
       session: example('drifted-edit'),
       upTo: 1,
@@ -243,7 +209,7 @@ describe('a session run', () => {
 
 describe('share links in the worker', () => {
   it('round-trips a session through a link, in its shared form', async () => {
-    const c = connect();
+    const c = connectRunClient();
     const session = example('drifted-edit');
     const { url, report } = await c.client.shareLink(session, 'http://localhost:4173/#/run?step=2');
     expect(url.startsWith('http://localhost:4173/#s=')).toBe(true);
@@ -269,14 +235,14 @@ describe('share links in the worker', () => {
       'newer-version',
     ],
   ] as const)('refuses %s with the codec message', async (_name, link, kind) => {
-    const c = connect();
+    const c = connectRunClient();
     const result = await c.client.openLink(await link());
     expect(result).toMatchObject({ ok: false, kind });
     expect(result.ok || result.text.length > 40).toBe(true);
   });
 
   it('checks a session file as untrusted text', async () => {
-    const c = connect();
+    const c = connectRunClient();
     expect(await c.client.openFile(new Blob(['{"v":1}']))).toMatchObject({ ok: false, kind: 'schema' });
     expect(
       await c.client.openFile(

@@ -19,6 +19,7 @@ import { refuseRecord, type SessionCheck } from '../session/validate.ts';
 import { RECORD_LIMITS, type Session } from '../session/record.ts';
 import { harnessEngine } from '../session/naive-engine.ts';
 import { recordedOutside } from '../session/recorded-outside.ts';
+import { clampTimeouts } from '../session/replay-bounds.ts';
 import { cannotStartText } from '../session/replay-check.ts';
 import { seedStart } from '../session/start.ts';
 import { sandboxRunner } from '../workspace/memory/js-sandbox.ts';
@@ -28,7 +29,14 @@ import { needsRunner } from '../session/needs-runner.ts';
 export { needsRunner };
 
 export type SessionWorkspace =
-  | { readonly ok: true; readonly engine: Engine; readonly backend: string; readonly runsCommands: boolean }
+  | {
+      readonly ok: true;
+      readonly engine: Engine;
+      readonly backend: string;
+      readonly runsCommands: boolean;
+      /** The record's timeouts brought down to this build's defaults, one phrase each (session/replay-bounds.ts). */
+      readonly clamped: readonly string[];
+    }
   | { readonly ok: false; readonly text: string };
 
 /** An empty memory workspace of the kind replaying `session` needs, named for people. */
@@ -46,16 +54,67 @@ export function freshSessionWorkspace(session: Session): {
 }
 
 /**
- * A fresh memory workspace seeded from the record, and an engine with the record's settings and
- * harness; the web requests the record kept are answered from it, so no replayed step fetches.
+ * A fresh memory workspace seeded from the record, and an engine with the record's settings
+ * (its timeouts clamped to this build's defaults, as `slm replay` clamps them) and harness; the
+ * web requests the record kept are answered from it, so no replayed step fetches.
  */
 export async function openSessionWorkspace(session: Session): Promise<SessionWorkspace> {
   const { ws, backend, runsCommands } = freshSessionWorkspace(session);
   const seeded = await seedStart(ws, session.workspace);
   if (!seeded.ok) return { ok: false, text: cannotStartText(seeded.text) };
+  const bounded = clampTimeouts(session.settings.engine);
   // Web requests and MCP calls are answered from the record: opening a session reaches nothing outside.
-  const engine = harnessEngine(ws, session.settings.engine, session.harness, recordedOutside(session.steps));
-  return { ok: true, engine, backend, runsCommands };
+  const engine = harnessEngine(ws, bounded.settings, session.harness, recordedOutside(session.steps));
+  return { ok: true, engine, backend, runsCommands, clamped: bounded.clamped };
+}
+
+/**
+ * The whole replay's deadline in a session run (`REPLAY_DEADLINE_MS`, as `slm replay` has):
+ * it counts while the replay runs, not while a person holds it paused, and calls `expire` (which
+ * stops the run) when spent. `end` stops it for good (the replayed part is over).
+ */
+export class ReplayDeadline {
+  #left: number;
+  #since = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #over = false;
+  /** True once the deadline stopped the run. */
+  hit = false;
+
+  constructor(
+    readonly ms: number,
+    private readonly expire: () => void,
+  ) {
+    this.#left = ms;
+  }
+
+  /** Counts from now on (a no-op while counting, or once ended). */
+  resume(): void {
+    if (this.#over || this.#timer !== undefined) return;
+    this.#since = performance.now();
+    this.#timer = setTimeout(
+      () => {
+        this.#timer = undefined;
+        this.#over = true;
+        this.hit = true;
+        this.expire();
+      },
+      Math.max(0, this.#left),
+    );
+  }
+
+  /** Stops counting until `resume`, keeping what is left. */
+  suspend(): void {
+    if (this.#timer === undefined) return;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#left -= performance.now() - this.#since;
+  }
+
+  end(): void {
+    this.suspend();
+    this.#over = true;
+  }
 }
 
 /**

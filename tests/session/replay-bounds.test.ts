@@ -43,7 +43,9 @@ describe('replay bounds', () => {
     const report = await replaySession(session, { deadlineMs: 1 });
     expect(report.ok).toBe(false);
     expect(report.steps.length).toBeLessThan(session.steps.length);
-    expect(report.bounds).toBe('the replay stopped at its deadline of 0 s: the steps after it were not replayed');
+    expect(report.bounds).toBe('the replay stopped at its deadline of 1 ms: the steps after it were not replayed');
+    // The missing step says what ended the replay, not that a person stopped it.
+    expect(report.divergence?.why).toMatch(/\(it reached the whole replay's deadline of 1 ms\)/);
     expect(formatReplay(report)).toMatch(/bounds: the replay stopped at its deadline/);
   });
 

@@ -18,7 +18,8 @@ import {
 import { isKnownCode, orMissing } from '../fs-errors.ts';
 import { trackFs, type FsEntry } from './fs-changes.ts';
 import { FsMemo } from './fs-memo.ts';
-import { holdProtectedState } from './protected-state.ts';
+import { heldEntries } from './held-entries.ts';
+import { runHeld } from '../protected-state.ts';
 import type { ProcessRunner } from './process-runner.ts';
 
 /** Where the memory workspace keeps the project: the path every backend that can places it at. */
@@ -197,17 +198,10 @@ export class MemoryWorkspace implements Workspace {
     return this.runGuarded(this.runner, plan, opts);
   }
 
-  /** Runs a command with `.git/` and `.slmcode/` held as they were (protected-state.ts); what it changed there is undone and said. */
-  private async runGuarded(runner: ProcessRunner, plan: ExecPlan, opts: ExecOptions): Promise<ExecResult> {
+  /** Runs a command with `.git/` and `.slmcode/` held as they were (../protected-state.ts); what it changed there is undone and said. */
+  private runGuarded(runner: ProcessRunner, plan: ExecPlan, opts: ExecOptions): Promise<ExecResult> {
     const tracked = trackFs(this.fs);
     if (!tracked) return runner.run(this, plan, opts);
-    const held = holdProtectedState(tracked.entries as Map<string, FsEntry>, this.root);
-    const result = await runner.run(this, plan, opts);
-    const undone = held.restore();
-    if (undone.length === 0) return result;
-    const shown =
-      undone.length > 5 ? `${undone.slice(0, 5).join(', ')} and ${undone.length - 5} more` : undone.join(', ');
-    const note = `the command changed ${shown} — .git/ and .slmcode/ are never written by commands, so those changes were undone`;
-    return { ...result, backendNote: result.backendNote ? `${result.backendNote}; ${note}` : note };
+    return runHeld(heldEntries(tracked.entries as Map<string, FsEntry>, this.root), () => runner.run(this, plan, opts));
   }
 }

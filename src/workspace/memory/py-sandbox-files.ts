@@ -4,7 +4,7 @@
  * and the changes copied out; the host decides what it keeps:
  *
  * - in: every regular file under the root, links followed only where they lead inside it; never
- *   `.git/` or `.slmcode/` (outside scratch — protected-state.ts), nor `node_modules/`; at most
+ *   `.git/` or `.slmcode/` (outside scratch — ../protected-state.ts), nor `node_modules/`; at most
  *   PASS_BYTES in all, a file over it left out and named;
  * - out: a file written or removed is applied to the InMemoryFs unless it is protected state (it
  *   is refused and named), a link in the workspace (kept as it was, named), or a path that is
@@ -12,7 +12,7 @@
  *   (memory-workspace.ts) still undoes anything a command changes under `.git/` or `.slmcode/`.
  */
 import type { InMemoryFs } from 'just-bash';
-import { isProtectedState } from './protected-state.ts';
+import { isProtectedState } from '../protected-state.ts';
 
 /** The most file bytes copied into one job. */
 export const PASS_BYTES = 64 * 2 ** 20;

@@ -180,11 +180,11 @@ describe('exec', () => {
 
 describe('exec against what WebContainer may do', () => {
   const base: ExecOptions = { timeoutMs: 150, maxOutputBytes: 1024 };
-  /** A WebContainer whose spawn is replaced; the fs is never touched by these calls. */
+  /** A WebContainer whose spawn is replaced; its fs is an empty tree (listed to hold `.git/` and `.slmcode/`, of which there are none). */
   const withSpawn = (spawn: WebContainerLike['spawn']): WebContainerWorkspace =>
     new WebContainerWorkspace({
       workdir: '/home/p',
-      fs: null as unknown as WebContainerLike['fs'],
+      fs: { readdir: () => Promise.resolve([]) } as unknown as WebContainerLike['fs'],
       mount: () => Promise.resolve(),
       spawn,
     });

@@ -27,7 +27,9 @@ import {
 } from '../../engine/workspace.ts';
 import { dirName } from '../../engine/walk.ts';
 import { orMissing, toWorkspaceError } from '../fs-errors.ts';
+import { runHeld } from '../protected-state.ts';
 import { toFileTree } from './file-tree.ts';
+import { heldFiles } from './held-files.ts';
 import { spawnCapped, type SpawnedProcess, type SpawnOptionsLike } from './spawn-capped.ts';
 import type { TerminalListener } from './terminal-feed.ts';
 
@@ -190,7 +192,8 @@ export class WebContainerWorkspace implements Workspace {
    * no shell in between. WebContainer gives a process one terminal for stdout and stderr
    * together and no end-of-input for stdin, so a pipeline, an input redirection or a split of
    * the two streams cannot be carried out as checked: such a plan is not run, and the result
-   * says what to send instead.
+   * says what to send instead. What the process changed in `.git/` or `.slmcode/` is undone
+   * after it, and the result says so (../protected-state.ts).
    */
   async exec(plan: ExecPlan, opts: ExecOptions): Promise<ExecResult> {
     const why = unsupported(plan);
@@ -208,11 +211,14 @@ export class WebContainerWorkspace implements Workspace {
       };
     }
     const env = { ...opts.env, ...stage.env };
-    const r = await spawnCapped(
-      (cmd, args, o) => this.wc.spawn(cmd, args, o),
-      stage.argv,
-      { ...opts, ...(Object.keys(env).length ? { env } : {}) },
-      this.options.onTerminal,
+    // `.git/` and `.slmcode/` are held around the process, which can write both (held-files.ts).
+    const r = await runHeld(heldFiles(this), () =>
+      spawnCapped(
+        (cmd, args, o) => this.wc.spawn(cmd, args, o),
+        stage.argv,
+        { ...opts, ...(Object.keys(env).length ? { env } : {}) },
+        this.options.onTerminal,
+      ),
     );
     // Both streams discarded (`&>/dev/null`): the command ran, its output is not shown.
     return stage.stdout === 'null' ? { ...r, output: '', totalBytes: 0, truncated: false } : r;

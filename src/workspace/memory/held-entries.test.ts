@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { singleCommand, type ExecOptions } from '../../engine/workspace.ts';
 import { MemoryWorkspace } from './memory-workspace.ts';
 import { NodeJsEngine } from './node-runner.ts';
-import { isProtectedState } from './protected-state.ts';
+import { isProtectedState } from '../protected-state.ts';
 import { ShellRunner } from './shell-runner.ts';
 
 const OPTS: ExecOptions = { timeoutMs: 20_000, maxOutputBytes: 64 * 1024 };
