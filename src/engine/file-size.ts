@@ -17,3 +17,37 @@ export function sizeText(bytes: number): string {
 export function tooLargeText(path: string, bytes: number): string {
   return `${path} is ${sizeText(bytes)}, over the ${MAX_WHOLE_FILE_BYTES / (1024 * 1024)} MiB a file is read whole`;
 }
+
+/**
+ * Bytes one pass over the whole tree reads in all (git_status's and git_diff's scan, the
+ * session's tree hash, a run's capture): 64 MiB. Many files just under MAX_WHOLE_FILE_BYTES
+ * would otherwise add up to any size; past this total, a pass stats the files it has not read
+ * yet and treats them as too large.
+ */
+export const MAX_PASS_READ_BYTES = 64 * 1024 * 1024;
+
+/** Why a file was not read in a pass that had already read its total. */
+function passSpentText(path: string, bytes: number): string {
+  return `${path} is ${sizeText(bytes)} and was not read: this pass had already read the ${MAX_PASS_READ_BYTES / (1024 * 1024)} MiB of files one pass reads`;
+}
+
+/**
+ * What one pass over the tree may still read. `take(size)` says whether a file of `size` bytes
+ * is read whole: no when it is over MAX_WHOLE_FILE_BYTES or over what is left of the pass's
+ * MAX_PASS_READ_BYTES; yes counts it against the total.
+ */
+export class ReadBudget {
+  #left = MAX_PASS_READ_BYTES;
+
+  /** Whether a file of `size` bytes may be read; counts it when it may. */
+  take(size: number): boolean {
+    if (size > MAX_WHOLE_FILE_BYTES || size > this.#left) return false;
+    this.#left -= size;
+    return true;
+  }
+}
+
+/** Why a file of `size` bytes at `path` was not read in a pass: too large, or the pass's total spent. */
+export function notReadText(path: string, size: number): string {
+  return size > MAX_WHOLE_FILE_BYTES ? tooLargeText(path, size) : passSpentText(path, size);
+}

@@ -15,13 +15,17 @@ export const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart
 /** The first `SHORT_HASH_HEX` hex digits of SHA-256 over `data` (text is hashed as UTF-8). */
 export async function shortHash(data: string | Uint8Array): Promise<string> {
   const bytes = typeof data === 'string' ? encodeText(data) : data;
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
+  return shortHex(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>)));
+}
+
+/** The first `SHORT_HASH_HEX` hex digits of a digest. */
+export function shortHex(digest: Uint8Array): string {
   let hex = '';
   for (let i = 0; i < SHORT_HASH_HEX / 2; i++) hex += HEX[digest[i]!];
   return hex;
 }
 
-/** Joins byte chunks into one array (for hashing a tree in one digest). */
+/** Joins byte chunks into one array. */
 export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
   let total = 0;
   for (const c of chunks) total += c.length;

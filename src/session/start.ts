@@ -5,7 +5,7 @@
  */
 import { decodeText, encodeText, looksBinary } from '../engine/text.ts';
 import { baseName, SKIP_DIRS } from '../engine/walk.ts';
-import { tooLargeText } from '../engine/file-size.ts';
+import { notReadText } from '../engine/file-size.ts';
 import type { Workspace } from '../engine/workspace.ts';
 import { hashTemplateFiles, TEMPLATES, templateById } from '../workspace/templates/index.ts';
 import { seedTemplateRepo } from '../workspace/git-seed.ts';
@@ -40,7 +40,7 @@ export async function describeStart(ws: Workspace): Promise<StartDescription> {
       else if (!tree.some((other) => other.path.startsWith(`${e.path}/`)))
         unrecorded.push(`${e.path}/ (an empty directory)`);
     } else if (e.type === 'symlink') unrecorded.push(`${e.path} (a symlink)`);
-    else if (e.tooLarge !== undefined) unrecorded.push(`${tooLargeText(e.path, e.tooLarge)} (not recorded)`);
+    else if (e.tooLarge !== undefined) unrecorded.push(`${notReadText(e.path, e.tooLarge)} (not recorded)`);
     else if (looksBinary(e.bytes!)) unrecorded.push(`${e.path} (a binary file)`);
     else if (await recordedPathProblem(e.path))
       unrecorded.push(`${e.path} (a path the workspace refuses to write, e.g. harness state under .slmcode/)`);

@@ -6,43 +6,45 @@
 import { decodeText, encodeText, looksBinary } from '../engine/text.ts';
 import { walkTree } from '../engine/walk.ts';
 import { isWorkspaceError, type EntryType, type Workspace } from '../engine/workspace.ts';
-import { MAX_WHOLE_FILE_BYTES } from '../engine/file-size.ts';
-import { concatBytes, shortHash } from './hash.ts';
+import { MAX_WHOLE_FILE_BYTES, ReadBudget } from '../engine/file-size.ts';
+import { shortHex } from './hash.ts';
+import { Sha256 } from './sha256.ts';
 
 export interface TreeEntry {
   readonly path: string;
   readonly type: EntryType;
-  /** A file's bytes (absent for a file too large to read whole). */
+  /** A file's bytes (absent for a file the pass did not read). */
   readonly bytes?: Uint8Array;
-  /** The size of a file over MAX_WHOLE_FILE_BYTES: it is stat'ed, never read. */
+  /** The size of a file not read: over MAX_WHOLE_FILE_BYTES, or past the pass's MAX_PASS_READ_BYTES. */
   readonly tooLarge?: number;
   /** A symlink's target text. */
   readonly target?: string;
 }
 
 /**
- * Reads every entry below the root. A tree larger than the walker's bound is a programmer
- * error here (sessions run on small projects); it throws rather than hash half a tree.
+ * Every entry below the root, in walk order, one at a time: a file is read only when the pass's
+ * ReadBudget allows it (stat'ed first), so a caller that drops each entry holds one file at most.
+ * A tree larger than the walker's bound is a programmer error here (sessions run on small
+ * projects); it throws rather than hash half a tree.
  */
-export async function readTree(ws: Workspace): Promise<TreeEntry[]> {
+async function* treeEntries(ws: Workspace): AsyncGenerator<TreeEntry> {
   const walked = await walkTree(ws, '');
   if (walked.truncated)
     throw new RangeError(
-      `readTree: the workspace at ${ws.root} has more entries than the walker visits (${walked.entries.length}); record a smaller project`,
+      `the session's tree: the workspace at ${ws.root} has more entries than the walker visits (${walked.entries.length}); record a smaller project`,
     );
-  const out: TreeEntry[] = [];
+  const budget = new ReadBudget();
   for (const e of walked.entries) {
-    if (e.type === 'file') out.push(await readEntry(ws, e.path));
-    else if (e.type === 'symlink') out.push({ path: e.path, type: e.type, target: (await ws.readlink(e.path)) ?? '' });
-    else out.push({ path: e.path, type: e.type });
+    if (e.type === 'file') yield await readEntry(ws, e.path, budget);
+    else if (e.type === 'symlink') yield { path: e.path, type: e.type, target: (await ws.readlink(e.path)) ?? '' };
+    else yield { path: e.path, type: e.type };
   }
-  return out;
 }
 
-/** A file's entry: stat'ed first, and read only when it is small enough to hold whole. */
-async function readEntry(ws: Workspace, path: string): Promise<TreeEntry> {
-  const st = await ws.lstat(path);
-  if (st && st.size > MAX_WHOLE_FILE_BYTES) return { path, type: 'file', tooLarge: st.size };
+/** A file's entry: stat'ed first, and read only when the budget lets it be read whole. */
+async function readEntry(ws: Workspace, path: string, budget: ReadBudget): Promise<TreeEntry> {
+  const size = (await ws.lstat(path))?.size ?? 0;
+  if (!budget.take(size)) return { path, type: 'file', tooLarge: size };
   try {
     return { path, type: 'file', bytes: await ws.readFile(path) };
   } catch (e) {
@@ -52,28 +54,36 @@ async function readEntry(ws: Workspace, path: string): Promise<TreeEntry> {
   }
 }
 
+/** Every entry below the root (see treeEntries), as a list. */
+export async function readTree(ws: Workspace): Promise<TreeEntry[]> {
+  const out: TreeEntry[] = [];
+  for await (const e of treeEntries(ws)) out.push(e);
+  return out;
+}
+
 /**
- * The short hash of the whole tree: each entry as `type path length\n` followed by its bytes
- * (or link target), so no two different trees serialise alike (the length fences the bytes). A
- * file too large to read whole is `file path large:SIZE\n` with no bytes: its size counts, and a
- * change that keeps the size is not seen.
+ * The short hash of the whole tree: SHA-256 over each entry as `type path length\n` followed by
+ * its bytes (or link target), so no two different trees serialise alike (the length fences the
+ * bytes). A file not read (too large, or past the pass's total) is `file path large:SIZE\n` with
+ * no bytes: its size counts, and a change that keeps the size is not seen. Fed one entry at a
+ * time, so the pass holds one file, never the tree.
  */
 export async function workspaceHash(ws: Workspace): Promise<string> {
-  const chunks: Uint8Array[] = [];
-  for (const e of await readTree(ws)) {
+  const hash = new Sha256();
+  for await (const e of treeEntries(ws)) {
     if (e.tooLarge !== undefined) {
-      chunks.push(encodeText(`${e.type} ${e.path} large:${e.tooLarge}\n`));
+      hash.update(encodeText(`${e.type} ${e.path} large:${e.tooLarge}\n`));
       continue;
     }
     const body = e.bytes ?? encodeText(e.target ?? '');
-    chunks.push(encodeText(`${e.type} ${e.path} ${body.length}\n`), body);
+    hash.update(encodeText(`${e.type} ${e.path} ${body.length}\n`)).update(body);
   }
-  return shortHash(concatBytes(chunks));
+  return shortHex(hash.digest());
 }
 
-/** The workspace's text files by path (binary files left out). */
+/** The workspace's text files by path (binary files, and files the pass did not read, left out). */
 export async function textFiles(ws: Workspace): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
-  for (const e of await readTree(ws)) if (e.bytes && !looksBinary(e.bytes)) out[e.path] = decodeText(e.bytes);
+  for await (const e of treeEntries(ws)) if (e.bytes && !looksBinary(e.bytes)) out[e.path] = decodeText(e.bytes);
   return out;
 }

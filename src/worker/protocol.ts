@@ -68,6 +68,8 @@ export interface FileView {
   readonly text: string | null;
   /** True when only the first part of a large file was sent. */
   readonly truncated: boolean;
+  /** Why the file was not read at all (too large to read whole, or a capture's total spent); `text` is then null. */
+  readonly unread?: string;
 }
 
 /** What the worker says once it is set up. */

@@ -11,7 +11,8 @@
 import type { FileChange } from '../engine/result.ts';
 import type { Workspace } from '../engine/workspace.ts';
 import type { FileView, TreeEntry, WorkspaceSnapshot } from './protocol.ts';
-import { fileView, treeEntries } from './workspace-view.ts';
+import { ReadBudget } from '../engine/file-size.ts';
+import { readFileView, treeEntries } from './workspace-view.ts';
 
 /** One captured file: its view (text or binary) as the viewer would show it. */
 type Captured = FileView;
@@ -30,6 +31,7 @@ function binaryText(size: number): string {
 
 function diffText(f: Captured | undefined): string | null {
   if (!f) return null;
+  if (f.unread) return `(${f.unread})`;
   return f.text ?? binaryText(f.size);
 }
 
@@ -57,20 +59,25 @@ export class RunHistory {
     const previous = this.#captures[this.#captures.length - 1]?.files;
     const tree = await treeEntries(ws);
     const files = new Map<string, Captured>();
+    // One capture reads at most one pass's total: a file too large, or past it, is kept as its size and why.
+    const budget = new ReadBudget();
     for (const entry of tree.entries) {
       if (entry.type !== 'file') continue;
-      let bytes: Uint8Array;
+      let view: Captured;
       try {
-        bytes = await ws.readFile(entry.path);
+        view = await readFileView(ws, entry.path, entry.size, budget);
       } catch {
         continue; // removed between the walk and the read
       }
-      const view = fileView(entry.path, bytes);
       const before = previous?.get(entry.path);
       // Keep the earlier object when nothing changed, so unchanged texts are stored once.
       files.set(
         entry.path,
-        before && before.size === view.size && before.text === view.text && before.truncated === view.truncated
+        before &&
+          before.size === view.size &&
+          before.text === view.text &&
+          before.truncated === view.truncated &&
+          before.unread === view.unread
           ? before
           : view,
       );

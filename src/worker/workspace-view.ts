@@ -8,6 +8,8 @@ import type { Engine } from '../engine/engine.ts';
 import type { Workspace } from '../engine/workspace.ts';
 import { walkTree } from '../engine/walk.ts';
 import { decodeText, looksBinary } from '../engine/text.ts';
+import { isWorkspaceError } from '../engine/workspace.ts';
+import { notReadText, ReadBudget } from '../engine/file-size.ts';
 import type { FileView, TreeEntry, WorkspaceSnapshot } from './protocol.ts';
 
 /** Entries a snapshot lists at most; a model that writes thousands of files must not freeze the page. */
@@ -47,7 +49,34 @@ export async function viewFile(engine: Engine, path: string): Promise<FileView> 
   const st = await engine.workspace.lstat(jailed.path);
   if (!st) throw new Error(`${path} does not exist any more; the file tree was refreshed.`);
   if (st.type === 'dir') throw new Error(`${path} is a directory; pick a file in the tree.`);
-  return fileView(path, await engine.workspace.readFile(jailed.path));
+  return readFileView(engine.workspace, jailed.path, st.size);
+}
+
+/**
+ * A file's view, read only when `budget` lets it be read whole (its size stat'ed before): host
+ * memory follows the work, not a file's size. A file not read says why in `unread`.
+ */
+export async function readFileView(
+  ws: Workspace,
+  path: string,
+  size: number,
+  budget: ReadBudget = new ReadBudget(),
+): Promise<FileView> {
+  const unread = (bytes: number): FileView => ({
+    path,
+    size: bytes,
+    text: null,
+    truncated: true,
+    unread: notReadText(path, bytes),
+  });
+  if (!budget.take(size)) return unread(size);
+  try {
+    return fileView(path, await ws.readFile(path));
+  } catch (e) {
+    // It grew past the limit after the stat.
+    if (isWorkspaceError(e, 'EFBIG')) return unread(size);
+    throw e;
+  }
 }
 
 /** A file's bytes as the viewer shows them: text up to VIEW_MAX_BYTES, or null when binary. */

@@ -4,46 +4,17 @@
  * the file tools and NodeWorkspace.readFile stat it first and never read it whole. Each case
  * watches the workspace's reads: none of them may return more than MAX_WHOLE_FILE_BYTES.
  */
-import { closeSync, ftruncateSync, openSync, utimesSync } from 'node:fs';
+import { utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_WHOLE_FILE_BYTES } from '../../src/engine/file-size.ts';
-import type { Workspace } from '../../src/engine/workspace.ts';
 import { NodeWorkspace } from '../../src/workspace/node/node-workspace.ts';
 import { workspaceHash } from '../../src/session/tree.ts';
 import { useNodeWasm } from '../support/node-wasm.ts';
 import { engineOver, hasGitCli, removeTmpRepos, runGit, tmpRepo } from '../support/git.ts';
+import { truncateSync, watched } from '../support/sparse-files.ts';
 
 const GIB = 1 << 30;
-
-/** Makes (or resizes) `path` a sparse file of `size` bytes: no disk used, as a script would. */
-function truncateSync(path: string, size: number): void {
-  const fd = openSync(path, 'a');
-  try {
-    ftruncateSync(fd, size);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** `ws` with every readFile and readUpTo watched: the paths read, and the largest answer. */
-function watched(ws: Workspace): { ws: Workspace; read: string[]; largest: () => number } {
-  const read: string[] = [];
-  let largest = 0;
-  const proxy = new Proxy(ws, {
-    get(target, key, receiver) {
-      const v = Reflect.get(target, key, receiver) as unknown;
-      if (key !== 'readFile' || typeof v !== 'function') return typeof v === 'function' ? v.bind(target) : v;
-      return async (path: string) => {
-        read.push(path);
-        const bytes = (await (v as Workspace['readFile']).call(target, path)) as Uint8Array;
-        largest = Math.max(largest, bytes.length);
-        return bytes;
-      };
-    },
-  });
-  return { ws: proxy, read, largest: () => largest };
-}
 
 beforeAll(() => useNodeWasm());
 afterAll(removeTmpRepos);

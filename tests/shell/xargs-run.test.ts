@@ -6,6 +6,8 @@
  * still run, with xargs's exit codes.
  */
 import { afterAll, describe, expect, it } from 'vitest';
+import { encodeText } from '../../src/engine/text.ts';
+import { MemoryWorkspace, NO_RUNNER_NOTE } from '../../src/workspace/memory/memory-workspace.ts';
 import { BACKENDS, cleanupBackends, shellEngine, shellWorkspace } from '../support/shell-backends.ts';
 
 afterAll(cleanupBackends);
@@ -91,4 +93,18 @@ describe.each(BACKENDS)('xargs on the %s backend', (backend) => {
     for (const d of row.notes) expect(details).toContain(d);
     expect(r.text).not.toContain('root:');
   });
+});
+
+describe('xargs in a memory workspace that runs no command', () => {
+  it.each(['ls notes | xargs -I Q cat Q', 'ls notes | xargs --repl=Q cat Q', 'find notes | xargs cat'])(
+    '%s says that nothing ran and why, never that it succeeded',
+    async (command) => {
+      const ws = new MemoryWorkspace();
+      await ws.writeFile('notes/one.txt', encodeText('alpha\n'));
+      const r = await shellEngine(ws).call('ws_shell', { command });
+      expect(r.ok).toBe(false);
+      expect(r.text).not.toMatch(/succeeded/);
+      expect(r.text).toContain(NO_RUNNER_NOTE);
+    },
+  );
 });

@@ -10,7 +10,7 @@
  */
 import { structuredPatch } from 'diff';
 import { decodeText, looksBinary } from '../text.ts';
-import { tooLargeText } from '../file-size.ts';
+import { notReadText } from '../file-size.ts';
 import { compareFiles, quotePath, type Change } from './changes.ts';
 import {
   commitFiles,
@@ -77,7 +77,7 @@ export async function readDiff(repo: Repo, req: DiffRequest): Promise<DiffReport
   return { head, changes, text: parts.join(''), truncated };
 }
 
-/** A working-tree file too large to read whole: its size, never its bytes. */
+/** A working-tree file the scan did not read: its size, never its bytes. */
 interface Large {
   readonly tooLarge: number;
 }
@@ -86,9 +86,9 @@ type BytesOf = (path: string, blob: GitBlob, side: 'before' | 'after') => Promis
 
 const isLarge = (b: Uint8Array | Large | null): b is Large => b !== null && !(b instanceof Uint8Array);
 
-/** The line that stands for a diff of a file too large to read, the way git names a binary one. */
+/** The line that stands for a diff of a file not read (too large, or past the scan's total), the way git names a binary one. */
 function largeLine(name: string, size: number): string {
-  return `Large file ${name} differs: ${tooLargeText(name, size)}; not diffed`;
+  return `Large file ${name} differs: ${notReadText(name, size)}; not diffed`;
 }
 
 const mode = (m: number): string => m.toString(8);

@@ -4,10 +4,11 @@
  * git does — an ignored directory is not entered unless the index tracks something inside it.
  * A tracked file whose size and modification time are the ones the index recorded keeps the
  * index's blob id unread (git's stat shortcut, where the backend knows times); any other file's
- * id is computed from its bytes, and a file too large to read whole is never read (WorkFile).
+ * id is computed from its bytes, read one file at a time within the scan's ReadBudget: a file too
+ * large to read whole, or met once the scan has read its total, is never read (WorkFile).
  */
 import { isWorkspaceError, type Stat } from '../workspace.ts';
-import { MAX_WHOLE_FILE_BYTES } from '../file-size.ts';
+import { MAX_WHOLE_FILE_BYTES, ReadBudget } from '../file-size.ts';
 import { encodeText } from '../text.ts';
 import { joinPath, MAX_WALK_ENTRIES } from '../walk.ts';
 import { MODE } from './fs-adapter.ts';
@@ -16,8 +17,9 @@ import { blobId, type FileMap, type GitBlob, type Repo } from './repo.ts';
 
 /**
  * A working-tree file: its blob id and mode, and its bytes when the caller asked to keep them.
- * A file over MAX_WHOLE_FILE_BYTES whose size and time differ from the index's is never read:
- * `tooLarge` holds its size and its `oid` is a marker no blob has, so it counts as changed.
+ * A file whose size and time differ from the index's and that the scan's ReadBudget refuses
+ * (over MAX_WHOLE_FILE_BYTES, or past the scan's MAX_PASS_READ_BYTES) is never read: `tooLarge`
+ * holds its size and its `oid` is a marker no blob has, so it counts as changed.
  */
 export interface WorkFile extends GitBlob {
   readonly bytes?: Uint8Array;
@@ -71,6 +73,8 @@ export async function scanWorktree(repo: Repo, index: FileMap, opts: { keepBytes
   const untracked: string[] = [];
   let seen = 0;
   let truncated = false;
+  // Kept bytes are read bytes, so one budget bounds both the scan's work and what a diff holds.
+  const budget = new ReadBudget();
 
   const git = await loadGit();
   const ignored = (path: string): Promise<boolean> => git.isIgnored({ fs: repo.fs, dir: repo.dir, filepath: path });
@@ -108,7 +112,7 @@ export async function scanWorktree(repo: Repo, index: FileMap, opts: { keepBytes
         files.set(path, { oid: recorded!.oid, mode });
         continue;
       }
-      if (st.type === 'file' && st.size > MAX_WHOLE_FILE_BYTES) {
+      if (st.type === 'file' && !budget.take(st.size)) {
         files.set(path, { oid: unhashedOid(path), mode, tooLarge: st.size });
         continue;
       }

@@ -50,7 +50,9 @@ function xargsExit(code: number | null): { readonly code: number; readonly stop:
  */
 export async function runWithXargs(ctx: ToolContext, plan: ExecPlan, opts: ExecOptions): Promise<XargsOutcome> {
   const at = plan.stages.findIndex(isXargs);
-  if (at < 0) return { ok: true, exec: await ctx.ws.exec(plan, opts), notes: [] };
+  // A workspace that can run no command answers the plan itself (nothing of it runs), saying why:
+  // carried out here, its empty listing would read as a run that succeeded with no output.
+  if (at < 0 || ctx.ws.runsCommands === false) return { ok: true, exec: await ctx.ws.exec(plan, opts), notes: [] };
   const deadline = Date.now() + opts.timeoutMs;
   const left = () => Math.max(1, deadline - Date.now());
   const stage = plan.stages[at]!;

@@ -24,7 +24,8 @@ export async function readRunFiles(
   for (const entry of tree.entries) {
     if (entry.type !== 'file') continue;
     const view = await client.runFile(runId, step, entry.path);
-    if (view.text === null) skipped.push({ path: entry.path, why: 'binary' });
+    if (view.unread) skipped.push({ path: entry.path, why: view.unread });
+    else if (view.text === null) skipped.push({ path: entry.path, why: 'binary' });
     else if (view.truncated)
       skipped.push({ path: entry.path, why: `${Math.round(view.size / 1024)} KB, too large to be captured whole` });
     else texts.set(entry.path, view.text);

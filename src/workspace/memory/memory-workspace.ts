@@ -15,6 +15,7 @@ import {
   type Stat,
   type Workspace,
 } from '../../engine/workspace.ts';
+import { MAX_WHOLE_FILE_BYTES, tooLargeText } from '../../engine/file-size.ts';
 import { isKnownCode, orMissing } from '../fs-errors.ts';
 import { trackFs, type FsEntry } from './fs-changes.ts';
 import { FsMemo } from './fs-memo.ts';
@@ -100,6 +101,9 @@ export class MemoryWorkspace implements Workspace {
     await this.checkAncestors(path);
     const st = await this.lstatBelowCheckedAncestors(path);
     if (st?.type === 'dir') throw new WorkspaceError('EISDIR', path);
+    // The same bound as every backend's (file-size.ts): a caller that stat'ed first never meets it.
+    if (st && st.size > MAX_WHOLE_FILE_BYTES)
+      throw new WorkspaceError('EFBIG', path, `${tooLargeText(path, st.size)}; it is not read`);
     return this.guard(path, () => this.fs.readFileBuffer(this.abs(path)));
   }
 

@@ -19,6 +19,8 @@
  *   inside, setsid ones too, because they all die with the namespace's init;
  * - a clean environment: PATH (this Node first, then the system directories), HOME=/tmp,
  *   LANG, and the plan's own variables;
+ * - bwrap's options read from a descriptor (`--args`), so its command line, which a command
+ *   inside reads at /proc/1/cmdline, names none of the host paths it mounts;
  * - rlimits set by util-linux `prlimit` inside the sandbox (LIMITS), and, where this host lets a
  *   cgroup be made (memory-cap.ts), one memory cap for all the processes of a command together.
  *
@@ -52,6 +54,7 @@ import {
   readlinkSync,
   realpathSync,
   rmSync,
+  unlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -511,39 +514,55 @@ function makeSandbox(tools: Tools, mode: 'user' | 'root'): HostSandbox {
       const guarded = protectedMounts(opts.root);
       // The child's fd 3 (sandboxStdio): its own open of the filter.
       const fds = filterFile ? [openSync(filterFile, 'r')] : [];
+      const options = [
+        ...namespaces,
+        '--die-with-parent',
+        '--new-session',
+        ...base.args,
+        ...m.args,
+        '--bind',
+        opts.root,
+        WORKSPACE_PATH,
+        ...guarded.args,
+        // The sandbox's own root is a tmpfs with no size of its own: nothing may be written there.
+        '--remount-ro',
+        '/',
+        ...(fds.length ? ['--seccomp', '3'] : []),
+        '--chdir',
+        placed(opts.root, opts.cwd),
+        '--clearenv',
+        ...setenv,
+      ];
+      // bwrap reads its options from a descriptor, so its command line — /proc/1/cmdline inside,
+      // since bwrap is the PID namespace's first process — is `bwrap --args N -- <the command>`:
+      // none of the mounts' host paths (the workspace's directory, the generated /etc) is in it.
+      fds.push(argumentsFd(etc, options));
       return {
         file: tools.bwrap,
-        args: [
-          ...namespaces,
-          '--die-with-parent',
-          '--new-session',
-          ...base.args,
-          ...m.args,
-          '--bind',
-          opts.root,
-          WORKSPACE_PATH,
-          ...guarded.args,
-          // The sandbox's own root is a tmpfs with no size of its own: nothing may be written there.
-          '--remount-ro',
-          '/',
-          ...(fds.length ? ['--seccomp', '3'] : []),
-          '--chdir',
-          placed(opts.root, opts.cwd),
-          '--clearenv',
-          ...setenv,
-          '--',
-          ...drop,
-          tools.prlimit,
-          ...limitArgs(),
-          '--',
-          ...argv,
-        ],
+        args: ['--args', String(2 + fds.length), '--', ...drop, tools.prlimit, ...limitArgs(), '--', ...argv],
         env: { PATH: SYSTEM_PATH },
         ...(guarded.note ? { note: guarded.note } : {}),
         ...(fds.length ? { fds } : {}),
       };
     },
   };
+}
+
+let argumentFiles = 0;
+
+/**
+ * A descriptor reading `args` NUL-terminated, as `bwrap --args` wants them: a file written in the
+ * process's private directory and unlinked at once, so only the descriptor holds it (bwrap reads
+ * it to its end and closes it before anything of the command runs).
+ */
+function argumentsFd(dir: string, args: readonly string[]): number {
+  const file = join(dir, `args-${++argumentFiles}`);
+  writeFileSync(file, args.map((a) => `${a}\0`).join(''), { mode: 0o600 });
+  try {
+    return openSync(file, 'r');
+  } finally {
+    unlinkSync(file);
+  }
 }
 
 /** Runs `true` through the sandbox once; resolves to the reason it failed, or undefined. */
