@@ -36,6 +36,18 @@ const turn = (index: number, obsChars: number, callChars = 40): Turn => ({
 });
 
 describe('buildContext', () => {
+  it.each([10, 30, 60])(
+    'a latest observation cut to fit leaves room for the note that %i older steps were omitted',
+    (older) => {
+      const turns = [...Array.from({ length: older }, (_, i) => turn(i + 1, 400)), turn(older + 1, 40_000)];
+      const window = 1200;
+      const { messages, budget } = buildContext(PARTS, turns, window, 256);
+      expect(budget.observationCut).toBe(true);
+      expect(budget.omitted.length).toBe(older);
+      expect(promptTokens(messages) + 256).toBeLessThanOrEqual(window);
+    },
+  );
+
   it('step 1: system (instructions + tool cards) and the task, nothing else', () => {
     const { messages, budget } = buildContext(PARTS, [], 4096, 512);
     expect(messages).toEqual([

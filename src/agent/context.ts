@@ -122,9 +122,11 @@ export function buildContext(
   if (latest) {
     // The latest result is what the model must act on: it always goes in, cut if it must be.
     // A huge call (a whole file through ws_write) is shortened first: its text is in the file now.
-    const call = cost(pair(latest.call, latest.observation)) > room ? shortCall(latest) : latest.call;
+    // It leaves room for the note that older steps were omitted, which it may force.
+    const roomForLatest = room - omissionCost(turns.slice(0, -1), counter);
+    const call = cost(pair(latest.call, latest.observation)) > roomForLatest ? shortCall(latest) : latest.call;
     const callTokens = cost(pair(call, ''));
-    const cut = cutToTokens(latest.observation, room - callTokens, counter);
+    const cut = cutToTokens(latest.observation, roomForLatest - callTokens, counter);
     observationCut = cut.truncated;
     latestPair = pair(call, cut.text);
     observation = cost(latestPair);
@@ -171,6 +173,12 @@ export function buildContext(
     counting: counter.counting,
   };
   return { messages, budget };
+}
+
+/** The most the note for omitted steps can cost (every older step omitted), 0 when there are none. */
+function omissionCost(older: readonly Turn[], counter: TokenCounter): number {
+  const first = older[0];
+  return first ? counter.text(`\n\n${omissionText(first.index, older[older.length - 1]!.index)}`) : 0;
 }
 
 /** What the older steps cost under a trim. */

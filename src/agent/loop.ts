@@ -21,6 +21,7 @@ import {
 } from './model.ts';
 import { parseCall, type ParseOutcome } from './parse.ts';
 import { buildPrompt, type Skill } from './prompt.ts';
+import { refusedAgainStop, unfitStop } from './prompt-fit.ts';
 import { skillCards } from '../engine/skills/index.ts';
 import { onLoad, type LoadTiming } from '../engine/lazy-load.ts';
 import { INITIAL_STALL } from './stall.ts';
@@ -194,10 +195,12 @@ interface Asked {
 }
 
 /**
- * Builds the step's prompt within the window and asks the model. A refusal for length (any
- * engine's, recognised in models/context-errors.ts) rebuilds the prompt once within a smaller
- * budget — the window the refusal named, else three quarters of ours — and the run keeps that
- * budget; a second refusal ends the run as `context-overflow`.
+ * Builds the step's prompt within the window and asks the model. A prompt that, trimmed as far
+ * as it may be, still leaves no room for the reply is not sent: the run ends as
+ * `context-overflow` (prompt-fit.ts). A refusal for length (any engine's, recognised in
+ * models/context-errors.ts) rebuilds the prompt once within a smaller budget — the window the
+ * refusal named, else three quarters of ours — and the run keeps that budget; a second refusal
+ * ends the run as `context-overflow`.
  */
 async function queryFitting(
   o: LoopOptions,
@@ -208,7 +211,10 @@ async function queryFitting(
   const turns = steps.map((s) => toTurn(s, o.seen?.(s.index)));
   const previous = steps.length ? trimOf(steps[steps.length - 1]!.budget) : undefined;
   const build = () => buildContext(run.prompt, turns, run.window, run.output, run.counter, previous, o.trimTo);
+  const advice = { toolSet: o.engine.settings.tool_set };
   const first = build();
+  const unfit = unfitStop(run.counter, first, advice);
+  if (unfit) return { stop: unfit };
   const reply = await query(o, run, first.messages, index);
   if (!('error' in reply)) return { reply, ...first };
   if (reply.error.code !== 'context') return { stop: stopFor(o, reply.error) };
@@ -220,10 +226,12 @@ async function queryFitting(
     overflow.window !== undefined ? overflow.window : Infinity,
   );
   const second = build();
+  const stillUnfit = unfitStop(run.counter, second, advice, reply.error.message);
+  if (stillUnfit) return { stop: stillUnfit };
   const again = await query(o, run, second.messages, index);
   if ('error' in again) {
     if (again.error.code !== 'context') return { stop: stopFor(o, again.error) };
-    return { stop: { kind: 'context-overflow', message: overflowMessage(was, run.window, again.error.message) } };
+    return { stop: refusedAgainStop(was, run.window, again.error.message) };
   }
   const retried: LoopNote = {
     kind: 'context-retry',
@@ -235,13 +243,6 @@ async function queryFitting(
 
 /** The budget a refused prompt is rebuilt within, as a share of the one it had. */
 const SHRINK_ON_REFUSAL = 0.75;
-
-function overflowMessage(window: number, smaller: number, said: string): string {
-  return (
-    `the prompt did not fit the model's context window, even rebuilt within ${smaller} tokens after a refusal at ${window} (${said}). ` +
-    'A larger context window would help (pick a model or setting with more tokens, or --context with a larger value), or a smaller task: fewer or shorter files read at once.'
-  );
-}
 
 function stopFor(o: LoopOptions, err: ModelError): Stop {
   return err.code === 'aborted' || o.signal?.aborted

@@ -70,6 +70,7 @@ export type { CatalogModel } from '../agent/models/catalog.ts';
 export type { GpuReport } from '../agent/models/gpu.ts';
 export type { CachedFile, LoadProgress } from '../agent/models/worker-protocol.ts';
 export type { GgufModel } from '../agent/models/gguf-catalog.ts';
+export type { GgufFacts } from '../agent/models/gguf-facts.ts';
 export type { StepSpeed } from '../agent/models/step-speed.ts';
 
 /** A run event with the id of the run it belongs to. */

@@ -20,6 +20,7 @@ import { replayRecords } from './replay-records.ts';
 import { EvalHost } from './eval-host.ts';
 import { openEvalFiles } from './eval-open.ts';
 import { probeEndpoint } from './run-models.ts';
+import { readGgufFacts } from '../agent/models/gguf-facts.ts';
 import { checkPaths } from './run-workspace.ts';
 import { snapshotWorkspace, viewFile } from './workspace-view.ts';
 import { sandboxFrame } from '../workspace/memory/sandbox-frame-link.ts';
@@ -84,6 +85,8 @@ export function engineHost(
     webllmDelete: async (modelId) => (await webllm().deleteCached(modelId), webllm().cached()),
     ggufCache: () => gguf().listCached(),
     ggufDelete: async (url) => (await gguf().deleteCached(url), gguf().listCached()),
+    ggufFacts: (source) =>
+      readGgufFacts(source, services.fetch).catch((e: unknown) => ({ error: (e as Error).message })),
     startRun: (config) => runs.start(config),
     controlRun: (runId, action) => runs.control(runId, action),
     answerApproval: (runId, askId, approved) => runs.answer(runId, askId, approved),

@@ -15,6 +15,7 @@ import type { CatalogModel } from '../agent/models/catalog.ts';
 import type { BanditRow, EditFormat } from '../agent/evolve.ts';
 import type { GpuReport } from '../agent/models/gpu.ts';
 import type { GgufModel } from '../agent/models/gguf-catalog.ts';
+import type { GgufFacts } from '../agent/models/gguf-facts.ts';
 import type { StepSpeed } from '../agent/models/step-speed.ts';
 import type { CachedFile, CustomModel, GgufSource, LoadProgress } from '../agent/models/worker-protocol.ts';
 import type { ApprovalOutcome, Step, Stop } from '../agent/step.ts';
@@ -541,6 +542,8 @@ export interface EngineApi {
   ggufCache(): readonly CachedFile[];
   /** Deletes one cached GGUF file by its URL; answers the files still cached. */
   ggufDelete(url: string): readonly CachedFile[];
+  /** A GGUF's facts from its header alone (a file read in place, a URL by Range requests); `error` says why they could not be read. */
+  ggufFacts(source: GgufSource): GgufFacts | { readonly error: string };
   /** Starts a run (stopping the one before); its events follow the reply as `run` events. */
   startRun(config: RunConfig): RunInfo;
   controlRun(runId: number, action: RunAction): void;

@@ -183,15 +183,17 @@ describe('a run against a server that counts real tokens', () => {
     expect(retried.budget.window).toBe(3000);
   });
 
-  it('refused again after the rebuild: the run ends as context-overflow, saying what would help', async () => {
+  it('still too long after the rebuild: the run ends as context-overflow before a second send, saying what would help', async () => {
     const server = new QwenServer([DONE], 200);
     const r = await run(server);
-    expect(server.refusals).toBe(2);
+    // The refusal named the prompt's size, so the rebuilt prompt is measured and not sent.
+    expect(server.refusals).toBe(1);
+    expect(server.sent).toHaveLength(0);
     expect(r.stop.kind).toBe('context-overflow');
     const text = stopText(r.stop);
-    expect(text).toMatch(/did not fit the model's context window/);
+    expect(text).toMatch(/does not fit the model's context window, so it was not sent/);
     expect(text).toMatch(/larger context window/);
-    expect(text).toMatch(/smaller task/);
+    expect(text).toMatch(/shorter task/);
     expect(text).not.toMatch(/Run again/i);
     expect(failureKind(false, r.stop, r.steps)).toBe('context-overflow');
   });

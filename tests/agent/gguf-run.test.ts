@@ -4,7 +4,8 @@
  * are random, so every call is valid only because decoding is constrained — each raw output is
  * a call the schema accepts, parsed and executed (no retries, no loop-guard refusals) — and the
  * session record names the test model by its file. The window is at most what the file says the
- * model was trained on, and the run says which it used.
+ * model was trained on, and the run says which it used; a prompt that cannot fit that window is
+ * not sent.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -115,6 +116,12 @@ describe.skipIf(!hasLlama)('slm run --model gguf: on the generated test model', 
       'context window: 2,048 tokens, the context the model was trained on (llama.context_length), less than the default 4,096\n',
     );
     const recorded = JSON.parse(await readFile(out, 'utf8')) as Session;
+    // The byte-level vocabulary spends more tokens on the step-1 prompt than 2,048 leaves with the
+    // reply's reserve: counted with the model's tokenizer, it is not sent, and the run says why.
+    expect(short.stdout).toMatch(
+      /^the prompt does not fit the model's context window, so it was not sent: it needs [\d,]+ tokens \(counted with the model's tokenizer: .*for a window of 2,048 tokens\. What would make it fit: a larger context window/,
+    );
+    expect(recorded.steps).toEqual([]);
     expect(recorded.settings.agent.contextTokens).toBe(2048);
     expect(recorded.settings.engine.context_window_tokens).toBe(2048);
   }, 120_000);

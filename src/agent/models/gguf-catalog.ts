@@ -39,7 +39,7 @@ export interface GgufModel {
 }
 
 /** llama.cpp's compute buffers, about the same for these small models. */
-const BUFFERS_MB = 150;
+export const BUFFERS_MB = 150;
 
 type Entry = Omit<GgufModel, 'url' | 'memoryMB' | 'baseMB' | 'trainedContext' | 'kvBytesPerToken'> & {
   readonly arch: ArchitectureId;

@@ -48,4 +48,12 @@ describe('timedModel', () => {
     expect(seen).toEqual(['a', 'b']);
     expect(speeds).toEqual([{ ttftMs: 50, elapsedMs: 200, source: 'clock' }]);
   });
+
+  it('keeps what the loop reads of the model: id, family, window and the tokenizer the budget counts with', () => {
+    const tokenizer = { counting: 'counted' as const, text: (s: string) => s.length, perMessage: 3, perPrompt: 2 };
+    const inner: Model = { id: 'm', family: 'f', contextWindow: 2048, tokenizer, complete: async () => ({ text: '' }) };
+    const model = timedModel(inner, () => {});
+    expect(model).toMatchObject({ id: 'm', family: 'f', contextWindow: 2048 });
+    expect(model.tokenizer).toBe(tokenizer);
+  });
 });

@@ -29,6 +29,8 @@ export function timedModel(
     id: model.id,
     family: model.family,
     ...(model.contextWindow !== undefined && { contextWindow: model.contextWindow }),
+    // The budget counts with the wrapped model's tokenizer (llama.cpp in Node), not an estimate.
+    ...(model.tokenizer && { tokenizer: model.tokenizer }),
     async complete(messages: readonly ChatMessage[], o: CompleteOptions): Promise<Completion> {
       const start = now();
       let first: number | undefined;

@@ -34,6 +34,7 @@ import type { WorkspaceChoice } from './workspace-choice.svelte.ts';
 import { engineAdvice, type EngineAdvice } from './engine-advice.ts';
 import { parseModelSpec } from './model-spec.ts';
 import { planWindow, reportedMemory, type WindowFacts, type WindowPlan } from './window-choice.ts';
+import { GgufHeaderState, headerWindowFacts } from './gguf-header.svelte.ts';
 import {
   loadRemembered,
   saveRemembered,
@@ -108,6 +109,8 @@ export class StartState {
   gguf = $state<GgufFields>({ from: 'catalog', catalogId: '', url: '' });
   /** The .gguf file picked from disk (read in place, never uploaded or copied). */
   ggufFile = $state.raw<File | null>(null);
+  /** The header of the GGUF URL or file on screen, once read (readGgufHeader). */
+  readonly ggufHeader = new GgufHeaderState();
   /** GGUF files in the browser's cache; null until someone asks. */
   ggufCached = $state.raw<readonly CachedFile[] | null>(null);
   /** What `?model=` did: the model it preselected, or why it could not. */
@@ -322,9 +325,36 @@ export class StartState {
   #windowModel(): StartState['windowModel'] {
     if (this.modelKind === 'webllm' && !this.customModel.enabled && this.webllmModel)
       return { key: `webllm:${this.webllmModel.id}`, facts: this.webllmModel, engine: 'webllm' };
-    if (this.modelKind === 'gguf' && this.gguf.from === 'catalog' && this.ggufModel)
+    if (this.modelKind !== 'gguf') return null;
+    if (this.gguf.from === 'catalog' && this.ggufModel)
       return { key: `gguf:${this.ggufModel.id}`, facts: this.ggufModel, engine: 'gguf' };
-    return null;
+    // A URL or file of one's own is sized the same way once its header is read.
+    const key = this.ggufSourceKey;
+    const read = this.ggufHeader.readFor(key);
+    const facts = read?.state === 'read' ? headerWindowFacts(read.facts) : null;
+    return facts ? { key: `gguf:${key}`, facts, engine: 'gguf' } : null;
+  }
+
+  /** Names the GGUF URL or file on screen (a file by its name, size and date); null for a catalog model or none. */
+  get ggufSourceKey(): string | null {
+    if (this.modelKind !== 'gguf' || this.gguf.from === 'catalog') return null;
+    const choice = this.#ggufChoice();
+    if ('reason' in choice || choice.kind !== 'gguf') return null;
+    const s = choice.source;
+    return 'url' in s ? s.url : `${s.name} · ${s.file.size} · ${this.ggufFile?.lastModified ?? 0}`;
+  }
+
+  /** Reads the header of the GGUF URL or file on screen (its first bytes only), for what it was trained on and its window. */
+  async readGgufHeader(): Promise<void> {
+    const key = this.ggufSourceKey;
+    const choice = this.#ggufChoice();
+    if (key === null || 'reason' in choice || choice.kind !== 'gguf') return;
+    const source = choice.source;
+    await this.ggufHeader.load(
+      key,
+      () => this.client.ggufFacts(source),
+      () => this.ggufSourceKey,
+    );
   }
 
   setTaskKind(kind: TaskKind): void {
