@@ -32,9 +32,10 @@ function stdinFinding(name: string): Verdict {
 
 /** node's code on the command line (`-e`, `-p`), a REPL (`-i`) or a debugger (`--inspect`). */
 function inlineFinding(name: string, t: Token): Verdict {
-  const what = NODE_INLINE.includes(t.name)
-    ? 'runs code given on the command line'
-    : 'opens an interactive prompt or a debugger, which runs code no check sees';
+  const what =
+    t.kind !== 'operand' && NODE_INLINE.includes(t.name)
+      ? 'runs code given on the command line'
+      : 'opens an interactive prompt or a debugger, which runs code no check sees';
   return never('inline-code', `${name} ${q(shown(t))} ${what}`, USE.inlineCode);
 }
 
