@@ -7,8 +7,8 @@ import { decodeText, encodeText, looksBinary } from '../engine/text.ts';
 import { walkTree } from '../engine/walk.ts';
 import { isWorkspaceError, type EntryType, type Workspace } from '../engine/workspace.ts';
 import { MAX_WHOLE_FILE_BYTES, ReadBudget } from '../engine/file-size.ts';
+import { sha256 } from '@noble/hashes/sha2.js';
 import { shortHex } from './hash.ts';
-import { Sha256 } from './sha256.ts';
 
 export interface TreeEntry {
   readonly path: string;
@@ -69,14 +69,15 @@ export async function readTree(ws: Workspace): Promise<TreeEntry[]> {
  * time, so the pass holds one file, never the tree.
  */
 export async function workspaceHash(ws: Workspace): Promise<string> {
-  const hash = new Sha256();
+  const hash = sha256.create();
   for await (const e of treeEntries(ws)) {
     if (e.tooLarge !== undefined) {
       hash.update(encodeText(`${e.type} ${e.path} large:${e.tooLarge}\n`));
       continue;
     }
     const body = e.bytes ?? encodeText(e.target ?? '');
-    hash.update(encodeText(`${e.type} ${e.path} ${body.length}\n`)).update(body);
+    hash.update(encodeText(`${e.type} ${e.path} ${body.length}\n`));
+    hash.update(body);
   }
   return shortHex(hash.digest());
 }
