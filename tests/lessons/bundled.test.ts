@@ -7,7 +7,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useNodeWasm } from '../support/node-wasm.ts';
 import { pythonThreadWorker, threadWorker } from '../support/sandbox-thread.ts';
-import type { ExecOptions, ExecPlan, ExecResult } from '../../src/engine/workspace.ts';
 import { replaySession } from '../../src/session/replay.ts';
 import { MemoryWorkspace } from '../../src/workspace/memory/memory-workspace.ts';
 import { SandboxJsEngine } from '../../src/workspace/memory/js-sandbox.ts';
@@ -21,23 +20,6 @@ beforeAll(() => useNodeWasm());
 /** Pyodide for every replay here, as the tab shares one per page: loaded by the first session that runs python3. */
 const pyodide = new PyodideHost(async () => null, pythonThreadWorker);
 
-/**
- * The tab's memory workspace, whose commands wait for the Python workers started ahead to have
- * Python running, as they have by the time a reader steps on. A replay here runs its steps back
- * to back, and on a loaded machine a Pyodide start in a Node thread can take longer than a `.py`
- * check's whole bound (PROCESS_TIMEOUT_MS), which would leave the edit unjudged.
- */
-class TabWorkspace extends MemoryWorkspace {
-  constructor() {
-    super(undefined, undefined, new ShellRunner(new SandboxJsEngine(threadWorker), new PyodideEngine(pyodide)));
-  }
-
-  override async exec(plan: ExecPlan, opts: ExecOptions): Promise<ExecResult> {
-    await pyodide.warm();
-    return super.exec(plan, opts);
-  }
-}
-
 describe.each(BUNDLED_FILES.map((f) => [f.name, f] as const))('%s', (_name, file) => {
   it('ends with done and a final test run that passes', async () => {
     const last = (await loadBundled(file)).steps.at(-1)!;
@@ -48,7 +30,9 @@ describe.each(BUNDLED_FILES.map((f) => [f.name, f] as const))('%s', (_name, file
   });
 
   it("replays ✓ on the browser's sandbox runtimes, whose node is not Node and whose python3 is Pyodide", async () => {
-    const report = await replaySession(await loadBundled(file), { workspace: new TabWorkspace() });
+    const runner = new ShellRunner(new SandboxJsEngine(threadWorker), new PyodideEngine(pyodide));
+    const ws = new MemoryWorkspace(undefined, undefined, runner);
+    const report = await replaySession(await loadBundled(file), { workspace: ws });
     expect(report.divergence).toBeUndefined();
     expect(report.ok).toBe(true);
     // Starting Pyodide takes seconds, tens on a loaded machine; each python3 run starts one.
