@@ -123,7 +123,9 @@ test("the suite's Python tasks are graded by python3 -m unittest in the tab's Py
   // The passing session's last step ran the project's unittest tests in Pyodide.
   await cell('vowel-count').first().click();
   await expect(page).toHaveURL(/#\/run/);
-  await page.getByRole('listbox', { name: 'Steps' }).getByRole('option').last().click();
+  const last = page.getByRole('listbox', { name: 'Steps' }).getByRole('option').last();
+  await expect(last).toContainText('done');
+  await last.click();
   await expect(page.getByTestId('inspector')).toContainText(/Final test run \(3 passed, 0 failed\)/);
   await expect(page.getByTestId('inspector')).toContainText('python3 ran in Pyodide');
 });
