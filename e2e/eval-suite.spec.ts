@@ -5,15 +5,19 @@
  * reference solutions on the on and off arms — the Jest-style specs graded in the tab's
  * sandbox — and give the same table, paired comparison, plot and grid as the builtin suite; the
  * export names the suite. The same suite as a .zip opens too, and the builtin suite comes back.
+ * Its two Python tasks are graded in the tab's Pyodide: a reference solution passes, a wrong
+ * one fails.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
-import { expect, test } from './console.ts';
+import { expect, screenshot, test } from './console.ts';
 
 const TASKS = ['async-inventory', 'shopping-cart', 'sum-of-digits'];
+/** The suite's Python tasks (unittest tests, graded by `python3 -m unittest`). */
+const PYTHON_TASKS = ['vowel-count', 'clamp-range'];
 
 /** The fixture track imported by the CLI into DIR/suite. */
 function importSuite(): string {
@@ -82,6 +86,49 @@ test('an imported Exercism-layout suite opened as a folder runs with the referen
   await expect(page.getByTestId('eval-suite')).toHaveText(/Suite: imported · 6 tasks/);
   await page.getByRole('button', { name: 'Builtin suite' }).click();
   await expect(page.getByTestId('eval-suite')).toContainText(/Suite: builtin · 2\d tasks/);
+});
+
+test("the suite's Python tasks are graded by python3 -m unittest in the tab's Pyodide: the reference solution passes, a wrong one fails", async ({
+  page,
+  problems: _problems,
+}) => {
+  // Each session and each grading runs python3: the first loads Pyodide, which takes seconds (tens on a loaded machine).
+  test.setTimeout(360_000);
+  const suite = importSuite();
+  // clamp-range's solution made wrong: the bounds check is left out, so one of its four tests fails.
+  const file = join(suite, 'clamp-range.task.json');
+  const task = JSON.parse(readFileSync(file, 'utf8')) as { solution: Record<string, string> };
+  task.solution = { 'clamp_range.py': 'def clamp(value, low, high):\n    return max(low, min(value, high))\n' };
+  writeFileSync(file, JSON.stringify(task));
+
+  await page.goto('/#/eval');
+  await page.getByTestId('eval-suite-folder-input').setInputFiles(suite);
+  await expect(page.getByTestId('eval-suite')).toHaveText(/Suite: suite · 6 tasks/);
+  await page.getByText('Tasks: 6 of 6').click();
+  await page.getByRole('button', { name: 'None' }).click();
+  for (const id of PYTHON_TASKS) await page.getByLabel(`Task ${id}`).check();
+  await page.getByRole('button', { name: 'Run 4 sessions' }).click();
+  await expect(page.getByTestId('eval-progress').or(page.getByTestId('eval-summary'))).toBeVisible();
+  await expect(page.getByTestId('eval-progress')).toHaveCount(0, { timeout: 330_000 });
+  await expect(page.getByRole('alert')).toHaveCount(0);
+
+  // The right verdict for each, graded rather than an infrastructure failure: the wrong solution's
+  // own final test run failed too, so the session finished with failing tests (gave up).
+  await expect(page.getByTestId('eval-summary').locator('tr[data-arm="on"]')).toContainText('1 / 2');
+  const cell = (id: string) => page.getByTestId('eval-grid').locator(`tr[data-task="${id}"] [data-testid="eval-cell"]`);
+  await expect(cell('vowel-count').first()).toHaveAttribute('title', /^vowel-count · on · seed 0: passed/);
+  await expect(cell('clamp-range').first()).toHaveAttribute('title', /^clamp-range · on · seed 0: failed \(gave-up\)/);
+  await screenshot(page, 'eval-python-tasks');
+
+  // The passing session's last step ran the project's unittest tests in Pyodide.
+  await cell('vowel-count').first().click();
+  await expect(page).toHaveURL(/#\/run/);
+  const last = page.getByRole('listbox', { name: 'Steps' }).getByRole('option').last();
+  // The inspector replays it as it opens; its last step runs the tests in Pyodide again.
+  await expect(last).toContainText('done', { timeout: 120_000 });
+  await last.click();
+  await expect(page.getByTestId('inspector')).toContainText(/Final test run \(3 passed, 0 failed\)/);
+  await expect(page.getByTestId('inspector')).toContainText('python3 ran in Pyodide');
 });
 
 test('a folder that is not a suite is refused with what to open instead', async ({ page, problems: _problems }) => {

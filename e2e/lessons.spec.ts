@@ -49,6 +49,25 @@ test('the first lesson, from the start screen to its last step, then on to the n
   await screenshot(page, 'lesson-walk-next');
 });
 
+test("the Python lesson replays in the tab's Pyodide: the broken edit is reverted with CPython's own message", async ({
+  page,
+  problems: _problems,
+}) => {
+  // Its first step runs python3, which loads Pyodide: seconds, tens on a loaded machine.
+  test.setTimeout(240_000);
+  await page.goto('/');
+  await page.getByRole('button', { name: /Python, checked by Python/ }).click();
+  await expect(page.getByTestId('lesson-intro')).toContainText('CPython');
+  await expect(page.getByTestId('replay-verdict')).toContainText('✓ Reproduced', { timeout: 210_000 });
+  await timeline(page).getByRole('option').filter({ hasText: '#3' }).click();
+  const inspector = page.getByTestId('inspector');
+  await expect(inspector).toContainText("(CPython compile()): 6:18 SyntaxError: expected ':'");
+  await expect(inspector).toContainText('The file is unchanged on disk.');
+  await screenshot(page, 'lesson-python-revert');
+  await timeline(page).getByRole('option').last().click();
+  await expect(inspector).toContainText(/Final test run \(4 passed, 0 failed\)/);
+});
+
 test('git_diff shows an edit as a unified diff against the seed commit', async ({ page, problems: _problems }) => {
   await openConsole(page);
   const clean = await callTool(page, 'git_status', {});

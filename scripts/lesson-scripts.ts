@@ -7,6 +7,7 @@
  * out of the project, shell tricks, the same call again and again.
  */
 import { BOOKSHELF_LINE, CART_FILES, CATALOG_FILES } from './lesson-files.ts';
+import { PYTHON_CHECKED } from './lesson-python.ts';
 import type { LessonScript } from './make-lessons.ts';
 
 /** One raw output as a model in JSON mode writes it. */
@@ -336,4 +337,5 @@ export const LESSON_SCRIPTS: readonly LessonScript[] = [
   SHELL_SAFETY,
   LOOPS_AND_STALLS,
   PATCHES_AND_FINISHING,
+  PYTHON_CHECKED,
 ];

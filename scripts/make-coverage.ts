@@ -41,6 +41,7 @@ const START_NAMES: Readonly<Record<LessonStart, string>> = {
   catalog: 'a 260-line catalog with tests (bundled files)',
   cart: 'a cart module with tests (bundled files)',
   price: 'a price formatter with tests (bundled files)',
+  grades: 'a Python grade book with unittest tests (bundled files)',
 };
 
 /** Records every lesson afresh and reads each step's mechanisms and its "ACI off" counterpart. */

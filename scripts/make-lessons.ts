@@ -7,10 +7,11 @@
  * check that each claimed mechanism really fires at its step.
  *
  * Every lesson is recorded in a memory workspace that runs the project's tests: `node` runs in
- * real Node inside the host's command sandbox (bubblewrap, as `slm replay` uses), so each
- * lesson ends on its final test run's real tally. The tests the lessons run print nothing that
- * changes from run to run (ws_test drops node:test's timings), so the browser's sandbox
- * replays the same text.
+ * real Node and `python3` in this machine's Python, inside the host's command sandbox
+ * (bubblewrap, as `slm replay` uses), so each lesson ends on its final test run's real tally.
+ * The tests the lessons run print nothing that changes from run to run (ws_test drops
+ * node:test's and unittest's timings), so the browser's sandbox and its Pyodide replay the same
+ * text.
  */
 import { writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
@@ -26,12 +27,13 @@ import type { Session } from '../src/session/record.ts';
 import { recordRun } from '../src/session/recorder.ts';
 import { readTree } from '../src/session/tree.ts';
 import { MemoryWorkspace } from '../src/workspace/memory/memory-workspace.ts';
-import { NodeJsEngine } from '../src/workspace/memory/node-runner.ts';
+import { NodeJsEngine, NodePyEngine } from '../src/workspace/memory/node-runner.ts';
 import { ShellRunner } from '../src/workspace/memory/shell-runner.ts';
 import { probeHostSandbox, type HostSandbox } from '../src/workspace/node/host-sandbox.ts';
 import { STARTER_TEMPLATE } from '../src/workspace/templates/index.ts';
 import { seedTemplateRepo } from '../src/workspace/git-seed.ts';
 import { CART_FILES, CATALOG_FILES, PRICE_FILES, ROUTES_FILES, UTILS_FILES } from './lesson-files.ts';
+import { GRADES_FILES } from './lesson-python.ts';
 import { LESSON_SCRIPTS } from './lesson-scripts.ts';
 
 /** The repository root: lesson files are named relative to it (src/session/lessons.ts `lessonFile`). */
@@ -42,7 +44,7 @@ export const REGENERATE_LESSONS = 'npm run lessons';
 const CREATED_AT = '2025-01-01T00:00:00.000Z';
 
 /** The starting files a lesson names: the bundled starter template, or one of the small projects in lesson-files.ts. */
-export type LessonStart = 'starter' | 'utils' | 'routes' | 'catalog' | 'cart' | 'price';
+export type LessonStart = 'starter' | 'utils' | 'routes' | 'catalog' | 'cart' | 'price' | 'grades';
 
 const START_FILES: Readonly<Record<Exclude<LessonStart, 'starter'>, Readonly<Record<string, string>>>> = {
   utils: UTILS_FILES,
@@ -50,6 +52,7 @@ const START_FILES: Readonly<Record<Exclude<LessonStart, 'starter'>, Readonly<Rec
   catalog: CATALOG_FILES,
   cart: CART_FILES,
   price: PRICE_FILES,
+  grades: GRADES_FILES,
 };
 
 /** One lesson's recording: where it starts, the task, the raw outputs and the loop settings that shape it. */
@@ -89,11 +92,17 @@ function recordingSandbox(): Promise<HostSandbox> {
 
 /**
  * A fresh workspace to record or replay a bundled session in: memory, with a process runner
- * that runs `node` in real Node inside the host sandbox. Node-only — the browser gives its
- * sandbox runner.
+ * that runs `node` in real Node and `python3` in this machine's Python, both inside the host
+ * sandbox (as `slm replay` does). Node-only — the browser gives its sandbox runner, whose
+ * python3 is Pyodide.
  */
 export async function lessonWorkspace(): Promise<MemoryWorkspace> {
-  return new MemoryWorkspace(undefined, undefined, new ShellRunner(new NodeJsEngine(await recordingSandbox())));
+  const sandbox = await recordingSandbox();
+  return new MemoryWorkspace(
+    undefined,
+    undefined,
+    new ShellRunner(new NodeJsEngine(sandbox), new NodePyEngine(sandbox)),
+  );
 }
 
 async function seed(ws: Workspace, start: LessonStart): Promise<void> {

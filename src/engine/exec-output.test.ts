@@ -135,6 +135,13 @@ describe('dropTimingLines', () => {
     ],
     ['jest time', 'Tests:       1 passed, 1 total\nTime:        0.512 s', 'Tests:       1 passed, 1 total'],
     ['a test named after durations stays', 'ok 3 - duration_ms parsing works', 'ok 3 - duration_ms parsing works'],
+    [
+      'unittest keeps its count, not its time',
+      '....\n---\nRan 4 tests in 0.002s\n\nOK',
+      '....\n---\nRan 4 tests\n\nOK',
+    ],
+    ['unittest, one test', 'Ran 1 test in 12.250s', 'Ran 1 test'],
+    ['a line that only mentions a run stays', 'Ran 4 tests in 0.002s and more', 'Ran 4 tests in 0.002s and more'],
   ])('%s', (_name, input, expected) => {
     expect(dropTimingLines(input)).toBe(expected);
   });

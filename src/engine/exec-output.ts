@@ -36,14 +36,20 @@ export function cleanOutput(text: string): string {
 const TIMING_LINE =
   /^\s*(?:#\s*)?duration_ms:?\s+[\d.]+\s*$|^\s*(?:Start at|Duration)\s{2,}\S.*$|^\s*Time:\s+[\d.]+\s*m?s\b.*$/;
 
+/** unittest's summary line, whose count stays and whose time goes: `Ran 4 tests in 0.002s`. */
+const UNITTEST_RAN = /^(Ran \d+ tests?) in [\d.]+s$/;
+
 /**
- * Drops the lines of a test runner's output that only say how long things took, and the TAP
- * YAML blocks (`---` … `...`) left empty by that. A model can do nothing with timings, they
- * take context a small model needs, and they change from run to run, which would make every
- * recorded test result differ on replay.
+ * Drops the lines of a test runner's output that only say how long things took, the time from
+ * unittest's `Ran N tests in Ts`, and the TAP YAML blocks (`---` … `...`) left empty by that. A
+ * model can do nothing with timings, they take context a small model needs, and they change
+ * from run to run, which would make every recorded test result differ on replay.
  */
 export function dropTimingLines(text: string): string {
-  const kept = text.split('\n').filter((line) => !TIMING_LINE.test(line));
+  const kept = text
+    .split('\n')
+    .filter((line) => !TIMING_LINE.test(line))
+    .map((line) => line.replace(UNITTEST_RAN, '$1'));
   const out: string[] = [];
   for (let i = 0; i < kept.length; i++) {
     if (kept[i]!.trim() === '---' && kept[i + 1]?.trim() === '...') {

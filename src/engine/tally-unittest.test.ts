@@ -43,6 +43,12 @@ const rows: { form: string; output: string; passed: number; failed: number }[] =
   { form: 'an import error is an error', output: 'Ran 1 test in 0.000s\n\nFAILED (errors=1)\n', passed: 0, failed: 1 },
   { form: 'no tests ran', output: 'Ran 0 tests in 0.000s\n\nNO TESTS RAN\n', passed: 0, failed: 0 },
   {
+    form: 'the time dropped, as ws_test shows it',
+    output: 'Ran 4 tests\n\nFAILED (failures=1)\n',
+    passed: 3,
+    failed: 1,
+  },
+  {
     form: 'the last summary wins',
     output: 'Ran 2 tests in 0.1s\n\nFAILED (failures=1)\n…\nRan 2 tests in 0.1s\n\nOK\n',
     passed: 2,
@@ -83,6 +89,22 @@ describe('unittest summaries', () => {
       },
       { name: 'test_calc.MeanTest.test_fraction', detail: ['AssertionError: 1 != 1.5'] },
     ]);
+  });
+
+  it("reads the summary's FAILED line as no test's name (pytest's FAILED lines name one)", () => {
+    const output = [
+      '.F',
+      '======================================================================',
+      'FAIL: test_fraction (test_grades.AverageTest.test_fraction)',
+      '----------------------------------------------------------------------',
+      'AssertionError: 87 != 87.5',
+      '',
+      '----------------------------------------------------------------------',
+      'Ran 2 tests',
+      '',
+      'FAILED (failures=1)',
+    ].join('\n');
+    expect(firstFailures(output, 5).map((f) => f.name)).toEqual(['test_grades.AverageTest.test_fraction']);
   });
 });
 

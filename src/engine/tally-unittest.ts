@@ -1,5 +1,6 @@
 /**
- * Python's unittest in the test tally: its summary is `Ran N tests in Ts` followed by `OK`,
+ * Python's unittest in the test tally: its summary is `Ran N tests in Ts` (the time dropped where
+ * ws_test shows it, exec-output.ts) followed by `OK`,
  * `OK (skipped=S, expected failures=X)` or `FAILED (failures=F, errors=E, skipped=S,
  * unexpected successes=U)` (or `NO TESTS RAN`), and each failing test is reported as
  * `FAIL: test_name (module.Class.test_name)` or `ERROR: …` over a traceback.
@@ -10,7 +11,9 @@ type Counts = { passed: number; failed: number };
 /** The last unittest summary in `text`: failures, errors and unexpected successes fail; skipped and expected failures neither pass nor fail. */
 export function unittestCounts(text: string): Counts | null {
   const all = [
-    ...text.matchAll(/^Ran (\d+) tests? in [\d.]+s\s*\n\s*\n?(OK|FAILED|NO TESTS RAN)(?: \(([^)\n]*)\))?[ \t]*$/gm),
+    ...text.matchAll(
+      /^Ran (\d+) tests?(?: in [\d.]+s)?\s*\n\s*\n?(OK|FAILED|NO TESTS RAN)(?: \(([^)\n]*)\))?[ \t]*$/gm,
+    ),
   ];
   const m = all[all.length - 1];
   if (!m) return null;

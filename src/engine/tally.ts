@@ -160,7 +160,8 @@ function failureAt(lines: readonly string[], i: number): TestFailure | null {
   let m = /^(\s*)not ok \d+ - (.*)$/.exec(line);
   // A `# TODO` or `# SKIP` directive marks an expected failure, not a real one.
   if (m) return /\s#\s*(?:TODO|SKIP)\b/i.test(m[2]!) ? null : tapFailure(lines, i, m[1]!.length, m[2]!);
-  m = /^FAILED (\S+)(?: - (.*))?$/.exec(line);
+  // pytest's `FAILED file::name - message`; unittest's summary `FAILED (failures=1)` names no test.
+  m = /^FAILED (?!\()(\S+)(?: - (.*))?$/.exec(line);
   if (m) return { name: m[1]!, detail: m[2] ? [m[2]] : [] };
   m = /^\s*--- FAIL: (\S+)/.exec(line);
   if (m) return { name: m[1]!, detail: following(lines, i + 1, (l) => /^\s+\S+\.go:\d+:/.test(l)) };

@@ -150,6 +150,12 @@ export interface Workspace {
    * CPython's compile() only when ready (syntax/python-compile.ts).
    */
   pythonState?(): PythonState;
+  /**
+   * Optional: resolves when the next `python3` starts at once — where Python starts in a fresh
+   * worker per job (the tab's Pyodide), when the workers started ahead have Python running. The
+   * `.py` check waits for it before its own bound starts (syntax/python-compile.ts).
+   */
+  pythonWarm?(): Promise<void>;
 }
 
 /** Whether a workspace runs Python: see `Workspace.pythonState`. */

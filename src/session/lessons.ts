@@ -6,7 +6,8 @@
  * The recordings are made by scripts/make-lessons.ts; every result in them is computed by
  * the real engine and loop, and recomputed by every replay. Every lesson's project has tests,
  * and each lesson ends on its final test run's tally (`done` runs them), so its replay needs a
- * workspace that runs `node`: the browser's sandbox, or Node inside the OS sandbox.
+ * workspace that runs `node` (and `python3` for the Python lesson): the browser's sandbox and
+ * its Pyodide, or Node and this machine's Python inside the OS sandbox.
  */
 import type { MechanismId } from './mechanisms.ts';
 
@@ -283,6 +284,25 @@ export const LESSONS: readonly Lesson[] = [
         shows: ['final-json'],
       },
       { caption: 'The done JSON ends the run, on the final test run: 9 passed, 0 failed.' },
+    ],
+  },
+  {
+    id: 'python-checked',
+    order: 10,
+    title: 'Python, checked by Python',
+    intro:
+      'A small Python project with unittest tests. Once Python has run in the workspace (here, the first test run loads it: this machine’s python3 in the OS sandbox, or Pyodide in the tab), every edit to a .py file is judged by CPython’s own compile(), not by hand-written rules. ' +
+      'The model re-types the fix and forgets a colon: the edit is reverted on the spot with the compiler’s own message, and the model makes the one-line fix instead.',
+    steps: [
+      { caption: 'ws_test finds unittest tests and runs them: 3 passed, 1 failed — average floors 87.5 to 87.' },
+      { caption: 'The model reads grades.py.' },
+      {
+        caption:
+          'The fix, re-typed with the colon after `if not scores` forgotten: CPython’s compile() says "expected \':\'", so the edit is reverted and the file is unchanged.',
+        shows: ['syntax-revert'],
+      },
+      { caption: 'The one-line fix, exactly matched: / instead of //.', shows: ['rung-exact'] },
+      { caption: 'done runs python3 -m unittest one last time: 4 passed, 0 failed.' },
     ],
   },
 ];

@@ -9,7 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../engine/create.ts';
-import { BEFORE_PYTHON, compileVerdict, CPYTHON_CHECKER } from '../engine/syntax/python-compile.ts';
+import {
+  BEFORE_PYTHON,
+  compileVerdict,
+  CPYTHON_CHECKER,
+  createPythonCompileCheck,
+} from '../engine/syntax/python-compile.ts';
 import type { JsEngine } from './memory/node-commands.ts';
 import { MemoryWorkspace } from './memory/memory-workspace.ts';
 import { NodeJsEngine, NodePyEngine } from './memory/node-runner.ts';
@@ -135,6 +140,27 @@ describe('compile() verdicts', () => {
 
   it('no answer is no verdict (the fallback judges)', () => {
     expect(compileVerdict('python3: command not found\n', 2000)).toBeNull();
+  });
+
+  it('waits for a worker already starting Python before its own bound starts', async () => {
+    const events: string[] = [];
+    let warmed = () => {};
+    const starting: JsEngine = {
+      state: () => 'ready',
+      warm: () => new Promise<void>((resolve) => (warmed = () => (events.push('warm'), resolve()))),
+      run: async () => {
+        events.push('run');
+        const output = '@@compile {"ok": true, "ms": 1}\n';
+        return { exitCode: 0, output, totalBytes: output.length, truncated: false, timedOut: false };
+      },
+    };
+    const ws = new MemoryWorkspace(undefined, undefined, new ShellRunner(new NodeJsEngine(), starting));
+    const verdict = createPythonCompileCheck(ws, async () => null)('calc.py', GOOD);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(events).toEqual([]);
+    warmed();
+    expect((await verdict)?.checker).toBe(CPYTHON_CHECKER);
+    expect(events).toEqual(['warm', 'run']);
   });
 
   it('before Python is loaded, the hand rules judge and the verdict says so', async () => {

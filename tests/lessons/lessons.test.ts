@@ -38,9 +38,9 @@ function claimsAt(lesson: Lesson, step: number): MechanismId[] {
 }
 
 describe('the lesson path', () => {
-  it('is 6–9 lessons in order, each of 3–8 steps, each with its script', () => {
+  it('is 6–10 lessons in order, each of 3–8 steps, each with its script', () => {
     expect(LESSONS.length).toBeGreaterThanOrEqual(6);
-    expect(LESSONS.length).toBeLessThanOrEqual(9);
+    expect(LESSONS.length).toBeLessThanOrEqual(10);
     expect(LESSONS.map((l) => l.order)).toEqual(LESSONS.map((_, i) => i + 1));
     expect(new Set(LESSONS.map((l) => l.id)).size).toBe(LESSONS.length);
     expect(LESSON_SCRIPTS.map((s) => s.id).sort()).toEqual(LESSONS.map((l) => l.id).sort());
@@ -101,5 +101,15 @@ describe('a lesson replayed where no command can run', () => {
     const report = await replaySession(await loadLesson('loops-and-stalls'));
     expect(report.divergence).toMatchObject({ index: 1, kind: 'shell' });
     expect(report.divergence?.why).toContain("this replay's workspace runs no commands");
+  });
+});
+
+describe('the Python lesson', () => {
+  it("shows the broken edit reverted by CPython's own compile(), not by the hand rules", async () => {
+    const steps = (await loadLesson('python-checked')).steps;
+    expect(steps[0]!.resultText).toMatch(/^python3 -m unittest discover -s tests: 3 passed, 1 failed/);
+    expect(steps[2]!.resultText).toMatch(
+      /^EDIT REVERTED — grades\.py parsed correctly before your change and does NOT parse after it \(CPython compile\(\)\): 6:18 SyntaxError: expected ':'\n/,
+    );
   });
 });

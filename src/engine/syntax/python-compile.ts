@@ -11,7 +11,9 @@
  *
  * Bounds: the same size limit as every check; the compile is timed inside Python against the
  * check's budget (starting the interpreter is its loading time, as for `node --check`); the
- * process itself ends at PROCESS_TIMEOUT_MS. `-I` (isolated) keeps the workspace's own files off
+ * process itself ends at PROCESS_TIMEOUT_MS. Where Python starts in a fresh worker per job (the
+ * tab), a worker already starting it is waited for first (up to WARM_WAIT_MS): on a slow or busy
+ * machine that start alone can pass PROCESS_TIMEOUT_MS, and the edit would go unjudged. `-I` (isolated) keeps the workspace's own files off
  * sys.path, so a `json.py` there cannot stand in for the standard library's.
  */
 import type { Workspace } from '../workspace.ts';
@@ -36,6 +38,9 @@ export const BEFORE_PYTHON = 'hand rules: Python is not loaded yet';
 
 /** How long starting the interpreter and compiling may take in all before no verdict is given. */
 export const PROCESS_TIMEOUT_MS = 15_000;
+
+/** How long the check waits for a worker already starting Python before its own bound starts. */
+export const WARM_WAIT_MS = 120_000;
 
 /** Reads the source on stdin, compiles it as `sys.argv[1]`, prints one JSON line. */
 export const COMPILE_SCRIPT = [
@@ -84,6 +89,13 @@ export function compileVerdict(output: string, budgetMs: number): SyntaxVerdict 
   return errorAt(CPYTHON_CHECKER, a.line ?? 1, a.col ?? 1, `${a.type ?? 'SyntaxError'}: ${a.msg ?? 'invalid syntax'}`);
 }
 
+/** Waits for `warm`, or `ms`, whichever comes first. */
+async function warmWithin(warm: Promise<void>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([warm, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
+
 /** A checker that asks the workspace's Python about `.py` texts (see the file comment); `fallback` judges the rest. */
 export function createPythonCompileCheck(ws: Workspace, fallback: SyntaxChecker): SyntaxChecker {
   return async (path: string, text: string, opts: CheckOptions = {}): Promise<SyntaxVerdict | null> => {
@@ -96,6 +108,7 @@ export function createPythonCompileCheck(ws: Workspace, fallback: SyntaxChecker)
     const tooBig = overSizeLimit(CPYTHON_CHECKER, text);
     if (tooBig) return tooBig;
     const budgetMs = opts.budgetMs ?? DEFAULT_SYNTAX_BUDGET_MS;
+    if (ws.pythonWarm) await warmWithin(ws.pythonWarm(), WARM_WAIT_MS);
     const run = await ws.exec(
       {
         stages: [

@@ -54,6 +54,10 @@ export class MemoryWorkspace implements Workspace {
     return this.runner !== undefined;
   }
 
+  pythonWarm(): Promise<void> {
+    return this.runner?.pythonWarm?.() ?? Promise.resolve();
+  }
+
   pythonState(): PythonState {
     return this.runner?.pythonState?.() ?? 'none';
   }

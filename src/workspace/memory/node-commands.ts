@@ -39,6 +39,8 @@ export interface JsEngine {
   run(req: JsRequest): Promise<ExecResult>;
   /** For a Python engine: whether it runs now, would load first, or cannot run (Workspace.pythonState). */
   state?(): PythonState;
+  /** For a Python engine that starts a worker per job: resolves when the workers started ahead are ready (Workspace.pythonWarm). */
+  warm?(): Promise<void>;
 }
 
 /** True when `signal` was aborted because the run's timeout fired (the shell aborts with a TimeoutError). */

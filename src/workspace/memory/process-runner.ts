@@ -18,4 +18,6 @@ export interface ProcessRunner {
   run(target: RunnerTarget, plan: ExecPlan, opts: ExecOptions): Promise<ExecResult>;
   /** Whether `python3` runs here (Workspace.pythonState); `none` when absent. */
   pythonState?(): PythonState;
+  /** Resolves when the next `python3` starts at once (Workspace.pythonWarm). */
+  pythonWarm?(): Promise<void>;
 }

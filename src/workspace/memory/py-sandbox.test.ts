@@ -64,7 +64,7 @@ describe('python3 in Pyodide, in the sandbox worker', { timeout: 4 * TIMEOUT }, 
     const r = await engine.call('ws_test', {});
     expect(r.text).toContain('python3 -m unittest discover -s tests');
     expect(r.text).toContain('AssertionError: 1 != 1.5');
-    expect(r.text).toMatch(/Ran 8 tests in [\d.]+s\s+FAILED \(failures=1, errors=1, skipped=1\)/);
+    expect(r.text).toMatch(/Ran 8 tests\s+FAILED \(failures=1, errors=1, skipped=1\)/);
     expect(tallyOf(r)).toBe('tally:5/2');
   });
 

@@ -32,6 +32,10 @@ export class PyodideEngine implements JsEngine {
     return this.host.ready ? 'ready' : 'not-loaded';
   }
 
+  warm(): Promise<void> {
+    return this.host.warm();
+  }
+
   async run(req: JsRequest): Promise<ExecResult> {
     if (req.program !== 'python3') return finished(127, `${req.program} is not a Python program\n`, WHERE);
     const timing = this.host.timeFirstLoad();

@@ -56,6 +56,10 @@ export class ShellRunner implements ProcessRunner {
     private readonly py?: JsEngine,
   ) {}
 
+  pythonWarm(): Promise<void> {
+    return this.py?.warm?.() ?? Promise.resolve();
+  }
+
   pythonState(): PythonState {
     return this.py ? (this.py.state?.() ?? 'ready') : 'none';
   }
