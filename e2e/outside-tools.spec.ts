@@ -56,6 +56,30 @@ test.afterAll(async () => {
 
 const timeline = (page: Page) => page.getByRole('listbox', { name: 'Steps' });
 
+/** Fills the open outside-tools panel: the companion, the SearXNG fixture, loopback allowed, the MCP fixture as `docs`. */
+async function fillOutside(page: Page): Promise<void> {
+  const panel = page.getByTestId('outside-tools');
+  await panel.getByLabel('Companion address', { exact: true }).fill(companion.url);
+  await expect(page.getByRole('alert').filter({ hasText: 'Enter the token' })).toBeVisible();
+  await panel.getByLabel('Companion token', { exact: true }).fill(companion.token);
+  await panel.getByLabel('SearXNG', { exact: true }).check();
+  await panel.getByLabel('Search URL', { exact: true }).fill(`${fx.base}/searx`);
+  await panel.getByLabel(/Allow loopback and private addresses/).check();
+  await panel.getByRole('button', { name: 'Add an MCP server' }).click();
+  await panel.getByLabel('MCP server 1 name').fill('docs');
+  await panel.getByLabel('MCP server 1 URL').fill(`${mcp.base}/mcp`);
+}
+
+/** Runs the stand-in endpoint at `url` and waits for its `steps` steps to finish with done. */
+async function runWith(page: Page, url: string, steps: number): Promise<void> {
+  await page.getByRole('radio', { name: /OpenAI-compatible endpoint/ }).check();
+  await page.getByLabel('Base URL').fill(url);
+  await page.getByLabel('Model', { exact: true }).fill('stand-in-coder');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByTestId('run-stop')).toContainText('finished with done', { timeout: 30_000 });
+  await expect(timeline(page).getByRole('option')).toHaveCount(steps);
+}
+
 test('the four tools through the companion: the notice, the settings, the outside band and ACI off', async ({
   page,
   problems: _problems,
@@ -79,24 +103,10 @@ test('the four tools through the companion: the notice, the settings, the outsid
     await expect(notice).toContainText('slm serve-web --port 8787 --origin http://localhost:');
     await screenshot(page, '40-outside-notice');
 
-    await panel.getByLabel('Companion address', { exact: true }).fill(companion.url);
-    await expect(page.getByRole('alert').filter({ hasText: 'Enter the token' })).toBeVisible();
-    await panel.getByLabel('Companion token', { exact: true }).fill(companion.token);
-    await panel.getByLabel('SearXNG', { exact: true }).check();
-    await panel.getByLabel('Search URL', { exact: true }).fill(`${fx.base}/searx`);
-    await panel.getByLabel(/Allow loopback and private addresses/).check();
-    await panel.getByRole('button', { name: 'Add an MCP server' }).click();
-    await panel.getByLabel('MCP server 1 name').fill('docs');
-    await panel.getByLabel('MCP server 1 URL').fill(`${mcp.base}/mcp`);
+    await fillOutside(page);
     await expect(notice).toHaveCount(0);
     await screenshot(page, '41-outside-settings');
-
-    await page.getByRole('radio', { name: /OpenAI-compatible endpoint/ }).check();
-    await page.getByLabel('Base URL').fill(model.url);
-    await page.getByLabel('Model', { exact: true }).fill('stand-in-coder');
-    await page.getByRole('button', { name: 'Run', exact: true }).click();
-    await expect(page.getByTestId('run-stop')).toContainText('finished with done', { timeout: 30_000 });
-    await expect(timeline(page).getByRole('option')).toHaveCount(5);
+    await runWith(page, model.url, 5);
     const inspector = page.getByTestId('inspector');
     const band = inspector.getByTestId('outside-band');
 
@@ -134,6 +144,76 @@ test('the four tools through the companion: the notice, the settings, the outsid
     expect(companion.log.join('')).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/searx\/search\?q=widget/);
     expect(companion.log.join('')).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/inject → HTTP 200/);
     expect(fx.hits.get('/inject')).toBe(1);
+  } finally {
+    await model.close();
+  }
+});
+
+test('a run that fetched a page and called an MCP tool is shared by link, and the link replays ✓ at every step without contacting anything', async ({
+  page,
+  browser,
+  problems: _problems,
+}) => {
+  const outputs = [
+    JSON.stringify({ tool: 'web_fetch', args: { url: `${fx.base}/article` } }),
+    JSON.stringify({ tool: 'mcp_call', args: { server: 'docs', tool: 'echo', arguments: { text: 'port 4711' } } }),
+    JSON.stringify({ tool: 'done', args: { summary: 'The widget listens on port 4711.' } }),
+  ];
+  const model = await standIn(true, 'ok', outputs);
+  try {
+    await page.goto('/');
+    await page.getByTestId('outside-tools').getByText('Outside tools (web, MCP)').click();
+    await page.getByTestId('outside-tools').getByLabel('Offer the specialist tools').check();
+    await fillOutside(page);
+    await runWith(page, model.url, 3);
+    await expect(page.getByTestId('saved-steps')).toHaveAttribute('data-saved', '3');
+    await page.getByRole('button', { name: 'Share…' }).click();
+    await expect(page.getByTestId('link-size')).toContainText(/web and MCP answers the session recorded/);
+    const url = await page.getByTestId('share-url').inputValue();
+    expect(url).toMatch(/^http:\/\/localhost:\d+\/#s=2\.[A-Za-z0-9_-]*[A-Za-z0-9]$/);
+    await screenshot(page, '45-outside-link');
+
+    // A fresh browser with no companion and no servers set; anything not the page itself is refused and counted.
+    const context = await browser.newContext();
+    const elsewhere: string[] = [];
+    const origin = new URL(url).origin;
+    await context.route('**/*', (route) => {
+      if (new URL(route.request().url()).origin === origin) return route.continue();
+      elsewhere.push(route.request().url());
+      return route.abort();
+    });
+    const other = await context.newPage();
+    const problems: string[] = [];
+    other.on('pageerror', (e) => problems.push(e.message));
+    const before = {
+      web: [...fx.hits.values()].reduce((a, b) => a + b, 0),
+      mcp: [...mcp.requests.values()].reduce((a, b) => a + b, 0),
+      log: companion.log.join('').length,
+    };
+    await other.goto(url);
+    await expect(other.getByTestId('replay-verdict')).toHaveText(
+      '✓ Reproduced: all 3 replayed steps match the record',
+      {
+        timeout: 30_000,
+      },
+    );
+    await expect(timeline(other).locator('[data-testid="step-check"][data-check="ok"]')).toHaveCount(3);
+    await timeline(other).getByRole('option').filter({ hasText: '#1' }).click();
+    await expect(other.getByTestId('inspector').getByTestId('outside-band')).toContainText(
+      `web page ${fx.base}/article`,
+    );
+    await expect(other.getByTestId('inspector').getByTestId('observation')).toContainText('Installing the widget');
+    await timeline(other).getByRole('option').filter({ hasText: '#2' }).click();
+    await expect(other.getByTestId('inspector').getByTestId('observation')).toContainText('echo: port 4711');
+    await screenshot(other, '46-outside-link-replayed');
+    expect(elsewhere).toEqual([]);
+    expect({
+      web: [...fx.hits.values()].reduce((a, b) => a + b, 0),
+      mcp: [...mcp.requests.values()].reduce((a, b) => a + b, 0),
+      log: companion.log.join('').length,
+    }).toEqual(before);
+    expect(problems).toEqual([]);
+    await context.close();
   } finally {
     await model.close();
   }

@@ -19,6 +19,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ScriptedModel } from '../src/agent/models/scripted.ts';
 import type { Step } from '../src/agent/step.ts';
 import { createEngine } from '../src/engine/create.ts';
+import type { EngineSettings } from '../src/engine/settings.ts';
+import type { WebTransport } from '../src/engine/web/transport.ts';
+import { nodeWebTransport } from '../src/platform/node-web.ts';
 import { decodeText, encodeText } from '../src/engine/text.ts';
 import type { Workspace } from '../src/engine/workspace.ts';
 import { useNodeWasm } from '../src/platform/node-wasm.ts';
@@ -32,6 +35,7 @@ import { ShellRunner } from '../src/workspace/memory/shell-runner.ts';
 import { probeHostSandbox, type HostSandbox } from '../src/workspace/node/host-sandbox.ts';
 import { STARTER_TEMPLATE } from '../src/workspace/templates/index.ts';
 import { seedTemplateRepo } from '../src/workspace/git-seed.ts';
+import { startWebFixture } from '../tests/support/web-fixtures.ts';
 import { CART_FILES, CATALOG_FILES, PRICE_FILES, ROUTES_FILES, UTILS_FILES } from './lesson-files.ts';
 import { GRADES_FILES } from './lesson-python.ts';
 import { LESSON_SCRIPTS } from './lesson-scripts.ts';
@@ -67,6 +71,13 @@ export interface LessonScript {
   readonly stallSteps?: number;
   /** The person a gated shell command goes before declines it. */
   readonly declineGated?: boolean;
+  /**
+   * The web pages the lesson fetches: each public URL the model asks for, answered by this path
+   * of the loopback web fixture (tests/support/web-fixtures.ts). The record keeps the public
+   * URL and the fixture's bytes, never the fixture's port, and the lesson runs with the
+   * specialist tools on.
+   */
+  readonly pages?: Readonly<Record<string, string>>;
 }
 
 /** A recorded lesson with what the session file leaves out: the live steps (with notes) and the files before each step. */
@@ -128,6 +139,10 @@ export interface ScriptedRun {
   readonly name: string;
   readonly stallSteps?: number;
   readonly declineGated?: boolean;
+  /** Engine settings other than the defaults. */
+  readonly settings?: Partial<EngineSettings>;
+  /** How the web tools reach the web (absent: they reach nothing). */
+  readonly web?: WebTransport;
 }
 
 /**
@@ -139,7 +154,7 @@ export async function recordScripted(run: ScriptedRun): Promise<LessonRun> {
   const steps: Step[] = [];
   const before: Record<string, string>[] = [];
   const { session } = await recordRun({
-    engine: createEngine(ws),
+    engine: createEngine(ws, run.settings, run.web ? { outside: { web: run.web } } : {}),
     model: new ScriptedModel(run.outputs, { name: run.name }),
     task: run.task,
     maxSteps: run.outputs.length,
@@ -156,19 +171,41 @@ export async function recordScripted(run: ScriptedRun): Promise<LessonRun> {
   return { session, steps, before };
 }
 
-/** Records lesson `script` on a fresh workspace of the kind its lesson needs. */
+/**
+ * A transport that answers each of `pages`' public URLs from the loopback web fixture at `base`
+ * (and nothing else), so the record names the public URL and holds the fixture's bytes.
+ */
+function fixturePages(base: string, pages: Readonly<Record<string, string>>): WebTransport {
+  return {
+    request: (req) => {
+      const path = pages[req.url];
+      if (path === undefined)
+        return Promise.resolve({ ok: false, code: 'unreachable', text: `${req.url} is not one of the lesson's pages` });
+      return nodeWebTransport.request({ ...req, url: `${base}${path}`, allowPrivate: true });
+    },
+  };
+}
+
+/** Records lesson `script` on a fresh workspace of the kind its lesson needs (and, when it fetches pages, with the web fixture serving them). */
 export async function runLesson(script: LessonScript): Promise<LessonRun> {
   if (!lessonById(script.id)) throw new Error(`runLesson: no lesson "${script.id}" in src/session/lessons.ts`);
   const workspace = await lessonWorkspace();
   await seed(workspace, script.start);
-  return recordScripted({
-    workspace,
-    task: script.task,
-    outputs: script.outputs,
-    name: `lesson-${script.id}`,
-    ...(script.stallSteps !== undefined && { stallSteps: script.stallSteps }),
-    ...(script.declineGated && { declineGated: true }),
-  });
+  const fixture = script.pages ? await startWebFixture() : undefined;
+  try {
+    return await recordScripted({
+      workspace,
+      task: script.task,
+      outputs: script.outputs,
+      name: `lesson-${script.id}`,
+      ...(script.stallSteps !== undefined && { stallSteps: script.stallSteps }),
+      ...(script.declineGated && { declineGated: true }),
+      ...(fixture &&
+        script.pages && { settings: { specialist_tools: true }, web: fixturePages(fixture.base, script.pages) }),
+    });
+  } finally {
+    await fixture?.close();
+  }
 }
 
 /** The script of lesson `id`. */

@@ -24,9 +24,10 @@ export interface ApprovalRequest {
 
 /**
  * true runs the call; false is a person's "no"; 'unapproved' is a replayed step nobody here
- * approved (whatever its record says), so it does not run either.
+ * approved (whatever its record says), so it does not run either; 'unasked' is a call the run
+ * had nobody to ask about (`slm run`), given again by a replay of it.
  */
-export type ApprovalAnswer = boolean | 'unapproved';
+export type ApprovalAnswer = boolean | 'unapproved' | 'unasked';
 
 /** Resolves to the answer for one call. */
 export type Approver = (request: ApprovalRequest) => Promise<ApprovalAnswer>;
@@ -66,6 +67,23 @@ export function deniedResult(req: ApprovalRequest): ToolResult {
     `A person declined this ${req.tool} call, so ${notRun(req)}. Do not repeat the same call. ` +
       'Choose another way (ws_read to look again, a smaller or different change), or finish with done and say what is left undone.',
     [{ kind: 'refusal', text: `${req.tool} declined by a person`, detail: 'approval-denied' }],
+  );
+}
+
+/** What, if anything, lets a call of this kind run where nobody can be asked. */
+function withoutAsking(req: ApprovalRequest): string {
+  if (req.reason === 'gated-mcp')
+    return 'A server marked "read_only": true in mcp_servers is called without asking; mark it so only if none of its tools change anything.';
+  if (req.reason === 'writes') return 'In the auto approval mode (the default) writing tools run without asking.';
+  return 'No setting runs a gated command unasked: it runs only where a person can approve it (the tab), or a person runs it.';
+}
+
+/** The result the model sees when its gated call was not run because the run has no approver (`slm run`): nobody declined it. */
+export function unaskedResult(req: ApprovalRequest): ToolResult {
+  return fail(
+    `This ${req.tool} call needs a person's approval, and no one was there to approve it (this run has no approver), so ${notRun(req)}. ` +
+      `${withoutAsking(req)} Do not repeat the same call. Choose another way, or finish with done and say what is left undone.`,
+    [{ kind: 'refusal', text: `${req.tool} not run: no one was there to approve it`, detail: 'approval-unasked' }],
   );
 }
 

@@ -91,7 +91,7 @@ export class EditFormatBandit {
   /** Learns from a step when it was an edit; returns the reward given, or null when the step taught nothing. */
   learn(family: string, step: Step): number | null {
     const format = step.call ? formatOfTool(step.call.tool) : undefined;
-    if (!format || !step.result || step.approval === 'denied') return null;
+    if (!format || !step.result || step.approval === 'denied' || step.approval === 'unasked') return null;
     if (step.result.notes.some((n) => NOT_THE_FORMAT.has(n.kind))) return null;
     // Creating a new file with ws_write is not a choice of edit format: there was nothing to edit.
     if (step.result.ok && step.result.changes.length && step.result.changes.every((c) => c.before === null))

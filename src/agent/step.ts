@@ -51,7 +51,8 @@ export interface StepTiming {
  * approved / denied: a person's answer. unapproved: a replayed step the policy gates that nobody
  * here approved (an approval in a record is history, never an approval), so it did not run.
  */
-export type ApprovalOutcome = 'approved' | 'denied' | 'unapproved';
+/** A person's answer, a replay's 'unapproved', or 'unasked': the run had no approver (`slm run`), so nobody could say yes. */
+export type ApprovalOutcome = 'approved' | 'denied' | 'unapproved' | 'unasked';
 
 export interface Step {
   /** 1-based. */

@@ -10,6 +10,7 @@ import {
   approvalReason,
   deniedResult,
   unapprovedResult,
+  unaskedResult,
   type ApprovalAnswer,
   type ApprovalMode,
   type Approver,
@@ -92,12 +93,13 @@ export async function executeTurn(
     const reason = await approvalReason(mode, s.engine.tools.get(call.tool), call.args, s.engine.settings, s.isGated);
     const request = reason && { step: index, tool: call.tool, args: call.args, reason };
     if (request) {
-      // No approver in ask mode means nobody can say yes: deny rather than act unasked.
-      approval = outcomeOf((await s.approve?.(request)) ?? false);
+      // No approver means nobody can say yes: the call does not run, and the result says nobody was asked.
+      approval = s.approve ? outcomeOf(await s.approve(request)) : 'unasked';
       notes.push({ kind: 'approval', text: APPROVAL_NOTES[approval](call.tool), detail: approval });
     }
     if (request && approval === 'denied') result = deniedResult(request);
     else if (request && approval === 'unapproved') result = unapprovedResult(request);
+    else if (request && approval === 'unasked') result = unaskedResult(request);
     else result = await s.engine.call(call.tool, call.args, { approved: approval === 'approved' });
     if (TEST_TOOLS.has(call.tool)) tally = parseTestTally(result.text, call.tool) ?? undefined;
   }
@@ -120,7 +122,7 @@ export async function executeTurn(
 }
 
 function outcomeOf(answer: ApprovalAnswer): ApprovalOutcome {
-  if (answer === 'unapproved') return answer;
+  if (answer === 'unapproved' || answer === 'unasked') return answer;
   return answer ? 'approved' : 'denied';
 }
 
@@ -128,6 +130,7 @@ const APPROVAL_NOTES: Readonly<Record<ApprovalOutcome, (tool: string) => string>
   approved: (tool) => `${tool} approved by a person`,
   denied: (tool) => `${tool} denied by a person`,
   unapproved: (tool) => `${tool} replayed without running: nobody here approved it (a recorded approval is not one)`,
+  unasked: (tool) => `${tool} not run: the run has no approver, so no one was asked`,
 };
 
 /** Appends the stall nudge, when there is one, to the observation and the notes. */

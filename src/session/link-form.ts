@@ -7,12 +7,15 @@
  * note); the branch point when the session is a branch; the model's
  * kind only when its id does not say it; a step's workspace hash only where the step changed the workspace; a shell step's output
  * as its short hash, and that only when it is not the result's hash too, with its facts' hash,
- * runtime and workspace root when recorded (what a replay elsewhere needs to judge equivalence). Decoding rebuilds the shared-form record, which then goes through the record gate
+ * runtime and workspace root when recorded (what a replay elsewhere needs to judge equivalence);
+ * the web and MCP answers a step recorded (link-outside.ts), so a link's replay answers them
+ * offline as a session file's does. Decoding rebuilds the shared-form record, which then goes through the record gate
  * (`checkSession`) like any record from outside.
  */
 import { z } from 'zod';
 import { fromBase64Url, toBase64Url } from './base64url.ts';
 import { HEX } from './hash.ts';
+import { fromLinkWeb, linkWebSchema, toLinkWeb } from './link-outside.ts';
 import { modelKind, type RecordedStep, type Session } from './record.ts';
 
 /** The settings a v2 link's settings are written against. Frozen with the format: never edit these values. */
@@ -78,6 +81,10 @@ const stepSchema = z.object({
   u: z.string().optional(),
   /** A shell step's workspace root, when it was not WORKSPACE_PATH. */
   R: z.string().optional(),
+  /** The web requests the step made and their answers (link-outside.ts), when it made any. */
+  W: linkWebSchema.optional(),
+  /** The MCP listings and calls the step made and their answers, as recorded, when it made any. */
+  M: z.array(z.unknown()).optional(),
 });
 
 // The record's own fields pass through as they are: the record gate names what is wrong with them.
@@ -143,6 +150,8 @@ export function toLinkForm(shared: Session): LinkForm {
       ...(s.shellFacts !== undefined && { f: hexToLink(s.shellFacts) }),
       ...(s.runtime !== undefined && { u: s.runtime }),
       ...(s.root !== undefined && { R: s.root }),
+      ...(s.web !== undefined && { W: toLinkWeb(s.web) }),
+      ...(s.mcp !== undefined && { M: s.mcp }),
     };
   });
   return {
@@ -196,6 +205,8 @@ export function fromLinkForm(value: unknown): LinkFormRead {
       };
     }
     before = hashes.length === 24 ? hashes.slice(12) : before;
+    const web = s.W === undefined ? undefined : fromLinkWeb(s.W);
+    if (web !== undefined && !web.ok) return { ok: false, problem: `field p.${i}.W: ${web.problem}` };
     steps.push({
       raw: s.r,
       resultHash: hashes.slice(0, 12),
@@ -207,6 +218,8 @@ export function fromLinkForm(value: unknown): LinkFormRead {
       ...(facts !== undefined && { shellFacts: facts }),
       ...(s.u !== undefined && { runtime: s.u }),
       ...(s.R !== undefined && { root: s.R }),
+      ...(web !== undefined && { web: web.web as RecordedStep['web'] }),
+      ...(s.M !== undefined && { mcp: s.M as RecordedStep['mcp'] }),
     });
   }
   return {

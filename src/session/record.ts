@@ -169,10 +169,11 @@ const stepSchema = z.object({
   tally: z.object({ passed: int(0, 1e9), failed: int(0, 1e9), source: text(64) }).optional(),
   /**
    * History: a person's answer when the call was put before one, or `unapproved` for a replayed
-   * gated step nobody approved. A replay never takes it for an approval: a gated step runs only
-   * when a person approves it there; a recorded denial is given again (not running is safe).
+   * gated step nobody approved, or `unasked` for a gated call a run with no approver (`slm run`)
+   * did not make. A replay never takes it for an approval: a gated step runs only when a person
+   * approves it there; a recorded denial (or unasked call) is given again (not running is safe).
    */
-  approval: z.enum(['approved', 'denied', 'unapproved']).optional(),
+  approval: z.enum(['approved', 'denied', 'unapproved', 'unasked']).optional(),
   /** The web requests the step's tool made and their answers (body base64), so a replay answers them without the network. */
   web: z.array(webExchangeSchema).max(RECORD_LIMITS.webExchanges).optional(),
   /** The MCP listings and calls the step made and their answers, so a replay answers them without contacting a server. */

@@ -74,13 +74,14 @@ export function replayApprovals(
   approvedHere: ReadonlySet<number> = new Set(),
 ): ReplayApprovals {
   let current = 0;
-  const deniedOnRecord = (step: number) => step <= upTo && recorded[step - 1]?.approval === 'denied';
+  const deniedOnRecord = (step: number) =>
+    step <= upTo && (recorded[step - 1]?.approval === 'denied' || recorded[step - 1]?.approval === 'unasked');
   return {
     at: (index) => (current = index),
     isGated: async (tool, args, settings) => deniedOnRecord(current) || isGatedCall(tool, args, settings),
     answer: (request) => {
       if (request.step > upTo) return undefined;
-      if (deniedOnRecord(request.step)) return false;
+      if (deniedOnRecord(request.step)) return recorded[request.step - 1]!.approval === 'unasked' ? 'unasked' : false;
       return approvedHere.has(request.step) ? true : 'unapproved';
     },
   };

@@ -20,6 +20,7 @@ import { deflateRaw, inflateRawCapped } from './compress.ts';
 import { shortHash } from './hash.ts';
 import { fromBase64Url, toBase64Url } from './base64url.ts';
 import { fromLinkForm, toLinkForm } from './link-form.ts';
+import { outsideAnswers, withoutOutside } from './link-outside.ts';
 import { sharedForm, type Session } from './record.ts';
 import { checkSession, refuseRecord, type LinkFault, type RefusalKind, type SessionCheck } from './validate.ts';
 
@@ -110,16 +111,52 @@ export interface LinkReport {
   readonly text: string;
 }
 
-/** How long a link is, and whether it will survive being pasted into a chat. */
-export function linkReport(link: string): LinkReport {
+/** The recorded web and MCP answers a link carries, and the characters they add to it. */
+export interface LinkOutside {
+  readonly answers: number;
+  readonly chars: number;
+}
+
+const SHARE_FILE = 'Share the session file (.session.json) instead.';
+
+/**
+ * How long a link is, and whether it will survive being pasted into a chat (and, past
+ * `MAX_LINK_CHARS`, whether it opens at all); with `outside`, what its recorded web and MCP
+ * answers add to it.
+ */
+export function linkReport(link: string, outside?: LinkOutside): LinkReport {
   const chars = link.length;
   const n = chars.toLocaleString('en-US');
-  if (chars <= COMFORTABLE_LINK_CHARS) return { chars, fits: true, text: `The link is ${n} characters.` };
+  const answers =
+    outside === undefined
+      ? ''
+      : ` It carries the ${outside.answers.toLocaleString('en-US')} web and MCP answer${outside.answers === 1 ? '' : 's'} the session recorded (${outside.chars.toLocaleString('en-US')} of its characters), so whoever opens it replays them offline.`;
+  if (chars <= COMFORTABLE_LINK_CHARS) return { chars, fits: true, text: `The link is ${n} characters.${answers}` };
+  if (chars > MAX_LINK_CHARS) {
+    return {
+      chars,
+      fits: false,
+      text: `The link is ${n} characters, more than the ${MAX_LINK_CHARS.toLocaleString('en-US')} a session link may have: it would not open anywhere.${answers} ${SHARE_FILE}`,
+    };
+  }
   return {
     chars,
     fits: false,
-    text: `The link is ${n} characters, more than the ${COMFORTABLE_LINK_CHARS.toLocaleString('en-US')} many chat apps and mail clients keep: they may cut it, and a cut link does not open. Share the session file (.session.json) instead.`,
+    text: `The link is ${n} characters, more than the ${COMFORTABLE_LINK_CHARS.toLocaleString('en-US')} many chat apps and mail clients keep: they may cut it, and a cut link does not open.${answers} ${SHARE_FILE}`,
   };
+}
+
+/**
+ * The link to `session` on the page at `base` and its report. When the session recorded web
+ * or MCP answers, the link carries them, and the report says how many and how many characters
+ * they add (the link made without them, compared).
+ */
+export async function shareLink(session: Session, base: string): Promise<{ url: string; report: LinkReport }> {
+  const url = await shareUrl(session, base);
+  const answers = outsideAnswers(session.steps);
+  if (answers === 0) return { url, report: linkReport(url) };
+  const bare = await shareUrl({ ...session, steps: withoutOutside(session.steps) }, base);
+  return { url, report: linkReport(url, { answers, chars: Math.max(0, url.length - bare.length) }) };
 }
 
 function refuseLink(kind: RefusalKind, fault: LinkFault | null, text: string): SessionCheck {

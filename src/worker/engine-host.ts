@@ -14,7 +14,7 @@ import type { Remote } from './rpc.ts';
 import { RunHost, type RunServices } from './run-host.ts';
 import { ladderRungs, rerunWithSettings } from './run-lab.ts';
 import { aciOffForStep } from '../session/aci-off.ts';
-import { decodeShare, linkReport, shareUrl } from '../session/share-codec.ts';
+import { decodeShare, shareLink } from '../session/share-codec.ts';
 import { openSessionFile } from './session-run.ts';
 import { replayRecords } from './replay-records.ts';
 import { EvalHost } from './eval-host.ts';
@@ -98,10 +98,7 @@ export function engineHost(
     attachSandbox: (port) => sandboxFrame.attach(port),
     openLink: (link) => decodeShare(link),
     openFile: (file) => openSessionFile(file),
-    shareLink: async (s, base) => {
-      const url = await shareUrl(s, base);
-      return { url, report: linkReport(url) };
-    },
+    shareLink: (s, base) => shareLink(s, base),
     startSessionRun: (config) => runs.startSession(config),
     aciOff: (runId, step) => aciOffForStep(step, runs.textFiles(runId, step.index - 1)),
     ladderRungs: () => ladderRungs(),

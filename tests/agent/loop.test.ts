@@ -216,11 +216,15 @@ describe('approvals', () => {
       expect(r.steps[0]!.observation).toMatch(/^A person declined this touch call, so nothing was changed\./);
   });
 
-  it('ask mode without an approver denies: nobody can say yes', async () => {
+  it('ask mode without an approver runs nothing, and says no one was there to approve it (not that a person declined)', async () => {
     const t = setup([edit, DONE], { approval: 'ask' });
     const r = await t.run();
-    expect(r.steps[0]!.approval).toBe('denied');
+    expect(r.steps[0]!.approval).toBe('unasked');
     expect(t.probe.calls).toEqual([]);
+    expect(r.steps[0]!.observation).toMatch(
+      /^This touch call needs a person's approval, and no one was there to approve it \(this run has no approver\), so nothing was changed\. In the auto approval mode/,
+    );
+    expect(r.steps[0]!.observation).not.toMatch(/declined/);
   });
 
   it('read-only calls are never put before a person', async () => {

@@ -19,6 +19,7 @@ import { NodeWorkspace } from '../../src/workspace/node/node-workspace.ts';
 import { ScriptedModel } from '../../src/agent/models/scripted.ts';
 import { STARTER_RUN } from '../../src/agent/scripts/starter-run.ts';
 import { createEngine } from '../../src/engine/create.ts';
+import { recordedOutside } from '../../src/session/recorded-outside.ts';
 import type { Session } from '../../src/session/record.ts';
 import { agentSettings, loopSettings, recordRun } from '../../src/session/recorder.ts';
 import { DEFAULT_SETTINGS } from '../../src/engine/settings.ts';
@@ -64,7 +65,8 @@ async function recordOn(runtime: Runtime, session: Session): Promise<Session> {
   const seeded = await seedStart(ws, session.workspace);
   if (!seeded.ok) throw new Error(seeded.text);
   const { session: made } = await recordRun({
-    engine: createEngine(ws, session.settings.engine),
+    // A page or MCP answer the session recorded is answered from its record, as the person there would have been answered.
+    engine: createEngine(ws, session.settings.engine, { outside: recordedOutside(session.steps) }),
     model: new ScriptedModel(
       session.steps.map((s) => s.raw),
       { family: String(session.model.params.family ?? 'scripted') },

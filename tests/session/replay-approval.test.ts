@@ -130,7 +130,7 @@ describe('replayApprovals: the answers a replay gives', () => {
     RecordedStep['approval'] | undefined,
     number[],
     ApprovalRequest,
-    boolean | 'unapproved' | undefined,
+    boolean | 'unapproved' | 'unasked' | undefined,
   ][] = [
     ['a recorded approval of a gated command', 'approved', [], ask(1, 'gated-shell'), 'unapproved'],
     ['a gated command with no recorded answer', undefined, [], ask(1, 'gated-shell'), 'unapproved'],
@@ -138,6 +138,8 @@ describe('replayApprovals: the answers a replay gives', () => {
     ['a recorded denial', 'denied', [], ask(1, 'gated-shell'), false],
     ['a recorded denial, even with an approval here', 'denied', [1], ask(1, 'gated-shell'), false],
     ['a person approved this step here', 'approved', [1], ask(1, 'gated-shell'), true],
+    ['a recorded call nobody was there to approve (slm run)', 'unasked', [], ask(1, 'gated-mcp'), 'unasked'],
+    ['a recorded unasked call, even with an approval here', 'unasked', [1], ask(1, 'gated-mcp'), 'unasked'],
     ['a live step after the replayed part: the person is asked', 'approved', [], ask(2, 'gated-shell'), undefined],
   ];
   it.each(rows)('%s', (_name, approval, here, request, expected) => {

@@ -116,18 +116,32 @@ describe('mcp_call in a run', () => {
   });
 
   it.each([
-    ['a person denies it', false],
-    ['nobody can approve it (slm run has no approver)', undefined],
-  ])('a gated call is not made when %s: the server is never contacted', async (_why, answer) => {
-    const before = calls();
-    const { session } = await record([call('writer', 'no'), DONE], answer);
-    expect(session.steps[0]!.approval).toBe('denied');
-    expect(session.steps[0]!.resultText).toMatch(
+    [
+      'a person denies it',
+      false,
+      'denied',
       /^A person declined this mcp_call call, so the MCP server was not called\. Do not repeat the same call\./,
-    );
-    expect(session.steps[0]!.mcp?.some((e) => e.tool !== undefined)).toBe(false);
-    expect(calls()).toBe(before);
-  });
+    ],
+    [
+      'nobody can approve it (slm run has no approver)',
+      undefined,
+      'unasked',
+      /^This mcp_call call needs a person's approval, and no one was there to approve it \(this run has no approver\), so the MCP server was not called\. A server marked "read_only": true in mcp_servers is called without asking/,
+    ],
+  ])(
+    'a gated call is not made when %s: the server is never contacted, and a replay gives the same answer',
+    async (_why, answer, approval, text) => {
+      const before = calls();
+      const { session } = await record([call('writer', 'no'), DONE], answer);
+      expect(session.steps[0]!.approval).toBe(approval);
+      expect(session.steps[0]!.resultText).toMatch(text);
+      expect(session.steps[0]!.mcp?.some((e) => e.tool !== undefined)).toBe(false);
+      const report = await replaySession(session);
+      expect(report.divergence).toBeUndefined();
+      expect(report.steps[0]!.resultText).toMatch(text);
+      expect(calls()).toBe(before);
+    },
+  );
 
   it('records every listing (on the first step) and every call with its request and result', () => {
     expect(sessionSchema.parse(approved.session)).toBeTruthy();

@@ -79,6 +79,20 @@ describe('approvalText: a recorded approval is history, never "by you"', () => {
     ],
     ['a replayed denial', 'denied', true, 'denied', 'denied when it was recorded · denied again here'],
     [
+      'a live gated step with no approver (slm run)',
+      'unasked',
+      false,
+      undefined,
+      'not run: no one was there to approve it',
+    ],
+    [
+      'a replayed step nobody was there to approve',
+      'unasked',
+      true,
+      'unasked',
+      'not run when it was recorded: no one was there to approve it · not run again here',
+    ],
+    [
       'a replayed file change approved on record',
       undefined,
       true,

@@ -27,14 +27,15 @@ export const STATUS_LABEL: Readonly<Record<StepStatus, string>> = {
  */
 export function approvalText(record: StepRecord): string | null {
   const here = record.step.approval;
-  if (!record.check) return here ? `${here} by you` : null;
+  if (!record.check)
+    return here === 'unasked' ? 'not run: no one was there to approve it' : here ? `${here} by you` : null;
   const then = record.recordedApproval;
   const history = then && RECORDED_APPROVAL[then];
   const now =
     here === 'unapproved'
       ? 'not run here: it needs your approval'
-      : here === 'denied'
-        ? 'denied again here'
+      : here === 'denied' || here === 'unasked'
+        ? `${here === 'denied' ? 'denied' : 'not run'} again here`
         : then
           ? 'ran here without asking (a replay needs no approval for it)'
           : null;
@@ -45,6 +46,7 @@ const RECORDED_APPROVAL: Readonly<Record<NonNullable<StepRecord['recordedApprova
   approved: 'approved when it was recorded (not by you)',
   denied: 'denied when it was recorded',
   unapproved: 'not approved when it was recorded either',
+  unasked: 'not run when it was recorded: no one was there to approve it',
 };
 
 /** What the step called, for a one-word label. */

@@ -211,6 +211,16 @@ const ROWS: readonly Row[] = [
     /a replay approves nothing/,
   ],
   [
+    { kind: 'refusal', text: 'mcp_call not run: no one was there to approve it', detail: 'approval-unasked' },
+    'Nobody to ask',
+    /the run had no one to ask/,
+  ],
+  [
+    { kind: 'approval', text: 'mcp_call not run: the run has no approver', detail: 'unasked' },
+    'Nobody to ask',
+    /slm run has no approver/,
+  ],
+  [
     { kind: 'refusal', text: 'unknown tool ws_frobnicate', detail: 'unknown-tool' },
     'Unknown tool',
     /No tool has that name/,

@@ -187,6 +187,8 @@ const detailIs =
 
 const DECLINED =
   'A person said no to this call; the no comes back as the result, so the model chooses another way instead of asking again.';
+const UNASKED =
+  "The call needs a person's yes, and the run had no one to ask (slm run has no approver), so it was not run; the result says so and what would let it run, so the model chooses another way.";
 const UNAPPROVED =
   "The call needs a person's yes, and a replay approves nothing on anyone's behalf (a recorded yes is not one), so it was not run here.";
 
@@ -448,6 +450,7 @@ export const SPECIFIC_EXPLANATIONS: readonly SpecificExplanation[] = [
   },
   { kind: 'refusal', matches: detailIs('approval-denied'), explain: { label: 'Declined', why: DECLINED } },
   { kind: 'refusal', matches: detailIs('approval-unapproved'), explain: { label: 'Not approved', why: UNAPPROVED } },
+  { kind: 'refusal', matches: detailIs('approval-unasked'), explain: { label: 'Nobody to ask', why: UNASKED } },
   {
     kind: 'refusal',
     matches: detailIs('unknown-tool'),
@@ -474,6 +477,7 @@ export const SPECIFIC_EXPLANATIONS: readonly SpecificExplanation[] = [
   },
   { kind: 'approval', matches: detailIs('denied'), explain: { label: 'Declined', why: DECLINED } },
   { kind: 'approval', matches: detailIs('unapproved'), explain: { label: 'Not approved', why: UNAPPROVED } },
+  { kind: 'approval', matches: detailIs('unasked'), explain: { label: 'Nobody to ask', why: UNASKED } },
   {
     kind: 'cap',
     matches: (n) => n.detail?.startsWith('syntax-') ?? false,
