@@ -17,7 +17,7 @@ export function stepStatus(step: Step): StepStatus {
 export const STATUS_LABEL: Readonly<Record<StepStatus, string>> = {
   ok: 'ok',
   refused: 'refused',
-  repeated: 'repeat, not run',
+  repeated: 'not run',
   failed: 'failed',
   'no-call': 'no call',
 };
