@@ -65,7 +65,7 @@ test('the reference solutions over two tasks with the ACI on and off: progress, 
   await expect(page.getByTestId('saved-sessions').first()).toContainText('opened from the Eval page');
 
   // On ⇄ off opens the pair side by side.
-  await page.getByRole('link', { name: 'Eval' }).click();
+  await page.getByRole('link', { name: 'Eval', exact: true }).click();
   await page.getByTestId('eval-grid').locator(`tr[data-task="${TASKS[0]}"] [data-testid="eval-compare"]`).click();
   // Each side travels in the address as its share link, so the view opens in any tab.
   await expect(page).toHaveURL(/#\/compare\?a=link:[^&]+&b=link:/);
