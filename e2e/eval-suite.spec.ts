@@ -72,7 +72,7 @@ test('an imported Exercism-layout suite opened as a folder runs with the referen
 
   // A cell opens its session; on ⇄ off opens the pair side by side.
   await grid.locator(`tr[data-task="${TASKS[0]}"] [data-testid="eval-compare"]`).click();
-  await expect(page).toHaveURL(/#\/compare\?a=tab:\d+&b=tab:\d+/);
+  await expect(page).toHaveURL(/#\/compare\?a=link:[^&]+&b=link:/);
   await expect(page.getByTestId('compare-head-left')).toContainText(`Eval: ${TASKS[0]} · on · seed 0`);
 
   // The same suite as a .zip, then the builtin suite again.

@@ -2,7 +2,7 @@
  * The Eval page in real Chromium against the production build: the reference solutions run
  * over two tasks × the on and off arms in the tab (graded in the sandbox frame), labelled
  * scripted with "numbers mean nothing" on the banner, table, plot and grid; a cell opens its
- * session in the run inspector, "on ⇄ off" opens the pair side by side; the whole result
+ * session in the run inspector, "on ⇄ off" opens the pair side by side (in another tab too); the whole result
  * exports as one file, which opens again in a fresh page.
  */
 import { mkdirSync } from 'node:fs';
@@ -42,6 +42,9 @@ test('the reference solutions over two tasks with the ACI on and off: progress, 
   await expect(summary.locator('tr[data-arm="off"]')).toContainText('/ 2');
   const grid = page.getByTestId('eval-grid');
   for (const id of TASKS) await expect(grid.locator(`tr[data-task="${id}"] [data-testid="eval-cell"]`)).toHaveCount(2);
+  // When the results were made, in local time, not the raw ISO text.
+  await expect(page.getByTestId('eval-results-time')).not.toHaveText(/\d{4}-\d\d-\d\dT/);
+  await expect(page.getByTestId('eval-results-time')).toHaveAttribute('datetime', /^\d{4}-\d\d-\d\dT/);
   await screenshot(page, 'eval-reference-results');
 
   // Export the whole result.
@@ -56,13 +59,24 @@ test('the reference solutions over two tasks with the ACI on and off: progress, 
   await expect(page).toHaveURL(/#\/run/);
   await expect(page.getByTestId('timeline').getByRole('option').first()).toBeVisible();
   await expect(page.getByRole('listbox', { name: 'Steps' }).getByRole('option').last()).toContainText('done');
+  // Titled by its task (an eval task's first line), and listed as opened from the Eval page.
+  await expect(page.locator('.page-bar .task')).not.toContainText("the session's files");
+  await page.getByRole('link', { name: 'Start' }).click();
+  await expect(page.getByTestId('saved-sessions').first()).toContainText('opened from the Eval page');
 
   // On ⇄ off opens the pair side by side.
-  await page.getByRole('link', { name: 'Eval' }).click();
+  await page.getByRole('link', { name: 'Eval', exact: true }).click();
   await page.getByTestId('eval-grid').locator(`tr[data-task="${TASKS[0]}"] [data-testid="eval-compare"]`).click();
-  await expect(page).toHaveURL(/#\/compare\?a=tab:\d+&b=tab:\d+/);
+  // Each side travels in the address as its share link, so the view opens in any tab.
+  await expect(page).toHaveURL(/#\/compare\?a=link:[^&]+&b=link:/);
   await expect(page.getByTestId('compare-head-left')).toContainText(`Eval: ${TASKS[0]} · on · seed 0`);
   await expect(page.getByTestId('compare-head-right')).toContainText(`Eval: ${TASKS[0]} · off · seed 0`);
+  await expect(page.getByTestId('compare-held')).toHaveCount(0);
+  const other = await page.context().newPage();
+  await other.goto(page.url());
+  await expect(other.getByTestId('compare-head-left')).toContainText(`Eval: ${TASKS[0]} · on · seed 0`);
+  await expect(other.getByTestId('compare-head-right')).toContainText(`Eval: ${TASKS[0]} · off · seed 0`);
+  await other.close();
   await expect(page.getByTestId('first-divergence')).toBeVisible();
   // The off arm ran the naive harness: its record says so, it is replayed with it, and so it reproduces.
   await expect(page.getByTestId('compare-head-right').getByTestId('compare-harness')).toHaveText(

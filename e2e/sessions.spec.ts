@@ -180,6 +180,8 @@ test('a reload in the middle of a run loses no step and offers to continue', asy
   await expect(checks(page)).toHaveCount(2);
   const offer = page.getByTestId('continue-offer');
   await expect(offer).toContainText('This run was cut short after step 2');
+  // The run bar says it was cut short, not that it ended.
+  await expect(page.getByTestId('run-phase')).toHaveText('cut short');
   await screenshot(page, 'sessions-04-restored');
   await offer.getByRole('button', { name: /^Continue with the rest of its recorded script/ }).click();
   await expect(page.getByTestId('run-stop')).toContainText('finished with done', { timeout: 30_000 });

@@ -1,6 +1,7 @@
 /**
  * ws_shell in the built app: `npm test` runs the starter's tests in the JavaScript sandbox and
- * the tally shows; an endless test is killed at its timeout while the page stays responsive;
+ * the tally shows; the note on where a command ran links to what the tab's shell runs and
+ * refuses; an endless test is killed at its timeout while the page stays responsive;
  * and code in the sandbox cannot reach the playground's storage or origin (checked by a test
  * file run in it).
  */
@@ -22,6 +23,21 @@ test('ws_shell npm test runs the starter tests in the sandbox and shows the tall
   await expect(notes).toContainText('test tally: 8 passed, 1 failed');
   await expect(notes).toContainText('node ran in the browser sandbox');
   await screenshot(page, 'shell-01-npm-test');
+});
+
+test("the where-it-ran note links to what the tab's shell runs: why npx prettier fails here", async ({ page }) => {
+  const text = await callTool(page, 'ws_shell', { command: 'npx prettier --check .' });
+  await expect(text).toContainText('npx prettier is not available in the offline workspace');
+  await page.getByTestId('shell-commands-open').click();
+  const list = page.getByTestId('shell-commands');
+  await expect(list.getByRole('heading', { name: 'Not in this shell' })).toBeVisible();
+  // Made from the shell's own table: npx runs only the test runners, npm only scripts.
+  await expect(list.locator('dd').filter({ hasText: 'runs only jest, vitest, mocha' })).toBeVisible();
+  await expect(list).toContainText('every other npm command — install, ci, exec … — says it is not available');
+  await expect(list.locator('dt').filter({ hasText: 'tsc' })).toBeVisible();
+  await screenshot(page, 'shell-commands-list');
+  await list.getByRole('button', { name: 'Close' }).click();
+  await expect(list).toBeHidden();
 });
 
 test('ws_test reads the same run as 8 passed, 1 failed and names the failing test', async ({ page }) => {

@@ -10,7 +10,7 @@ import { TimeTravel } from './ui/run/time-travel.svelte.ts';
 import { StartState } from './ui/start/start-state.svelte.ts';
 import { WorkspaceChoice } from './ui/start/workspace-choice.svelte.ts';
 import { Theme } from './ui/theme.svelte.ts';
-import { createEngineClient } from './worker/client.ts';
+import { createEngineClient, type ShellCommandGroup } from './worker/client.ts';
 import { openSessionStore } from './session/idb-store.ts';
 import { Sessions } from './ui/sessions/sessions.svelte.ts';
 import { WebContainerLink } from './worker/webcontainer-link.ts';
@@ -72,6 +72,14 @@ const compareRoute = {
   setQuery: (query: string) => router.setQuery(query),
 };
 
+// What the in-memory shell runs: made once by the worker, on the first ask (made again after a failure).
+let shellList: Promise<readonly ShellCommandGroup[]> | null = null;
+const shellCommands = () =>
+  (shellList ??= client.shellCommands().catch((e: unknown) => {
+    shellList = null;
+    throw e;
+  }));
+
 mount(App, {
   target,
   props: {
@@ -85,5 +93,6 @@ mount(App, {
     sessions,
     compare: new CompareState({ client, lists: sessions, store: store.then((s) => s.store), route: compareRoute }),
     ev: new EvalState(client, start),
+    shellCommands,
   },
 });

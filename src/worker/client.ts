@@ -10,6 +10,7 @@ import type { EngineApi, EngineEvents, EngineInfo, EvalEvent, RunEvent } from '.
 import { connect, type Handlers, type Remote } from './rpc.ts';
 import { ENGINE_ERRORS } from './wire-error.ts';
 
+export type { ShellCommandGroup } from '../workspace/memory/shell-commands.ts';
 export type {
   AciSettings,
   ApprovalAsk,

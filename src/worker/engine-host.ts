@@ -24,6 +24,7 @@ import { readGgufFacts } from '../agent/models/gguf-facts.ts';
 import { checkPaths } from './run-workspace.ts';
 import { snapshotWorkspace, viewFile } from './workspace-view.ts';
 import { sandboxFrame } from '../workspace/memory/sandbox-frame-link.ts';
+import { shellCommandList } from '../workspace/memory/shell-commands.ts';
 
 export type { EngineSession, SessionFactory } from './engine-session.ts';
 
@@ -102,6 +103,7 @@ export function engineHost(
     startSessionRun: (config) => runs.startSession(config),
     aciOff: (runId, step) => aciOffForStep(step, runs.textFiles(runId, step.index - 1)),
     ladderRungs: () => ladderRungs(),
+    shellCommands: () => shellCommandList(),
     rerunSettings: (s, aci) => rerunWithSettings(s, aci),
     evolveTable: () => runs.evolveTable(),
     replayRecords: (s) => replayRecords(s, { ...services, attached }),

@@ -27,6 +27,7 @@ import type { ReplayVerdict, StepCheckView } from '../session/replay-check.ts';
 import type { LinkReport } from '../session/share-codec.ts';
 import type { SessionCheck } from '../session/validate.ts';
 import type { EvalResults, EvalRun, ModelInfo as EvalModelInfo } from '../eval/results-schema.ts';
+import type { ShellCommandGroup } from '../workspace/memory/shell-commands.ts';
 
 /** A JSON Schema document as `z.toJSONSchema` produces it: plain, cloneable data. */
 export type JsonSchema = { readonly [key: string]: unknown };
@@ -581,6 +582,8 @@ export interface EngineApi {
   aciOff(runId: number, step: Step): AciOff;
   /** The ladder rungs a settings re-run can switch off. */
   ladderRungs(): readonly RungInfo[];
+  /** What the in-memory shell runs and refuses, made from its command table and the policy's rules. */
+  shellCommands(): readonly ShellCommandGroup[];
   /** Re-runs `session`'s raw outputs under other ACI settings in a fresh engine, up to the first step whose result differs. */
   rerunSettings(session: Session, aci: AciSettings): RerunReport;
   /** The edit-format bandit's table as stored, with the latest live run's choice. */

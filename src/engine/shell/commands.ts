@@ -32,6 +32,11 @@ const CHECKERS: Readonly<Record<string, Checker>> = {
   ...INTERPRETERS,
 };
 
+/** The names a dedicated checker answers (git, find, the test runners, interpreters, package managers …). */
+export function checkerNames(): string[] {
+  return Object.keys(CHECKERS);
+}
+
 /** The checker for a command name, or undefined when the name is not allowed to run at all. */
 export function lookup(name: string): Checker | undefined {
   if (Object.hasOwn(CHECKERS, name)) return CHECKERS[name];

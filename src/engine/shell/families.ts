@@ -178,6 +178,11 @@ const BY_NAME: ReadonlyMap<string, Family> = new Map(
   FAMILIES.flatMap(([names, f]) => names.split(' ').map((n) => [n, f] as const)),
 );
 
+/** Every command name a family lists. */
+export function familyNames(): string[] {
+  return [...BY_NAME.keys()];
+}
+
 /** The family a command name belongs to (`mkfs.ext4` counts as a system tool). */
 export function familyOf(name: string): Family | undefined {
   return BY_NAME.get(name) ?? (name.startsWith('mkfs') ? BY_NAME.get('fdisk') : undefined);

@@ -128,26 +128,36 @@ function owned(view: CodeHandle, parent: HTMLElement): CodeHandle {
   };
 }
 
-/** The change of one file, inside `host`: before → after, side by side or unified. */
+/** A diff view that can say whether a line runs past its pane's edge. */
+export interface DiffHandle extends CodeHandle {
+  /** True when a line is wider than its pane (cut at the edge until scrolled sideways). */
+  clipped(): boolean;
+}
+
+/** The change of one file, inside `host`: before → after, side by side or unified; `wrap` wraps long lines. */
 export function createDiffView(
   host: HTMLElement,
   path: string,
   before: string,
   after: string,
   layout: DiffLayout,
-): CodeHandle {
+  wrap = false,
+): DiffHandle {
   const { root, parent } = mount(host);
+  const withWrap = (e: Extension): Extension => (wrap ? [e, EditorView.lineWrapping] : e);
+  const clipped = () =>
+    [...parent.querySelectorAll<HTMLElement>('.cm-scroller')].some((el) => el.scrollWidth > el.clientWidth + 1);
   if (layout === 'split') {
     const merge = new MergeView({
       parent,
       root,
-      a: { doc: before, extensions: base(path, `${path} before the step (read-only)`) },
-      b: { doc: after, extensions: base(path, `${path} after the step (read-only)`) },
+      a: { doc: before, extensions: withWrap(base(path, `${path} before the step (read-only)`)) },
+      b: { doc: after, extensions: withWrap(base(path, `${path} after the step (read-only)`)) },
       gutter: true,
       highlightChanges: true,
       collapseUnchanged: COLLAPSE,
     });
-    return owned(merge, parent);
+    return { ...owned(merge, parent), clipped };
   }
   const view = new EditorView({
     parent,
@@ -155,7 +165,7 @@ export function createDiffView(
     state: EditorState.create({
       doc: after,
       extensions: [
-        base(path, `${path}: changes of the step, unified (read-only)`),
+        withWrap(base(path, `${path}: changes of the step, unified (read-only)`)),
         unifiedMergeView({
           original: before,
           mergeControls: false,
@@ -166,5 +176,5 @@ export function createDiffView(
       ],
     }),
   });
-  return owned(view, parent);
+  return { ...owned(view, parent), clipped };
 }

@@ -96,6 +96,9 @@ export function alignStep(record: StepRecord, recordedResult?: string): AlignSte
 
 const EMPTY: Side = { state: 'empty' };
 
+/** The longest share link a compare URL carries for one side (the URL holds both; Chromium keeps 2 MB). */
+const PORTABLE_LINK_CHARS = 100_000;
+
 export class CompareState {
   a = $state.raw<Side>(EMPTY);
   b = $state.raw<Side>(EMPTY);
@@ -196,6 +199,27 @@ export class CompareState {
     return source;
   }
 
+  /**
+   * The source text that opens `session` on a side in any tab: its share link (with `title`),
+   * which the URL then carries whole; a session whose link would pass `PORTABLE_LINK_CHARS`, or
+   * whose link cannot be made, is held in this tab instead (`tab:N`), and the page says so.
+   */
+  async portable(title: string, session: Session, base: string): Promise<string> {
+    try {
+      const { url } = await this.#d.client.shareLink({ ...session, title }, base);
+      if (url.length <= PORTABLE_LINK_CHARS) return `link:${url}`;
+    } catch {
+      // Held in this tab instead; the compare page says a tab-held side opens only here.
+    }
+    return this.hold(title, session);
+  }
+
+  /** True when a side shows a session held in this tab (a file or an Eval cell): a link to the view opens it only here. */
+  heldHere(key: SideKey): boolean {
+    const side = this[key];
+    return side.state !== 'empty' && side.source.startsWith('tab:');
+  }
+
   /** The two sides swap places. */
   swap(): void {
     const q = new URLSearchParams(this.#d.route.query);
@@ -250,7 +274,8 @@ export class CompareState {
         side = {
           state: 'ready',
           source,
-          title,
+          // A link carries the title it was made with (an Eval cell's), when it had room for one.
+          title: source.startsWith('link:') && checked.session.title ? checked.session.title : title,
           session: checked.session,
           replayed,
           byIndex: new Map(replayed.records.map((r) => [r.step.index, r])),

@@ -114,6 +114,33 @@ describe('CompareState', () => {
     expect(state.a).toMatchObject({ state: 'error', text: expect.stringMatching(/before a reload; open it again/) });
     expect(state.b.state).toBe('empty');
   });
+
+  it('makes an Eval cell portable: its source is a share link that opens it, with its title, in another tab', async () => {
+    const { state } = setup();
+    const session = JSON.parse(text('drifted-edit')) as Session;
+    const source = await state.portable('Eval: t · on · seed 1', session, 'http://localhost:4173/#/eval');
+    expect(source).toMatch(/^link:http:\/\/localhost:4173\/#s=/);
+    // Another tab: a fresh page state that never held anything.
+    const other = setup().state;
+    await other.sync(new URLSearchParams({ a: source }).toString());
+    expect(other.a).toMatchObject({ state: 'ready', title: 'Eval: t · on · seed 1' });
+    expect(other.heldHere('a')).toBe(false);
+  });
+
+  it('holds a session whose link would be too long in this tab, and says that side is held here', async () => {
+    const { state } = setup();
+    const session = JSON.parse(text('drifted-edit')) as Session;
+    // Raw outputs no compressor shrinks much: random text, well past the link bound.
+    const noise = Array.from({ length: 160_000 }, () => String.fromCharCode(33 + Math.floor(Math.random() * 90))).join(
+      '',
+    );
+    const long: Session = { ...session, steps: session.steps.map((st, i) => (i === 0 ? { ...st, raw: noise } : st)) };
+    const source = await state.portable('big', long, 'http://localhost:4173/');
+    expect(source).toMatch(/^tab:\d+$/);
+    await state.sync(`a=${source}`);
+    expect(state.heldHere('a')).toBe(true);
+    expect(state.heldHere('b')).toBe(false);
+  });
 });
 
 describe('compareHref', () => {

@@ -21,6 +21,7 @@ import {
   stepNotes,
   stepStatus,
   tallySeries,
+  localTime,
   workspaceLabel,
 } from './step-view.ts';
 
@@ -118,6 +119,11 @@ describe('stepStatus', () => {
     ['a result that succeeded', step({ result: result(true) }), 'ok'],
     ['a refusal', step({ result: result(false, [{ kind: 'refusal', text: 'r' }]) }), 'refused'],
     ['a failure', step({ result: result(false, [{ kind: 'schema', text: 's' }]) }), 'failed'],
+    [
+      'a repeat the loop guard answered (not run, not failed)',
+      step({ result: result(false, [{ kind: 'loop-guard', text: 'identical ws_read call #3', detail: '3' }]) }),
+      'repeated',
+    ],
     ['no usable call', step({ parseError: { kind: 'no-call', message: 'm' } }), 'no-call'],
   ])('%s → %s', (_label, s, status) => {
     expect(stepStatus(s)).toBe(status);
@@ -145,6 +151,62 @@ describe('notes and badges', () => {
       ['dropped-calls', 'loop'],
       ['repair', 'loop'],
     ]);
+  });
+
+  const reason = 'refused (tier never): command substitution "$(ls)" runs a second command.\nRun it alone first.';
+  it.each([
+    [
+      'a policy refusal: the shell note and the refusal note are one, with the whole reason',
+      step({
+        result: result(false, [
+          { kind: 'shell', text: reason, detail: 'refuse' },
+          { kind: 'refusal', text: reason.split('\n')[0]!, detail: 'substitution' },
+        ]),
+      }),
+      [['refusal', reason, 'engine']],
+    ],
+    [
+      'a declined call: the engine refusal, not the loop approval note too',
+      step({
+        result: result(false, [{ kind: 'refusal', text: 'ws_shell declined by a person', detail: 'approval-denied' }]),
+        notes: [{ kind: 'approval', text: 'ws_shell denied by a person', detail: 'denied' }],
+      }),
+      [['refusal', 'ws_shell declined by a person', 'engine']],
+    ],
+    [
+      'an unapproved replayed call: the engine refusal once',
+      step({
+        result: result(false, [{ kind: 'refusal', text: 'ws_shell not run', detail: 'approval-unapproved' }]),
+        notes: [{ kind: 'approval', text: 'ws_shell replayed without running', detail: 'unapproved' }],
+      }),
+      [['refusal', 'ws_shell not run', 'engine']],
+    ],
+    [
+      'an approved call keeps its approval note and the policy note',
+      step({
+        result: result(true, [{ kind: 'shell', text: 'gated (tier ask): npm install', detail: 'gated' }]),
+        notes: [{ kind: 'approval', text: 'ws_shell approved by a person', detail: 'approved' }],
+      }),
+      [
+        ['shell', 'gated (tier ask): npm install', 'engine'],
+        ['approval', 'ws_shell approved by a person', 'loop'],
+      ],
+    ],
+    [
+      'a refusal with another reason than the shell note keeps both',
+      step({
+        result: result(false, [
+          { kind: 'shell', text: 'refused (tier never): a', detail: 'refuse' },
+          { kind: 'refusal', text: 'something else', detail: 'x' },
+        ]),
+      }),
+      [
+        ['shell', 'refused (tier never): a', 'engine'],
+        ['refusal', 'something else', 'engine'],
+      ],
+    ],
+  ])('each event once: %s', (_name, s, notes) => {
+    expect(stepNotes(s).map((n) => [n.kind, n.text, n.source])).toEqual(notes);
   });
 
   it('badges only the kinds where the ACI stepped in, once each', () => {
@@ -361,6 +423,21 @@ describe('fitText', () => {
   });
 });
 
+describe('localTime', () => {
+  it('writes an ISO time as a local date and time, not the raw ISO text', () => {
+    const text = localTime('2026-12-02T05:04:09.123Z');
+    expect(text).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
+    expect(text).toContain('2026');
+    expect(text).toBe(
+      new Date(Date.UTC(2026, 11, 2, 5, 4, 9)).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }),
+    );
+  });
+
+  it('leaves text that is not a time as it is', () => {
+    expect(localTime('yesterday')).toBe('yesterday');
+  });
+});
+
 describe('workspaceLabel', () => {
   const files = { kind: 'files', fileCount: 3, hash: 'h' } as const;
   it.each([
@@ -371,12 +448,26 @@ describe('workspaceLabel', () => {
     ],
     ['files a person gave', { workspace: files }, 'your files (3)'],
     [
-      'a replayed session (a lesson)',
-      { workspace: files, replay: { upTo: 4, continues: false } },
+      'a replayed session (a lesson): its task',
+      {
+        workspace: files,
+        task: 'Fix truncate in src/strings.js.\nThen run the tests.',
+        replay: { upTo: 4, continues: false },
+      },
+      'Fix truncate in src/strings.js.',
+    ],
+    [
+      'a replayed session with a long task: its first 72 characters',
+      { workspace: files, task: 'x'.repeat(100), replay: { upTo: 4, continues: false } },
+      `${'x'.repeat(71)}…`,
+    ],
+    [
+      'a replayed session with no task',
+      { workspace: files, task: '  ', replay: { upTo: 4, continues: false } },
       "the session's files (3)",
     ],
   ] as const)('%s', (_name, info, label) => {
-    expect(workspaceLabel(info)).toBe(label);
+    expect(workspaceLabel({ task: 'a task', ...info })).toBe(label);
   });
 });
 

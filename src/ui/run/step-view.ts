@@ -17,6 +17,7 @@ export function stepStatus(step: Step): StepStatus {
 export const STATUS_LABEL: Readonly<Record<StepStatus, string>> = {
   ok: 'ok',
   refused: 'refused',
+  repeated: 'not run',
   failed: 'failed',
   'no-call': 'no call',
 };
@@ -67,11 +68,34 @@ export interface StepNote {
   readonly source: 'engine' | 'loop';
 }
 
-/** The engine's notes first (what the tool call did), then the loop's (what happened around it). */
+/** The loop's approval outcome each engine refusal already tells (the person's no, or no approval in a replay). */
+const TOLD_BY_REFUSAL: Readonly<Record<string, string>> = {
+  'approval-denied': 'denied',
+  'approval-unapproved': 'unapproved',
+};
+
+/**
+ * The engine's notes first (what the tool call did), then the loop's (what happened around it),
+ * each event once: a policy refusal is the shell note and its refusal note (the refusal kept,
+ * with the policy's whole reason), and a declined or unapproved call is the engine's refusal
+ * and the loop's approval note (the refusal kept).
+ */
 export function stepNotes(step: Step): StepNote[] {
+  const engine = step.result?.notes ?? [];
+  const refusals = engine.filter((n) => n.kind === 'refusal');
+  const told = new Set(refusals.map((n) => TOLD_BY_REFUSAL[n.detail ?? '']).filter((d) => d !== undefined));
+  const policyOf = (r: (typeof engine)[number]) =>
+    engine.find((n) => n.kind === 'shell' && n.detail === 'refuse' && r.text && n.text.startsWith(r.text));
+  const merged = engine.flatMap((n) => {
+    if (n.kind === 'shell' && refusals.some((r) => policyOf(r) === n)) return [];
+    const policy = n.kind === 'refusal' ? policyOf(n) : undefined;
+    return [{ ...n, ...(policy && { text: policy.text }), source: 'engine' as const }];
+  });
   return [
-    ...(step.result?.notes ?? []).map((n) => ({ ...n, source: 'engine' as const })),
-    ...step.notes.map((n) => ({ ...n, source: 'loop' as const })),
+    ...merged,
+    ...step.notes
+      .filter((n) => !(n.kind === 'approval' && n.detail !== undefined && told.has(n.detail)))
+      .map((n) => ({ ...n, source: 'loop' as const })),
   ];
 }
 
@@ -134,6 +158,12 @@ export function formatMs(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
   return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
+/** An ISO 8601 time as this browser's local date and time ("2 Dec 2026, 05:04"); text that is not a time as it is. */
+export function localTime(iso: string): string {
+  const t = new Date(iso);
+  return Number.isNaN(t.getTime()) ? iso : t.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
 export function formatBytes(bytes: number): string {
@@ -211,10 +241,21 @@ export function budgetUsed(b: Budget): number {
   return b.system + b.tools + b.task + b.history + b.observation;
 }
 
-/** Where the run works: the template's title, or whose files (a replayed session's are its own, not the person's). */
-export function workspaceLabel(info: Pick<RunInfo, 'workspace' | 'replay'>): string {
+/** A task's first line, cut at `max` characters (the last one an ellipsis). */
+export function taskLine(task: string, max: number): string {
+  const line = task.split('\n', 1)[0]!.trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/**
+ * What the run is about, for its header and file names: the template's title; for a replayed
+ * session (a lesson, an eval run) its task, since its files are only the record's own; else
+ * the person's files.
+ */
+export function workspaceLabel(info: Pick<RunInfo, 'workspace' | 'replay' | 'task'>): string {
   if (info.workspace.kind === 'template') return info.workspace.title;
-  return `${info.replay ? "the session's files" : 'your files'} (${info.workspace.fileCount})`;
+  const task = info.replay ? taskLine(info.task, 72) : '';
+  return task || `${info.replay ? "the session's files" : 'your files'} (${info.workspace.fileCount})`;
 }
 
 /** The first `n` steps, in words: "step 1" or "steps 1–n". */

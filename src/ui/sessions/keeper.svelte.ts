@@ -9,6 +9,7 @@ import type { SavedMeta, SavedSource, SessionStore } from '../../session/idb-sto
 import type { Lesson } from '../../session/lessons.ts';
 import type { EngineClient, RunEvent, RunInfo, Session, SessionHeader } from '../../worker/client.ts';
 import { searchFields } from './session-search.ts';
+import { taskLine } from '../run/step-view.ts';
 
 /** Where the session on screen came from. */
 export type ShownSource = 'run' | 'link' | 'file' | 'example' | 'lesson' | 'saved' | 'restored';
@@ -64,8 +65,7 @@ export const RECORDING_KEY = 'slmcode.recording';
 /** The title of a run from the start screen: where it works, with which model, on what task (its first line, cut at 48 characters). */
 export function runTitle(info: Pick<RunInfo, 'workspace' | 'model' | 'task'>): string {
   const where = info.workspace.kind === 'template' ? info.workspace.title : `your files (${info.workspace.fileCount})`;
-  const line = info.task.split('\n', 1)[0]!.trim();
-  const task = line.length > 48 ? `${line.slice(0, 47)}…` : line;
+  const task = taskLine(info.task, 48);
   return task ? `${where} · ${info.model.label} · ${task}` : `${where} · ${info.model.label}`;
 }
 

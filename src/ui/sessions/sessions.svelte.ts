@@ -150,13 +150,16 @@ export class Sessions {
         // Opened: the link's data leaves the address bar, so a reload or Back does not open it again.
         win.history.replaceState(null, '', `${win.location.pathname}${win.location.search}#/`);
         const title = session.title ?? `Shared link: ${firstLine(session.task)}`;
-        return { id: await this.#keep(session, title, 'link'), title, source: 'link' };
+        return { id: await this.#keep(session, title, 'link', openedFromText({ link })), title, source: 'link' };
       },
     );
   }
 
-  /** Opens the first session file among `files` (picked or dropped), saves it here and replays it. */
-  async openFiles(files: readonly File[]): Promise<void> {
+  /**
+   * Opens the first session file among `files` (picked or dropped), saves it here and replays it;
+   * `origin` says where it came from in the list when that is not a file of the person's (an Eval cell).
+   */
+  async openFiles(files: readonly File[], origin?: string): Promise<void> {
     const file = files.find((f) => f.name.endsWith('.json')) ?? files[0];
     if (!file) return;
     if (!file.name.endsWith('.json')) {
@@ -172,7 +175,7 @@ export class Sessions {
       async (session) => {
         // The title it was exported under travels in the file; an older file is named after itself.
         const title = session.title ?? file.name.replace(/\.session\.json$|\.json$/, '');
-        const id = await this.#keep(session, title, 'file');
+        const id = await this.#keep(session, title, 'file', origin ?? openedFromText({ file: file.name }));
         return { id, title, source: 'file' };
       },
     );
@@ -502,8 +505,8 @@ export class Sessions {
     }
   }
 
-  /** Saves a session from outside in this browser, so it stays in the list; returns its id. */
-  async #keep(session: Session, title: string, source: 'file' | 'link'): Promise<string | null> {
+  /** Saves a session from outside in this browser, so it stays in the list with where it came from (`origin`); returns its id. */
+  async #keep(session: Session, title: string, source: 'file' | 'link', origin: string): Promise<string | null> {
     const id = crypto.randomUUID();
     const now = new Date().toISOString();
     try {
@@ -518,7 +521,7 @@ export class Sessions {
           steps: session.steps.length,
           status: 'ended',
           source,
-          stopText: 'opened here',
+          stopText: origin,
           ...searchFields(session),
         },
         session,
@@ -537,6 +540,21 @@ export class Sessions {
     if (ready.ok) return ready.config.settings;
     return (this.#d.start.options ?? (await this.#d.client.runOptions())).defaults;
   }
+}
+
+/**
+ * Where a session from outside came from, for the sessions list: the file's name, or the share
+ * link's site (a link's data is no name a person can read; a bare `#s=…` has no site).
+ */
+export function openedFromText(from: { readonly file: string } | { readonly link: string }): string {
+  if ('file' in from) return `opened from the file ${from.file}`;
+  let site = '';
+  try {
+    site = new URL(from.link.trim()).host;
+  } catch {
+    // A bare hash or the data alone: no site to name.
+  }
+  return site ? `opened from a share link (${site})` : 'opened from a share link';
 }
 
 function firstLine(text: string): string {

@@ -18,7 +18,7 @@ import { Router, type RouterWindow } from '../router.svelte.ts';
 import { RunState } from '../run/run-state.svelte.ts';
 import { StartState } from '../start/start-state.svelte.ts';
 import { RECORDING_KEY, runTitle, type TabStorage } from './keeper.svelte.ts';
-import { hashHasSession, Sessions, type SessionWindow } from './sessions.svelte.ts';
+import { hashHasSession, openedFromText, Sessions, type SessionWindow } from './sessions.svelte.ts';
 
 useNodeWasm();
 
@@ -96,6 +96,18 @@ describe('hashHasSession', () => {
     ['#ss=abc', false],
   ])('%s → %s', (hash, expected) => {
     expect(hashHasSession(hash)).toBe(expected);
+  });
+});
+
+describe('openedFromText: where a session from outside came from, in the list', () => {
+  it.each([
+    [{ file: 'fix-price.session.json' }, 'opened from the file fix-price.session.json'],
+    [{ link: 'https://example.org/play/#s=2AbC' }, 'opened from a share link (example.org)'],
+    [{ link: ' http://localhost:4173/#s=2AbC ' }, 'opened from a share link (localhost:4173)'],
+    [{ link: '#s=2AbC' }, 'opened from a share link'],
+    [{ link: '2AbCdef' }, 'opened from a share link'],
+  ])('%j → %s', (from, text) => {
+    expect(openedFromText(from)).toBe(text);
   });
 });
 
@@ -353,7 +365,9 @@ describe('opening sessions', () => {
     const text = await sessions.examples.find((e) => e.key === 'example:drifted-edit')!.load();
     await sessions.openFiles([new File([text], 'mine.session.json')]);
     await until('the verdict', () => run.verdict !== null);
-    expect(await store.list()).toMatchObject([{ title: 'mine', source: 'file', steps: 3 }]);
+    expect(await store.list()).toMatchObject([
+      { title: 'mine', source: 'file', steps: 3, stopText: 'opened from the file mine.session.json' },
+    ]);
     await sessions.openFiles([new File(['x'], 'photo.png')]);
     expect(sessions.notice?.text).toBe(
       'photo.png is not a session file: session files end in .session.json. To run on your own files, choose "Your own files" under Task.',

@@ -525,10 +525,14 @@ export function explainNote(note: NoteLike): NoteExplanation {
   return general;
 }
 
-export type ResultStatus = 'ok' | 'refused' | 'failed';
+export type ResultStatus = 'ok' | 'refused' | 'repeated' | 'failed';
 
-/** ok, refused (a rule said no) or failed (anything else that did not succeed). */
+/**
+ * ok; refused (a rule said no); repeated (the loop guard answered a repeat of the same call with a
+ * nudge instead of running it: nothing failed); or failed (anything else that did not succeed).
+ */
 export function resultStatus(result: ToolResult): ResultStatus {
   if (result.ok) return 'ok';
-  return result.notes.some((n) => n.kind === 'refusal') ? 'refused' : 'failed';
+  if (result.notes.some((n) => n.kind === 'refusal')) return 'refused';
+  return result.notes.some((n) => n.kind === 'loop-guard') ? 'repeated' : 'failed';
 }

@@ -67,7 +67,25 @@ export interface CommandRun {
 export type Out = { stdout: string; stderr: string; exitCode: number };
 
 /** The test runners `npx NAME` runs here (the sandbox's Jest-style runner). */
-const SPEC_RUNNERS: ReadonlySet<string> = new Set(['jest', 'vitest', 'mocha']);
+export const SPEC_RUNNERS: ReadonlySet<string> = new Set(['jest', 'vitest', 'mocha']);
+
+/**
+ * The npm commands that run a package.json script here, each with the script it runs (`test`,
+ * `start` …) or null when the next argument names it (`npm run NAME`); every other npm command
+ * says it is not available offline.
+ */
+export const NPM_SCRIPT_COMMANDS: Readonly<Record<string, string | null>> = {
+  test: 'test',
+  t: 'test',
+  tst: 'test',
+  start: 'start',
+  stop: 'stop',
+  restart: 'restart',
+  run: null,
+  'run-script': null,
+  rum: null,
+  urn: null,
+};
 
 const OFFLINE_NPM =
   'is not available in the offline workspace: there is no registry and no node_modules here. ' +
@@ -134,25 +152,11 @@ export function nodeCommands(engine: JsEngine, run: CommandRun): Command[] {
 function scriptOf(args: readonly string[]): { name: string | null; extra: string[] } | { unsupported: string } {
   const [sub, ...rest] = args;
   const extra = (r: string[]) => (r[0] === '--' ? r.slice(1) : r);
-  switch (sub) {
-    case 'test':
-    case 't':
-    case 'tst':
-      return { name: 'test', extra: extra(rest) };
-    case 'start':
-    case 'stop':
-    case 'restart':
-      return { name: sub, extra: extra(rest) };
-    case 'run':
-    case 'run-script':
-    case 'rum':
-    case 'urn': {
-      const [name, ...more] = rest;
-      return { name: name ?? null, extra: extra(more) };
-    }
-    default:
-      return { unsupported: sub ?? '' };
-  }
+  if (sub === undefined || !Object.hasOwn(NPM_SCRIPT_COMMANDS, sub)) return { unsupported: sub ?? '' };
+  const script = NPM_SCRIPT_COMMANDS[sub];
+  if (script) return { name: script, extra: extra(rest) };
+  const [name, ...more] = rest;
+  return { name: name ?? null, extra: extra(more) };
 }
 
 async function readPackage(
