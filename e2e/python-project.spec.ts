@@ -9,7 +9,7 @@
  * One page for all of it, as a person would use it: Pyodide loads once, on the first `python3`.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
+import { listen } from './loopback-listener.ts';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { argField, callTool, expect, openConsole, screenshot, test, toolCard } from './console.ts';
@@ -38,17 +38,6 @@ async function slowCall(page: Page, name: string, args: Record<string, string>) 
 }
 
 const notes = (page: Page) => page.getByRole('list', { name: 'Notes' });
-
-/** A loopback TCP listener that counts every connection made to it. */
-async function listen(): Promise<{ server: Server; port: number; connections: () => number }> {
-  let connections = 0;
-  const server = createServer((socket) => {
-    connections++;
-    socket.end('HTTP/1.0 200 OK\r\n\r\nreached');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, port: (server.address() as { port: number }).port, connections: () => connections };
-}
 
 test('a Python project runs in Pyodide in the tab: tallies, bounds and no network', async ({ page }) => {
   test.setTimeout(900_000);

@@ -5,20 +5,9 @@
  * which refuses eval (the program's own new Function is refused, and says why). The program's fetch to a loopback listener this spec starts reaches
  * nothing (the listener counts every connection), and `node loop.js` ends at the timeout.
  */
-import { createServer, type Server } from 'node:net';
+import { listen } from './loopback-listener.ts';
 import type { Page } from '@playwright/test';
 import { argField, callTool, expect, openConsole, screenshot, test, toolCard } from './console.ts';
-
-/** A loopback TCP listener that counts every connection made to it. */
-async function listen(): Promise<{ server: Server; port: number; connections: () => number }> {
-  let connections = 0;
-  const server = createServer((socket) => {
-    connections++;
-    socket.end('HTTP/1.0 200 OK\r\n\r\nreached');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, port: (server.address() as { port: number }).port, connections: () => connections };
-}
 
 const notes = (page: Page) => page.getByRole('list', { name: 'Notes' });
 
