@@ -8,6 +8,8 @@ import { InMemoryFs } from 'just-bash';
 import { describe, expect, it } from 'vitest';
 import { singleCommand } from '../../engine/workspace.ts';
 import { distrust, parseTestTally } from '../../engine/tally.ts';
+import { protectedArea } from '../../engine/jail.ts';
+import { isProtectedState } from '../protected-state.ts';
 import { MemoryWorkspace } from './memory-workspace.ts';
 import { ShellRunner } from './shell-runner.ts';
 import { SandboxJsEngine } from './js-sandbox.ts';
@@ -38,5 +40,21 @@ test('fails', () => { expect(1).toBe(2); });
       expect(tally!.failed === 0 && distrust(tally!, r.exitCode, r.timedOut) === null).toBe(false);
     },
     60_000,
+  );
+});
+
+describe('what commands may not change: one boundary for the file tools and for commands', () => {
+  // Gap: the jail (file tools) refuses `.GIT/config` and other case or look-alike spellings of
+  // `.git` and `.slmcode`; protected-state.ts matches the exact names only, so Pyodide's
+  // write-back (py-sandbox-files.ts applyWrites) keeps a `.GIT/config` a Python program wrote,
+  // and the memory workspace's hold does not undo one a command wrote — a `.git/config` on any
+  // case-insensitive disk the files reach. Fix: protected-state.ts isProtectedState (reuse the
+  // jail's protectedArea).
+  it.fails.each(['.GIT/config', 'sub/.Git/hooks/pre-commit', '.SLMCODE/hooks.json'])(
+    '%s is protected for commands as it is for the file tools',
+    (rel) => {
+      expect(protectedArea(rel.split('/'))).not.toBeNull();
+      expect(isProtectedState(rel)).toBe(true);
+    },
   );
 });
