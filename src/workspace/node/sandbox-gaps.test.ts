@@ -4,7 +4,7 @@
  * a plain `it`). Each one runs a free command through the workspace, as ws_shell would.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { singleCommand } from '../../engine/workspace.ts';
 import { distrust, parseTestTally } from '../../engine/tally.ts';
 import { MemoryWorkspace } from '../memory/memory-workspace.ts';
+import { undoneText } from '../protected-state.ts';
 import { NodeJsEngine } from '../memory/node-runner.ts';
 import { ShellRunner } from '../memory/shell-runner.ts';
 import { useNodeWasm } from '../../platform/node-wasm.ts';
@@ -39,33 +40,88 @@ async function withRoot(f: (root: string) => Promise<void>): Promise<void> {
 }
 
 describe.runIf(ready)('the Node host sandbox: writes to .git never stick', () => {
-  // Gap: only `.git` entries present before the command are mounted read-only, and a nested one
-  // the command makes is not undone (undoProtectedDirs looks at the top level only). A person
-  // running git in sub/ later runs its core.fsmonitor. Fix: node-workspace.ts undoProtectedDirs
-  // (compare nestedGitEntries before and after, remove what is new).
-  it.fails('a nested .git made by a command is removed afterwards', async () => {
+  const py = (code: string) => singleCommand(['python3', '-c', code]);
+
+  // Each row: a `.git` a command makes below the root (spelled so no policy would see it) → it is
+  // removed once the command returns, and the result says so in the words every backend uses.
+  const made: [string, string, string][] = [
+    [
+      'a directory with a config',
+      "g='sub/.gi'+'t'; os.makedirs(g); open(g+'/config','w').write('[core]\\n\\tfsmonitor = x\\n')",
+      'sub/.git',
+    ],
+    ['a gitfile', "os.makedirs('sub'); open('sub/.gi'+'t','w').write('gitdir: ../evil\\n')", 'sub/.git'],
+    [
+      'a link to a directory',
+      "os.makedirs('evil'); os.makedirs('a/b'); os.symlink('../../evil', 'a/b/.gi'+'t')",
+      'a/b/.git',
+    ],
+    ['one in .slmcode/scratch/', "os.makedirs('.slmcode/scratch/r/.gi'+'t/hooks')", '.slmcode/scratch/r/.git'],
+  ];
+  it.each(made)('a nested .git made by a command (%s) is removed afterwards', async (_what, code, rel) => {
     await withRoot(async (root) => {
       execFileSync('git', ['init', '-q', root]);
+      execFileSync('mkdir', ['-p', join(root, '.slmcode/scratch')]);
       const ws = await NodeWorkspace.open(root, { sandbox });
-      const code =
-        "import os; g='sub/.gi'+'t'; os.makedirs(g); open(g+'/config','w').write('[core]\\n\\tfsmonitor = x\\n')";
-      const r = await ws.exec(singleCommand(['python3', '-c', code]), LIMITS);
+      const r = await ws.exec(py(`import os; ${code}`), LIMITS);
       expect(r.exitCode).toBe(0);
-      expect(existsSync(join(root, 'sub/.git/config'))).toBe(false);
+      expect(existsSync(join(root, rel))).toBe(false);
+      expect(r.backendNote).toContain(undoneText([rel]));
     });
   });
 
-  // Gap: a `.git` that is a gitfile (`gitdir: .repo`, e.g. git init --separate-git-dir inside the
-  // project) has only the file mounted read-only; the repository it names stays writable.
-  // Fix: host-sandbox.ts protectedMounts (follow `gitdir:` and `commondir` inside the root).
-  it.fails('the repository a .git file points to, inside the root, stays unchanged', async () => {
+  it('a nested .git that was there before the command stays', async () => {
     await withRoot(async (root) => {
-      execFileSync('git', ['init', '-q', `--separate-git-dir=${join(root, '.repo')}`, root]);
-      const before = await readFile(join(root, '.repo/config'), 'utf8');
+      execFileSync('git', ['init', '-q', join(root, 'sub')]);
       const ws = await NodeWorkspace.open(root, { sandbox });
-      const code = "open('.repo/config','a').write('[core]\\n\\tfsmonitor = x\\n')";
-      await ws.exec(singleCommand(['python3', '-c', code]), LIMITS);
-      expect(await readFile(join(root, '.repo/config'), 'utf8')).toBe(before);
+      const r = await ws.exec(py("open('sub/x','w').write('x')"), LIMITS);
+      expect(r.exitCode).toBe(0);
+      expect(existsSync(join(root, 'sub/.git/config'))).toBe(true);
+      expect(r.backendNote ?? '').not.toMatch(/changes were undone/);
+    });
+  });
+
+  // Each row: a `.git` file naming a repository inside the root (as `git init --separate-git-dir`,
+  // a submodule or a linked worktree makes) → a command cannot change that repository's config.
+  const pointed: [string, (root: string) => void, string][] = [
+    [
+      'the top-level .git file (git init --separate-git-dir)',
+      (root) => execFileSync('git', ['init', '-q', `--separate-git-dir=${join(root, '.repo')}`, root]),
+      '.repo/config',
+    ],
+    [
+      'a nested .git file, relative',
+      (root) => {
+        execFileSync('mkdir', ['-p', join(root, 'store')]);
+        execFileSync('git', ['init', '-q', `--separate-git-dir=${join(root, 'store/r')}`, join(root, 'sub')]);
+        writeFileSync(join(root, 'sub/.git'), 'gitdir: ../store/r\n');
+      },
+      'store/r/config',
+    ],
+    [
+      "a worktree's .git file: its gitdir and the gitdir's commondir",
+      (root) => {
+        execFileSync('git', ['init', '-q', `--separate-git-dir=${join(root, 'main.git')}`, join(root, 'w0')]);
+        const git = ['-C', join(root, 'w0'), '-c', 'user.name=t', '-c', 'user.email=t@t'];
+        execFileSync('git', [...git, 'commit', '-q', '--allow-empty', '-m', 'start']);
+        execFileSync('git', [...git, 'worktree', 'add', '-q', join(root, 'w1')]);
+        // Only w1's gitdir (main.git/worktrees/w1) then names main.git, through its commondir.
+        execFileSync('rm', ['-rf', join(root, 'w0')]);
+      },
+      'main.git/config',
+    ],
+  ];
+  it.each(pointed)('the repository %s points to stays unchanged', async (_what, make, file) => {
+    await withRoot(async (root) => {
+      make(root);
+      // A worktree's own gitdir is read-only too: its HEAD.
+      const files = [file, ...(existsSync(join(root, 'main.git/worktrees/w1')) ? ['main.git/worktrees/w1/HEAD'] : [])];
+      const before = await Promise.all(files.map((f) => readFile(join(root, f), 'utf8')));
+      const ws = await NodeWorkspace.open(root, { sandbox });
+      const code = `for f in ${JSON.stringify(files)}:\n  try: open(f,'a').write('[core]\\n\\tfsmonitor = x\\n')\n  except OSError as e: print(e)`;
+      const r = await ws.exec(py(code), LIMITS);
+      expect(r.output).toMatch(/Read-only file system/);
+      expect(await Promise.all(files.map((f) => readFile(join(root, f), 'utf8')))).toEqual(before);
     });
   });
 });
