@@ -70,6 +70,25 @@ describe.runIf(ready)('the Node host sandbox: writes to .git never stick', () =>
     });
   });
 
+  it('a .slmcode/ made with a .git inside goes whole, said once', async () => {
+    await withRoot(async (root) => {
+      const ws = await NodeWorkspace.open(root, { sandbox });
+      const r = await ws.exec(py("import os; os.makedirs('.slmcode/x/.gi'+'t'); os.makedirs('.gi'+'t')"), LIMITS);
+      expect(r.exitCode).toBe(0);
+      expect([existsSync(join(root, '.slmcode')), existsSync(join(root, '.git'))]).toEqual([false, false]);
+      expect(r.backendNote).toContain(undoneText(['.git', '.slmcode']));
+    });
+  });
+
+  it('git alone may make a nested repository (git init, which a person approves)', async () => {
+    await withRoot(async (root) => {
+      const ws = await NodeWorkspace.open(root, { sandbox });
+      const r = await ws.exec(singleCommand(['git', 'init', '-q', 'sub']), LIMITS);
+      expect(r.exitCode).toBe(0);
+      expect(existsSync(join(root, 'sub/.git/HEAD'))).toBe(true);
+    });
+  });
+
   it('a nested .git that was there before the command stays', async () => {
     await withRoot(async (root) => {
       execFileSync('git', ['init', '-q', join(root, 'sub')]);
