@@ -12,6 +12,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nestedGitEntries } from './git-entries.ts';
 import { hostPython } from './host-python.ts';
 import { WORKSPACE_PATH } from '../../engine/workspace.ts';
 import {
@@ -19,7 +20,6 @@ import {
   commandsRefused,
   LIMITS,
   sandboxStdio,
-  nestedGitEntries,
   probeHostSandbox,
   SHM_BYTES,
   TMP_BYTES,

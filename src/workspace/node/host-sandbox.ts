@@ -6,7 +6,9 @@
  *   and every other sandbox place it too, so paths in output agree from one backend to another
  *   (and name no host directory); its `.git/` and `.slmcode/` mounted back read-only (`.slmcode/scratch/` stays
  *   writable), and so is every other `.git` found below the root (a submodule's, a nested
- *   repository's), up to GIT_WALK_ENTRIES entries walked — a cut walk is said in the result;
+ *   repository's), up to GIT_WALK_ENTRIES entries walked — a cut walk is said in the result —
+ *   and the repository a `.git` file names (`gitdir:`, and its `commondir`) where it is inside
+ *   the root (git-entries.ts);
  * - the toolchain read-only: /usr, /bin, /sbin, /lib* (symlinks kept as symlinks on merged-/usr
  *   systems), this Node's installation and the host's Python (host-python.ts), and from /etc only what programs need to start
  *   (ld.so.cache and ld.so.conf*, alternatives, nsswitch.conf, localtime) plus a generated
@@ -46,11 +48,9 @@ import {
   accessSync,
   closeSync,
   constants,
-  existsSync,
   lstatSync,
   mkdtempSync,
   openSync,
-  readdirSync,
   readlinkSync,
   realpathSync,
   rmSync,
@@ -59,6 +59,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
+import { gitStatePaths, GIT_WALK_ENTRIES, isInside, realInsideRoot } from './git-entries.ts';
 import { hostPython, NO_HOST_PYTHON, PYTHON_NAMES } from './host-python.ts';
 import { WORKSPACE_PATH } from '../../engine/workspace.ts';
 import { probeMemoryCap, type MemoryCap } from './memory-cap.ts';
@@ -243,10 +244,6 @@ function which(name: string): string | undefined {
   return undefined;
 }
 
-function isInside(path: string, dir: string): boolean {
-  return path === dir || path.startsWith(dir === '/' ? '/' : `${dir}/`);
-}
-
 /** The directory this Node is installed in (`…/bin/node` → `…`), physical. */
 function nodePrefix(): { readonly prefix: string; readonly bin: string } {
   const exe = realpathSync(process.execPath);
@@ -346,76 +343,30 @@ function baseMounts(mode: 'user' | 'root', etc: string): { readonly args: readon
   return { args: m.args, path };
 }
 
-/** Directory entries the walk for nested `.git` looks at, most, per command. */
-export const GIT_WALK_ENTRIES = 50_000;
-
-/** Where `rel` under the root really is, when that is inside the root (a link out reaches nothing: only the workspace is mounted). */
-function realInside(root: string, rel: string): string | undefined {
-  const p = join(root, rel);
-  if (!existsSync(p)) return undefined;
-  const real = realpathSync(p);
-  return isInside(real, root) && real !== root ? real : undefined;
-}
-
-/**
- * Every `.git` below the root but the top-level one (a directory, a submodule's `.git` file, a
- * link), breadth first, never following a link to a directory nor descending into a `.git`.
- * `cut` is set when more than `limit` entries were looked at: the rest was not walked.
- */
-export function nestedGitEntries(
-  root: string,
-  limit = GIT_WALK_ENTRIES,
-): { readonly found: string[]; readonly cut: boolean } {
-  const found: string[] = [];
-  let seen = 0;
-  for (let queue = [''], next: string[] = []; queue.length; queue = next, next = []) {
-    for (const dir of queue) {
-      let entries;
-      try {
-        entries = readdirSync(join(root, dir), { withFileTypes: true });
-      } catch {
-        continue;
-      }
-      for (const e of entries) {
-        if (++seen > limit) return { found, cut: true };
-        const rel = dir === '' ? e.name : `${dir}/${e.name}`;
-        if (e.name === '.git') {
-          if (dir !== '') found.push(rel);
-        } else if (e.isDirectory()) next.push(rel);
-      }
-    }
-  }
-  return { found, cut: false };
-}
-
 /** A host path inside `root` as the sandbox sees it, below WORKSPACE_PATH. */
 function placed(root: string, hostPath: string): string {
   return hostPath === root ? WORKSPACE_PATH : `${WORKSPACE_PATH}${hostPath.slice(root.length)}`;
 }
 
 /**
- * `.git/` and `.slmcode/` read-only (wherever they resolve inside the root), `.slmcode/scratch/`
- * writable again, then every nested `.git` read-only (scratch included), each at its place below
- * WORKSPACE_PATH; `note` says when the walk for them was cut.
+ * `.slmcode/` read-only (wherever it resolves inside the root), `.slmcode/scratch/` writable
+ * again, then git's state read-only (scratch included): every `.git`, top-level and nested, and
+ * the repository a `.git` file names (gitStatePaths), each at its place below WORKSPACE_PATH;
+ * `note` says when the walk for nested ones was cut.
  */
 function protectedMounts(root: string): { readonly args: string[]; readonly note?: string } {
   const out: string[] = [];
-  for (const rel of ['.git', '.slmcode']) {
-    const p = realInside(root, rel);
-    if (p) out.push('--ro-bind', p, placed(root, p));
-  }
+  const slmcode = realInsideRoot(root, join(root, '.slmcode'));
+  if (slmcode) out.push('--ro-bind', slmcode, placed(root, slmcode));
   // scratch/ is writable only as the real directory it is: a link there (to ../.git, say) would
   // otherwise make its target writable. It is bound at its own path, never at a resolved one.
   const scratch = join(root, '.slmcode', 'scratch');
   const st = lstatIfAny(scratch);
   if (st?.isDirectory() && !lstatIfAny(join(root, '.slmcode'))?.isSymbolicLink())
     out.push('--bind', scratch, placed(root, scratch));
-  const nested = nestedGitEntries(root);
-  for (const rel of nested.found) {
-    const p = realInside(root, rel);
-    if (p) out.push('--ro-bind', p, placed(root, p));
-  }
-  if (!nested.cut) return { args: out };
+  const git = gitStatePaths(root);
+  for (const p of git.paths) out.push('--ro-bind', p, placed(root, p));
+  if (!git.cut) return { args: out };
   const note = `the workspace has more than ${GIT_WALK_ENTRIES} entries, so only the nested .git directories among the first ${GIT_WALK_ENTRIES} (breadth first) were made read-only; the top-level .git and .slmcode always are`;
   return { args: out, note };
 }

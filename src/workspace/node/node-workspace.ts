@@ -35,6 +35,8 @@ import {
 import { dirName } from '../../engine/walk.ts';
 import { MAX_WHOLE_FILE_BYTES, tooLargeText } from '../../engine/file-size.ts';
 import { orMissing, toWorkspaceError } from '../fs-errors.ts';
+import { undoneText } from '../protected-state.ts';
+import { nestedGitEntries } from './git-entries.ts';
 import { UNSANDBOXED, type CommandSandbox } from './host-sandbox.ts';
 import { hostPython } from './host-python.ts';
 import { runPlan } from './node-exec.ts';
@@ -258,6 +260,7 @@ export class NodeWorkspace implements Workspace {
       ...opts.env,
     };
     const absent = PROTECTED_DIRS.filter((d) => !existsSync(this.abs(d)));
+    const nestedBefore = new Set(nestedGitEntries(this.root).found);
     const result = await runPlan({
       plan: { stages: plan.stages.map((s) => ({ ...s, env: { ...stageEnv, ...s.env } })) },
       root: this.root,
@@ -270,39 +273,52 @@ export class NodeWorkspace implements Workspace {
       memoryCap: this.sandbox.kind === 'bwrap' ? this.sandbox.memoryCap : null,
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
-    return this.undoProtectedDirs(plan, absent, result);
+    return this.undoProtectedDirs(plan, absent, nestedBefore, result);
   }
 
   /**
    * The sandbox mounts `.git/` and `.slmcode/` read-only only where they exist. A command that
-   * created one of them (a script making `.git/` with a hook, or `.slmcode/hooks.json`) has every
-   * process ended once it returns, so removing what it made leaves nothing of it behind. Only a
-   * plan that is git alone may create its repository (`git init`, which a person approves). The
-   * directory is first renamed out of the way (one step, however deep it is), then deleted.
+   * created one of them — the top-level `.git` or `.slmcode`, or a `.git` at any depth (a script
+   * making `sub/.git/config` with core.fsmonitor, or `.slmcode/hooks.json`) — has every process
+   * ended once it returns, so removing what it made leaves nothing of it behind. Only a plan that
+   * is git alone may create a repository (`git init`, which a person approves). Each entry is
+   * first renamed out of the way (one step, however deep it is), then deleted.
    */
-  private undoProtectedDirs(plan: ExecPlan, absent: readonly string[], result: ExecResult): ExecResult {
+  private undoProtectedDirs(
+    plan: ExecPlan,
+    absent: readonly string[],
+    nestedBefore: ReadonlySet<string>,
+    result: ExecResult,
+  ): ExecResult {
     const gitAlone = plan.stages.length === 1 && posix.basename(plan.stages[0]!.argv[0] ?? '') === 'git';
-    const made = absent.filter(
-      (d) => !(d === '.git' && gitAlone) && lstatSync(this.abs(d), { throwIfNoEntry: false }) !== undefined,
-    );
+    const made = [
+      ...absent.filter((d) => lstatSync(this.abs(d), { throwIfNoEntry: false }) !== undefined),
+      ...nestedGitEntries(this.root).found.filter((rel) => !nestedBefore.has(rel)),
+    ]
+      .filter((rel) => !(gitAlone && posix.basename(rel) === '.git'))
+      // A `.git` inside a `.slmcode/` the command also made goes with it.
+      .filter((rel, _, all) => !all.some((d) => rel.startsWith(`${d}/`)));
     if (made.length === 0) return result;
     const failed: string[] = [];
-    for (const d of made) {
-      const aside = this.abs(`.slm-removed-${d.slice(1)}-${process.pid}-${Date.now()}`);
+    for (const rel of made) {
+      const aside = this.abs(`.slm-removed-${process.pid}-${Date.now()}-${++removals}`);
       try {
-        renameSync(this.abs(d), aside);
+        renameSync(this.abs(rel), aside);
         // rm walks the tree relative to each directory, so no depth of names stops it.
         execFileSync('rm', ['-rf', '--', aside], { stdio: 'ignore' });
       } catch (e) {
-        failed.push(`${d}/ (${e instanceof Error ? e.message : String(e)})`);
+        failed.push(`${rel} (${e instanceof Error ? e.message : String(e)})`);
       }
     }
     const note = failed.length
-      ? `the command created ${made.map((d) => `${d}/`).join(' and ')}, which commands may not write; removing it failed for ${failed.join(', ')} — delete it by hand before running git here`
-      : `the command created ${made.map((d) => `${d}/`).join(' and ')}, which commands may not write; it was removed`;
+      ? `the command created ${made.join(', ')}, which commands may not write; removing failed for ${failed.join(', ')} — delete it by hand before running git here`
+      : undoneText(made);
     return { ...result, backendNote: result.backendNote ? `${result.backendNote}; ${note}` : note };
   }
 }
+
+/** Entries removed by this process so far: part of each one's name while it is set aside. */
+let removals = 0;
 
 /** What a non-regular file is, in words, or null for a regular file or a directory. */
 function specialFileKind(st: Stats): string | null {

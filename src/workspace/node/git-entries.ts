@@ -1,0 +1,114 @@
+/**
+ * Where git's state lives in a workspace on a Node host, found on disk: every `.git` (the
+ * top-level one and the nested ones: a submodule's, a nested repository's), and for a `.git`
+ * that is a file (`gitdir: …`, as `git init --separate-git-dir` and submodules make) the
+ * repository it names and that repository's `commondir`, where those resolve inside the root.
+ * The sandbox mounts all of them read-only (host-sandbox.ts); the workspace compares the `.git`
+ * entries before and after a command to remove the ones it made (node-workspace.ts).
+ */
+import { existsSync, readdirSync, readSync, closeSync, openSync, fstatSync, realpathSync, constants } from 'node:fs';
+import { dirname, isAbsolute, join } from 'node:path';
+
+/** Directory entries the walk for nested `.git` looks at, most, per command. */
+export const GIT_WALK_ENTRIES = 50_000;
+
+/** The most of a `.git` file or a `commondir` file that is read: a path, on its first line. */
+const POINTER_BYTES = 4096;
+
+/** Whether `path` is `dir` or below it (both absolute). */
+export function isInside(path: string, dir: string): boolean {
+  return path === dir || path.startsWith(dir === '/' ? '/' : `${dir}/`);
+}
+
+/** Where the host path `p` really is, when that is inside `root` and not the root itself (a link out reaches nothing: only the workspace is mounted). */
+export function realInsideRoot(root: string, p: string): string | undefined {
+  if (!existsSync(p)) return undefined;
+  const real = realpathSync(p);
+  return isInside(real, root) && real !== root ? real : undefined;
+}
+
+/**
+ * Every `.git` below the root but the top-level one (a directory, a submodule's `.git` file, a
+ * link), breadth first, never following a link to a directory nor descending into a `.git`.
+ * `cut` is set when more than `limit` entries were looked at: the rest was not walked.
+ */
+export function nestedGitEntries(
+  root: string,
+  limit = GIT_WALK_ENTRIES,
+): { readonly found: string[]; readonly cut: boolean } {
+  const found: string[] = [];
+  let seen = 0;
+  for (let queue = [''], next: string[] = []; queue.length; queue = next, next = []) {
+    for (const dir of queue) {
+      let entries;
+      try {
+        entries = readdirSync(join(root, dir), { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      for (const e of entries) {
+        if (++seen > limit) return { found, cut: true };
+        const rel = dir === '' ? e.name : `${dir}/${e.name}`;
+        if (e.name === '.git') {
+          if (dir !== '') found.push(rel);
+        } else if (e.isDirectory()) next.push(rel);
+      }
+    }
+  }
+  return { found, cut: false };
+}
+
+/** The first line of the regular file at `p` (never a FIFO or a device: opened without blocking, read only when regular), or undefined. */
+function firstLine(p: string): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(p, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    if (!fstatSync(fd).isFile()) return undefined;
+    const buf = Buffer.alloc(POINTER_BYTES);
+    const n = readSync(fd, buf, 0, POINTER_BYTES, 0);
+    return buf.toString('utf8', 0, n).split('\n')[0]!.replace(/\r$/, '');
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A path as git reads it from a pointer file: absolute as it is, relative from `base`. */
+function pointed(base: string, path: string): string {
+  return isAbsolute(path) ? path : join(base, path);
+}
+
+/**
+ * The host paths of git's state in the workspace at `root` (physical), each resolved and inside
+ * the root: the top-level `.git`, every nested `.git` the walk finds, and for each of those that
+ * is a `gitdir:` file the repository it names and that repository's `commondir`. `cut` is the
+ * walk's (nested entries past GIT_WALK_ENTRIES were not looked at).
+ */
+export function gitStatePaths(
+  root: string,
+  limit = GIT_WALK_ENTRIES,
+): { readonly paths: string[]; readonly cut: boolean } {
+  const nested = nestedGitEntries(root, limit);
+  const paths = new Set<string>();
+  for (const rel of ['.git', ...nested.found]) {
+    const entry = join(root, rel);
+    const real = realInsideRoot(root, entry);
+    if (!real) continue;
+    paths.add(real);
+    const gitdir = /^gitdir: (.+)$/.exec(firstLine(real) ?? '')?.[1];
+    if (gitdir === undefined) continue;
+    // git reads a relative gitdir from the directory the `.git` file is in.
+    const repo = realInsideRoot(root, pointed(dirname(entry), gitdir));
+    if (!repo) continue;
+    paths.add(repo);
+    const common = firstLine(join(repo, 'commondir'));
+    const commonDir = common ? realInsideRoot(root, pointed(repo, common)) : undefined;
+    if (commonDir) paths.add(commonDir);
+  }
+  return { paths: [...paths], cut: nested.cut };
+}
