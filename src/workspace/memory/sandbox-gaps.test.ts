@@ -50,7 +50,7 @@ describe('what commands may not change: one boundary for the file tools and for 
   // and the memory workspace's hold does not undo one a command wrote — a `.git/config` on any
   // case-insensitive disk the files reach. Fix: protected-state.ts isProtectedState (reuse the
   // jail's protectedArea).
-  it.fails.each(['.GIT/config', 'sub/.Git/hooks/pre-commit', '.SLMCODE/hooks.json'])(
+  it.each(['.GIT/config', 'sub/.Git/hooks/pre-commit', '.SLMCODE/hooks.json'])(
     '%s is protected for commands as it is for the file tools',
     (rel) => {
       expect(protectedArea(rel.split('/'))).not.toBeNull();
