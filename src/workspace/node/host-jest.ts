@@ -146,8 +146,9 @@ function told(r: ExecResult, text: string): ExecResult {
  * The Jest-style runner's result as the runner itself counted it, read from the tally file the
  * driver writes in the copy at `dir` (host-jest/driver.mjs): only a tally marked with `key` (sent
  * on its stdin, unreadable to specs) counts. Without one the run did not finish (a spec ended
- * the process) and fails; with one, its exit code is the result's, and when the summary printed
- * above says otherwise (a spec printed its own), the runner's count is added last.
+ * the process) and fails; with one, its exit code is the result's, and when the output's last
+ * summary says otherwise (a spec printed its own, or the output was cut), the runner's count is
+ * added last.
  */
 export async function withRunnerTally(dir: string, key: Uint8Array, r: ExecResult): Promise<ExecResult> {
   const text = await readFile(join(dir, TALLY_FILE), 'utf8').catch(() => '');
@@ -163,9 +164,10 @@ export async function withRunnerTally(dir: string, key: Uint8Array, r: ExecResul
   const failed = Number(m[3]);
   const out = { ...r, exitCode: Number(m[4]) };
   const printed = parseTestTally(r.output, 'jest');
-  if (printed && printed.passed === passed && printed.failed === failed) return out;
+  // No summary with a count (no test ran) reads as 0 and 0, as the runner counted it.
+  if ((printed?.passed ?? 0) === passed && (printed?.failed ?? 0) === failed) return out;
   return told(
     out,
-    `The summary printed above is not the runner's count (a spec printed its own); the runner counted:\nTests:       ${failed} failed, ${passed} passed`,
+    `The output above does not end with the runner's count (a spec printed a summary of its own, or the output was cut); the runner counted:\nTests:       ${failed} failed, ${passed} passed`,
   );
 }
