@@ -9,13 +9,19 @@
  * and the result says so. Each backend says how its entries are listed, compared and put back
  * (`HeldStore`); the hold, the comparison, the restore and the words are shared here.
  */
+import { HARNESS_DIR, protectedArea, SCRATCH_DIR } from '../engine/jail.ts';
 import type { ExecResult } from '../engine/workspace.ts';
 
-/** Whether `rel` (root-relative, no leading slash) is state a command may not change. */
+/**
+ * Whether `rel` (root-relative, no leading slash) is state a command may not change: the file
+ * tools' own boundary (`protectedArea`: `.git` at any depth and `.slmcode`, in any case,
+ * compatibility or look-alike spelling), except `.slmcode/scratch` itself, the directory below
+ * which commands write.
+ */
 export function isProtectedState(rel: string): boolean {
   const segs = rel.split('/');
-  if (segs.includes('.git')) return true;
-  return segs[0] === '.slmcode' && !(segs[1] === 'scratch' && segs.length >= 2);
+  if (segs.length === 2 && segs[0] === HARNESS_DIR && segs[1] === SCRATCH_DIR) return false;
+  return protectedArea(segs) !== null;
 }
 
 /** How one backend lists, compares and puts back its protected entries (`E`: what it keeps of one). */

@@ -20,7 +20,7 @@ import { singleCommand } from '../../engine/workspace.ts';
 import { UNSANDBOXED, type CommandSandbox } from '../node/host-sandbox.ts';
 import { hostPython, NO_HOST_PYTHON } from '../node/host-python.ts';
 import { runPlan } from '../node/node-exec.ts';
-import { planHostSpecs } from '../node/host-jest.ts';
+import { planHostSpecs, withRunnerTally } from '../node/host-jest.ts';
 import { isTimeout, type JsEngine, type JsRequest } from './node-commands.ts';
 
 /**
@@ -48,10 +48,14 @@ function shellVariables(env: Readonly<Record<string, string>>): Record<string, s
   return out;
 }
 
-/** What a run adds to the copy: files written over it (paths relative to the root), and whether node_modules is copied. */
+/**
+ * What a run adds to the copy: files written over it (paths relative to the root), whether
+ * node_modules is copied, and what reads the copy once the program ended, before it is removed.
+ */
 interface CopyExtras {
   readonly files?: Readonly<Record<string, string>>;
   readonly modules?: boolean;
+  readonly settle?: (dir: string, r: ExecResult) => Promise<ExecResult>;
 }
 
 /** Runs `argv` (the program first) over a temporary copy of the workspace, under `sandbox`; `where` starts the note. */
@@ -93,7 +97,8 @@ async function runOnCopy(
     // The shell's timeout may abort the run a moment before this engine's own timer: still a timeout.
     const timedOut = r.timedOut || isTimeout(req.signal);
     const why = timedOut ? `killed after ${req.timeoutMs} ms (the whole process group)` : r.backendNote;
-    return { ...r, output, timedOut, backendNote: why ? `${note}; ${why}` : note };
+    const result = { ...r, output, timedOut, backendNote: why ? `${note}; ${why}` : note };
+    return extras.settle ? await extras.settle(dir, result) : result;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -132,7 +137,16 @@ export class NodeJsEngine implements JsEngine {
       };
     if (plan.mode === 'own')
       return runOnCopy(this.sandbox, [this.nodePath, plan.bin, ...req.args], plan.note, req, { modules: true });
-    return runOnCopy(this.sandbox, [this.nodePath, ...plan.args], plan.note, req, { files: plan.files });
+    return runOnCopy(
+      this.sandbox,
+      [this.nodePath, ...plan.args],
+      plan.note,
+      { ...req, stdin: plan.key },
+      {
+        files: plan.files,
+        settle: (dir, r) => withRunnerTally(dir, plan.key, r),
+      },
+    );
   }
 }
 

@@ -24,23 +24,19 @@ describe("the sandbox's Jest-style runner: the tally is the runner's", () => {
   // A spec that patches them reports its failing test as passed, with exit code 0.
   // Fix: node-shims/jest.js (capture filter/join/iteration at load as the runtime does, or
   // count with plain index loops over arrays the spec never receives).
-  it.fails(
-    'a spec that patches Array.prototype cannot turn a failing test into a pass',
-    async () => {
-      const ws = new MemoryWorkspace(new InMemoryFs(), '/ws', new ShellRunner(new SandboxJsEngine(threadWorker)));
-      const spec = `const filter = Array.prototype.filter, iter = Array.prototype[Symbol.iterator];
+  it('a spec that patches Array.prototype cannot turn a failing test into a pass', async () => {
+    const ws = new MemoryWorkspace(new InMemoryFs(), '/ws', new ShellRunner(new SandboxJsEngine(threadWorker)));
+    const spec = `const filter = Array.prototype.filter, iter = Array.prototype[Symbol.iterator];
 Array.prototype.filter = function (f, t) { const r = filter.call(this, f, t); return r.some((o) => o && o.status === 'failed') ? [] : r; };
 Array.prototype[Symbol.iterator] = function () { const it = iter.call(this); return { next: () => { const n = it.next(); if (!n.done && n.value && n.value.status === 'failed') n.value = { ...n.value, status: 'passed' }; return n; }, [Symbol.iterator]() { return this; } }; };
 test('fails', () => { expect(1).toBe(2); });
 `;
-      await ws.writeFile('a.test.js', new TextEncoder().encode(spec));
-      const r = await ws.exec(singleCommand(['jest']), { timeoutMs: 20_000, maxOutputBytes: 64 * 1024 });
-      const tally = parseTestTally(r.output, 'ws_test');
-      expect(tally).not.toBeNull();
-      expect(tally!.failed === 0 && distrust(tally!, r.exitCode, r.timedOut) === null).toBe(false);
-    },
-    60_000,
-  );
+    await ws.writeFile('a.test.js', new TextEncoder().encode(spec));
+    const r = await ws.exec(singleCommand(['jest']), { timeoutMs: 20_000, maxOutputBytes: 64 * 1024 });
+    const tally = parseTestTally(r.output, 'ws_test');
+    expect(tally).not.toBeNull();
+    expect(tally!.failed === 0 && distrust(tally!, r.exitCode, r.timedOut) === null).toBe(false);
+  }, 60_000);
 });
 
 describe('what commands may not change: one boundary for the file tools and for commands', () => {
@@ -50,7 +46,7 @@ describe('what commands may not change: one boundary for the file tools and for 
   // and the memory workspace's hold does not undo one a command wrote — a `.git/config` on any
   // case-insensitive disk the files reach. Fix: protected-state.ts isProtectedState (reuse the
   // jail's protectedArea).
-  it.fails.each(['.GIT/config', 'sub/.Git/hooks/pre-commit', '.SLMCODE/hooks.json'])(
+  it.each(['.GIT/config', 'sub/.Git/hooks/pre-commit', '.SLMCODE/hooks.json'])(
     '%s is protected for commands as it is for the file tools',
     (rel) => {
       expect(protectedArea(rel.split('/'))).not.toBeNull();

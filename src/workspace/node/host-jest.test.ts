@@ -111,3 +111,56 @@ describe('x', () => {
     expect(r.exitCode).toBeNull();
   }, 30_000);
 });
+
+describe("the host runner's tally is the runner's own, whatever a spec prints or how it ends the process", () => {
+  const FAILS = "test('fails', () => { expect(1).toBe(2); });\n";
+  it.each([
+    {
+      what: "a summary of its own, printed after the runner's (as the process exits)",
+      spec: `${FAILS}process.on('exit', () => { process.stdout.write('Tests:       9 passed, 9 total\\n'); });`,
+      exit: 1,
+      tally: { passed: 0, failed: 1 },
+      says: "does not end with the runner's count",
+    },
+    {
+      what: 'process.reallyExit(0) with a summary of its own',
+      spec: `${FAILS}afterAll(() => { process.stdout.write('Tests:       9 passed, 9 total\\n'); process.reallyExit(0); });`,
+      exit: 1,
+      tally: { passed: 9, failed: 0 },
+      says: 'did not finish',
+    },
+    {
+      what: 'process.kill of its own process',
+      spec: `${FAILS}afterAll(() => { process.kill(process.pid, 'SIGKILL'); });`,
+      exit: null,
+      tally: null,
+      says: 'did not finish',
+    },
+    {
+      what: 'process.reallyExit replaced to exit 0 when the runner exits',
+      spec: `${FAILS}const real = process.reallyExit; process.reallyExit = () => real.call(process, 0);`,
+      exit: 1,
+      tally: { passed: 0, failed: 1 },
+      says: null,
+    },
+    {
+      what: 'nothing of the kind (a passing spec)',
+      spec: "test('passes', () => { expect(1).toBe(1); });\n",
+      exit: 0,
+      tally: { passed: 1, failed: 0 },
+      says: null,
+    },
+  ])(
+    '$what',
+    async ({ spec, exit, tally, says }) => {
+      const r = await run({ 'a.test.js': spec }, ['jest']);
+      if (exit !== null) expect(r.exitCode).toBe(exit);
+      else expect(r.exitCode).not.toBe(0);
+      const read = parseTestTally(r.output, 'ws_test');
+      expect(read && { passed: read.passed, failed: read.failed }).toEqual(tally);
+      if (says) expect(r.output).toContain(says);
+      else expect(r.output).not.toMatch(/did not finish|the runner's count/);
+    },
+    30_000,
+  );
+});

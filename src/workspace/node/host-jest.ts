@@ -10,9 +10,12 @@
  * into the temporary copy under RUNNER_DIR, read-only inside the OS sandbox, where no test
  * finder looks; the copy is run as every `node` of the memory workspace is (node-runner.ts).
  */
+import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { posix } from 'node:path';
+import { join, posix } from 'node:path';
 import type { InMemoryFs } from 'just-bash';
+import { parseTestTally } from '../../engine/tally.ts';
+import type { ExecResult } from '../../engine/workspace.ts';
 import { bundleExpect } from '../memory/expect-bundle.ts';
 import { BUNDLER_CANDIDATES } from '../memory/specifiers.ts';
 import { planSpecs, type SpecRunner } from '../memory/test-runner-args.ts';
@@ -30,13 +33,20 @@ export type HostSpecPlan =
   | { readonly mode: 'print'; readonly text: string; readonly exitCode: number }
   /** The project's own runner: `bin` relative to the working directory, node_modules copied too. */
   | { readonly mode: 'own'; readonly bin: string; readonly note: string }
-  /** The Jest-style runner: node's arguments (the driver relative to the working directory), `files` written under RUNNER_DIR. */
+  /**
+   * The Jest-style runner: node's arguments (the driver relative to the working directory),
+   * `files` written under RUNNER_DIR, and `key`, what node sends it on stdin (see `withRunnerTally`).
+   */
   | {
       readonly mode: 'jest';
       readonly args: readonly string[];
       readonly files: Readonly<Record<string, string>>;
+      readonly key: Uint8Array;
       readonly note: string;
     };
+
+/** The file, in the copy's root (the one place the run may write), where the driver leaves its tally. */
+const TALLY_FILE = '.slmcode-host-jest-tally';
 
 let expectSource: Promise<string> | null = null;
 
@@ -105,6 +115,7 @@ export async function planHostSpecs(
     files: plan.files.map((f) => posix.relative(root, f)),
     namePatterns: plan.namePatterns,
     candidates: BUNDLER_CANDIDATES,
+    tallyFile: TALLY_FILE,
   };
   return {
     mode: 'jest',
@@ -117,6 +128,46 @@ export async function planHostSpecs(
       [`${RUNNER_DIR}/expect.mjs`]: expect,
       [`${RUNNER_DIR}/job.json`]: JSON.stringify(job),
     },
+    key: new TextEncoder().encode(randomBytes(16).toString('hex')),
     note: `${program} ran as the Jest-style runner in Node ${node} (${RUNNER_NOTE})`,
   };
+}
+
+/** Adds `text` as the last lines of the result's output. */
+function told(r: ExecResult, text: string): ExecResult {
+  return {
+    ...r,
+    output: `${r.output}${r.output && !r.output.endsWith('\n') ? '\n' : ''}${text}\n`,
+    totalBytes: r.totalBytes + text.length + 2,
+  };
+}
+
+/**
+ * The Jest-style runner's result as the runner itself counted it, read from the tally file the
+ * driver writes in the copy at `dir` (host-jest/driver.mjs): only a tally marked with `key` (sent
+ * on its stdin, unreadable to specs) counts. Without one the run did not finish (a spec ended
+ * the process) and fails; with one, its exit code is the result's, and when the output's last
+ * summary says otherwise (a spec printed its own, or the output was cut), the runner's count is
+ * added last.
+ */
+export async function withRunnerTally(dir: string, key: Uint8Array, r: ExecResult): Promise<ExecResult> {
+  const text = await readFile(join(dir, TALLY_FILE), 'utf8').catch(() => '');
+  const m = /^(\S+) (\d+) (\d+) ([01])\n$/.exec(text);
+  if (!m || m[1] !== new TextDecoder().decode(key)) {
+    if (r.timedOut) return r;
+    return told(
+      { ...r, exitCode: r.exitCode === 0 ? 1 : r.exitCode },
+      'The Jest-style runner did not finish: the process ended before the runner counted the tests (a spec or a module it loads called process.reallyExit or process.kill, or the process was killed), so no summary above counts and the run failed. End tests by returning or throwing; set process.exitCode rather than ending the process.',
+    );
+  }
+  const passed = Number(m[2]);
+  const failed = Number(m[3]);
+  const out = { ...r, exitCode: Number(m[4]) };
+  const printed = parseTestTally(r.output, 'jest');
+  // No summary with a count (no test ran) reads as 0 and 0, as the runner counted it.
+  if ((printed?.passed ?? 0) === passed && (printed?.failed ?? 0) === failed) return out;
+  return told(
+    out,
+    `The output above does not end with the runner's count (a spec printed a summary of its own, or the output was cut); the runner counted:\nTests:       ${failed} failed, ${passed} passed`,
+  );
 }

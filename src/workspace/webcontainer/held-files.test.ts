@@ -83,6 +83,26 @@ console.log('wrote');
     );
   });
 
+  it('.GIT/config, sub/.Git/hooks and .SLMCODE made by a process (spellings the jail refuses): removed and said', async () => {
+    const ws = await workspace();
+    await ws.writeFile(
+      'x.js',
+      enc(`const fs = require('node:fs');
+fs.mkdirSync('.GIT', { recursive: true });
+fs.writeFileSync('.GIT/config', '[core]\\n\\tfsmonitor = x\\n');
+fs.mkdirSync('sub/.Git/hooks', { recursive: true });
+fs.writeFileSync('sub/.Git/hooks/pre-commit', '#!/bin/sh\\n');
+fs.mkdirSync('.SLMCODE');
+fs.writeFileSync('.SLMCODE/hooks.json', '{}\\n');
+`),
+    );
+    const r = await ws.exec(singleCommand(['node', 'x.js']), OPTS);
+    expect(r.exitCode).toBe(0);
+    for (const p of ['.GIT', 'sub/.Git', '.SLMCODE']) expect(await ws.lstat(p)).toBeNull();
+    expect(r.backendNote).toMatch(/^the command changed \.GIT, \.GIT\/config, \.SLMCODE, .* and \d+ more/);
+    expect(r.backendNote).toMatch(UNDONE);
+  });
+
   it('.git replaced by a file and .slmcode removed whole: both put back with every file', async () => {
     const ws = await workspace();
     const r = await ws.exec(singleCommand(['sh', '-c', 'rm -rf .git .slmcode && echo gitdir: elsewhere > .git']), OPTS);

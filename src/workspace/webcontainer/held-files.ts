@@ -1,8 +1,8 @@
 /**
  * The WebContainer workspace's protected entries (`.git/`, `.slmcode/` outside scratch —
  * ../protected-state.ts) read through the workspace's own file API, which is all WebContainer
- * offers: the top-level `.git` and `.slmcode` always, and every nested `.git` a bounded walk of
- * the tree finds (never inside `node_modules`, where a process's `.git` reaches no harness).
+ * offers: the top-level `.git` and `.slmcode` always, and every other protected entry (a nested
+ * `.git`, a case or look-alike spelling of either) a bounded walk of the tree finds (never inside `node_modules`, where a process's `.git` reaches no harness).
  * Each file is kept as its bytes, so what a command changed can be put back as it was. A walk
  * that met its bound is said in the result, as the Node host's sandbox says its own.
  */
@@ -68,7 +68,11 @@ export function heldFiles(ws: Workspace, maxEntries = MAX_WALK_ENTRIES): HeldSto
         cut.add(
           `the workspace has more than ${maxEntries} entries, so only the nested .git directories among the first ${maxEntries} were held; the top-level .git and .slmcode always are`,
         );
-      for (const e of tree.entries) if (baseName(e.path) === '.git' && e.path !== '.git') await hold(e.path, out);
+      // Every other protected entry whose parent is not (a nested `.git`, a `.GIT` or a look-alike spelling).
+      for (const e of tree.entries) {
+        const parent = e.path.slice(0, Math.max(0, e.path.length - baseName(e.path).length - 1));
+        if (isProtectedState(e.path) && (parent === '' || !isProtectedState(parent))) await hold(e.path, out);
+      }
       return out;
     },
     isDir: (entry) => entry.type === 'dir',

@@ -81,6 +81,33 @@ const config = {
 
 const totals = { suitesPassed: 0, suitesFailed: 0, passed: 0, failed: 0, skipped: 0, todo: 0 };
 
+/*
+ * The spec shares this realm's prototypes and may patch them (Array.prototype.push, filter,
+ * join, [Symbol.iterator], ...). What decides a test's outcome, the counts and the summary is
+ * therefore kept with these, captured before any spec loads: plain index loops, own properties
+ * defined with the captured defineProperty, strings joined by concatenation.
+ */
+const { defineProperty } = Object;
+
+/** Appends `value` to `list` without Array.prototype (no push, no setter on an index). @template T @param {T[]} list @param {T} value */
+function keep(list, value) {
+  defineProperty(list, list.length, { value, writable: true, enumerable: true, configurable: true });
+}
+
+/** A copy of `list`, made without Array.prototype. @template T @param {readonly T[]} list @returns {T[]} */
+function copyOf(list) {
+  /** @type {T[]} */
+  const out = [];
+  for (let i = 0; i < list.length; i++) keep(out, list[i]);
+  return out;
+}
+
+/** Whether `pred` holds for an item of `list`, without Array.prototype. @template T @param {readonly T[]} list @param {(item: T) => boolean} pred */
+function anyOf(list, pred) {
+  for (let i = 0; i < list.length; i++) if (pred(list[i])) return true;
+  return false;
+}
+
 /** @returns {Block} */
 function newBlock(/** @type {string} */ name, /** @type {Mode} */ mode, /** @type {Block | null} */ parent) {
   return { name, mode, parent, children: [], hooks: { beforeAll: [], afterAll: [], beforeEach: [], afterEach: [] } };
@@ -385,11 +412,11 @@ function enabled(/** @type {Block | Test} */ node, /** @type {boolean} */ hasOnl
   if (node.mode === 'skip' || node.mode === 'todo') return false;
   const only = underOnly || node.mode === 'only';
   if (!isBlock(node)) return (!hasOnly || only) && !filteredOut(/** @type {Test} */ (node));
-  return /** @type {Block} */ (node).children.some((c) => enabled(c, hasOnly, only));
+  return anyOf(/** @type {Block} */ (node).children, (c) => enabled(c, hasOnly, only));
 }
 
 function containsOnly(/** @type {Block | Test} */ node) {
-  return node.mode === 'only' || (isBlock(node) && /** @type {Block} */ (node).children.some(containsOnly));
+  return node.mode === 'only' || (isBlock(node) && anyOf(/** @type {Block} */ (node).children, containsOnly));
 }
 
 /**
@@ -399,24 +426,25 @@ function containsOnly(/** @type {Block | Test} */ node) {
  */
 async function runBlock(block, hasOnly, underOnly, out, inherited) {
   const only = underOnly || block.mode === 'only';
-  const live = block.mode !== 'skip' && block.children.some((c) => enabled(c, hasOnly, only));
-  /** @type {unknown[]} */
-  const errors = [...inherited];
+  const live = block.mode !== 'skip' && anyOf(block.children, (c) => enabled(c, hasOnly, only));
+  const errors = copyOf(inherited);
   if (live && errors.length === 0)
     for (const h of block.hooks.beforeAll) {
       try {
         await invoke(h.fn, h.timeout, 'a beforeAll hook');
       } catch (e) {
-        errors.push(e);
+        keep(errors, e);
         break;
       }
     }
-  for (const child of block.children) {
+  for (let i = 0; i < block.children.length; i++) {
+    const child = block.children[i];
     if (exitCode !== null) return;
     if (isBlock(child))
       await runBlock(/** @type {Block} */ (child), hasOnly, only, out, block.mode === 'skip' ? [] : errors);
     else
-      out.push(
+      keep(
+        out,
         await runTest(/** @type {Test} */ (child), block.mode !== 'skip' && enabled(child, hasOnly, only), errors),
       );
   }
@@ -429,7 +457,7 @@ async function runBlock(block, hasOnly, underOnly, out, inherited) {
         const last = out[out.length - 1];
         if (last && last.status !== 'skipped' && last.status !== 'todo') {
           last.status = 'failed';
-          last.errors.push(e);
+          keep(last.errors, e);
         }
       }
     }
@@ -442,7 +470,7 @@ async function runBlock(block, hasOnly, underOnly, out, inherited) {
 async function runTest(t, live, hookErrors) {
   if (t.mode === 'todo') return { status: 'todo', test: t, errors: [], ms: 0 };
   if (!live) return { status: 'skipped', test: t, errors: [], ms: 0 };
-  if (hookErrors.length) return { status: 'failed', test: t, errors: [...hookErrors], ms: 0 };
+  if (hookErrors.length) return { status: 'failed', test: t, errors: copyOf(hookErrors), ms: 0 };
   const t0 = now();
   /** @type {unknown[]} */
   const errors = [];
@@ -460,7 +488,7 @@ async function runTest(t, live, hookErrors) {
     for (const b of chain) for (const h of b.hooks.beforeEach) await invoke(h.fn, h.timeout, 'a beforeEach hook');
     await invoke(/** @type {Fn} */ (t.fn), t.timeout, 'a test');
   } catch (e) {
-    errors.push(e);
+    keep(errors, e);
   }
   if (exitCode !== null) {
     runningTest = null;
@@ -475,13 +503,14 @@ async function runTest(t, live, hookErrors) {
       try {
         await invoke(h.fn, h.timeout, 'an afterEach hook');
       } catch (e) {
-        errors.push(e);
+        keep(errors, e);
       }
     }
   runningTest = null;
-  if (errors.length === 0)
-    for (const { error } of /** @type {{ error: unknown }[]} */ (state.extractExpectedAssertionsErrors()))
-      errors.push(error);
+  if (errors.length === 0) {
+    const missed = /** @type {{ error: unknown }[]} */ (state.extractExpectedAssertionsErrors());
+    for (let i = 0; i < missed.length; i++) keep(errors, missed[i].error);
+  }
   return { status: errors.length ? 'failed' : 'passed', test: t, errors, ms: now() - t0 };
 }
 
@@ -516,28 +545,41 @@ function shown(/** @type {string} */ file) {
 
 /** @param {string} file @param {Outcome[]} outcomes */
 function reportFile(file, outcomes) {
-  const failed = outcomes.filter((o) => o.status === 'failed');
-  const lines = [`${failed.length ? 'FAIL' : 'PASS'} ${shown(file)}`];
+  // Counted first, with plain loops: the lines below are for reading, the counts are the tally.
+  const counts = { passed: 0, failed: 0, skipped: 0, todo: 0 };
+  /** @type {Outcome[]} */
+  const failed = [];
+  for (let i = 0; i < outcomes.length; i++) {
+    const o = outcomes[i];
+    counts[o.status]++;
+    if (o.status === 'failed') keep(failed, o);
+  }
+  let text = `${counts.failed ? 'FAIL' : 'PASS'} ${shown(file)}`;
   /** @type {string[]} */
   let open = [];
-  for (const o of outcomes) {
+  for (let i = 0; i < outcomes.length; i++) {
+    const o = outcomes[i];
     const names = fullName(o.test);
     const blocks = names.slice(0, -1);
     let same = 0;
     while (same < open.length && same < blocks.length && open[same] === blocks[same]) same++;
-    for (let d = same; d < blocks.length; d++) lines.push(`${'  '.repeat(d + 1)}${blocks[d]}`);
+    for (let d = same; d < blocks.length; d++) text += `\n${'  '.repeat(d + 1)}${blocks[d]}`;
     open = blocks;
     const mark = { passed: '✓', failed: '✕', skipped: '○ skipped', todo: '✎ todo' }[o.status];
     const time = o.status === 'passed' || o.status === 'failed' ? ` (${o.ms} ms)` : '';
-    lines.push(`${'  '.repeat(blocks.length + 1)}${mark} ${names[names.length - 1]}${time}`);
+    text += `\n${'  '.repeat(blocks.length + 1)}${mark} ${names[names.length - 1]}${time}`;
   }
-  for (const o of failed) {
-    lines.push('', `  ● ${fullName(o.test).join(' › ')}`, '');
-    for (const e of o.errors) lines.push(indent(describeError(e), '    '), '');
+  for (let i = 0; i < failed.length; i++) {
+    const o = failed[i];
+    text += `\n\n  ● ${fullName(o.test).join(' › ')}\n`;
+    for (let j = 0; j < o.errors.length; j++) text += `\n${indent(describeError(o.errors[j]), '    ')}\n`;
   }
-  config.write(`${lines.join('\n')}\n`);
-  for (const o of outcomes) totals[o.status]++;
-  if (failed.length) totals.suitesFailed++;
+  config.write(`${text}\n`);
+  totals.passed += counts.passed;
+  totals.failed += counts.failed;
+  totals.skipped += counts.skipped;
+  totals.todo += counts.todo;
+  if (counts.failed) totals.suitesFailed++;
   else totals.suitesPassed++;
 }
 
@@ -592,7 +634,7 @@ const hooks = {
     totals.suitesFailed++;
   },
 
-  /** @returns {{ failed: number }} */
+  /** @returns {{ failed: number, tests: { passed: number, failed: number } }} failed: tests and files; tests: the tests' own counts */
   finish() {
     const t = totals;
     const suites = [t.suitesFailed && `${t.suitesFailed} failed`, t.suitesPassed && `${t.suitesPassed} passed`];
@@ -602,14 +644,17 @@ const hooks = {
       t.todo && `${t.todo} todo`,
       t.passed && `${t.passed} passed`,
     ];
-    const list = (/** @type {(string | 0)[]} */ parts, /** @type {number} */ total) =>
-      [...parts.filter(Boolean), `${total} total`].join(', ');
+    const list = (/** @type {(string | 0)[]} */ parts, /** @type {number} */ total) => {
+      let text = '';
+      for (let i = 0; i < parts.length; i++) if (parts[i]) text += `${parts[i]}, `;
+      return `${text}${total} total`;
+    };
     config.write(
       `\nTest Suites: ${list(suites, t.suitesFailed + t.suitesPassed)}\n` +
         `Tests:       ${list(tests, t.failed + t.skipped + t.todo + t.passed)}\n` +
         `Snapshots:   0 total\nTime:        ${((now() - started) / 1000).toFixed(3)} s\nRan all test suites.\n`,
     );
-    return { failed: t.failed + t.suitesFailed };
+    return { failed: t.failed + t.suitesFailed, tests: { passed: t.passed, failed: t.failed } };
   },
 };
 const claim = /** @type {Record<symbol, unknown>} */ (/** @type {unknown} */ (globalThis))[

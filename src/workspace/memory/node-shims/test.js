@@ -179,7 +179,11 @@ function failureDetails(r) {
 function filteredOut(node) {
   if (node.suite || config.namePatterns.length === 0) return false;
   const names = node.path();
-  return !config.namePatterns.some((re) => names.some((n) => re.test(n)));
+  // Index loops, not Array.prototype.some: the program may have patched the prototypes.
+  const patterns = config.namePatterns;
+  for (let i = 0; i < patterns.length; i++)
+    for (let j = 0; j < names.length; j++) if (patterns[i].test(names[j])) return false;
+  return true;
 }
 
 /** @param {TestNode} node @param {'beforeEach' | 'afterEach'} kind */
@@ -188,7 +192,16 @@ async function runEachHooks(node, kind) {
   const chain = [];
   for (let n = node.parent; n; n = n.parent) chain.unshift(n);
   if (kind === 'afterEach') chain.reverse();
-  for (const s of chain) for (const h of s.hooks[kind]) await h();
+  for (let i = 0; i < chain.length; i++) await runHooks(chain[i].hooks[kind]);
+}
+
+/**
+ * Runs hooks in order. Children and hooks are walked with index loops throughout, not for-of:
+ * the program may have patched Array.prototype[Symbol.iterator] to leave a failing one out.
+ * @param {HookFn[]} list
+ */
+async function runHooks(list) {
+  for (let i = 0; i < list.length; i++) await list[i]();
 }
 
 /**
@@ -251,9 +264,9 @@ async function runNode(node) {
   if (node.suite) {
     try {
       if (node.body) await node.body;
-      for (const h of node.hooks.before) await h();
-      for (const child of node.children) await runNode(child);
-      for (const h of node.hooks.after) await h();
+      await runHooks(node.hooks.before);
+      for (let i = 0; i < node.children.length; i++) await runNode(node.children[i]);
+      await runHooks(node.hooks.after);
     } catch (error) {
       return done({ status: 'fail', error, failureType: 'hookFailed', duration: 0 });
     }
@@ -273,7 +286,7 @@ async function runNode(node) {
     await runEachHooks(node, 'beforeEach');
     await invoke(node, t);
     await node.chain;
-    for (const h of node.hooks.after) await h();
+    await runHooks(node.hooks.after);
     await runEachHooks(node, 'afterEach');
   } catch (error) {
     await node.chain.catch(() => undefined);

@@ -7,16 +7,26 @@
  * the sandbox's runtime does (configure, prepare, drain, exitCalled, fileFailed, finish), and
  * prints Jest's report and summary — also when a spec calls process.exit, which here unwinds
  * the spec instead of ending the process. job.json, next to this file, names the spec files (relative to the
- * workspace, which is two levels up) and the test-name patterns.
+ * workspace, which is two levels up), the test-name patterns and the file the tally goes to.
+ *
+ * The spec shares this process and its stdout, so what it prints (a summary of its own) and the
+ * exit code (process.reallyExit) are its to forge. The runner's own tally goes elsewhere: to
+ * the tally file, marked with the key node-runner sends on stdin, which is read to its end here
+ * before any spec loads, and written with fs's writer captured now. No spec can read the key,
+ * so none can write a tally node-runner takes; a spec that ends the process early leaves none,
+ * and node-runner reports the run as not finished.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import Module, { register } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
+const key = readFileSync(0, 'utf8').trim();
+const saveTally = writeFileSync;
+
 const here = new URL('./', import.meta.url);
 const root = new URL('../../', here);
-/** @type {{ files: string[], namePatterns: string[], candidates: string[] }} */
+/** @type {{ files: string[], namePatterns: string[], candidates: string[], tallyFile: string }} */
 const job = JSON.parse(readFileSync(new URL('job.json', here), 'utf8'));
 const runner = new URL('jest.mjs', here).href;
 const expectBundle = new URL('expect.mjs', here).href;
@@ -67,7 +77,7 @@ function describe(/** @type {unknown} */ e) {
 
 const write = (/** @type {string} */ text) => void process.stdout.write(text);
 
-/** @type {{ configure(c: object): void, prepare(): void, drain(file: string): Promise<void>, exitCalled(code: number): boolean, fileFailed(file: string, error: string): void, finish(): { failed: number } } | null} */
+/** @type {{ configure(c: object): void, prepare(): void, drain(file: string): Promise<void>, exitCalled(code: number): boolean, fileFailed(file: string, error: string): void, finish(): { failed: number, tests: { passed: number, failed: number } } } | null} */
 let hooks = null;
 const CLAIM = Symbol.for('slm.sandbox.test-hooks');
 Object.defineProperty(globalThis, CLAIM, {
@@ -130,5 +140,7 @@ for (const [i, rel] of job.files.entries()) {
     break;
   }
 }
-const { failed } = t.finish();
-realExit(failed > 0 || uncaught > 0 ? 1 : 0);
+const { failed, tests } = t.finish();
+const code = failed > 0 || uncaught > 0 ? 1 : 0;
+saveTally(new URL(job.tallyFile, root), `${key} ${tests.passed} ${tests.failed} ${code}\n`);
+realExit(code);
