@@ -1,6 +1,6 @@
 /**
- * Known gaps of the tab's sandboxes, each a reproduction that states the safe property and is
- * marked `it.fails` while the gap is open (it passes once fixed: then make it a plain `it`).
+ * Attacks on the tab's sandboxes from an outside review, each stating the safe property it once
+ * broke (a look-alike .git kept by the write-back, a spec forging the Jest-style tally).
  * They run the browser's runtime in a worker_threads thread (tests/support/sandbox-thread.ts):
  * the code at fault is plain JavaScript in one realm, so Chromium runs it the same way.
  */

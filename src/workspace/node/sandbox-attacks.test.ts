@@ -1,7 +1,7 @@
 /**
- * Known gaps of the Node host's command sandbox, each a reproduction that states the safe
- * property and is marked `it.fails` while the gap is open (it passes once fixed: then make it
- * a plain `it`). Each one runs a free command through the workspace, as ws_shell would.
+ * Attacks on the Node host's command sandbox from an outside review, each stating the safe
+ * property it once broke: a .git made or named by a command never sticks, and a spec cannot
+ * forge the runner's tally. Each one runs a free command through the workspace, as ws_shell would.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
