@@ -26,7 +26,7 @@ useNodeWasm();
 const probed = await probeHostSandbox();
 const sandbox = 'kind' in probed ? probed : undefined;
 const ready = sandbox !== undefined && hostPython() !== null;
-if (!ready) console.log('sandbox-gaps tests skipped: bubblewrap or the host Python is not available here');
+if (!ready) console.log('sandbox-attacks tests skipped: bubblewrap or the host Python is not available here');
 
 const LIMITS = { timeoutMs: 20_000, maxOutputBytes: 64 * 1024 };
 
