@@ -95,12 +95,14 @@ test('plots: every rung name inside the frame, and a click on a column selects i
     expect((await dot.boundingBox())!.x).toBeGreaterThan(namesEnd);
   await screenshot(page, 'inspector-03-rung-plot');
 
-  // Seven columns: a click in the middle of the 3rd, then of the 6th.
+  // Seven columns right of the names' gutter (RunPlots: 78 of the 300 units wide, 2 at the right
+  // edge): a click in the middle of the 3rd, then of the 6th.
   const tests = page.getByTestId('plot-tests');
   const box = (await tests.boundingBox())!;
-  await tests.click({ position: { x: (box.width * 2.5) / 7, y: box.height / 2 } });
+  const column = (n: number) => (box.width * (78 + ((n - 0.5) * (300 - 78 - 2)) / 7)) / 300;
+  await tests.click({ position: { x: column(3), y: box.height / 2 } });
   await expect(page).toHaveURL(/#\/run\?step=3$/);
-  await page.getByTestId('plot-context').click({ position: { x: (box.width * 5.5) / 7, y: box.height / 2 } });
+  await page.getByTestId('plot-context').click({ position: { x: column(6), y: box.height / 2 } });
   await expect(page).toHaveURL(/#\/run\?step=6$/);
   await expect(timeline(page).getByRole('option', { selected: true })).toContainText('#6');
 });
