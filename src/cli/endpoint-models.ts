@@ -5,6 +5,7 @@
  * deadline); what could not be read is said in a note, never thrown.
  */
 import type { ModelListing } from '../engine/models-listing.ts';
+import { readCapped } from '../platform/read-capped.ts';
 
 /** The most bytes read of one list. */
 export const ENDPOINT_LIST_BYTES = 1024 * 1024;
@@ -21,21 +22,10 @@ export interface EndpointModels {
 async function getJson(url: string, signal: AbortSignal): Promise<unknown> {
   const res = await fetch(url, { signal, redirect: 'error', headers: { accept: 'application/json' } });
   if (!res.ok) throw new Error(`HTTP ${res.status}`);
-  const reader = res.body!.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > ENDPOINT_LIST_BYTES) {
-      await reader.cancel();
-      throw new Error(`more than ${ENDPOINT_LIST_BYTES} bytes`);
-    }
-    chunks.push(value);
-  }
+  const body = await readCapped(res, ENDPOINT_LIST_BYTES);
+  if (body === null) throw new Error(`more than ${ENDPOINT_LIST_BYTES} bytes`);
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    return JSON.parse(new TextDecoder().decode(body));
   } catch {
     throw new Error('not JSON');
   }

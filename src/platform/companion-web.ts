@@ -9,6 +9,7 @@
  * Every failure is an `HttpFailure` whose text says what to do.
  */
 import type { HttpOutcome, HttpRequest, WebTransport } from '../engine/web/transport.ts';
+import { readCapped } from './read-capped.ts';
 import { COMPANION_COMMAND, COMPANION_PATH, companionRefusalSchema, decodeOutcome } from './companion-wire.ts';
 
 /** Where the companion listens and the token it printed at start. */
@@ -74,31 +75,6 @@ export function companionTransport(link: CompanionLink, fetchFn: typeof fetch = 
       );
     },
   };
-}
-
-/** Reads `res`'s body up to `max` bytes; null past it (the read is cancelled). */
-async function readCapped(res: Response, max: number): Promise<Uint8Array | null> {
-  const reader = res.body?.getReader();
-  if (!reader) return new Uint8Array(0);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > max) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
 }
 
 /**
