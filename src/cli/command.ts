@@ -2,6 +2,7 @@
  * What every `slm` subcommand shares: its streams, its exit codes and the usage error it
  * raises for a malformed command line. A command is a function from arguments to an exit code.
  */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 /** The streams a command talks through (process.std* in the CLI, in-memory streams in tests). */
 export interface CliIO {
@@ -46,4 +47,17 @@ export class UsageError extends Error {
 export function writeOut(stream: NodeJS.WritableStream, text: string): Promise<void> {
   if (stream.write(text)) return Promise.resolve();
   return new Promise((resolve) => stream.once('drain', () => resolve()));
+}
+
+/** A command's options read by `parseArgs` (no positionals, unknown options refused), a malformed line thrown as `usage` makes it. */
+export function parseOptions<const T extends NonNullable<ParseArgsConfig['options']>>(
+  argv: readonly string[],
+  options: T,
+  usage: (message: string) => UsageError,
+) {
+  try {
+    return parseArgs({ args: [...argv], options, allowPositionals: false, strict: true }).values;
+  } catch (e) {
+    throw usage((e as Error).message);
+  }
 }

@@ -10,7 +10,6 @@
 import { openAsBlob } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { metaString, readGgufHeader } from '../../agent/models/gguf-header.ts';
 import type { Model } from '../../agent/model.ts';
 import { ARMS, chooseArms } from '../../eval/arms.ts';
@@ -25,7 +24,7 @@ import { nodeOutside } from '../outside.ts';
 import { EVAL_DEFAULTS, planRuns, runEval, type EvalLoopSettings, type RunSpec } from '../../eval/runner.ts';
 import type { EvalTask } from '../../eval/task.ts';
 import { BUILTIN_TASKS } from '../../eval/tasks/index.ts';
-import { EXIT, UsageError, writeOut, type CliIO, type CommandEntry } from '../command.ts';
+import { EXIT, parseOptions, UsageError, writeOut, type CliIO, type CommandEntry } from '../command.ts';
 import { loadSuite, pickTasks } from '../eval-suite.ts';
 import { shardOf } from '../../eval/merge.ts';
 import { runImport } from './eval-import.ts';
@@ -116,13 +115,7 @@ function parseShard(text: string): { index: number; count: number } {
 }
 
 function parseCommandLine(argv: readonly string[]): EvalRequest {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: false, strict: true });
-  } catch (e) {
-    throw usage((e as Error).message);
-  }
-  const v = parsed.values;
+  const v = parseOptions(argv, OPTIONS, usage);
   if (v.model === undefined)
     throw usage(`--model SPEC is required: openai:BASE_URL#MODEL, gguf:FILE, scripted:FILE or ${REFERENCE_MODEL}`);
   if (v.out === undefined)

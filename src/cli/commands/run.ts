@@ -8,7 +8,6 @@
  */
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { createEngine } from '../../engine/create.ts';
 import { nodeOutside } from '../outside.ts';
 import { walkTree } from '../../engine/walk.ts';
@@ -21,7 +20,7 @@ import { ScriptedModel } from '../../agent/models/scripted.ts';
 import { stopText, type Step } from '../../agent/step.ts';
 import { timedModel, type StepSpeed } from '../../agent/models/step-speed.ts';
 import type { TrainedContext } from '../../agent/models/gguf-node.ts';
-import { EXIT, UsageError, writeOut, type CliIO, type CommandEntry } from '../command.ts';
+import { EXIT, parseOptions, UsageError, writeOut, type CliIO, type CommandEntry } from '../command.ts';
 import { FileBanditStore } from '../evolve-store.ts';
 import { openRoot } from '../root.ts';
 import { missingPackage, NO_NODE_LLAMA_CPP } from '../optional-package.ts';
@@ -85,13 +84,7 @@ function usage(message: string): UsageError {
 }
 
 function parseCommandLine(argv: readonly string[]): RunRequest {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: false, strict: true });
-  } catch (e) {
-    throw usage((e as Error).message);
-  }
-  const v = parsed.values;
+  const v = parseOptions(argv, OPTIONS, usage);
   if (v.model === undefined) throw usage('--model SPEC is required: openai:BASE_URL#MODEL, gguf:FILE or scripted:FILE');
   if (v.task === undefined || !v.task.trim()) throw usage('--task TEXT is required: what the agent should do');
   if (v.root === undefined) throw usage('--root DIR is required: the project directory the agent works in');

@@ -3,9 +3,8 @@
  * companion (../serve-web.ts) so the tab's web_fetch and web_search reach the web through this
  * machine, until Ctrl-C. Prints the address and the token once; each request is logged on stderr.
  */
-import { parseArgs } from 'node:util';
 import { COMPANION_DEFAULT_PORT, COMPANION_PATH } from '../../platform/companion-wire.ts';
-import { EXIT, UsageError, writeOut, type CliIO, type CommandEntry } from '../command.ts';
+import { EXIT, parseOptions, UsageError, writeOut, type CliIO, type CommandEntry } from '../command.ts';
 import { loopbackHost, MAX_IN_FLIGHT, MAX_REQUEST_MS, pageOrigin, startCompanion } from '../serve-web.ts';
 
 /** The Vite dev server's origin, the page a local checkout serves. */
@@ -40,13 +39,7 @@ interface ServeRequest {
 }
 
 function parseCommandLine(argv: readonly string[]): ServeRequest {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: false, strict: true });
-  } catch (e) {
-    throw usage((e as Error).message);
-  }
-  const v = parsed.values;
+  const v = parseOptions(argv, OPTIONS, usage);
   const portText = v.port ?? String(COMPANION_DEFAULT_PORT);
   const port = /^\d{1,5}$/.test(portText) ? Number(portText) : NaN;
   if (!(port >= 0 && port <= 65535)) throw usage(`--port ${portText} is not a port number (0 to 65535)`);
