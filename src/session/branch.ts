@@ -87,13 +87,21 @@ export async function planBranch(
 }
 
 /**
- * What is wrong with a record's branch point, or null: it must name one of the record's own
- * steps (the edited one). A record cut short before it reached that step names a step it lacks.
+ * The steps a branch holds short of its edited step, or null when it holds that step (or is no
+ * branch). A branch saved before its run reached the edited step (a reload or a stop during the
+ * replay before it) is a whole record of what ran: the edited output never ran, so it is not in
+ * the record, and the branch point names a step past its last.
  */
-export function branchProblem(session: Session): string | null {
+export function branchShortOf(session: Session): { readonly held: number; readonly step: number } | null {
   const b = session.branch;
   if (!b || b.step <= session.steps.length) return null;
-  return `field branch.step: the session says it branched at step ${b.step}, but it has ${session.steps.length} step${session.steps.length === 1 ? '' : 's'}`;
+  return { held: session.steps.length, step: b.step };
+}
+
+/** What a person reads of a branch saved before it reached its edited step. */
+export function branchShortText(short: { readonly held: number; readonly step: number }): string {
+  const held = short.held === 0 ? 'no step' : short.held === 1 ? 'step 1' : `steps 1–${short.held}`;
+  return `Saved before it reached its edited step: it holds ${held} of the original, replayed before step ${short.step}, whose edited output never ran and is not in the record. Continue from step ${short.held} to go on with a model, or branch the original again at step ${short.step}.`;
 }
 
 /** One line for people: `Branched from step 3 of a session (a1b2c3d4e5f6), its output there edited.` */

@@ -4,7 +4,7 @@
  * only where they differ from `LINK_BASE_SETTINGS`, a fixed table that never changes (a later
  * build with other defaults still reads the same settings out of an old link); the harness only
  * when the record names one; a short title when the sharer's link has room for it (never the
- * note); the branch point when the session is a branch; the model's
+ * note); the branch point when the session is a branch; the steps a reload cut it short after; the model's
  * kind only when its id does not say it; a step's workspace hash only where the step changed the workspace; a shell step's output
  * as its short hash, and that only when it is not the result's hash too, with its facts' hash,
  * runtime and workspace root when recorded (what a replay elsewhere needs to judge equivalence);
@@ -104,6 +104,8 @@ const linkFormSchema = z.object({
   T: z.unknown().optional(),
   /** Where the session branched from another, when it is a branch (record.ts's `branch`). */
   B: z.unknown().optional(),
+  /** The steps after which a reload cut the run short, when it was (record.ts's `cutShort`). */
+  K: z.unknown().optional(),
   m: z.record(z.string(), z.unknown()),
   t: z.unknown().optional(),
   w: z.unknown().optional(),
@@ -162,6 +164,7 @@ export function toLinkForm(shared: Session): LinkForm {
     ...(shared.harness !== undefined && { H: shared.harness }),
     ...(shared.title !== undefined && { T: linkTitle(shared.title) }),
     ...(shared.branch !== undefined && { B: shared.branch }),
+    ...(shared.cutShort !== undefined && { K: shared.cutShort }),
     m: modelKind(shared.model.id) === shared.model.kind ? (({ kind: _k, ...m }) => m)(shared.model) : shared.model,
     t: shared.task,
     w: shared.workspace,
@@ -232,6 +235,7 @@ export function fromLinkForm(value: unknown): LinkFormRead {
       ...(f.H !== undefined && { harness: f.H }),
       ...(f.T !== undefined && { title: f.T }),
       ...(f.B !== undefined && { branch: f.B }),
+      ...(f.K !== undefined && { cutShort: f.K }),
       model: { ...f.m, kind: f.m.kind ?? (typeof f.m.id === 'string' ? modelKind(f.m.id) : undefined) },
       task: f.t,
       workspace: f.w,

@@ -212,8 +212,16 @@ export const sessionSchema = z.object({
   /** A person's title and note for the session; they travel with its file and link. */
   title: text(TITLE_CHARS).optional(),
   note: text(NOTE_CHARS).optional(),
-  /** Present when the session is a branch of another (an edited step); validate.ts checks it against the steps. */
+  /**
+   * Present when the session is a branch of another (an edited step). Its step may lie past the
+   * last one: a branch saved before its run reached the edited step (branch.ts's `branchShortOf`).
+   */
   branch: branchSchema.optional(),
+  /**
+   * The steps after which a reload cut the run short, each where it was continued from (in
+   * order): steps up to the first were recorded before the first cut, and so on (continued.ts).
+   */
+  cutShort: z.array(int(1, RECORD_LIMITS.steps)).max(RECORD_LIMITS.steps).optional(),
   model: modelSchema,
   task: text(RECORD_LIMITS.taskChars),
   workspace: z.union([templateRefSchema, filesRefSchema]),

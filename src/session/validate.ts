@@ -8,7 +8,6 @@
 import { resolvePath } from '../engine/jail.ts';
 import { MemoryWorkspace } from '../workspace/memory/memory-workspace.ts';
 import type { z } from 'zod';
-import { branchProblem } from './branch.ts';
 import { RECORD_VERSION, sessionSchema, type Session } from './record.ts';
 
 /** Why a record was refused: the kinds a UI can tell apart. */
@@ -57,12 +56,6 @@ export async function checkSession(value: unknown): Promise<SessionCheck> {
     );
   }
   const session = parsed.data;
-  const branch = branchProblem(session);
-  if (branch)
-    return refuseRecord(
-      'schema',
-      `This is not a valid session record: ${branch}. It was changed after it was recorded, or cut short before its edited step; ask for the file as it was recorded.`,
-    );
   if ('files' in session.workspace) {
     for (const path of Object.keys(session.workspace.files)) {
       const problem = await recordedPathProblem(path);

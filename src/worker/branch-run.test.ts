@@ -2,15 +2,16 @@
  * A branch over the worker protocol, in one process: a lesson's step 3 edited and continued with
  * the rest of its recorded outputs is a new run that replays steps 1–2 (checked), gives the
  * edited output at step 3, goes on with the record's later outputs, and records where it
- * branched; that record passes the record gate and replays. What cannot branch is refused with
- * what to do instead.
+ * branched; that record passes the record gate and replays. A branch saved before its run
+ * reached the edited step opens, replays what it holds and can be continued. What cannot branch
+ * is refused with what to do instead.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ScriptedModel } from '../agent/models/scripted.ts';
 import { createEngine } from '../engine/create.ts';
 import { useNodeWasm } from '../platform/node-wasm.ts';
-import { sessionHash } from '../session/branch.ts';
+import { branchShortOf, sessionHash } from '../session/branch.ts';
 import type { Session } from '../session/record.ts';
 import { recordRun } from '../session/recorder.ts';
 import { replaySession } from '../session/replay.ts';
@@ -18,7 +19,7 @@ import { seedStart } from '../session/start.ts';
 import { checkSession } from '../session/validate.ts';
 import { MemoryWorkspace } from '../workspace/memory/memory-workspace.ts';
 import type { RunSettings } from './client.ts';
-import { connectRunClient } from '../../tests/support/run-client.ts';
+import { connectRunClient, DONE_MODEL, doneEndpoint } from '../../tests/support/run-client.ts';
 import { RUN_DEFAULTS } from './run-settings.ts';
 
 useNodeWasm();
@@ -113,6 +114,68 @@ describe('a branch at an edited step', () => {
     expect(records[0]!.step.raw).toBe(raw);
     expect(records[0]!.step.observation).toMatch(/^\[src\/numbers\.js#[0-9a-f]+: lines 1-10 of 29\]/);
     expect(c.session(info.runId).branch?.step).toBe(1);
+  });
+
+  it('saved before it reached its edited step, it opens, replays what it holds, and is continued with a model', async () => {
+    const c = connectRunClient({ fetch: doneEndpoint });
+    const parent = await lesson();
+    const first = await c.client.startSessionRun({
+      session: parent,
+      upTo: 2,
+      model: null,
+      settings: SETTINGS,
+      paused: true,
+      edit: { raw: editedStep3(parent), then: 'record', parentId: 'lesson:copying-from-a-read' },
+    });
+    await c.client.controlRun(first.runId, 'step');
+    await c.until('step 1', () => c.steps(first.runId).length === 1);
+    // What the page saved after step 1: the branch point names step 3, which the run never reached.
+    const saved = JSON.parse(JSON.stringify(c.session(first.runId))) as Session;
+    await c.client.controlRun(first.runId, 'stop');
+    expect(saved.steps).toHaveLength(1);
+    expect(saved.branch?.step).toBe(3);
+    expect(branchShortOf(saved)).toEqual({ held: 1, step: 3 });
+    const checked = await checkSession(saved);
+    expect(checked.ok && checked.session.branch).toEqual(saved.branch);
+
+    // Reopened: it replays the step it holds, checked.
+    const opened = await c.client.startSessionRun({ session: saved, upTo: 1, model: null, settings: SETTINGS });
+    await c.ended(opened.runId);
+    expect(c.steps(opened.runId).map((r) => r.check)).toEqual([{ reproduced: true }]);
+    expect(c.verdicts(opened.runId)).toMatchObject([{ ok: true, checked: 1 }]);
+
+    // Continued from its last step: the model goes on where the replay stopped, before the edit, so the new record is no branch at step 3.
+    const more = await c.client.startSessionRun({ session: saved, upTo: 1, model: DONE_MODEL, settings: SETTINGS });
+    expect(more.branch).toBeUndefined();
+    await c.ended(more.runId);
+    const made = c.session(more.runId);
+    expect(made.steps.map((s) => s.call?.tool)).toEqual([parent.steps[0]!.call?.tool, 'done']);
+    expect(made.branch).toBeUndefined();
+    expect((await checkSession(JSON.parse(JSON.stringify(made)))).ok).toBe(true);
+  });
+
+  it('continued past its edited step, a branch keeps its branch point; continued before it, not', async () => {
+    const c = connectRunClient({ fetch: doneEndpoint });
+    const parent = await lesson();
+    const first = await c.client.startSessionRun({
+      session: parent,
+      upTo: 2,
+      model: null,
+      settings: SETTINGS,
+      edit: { raw: editedStep3(parent), then: 'record' },
+    });
+    await c.ended(first.runId);
+    const branched = c.session(first.runId);
+    for (const [upTo, kept] of [
+      [4, true],
+      [3, true],
+      [2, false],
+    ] as const) {
+      const info = await c.client.startSessionRun({ session: branched, upTo, model: DONE_MODEL, settings: SETTINGS });
+      await c.ended(info.runId);
+      expect(c.session(info.runId).branch, `continued from step ${upTo}`).toEqual(kept ? branched.branch : undefined);
+      expect(info.branch).toEqual(kept ? branched.branch : undefined);
+    }
   });
 
   it.each([

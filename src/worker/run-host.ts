@@ -43,8 +43,9 @@ import { checkRunSettings, engineSettingsFor } from './run-settings.ts';
 import { createRunWorkspace } from './run-workspace.ts';
 import { checkOutside, outsideAccess, outsideSettings } from './run-outside.ts';
 import type { SessionBackend } from './starter-session.ts';
-import type { AgentSettings, BranchPoint, RecordedStep, Session } from '../session/record.ts';
+import type { AgentSettings, RecordedStep, Session } from '../session/record.ts';
 import { planBranch } from '../session/branch.ts';
+import { continuedNotes, type ContinuedNotes } from '../session/continued.ts';
 import { ScriptedModel } from '../agent/models/scripted.ts';
 import { HARNESS_LABELS } from '../session/naive-engine.ts';
 import { agentSettings, loopSettings, recordHeader, recordRun } from '../session/recorder.ts';
@@ -113,8 +114,8 @@ interface RunPlan {
    * recommends and learns from the run. Runs from a record keep the recorded format, so they reproduce.
    */
   readonly evolve?: boolean;
-  /** A branch's record names where it branched. */
-  readonly branch?: BranchPoint;
+  /** What the record says of its steps: where a branch branched, where a reload cut the run short (session/continued.ts). */
+  readonly notes?: ContinuedNotes;
   /**
    * What bounds a session run's replay (session/replay-bounds.ts): the record's timeouts it
    * clamped, and the whole replay's deadline, which ends with the replayed part when a live
@@ -221,6 +222,8 @@ export class RunHost {
     const branched = edit ? await planBranch(session, upTo + 1, edit.raw, edit.then, edit.parentId) : null;
     if (branched && !branched.ok) throw new Error(branched.text);
     const branch = branched?.ok ? branched.plan : null;
+    // A continuation keeps what the record says of the steps it replays; a new branch names its own point.
+    const notes: ContinuedNotes = { ...continuedNotes(session, upTo), ...(branch && { branch: branch.branch }) };
     if (!branch && (!Number.isInteger(upTo) || upTo < (choice ? 0 : 1) || upTo > n)) {
       throw new Error(
         `Step ${upTo} is not in this session: it has ${n} recorded step${n === 1 ? '' : 's'}; pick one of them.`,
@@ -255,7 +258,7 @@ export class RunHost {
       skipped: [],
       backend: opened.engine.workspace.kind,
       replay: { upTo, continues: choice !== null || branch !== null },
-      ...(branch && { branch: branch.branch }),
+      ...(notes.branch && { branch: notes.branch }),
     };
     const run: ActiveRun = {
       info,
@@ -316,7 +319,7 @@ export class RunHost {
         opened.runsCommands,
         opened.clamped.length ? opened.engine.settings : undefined,
       ),
-      ...(branch && { branch: branch.branch }),
+      notes,
       bounds: { clamped: opened.clamped, deadline, live: choice !== null },
     };
     return this.#launch(run, plan, emit);
@@ -452,7 +455,7 @@ export class RunHost {
         plan.start.ref,
         createdAt,
       );
-      emit({ kind: 'session', header: plan.branch ? { ...header, branch: plan.branch } : header });
+      emit({ kind: 'session', header: { ...header, ...plan.notes } });
       // Steps are recorded in order; the gate waits for the last record, so the workspace is
       // captured after a step and before the next one can change it.
       let recorded = Promise.resolve();

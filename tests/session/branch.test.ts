@@ -1,12 +1,12 @@
 /**
  * The branching logic (session/branch.ts): what a plan replays and records, the parent's
  * content hash (where the parent is kept or how it travels does not change it; any step's
- * output does), and the record gate's check that a branch point names one of the record's own
- * steps. One row per rule.
+ * output does), and a branch point past the record's steps: a branch saved before it reached
+ * its edited step, which the gate passes and the page names. One row per rule.
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { branchProblem, planBranch, sessionHash } from '../../src/session/branch.ts';
+import { branchShortOf, branchShortText, planBranch, sessionHash } from '../../src/session/branch.ts';
 import { sharedForm, type Session } from '../../src/session/record.ts';
 import { checkSession } from '../../src/session/validate.ts';
 import { copy, FIX_OUTPUTS, recordScript } from './support.ts';
@@ -86,15 +86,30 @@ describe('a branch point in a record', () => {
   const withBranch = (step: number): Session => ({ ...copy(parent), branch: { parentHash: 'a'.repeat(12), step } });
 
   it.each([
-    ['at the last step', 3, true],
-    ['at the first step', 1, true],
-    ['past the last step', 4, false],
-  ])('%s: %s', async (_what, step, ok) => {
-    expect(branchProblem(withBranch(step)) === null).toBe(ok);
+    ['at the last step', 3, null],
+    ['at the first step', 1, null],
+    // A branch saved before its run reached the edited step: a whole record of what ran, opened as such.
+    ['past the last step', 4, { held: 3, step: 4 }],
+    ['well past the last step', 9, { held: 3, step: 9 }],
+  ])('%s: the gate passes it; short of its edit: %j', async (_what, step, short) => {
+    expect(branchShortOf(withBranch(step))).toEqual(short);
     const checked = await checkSession(JSON.parse(JSON.stringify(withBranch(step))));
-    expect(checked.ok).toBe(ok);
-    if (!checked.ok)
-      expect(checked.text).toMatch(/field branch\.step: the session says it branched at step 4, but it has 3 steps/);
+    expect(checked.ok && checked.session.branch?.step).toBe(step);
+  });
+
+  it('a record with no branch point is not short of one', () => {
+    expect(branchShortOf(copy(parent))).toBeNull();
+  });
+
+  it.each([
+    [
+      { held: 1, step: 2 },
+      /^Saved before it reached its edited step: it holds step 1 of the original, replayed before step 2,/,
+    ],
+    [{ held: 3, step: 5 }, /it holds steps 1–3 of the original, replayed before step 5, whose edited output never ran/],
+    [{ held: 3, step: 5 }, /Continue from step 3 to go on with a model, or branch the original again at step 5\.$/],
+  ])('says what a short branch holds and what to do: %j', (short, text) => {
+    expect(branchShortText(short)).toMatch(text);
   });
 
   it.each([

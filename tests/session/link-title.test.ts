@@ -1,7 +1,7 @@
 /**
  * What a v2 link carries beyond the run: a short title (cut at LINK_TITLE_CHARS, whitespace made
  * one space) only while the whole link stays within COMFORTABLE_LINK_CHARS, never the note; and
- * a branch's branch point. Both come back through the record gate.
+ * a branch's branch point and where a reload cut the run short. All come back through the record gate.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LINK_TITLE_CHARS, linkTitle } from '../../src/session/link-form.ts';
@@ -60,5 +60,12 @@ describe('a branch in a link', () => {
   it('carries the branch point', async () => {
     const branch = { parentHash: '0123456789ab', parentId: 'lesson:copying-from-a-read', step: 2 };
     expect((await roundTrip({ ...session, branch })).back.branch).toEqual(branch);
+  });
+});
+
+describe('a cut-short run in a link', () => {
+  it('carries the steps after which a reload cut it short', async () => {
+    expect((await roundTrip({ ...session, cutShort: [1, 2] })).back.cutShort).toEqual([1, 2]);
+    expect((await roundTrip(session)).back.cutShort).toBeUndefined();
   });
 });

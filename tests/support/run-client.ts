@@ -10,6 +10,22 @@ import type { RunServices } from '../../src/worker/run-host.ts';
 import { createTemplateSession } from '../../src/worker/starter-session.ts';
 import type { Session } from '../../src/session/record.ts';
 
+/** An OpenAI-compatible endpoint (`services.fetch`) whose model answers every request with `done`. */
+export const doneEndpoint: typeof fetch = async () =>
+  new Response(
+    JSON.stringify({
+      choices: [
+        {
+          message: { role: 'assistant', content: JSON.stringify({ tool: 'done', args: { summary: 'left as it is' } }) },
+        },
+      ],
+    }),
+    { headers: { 'content-type': 'application/json' } },
+  );
+
+/** The model choice that reaches `doneEndpoint` (any base URL: the injected fetch answers it). */
+export const DONE_MODEL = { kind: 'openai', baseUrl: 'http://127.0.0.1:9/v1', model: 'stub' } as const;
+
 /** Connects a client to a fresh host (runs using `services`); call inside a test. */
 export function connectRunClient(services: RunServices = {}) {
   const { client } = connectInProcess(() => createTemplateSession(), services);

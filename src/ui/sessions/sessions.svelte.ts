@@ -18,6 +18,7 @@ import { SessionKeeper, type ShownSource, type TabStorage } from './keeper.svelt
 import { ShareState, type ClipboardLike } from './share.svelte.ts';
 import { compareHref, savedSource } from '../compare/compare-state.svelte.ts';
 import type { BranchThen } from '../../session/branch.ts';
+import { withCutShort } from '../../session/continued.ts';
 import { NOTE_CHARS } from '../../session/person-text.ts';
 import { searchFields, titledSession } from './session-search.ts';
 
@@ -361,7 +362,8 @@ export class Sessions {
   /**
    * Forks the session on screen after `step` into a live run: its first `step` outputs are
    * replayed to rebuild the state, then the continuing model goes on. A run a reload cut short,
-   * continued from its last step, keeps its saved entry; any other fork is a new one.
+   * continued from its last step, keeps its saved entry, and its record says where it was cut;
+   * any other fork is a new one.
    */
   async continueFrom(step: number): Promise<void> {
     const shown = this.keeper.shown;
@@ -376,8 +378,10 @@ export class Sessions {
     const saved = resume ? this.saved.find((m) => m.id === shown.id) : undefined;
     const settings = await this.#settings();
     this.#d.router.go('run');
+    // Resumed, the record says where the reload cut it short; the new record keeps that (session/continued.ts).
+    const kept = resume ? withCutShort(session) : session;
     const started = await this.#d.run.startSession({
-      session: { ...session, steps: session.steps.slice(0, step) },
+      session: { ...kept, steps: session.steps.slice(0, step) },
       upTo: step,
       model: choice.choice,
       settings,

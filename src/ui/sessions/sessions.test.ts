@@ -172,6 +172,22 @@ describe('recording, reload and continuing', () => {
       stopText: expect.stringMatching(/^finished with done/),
     });
     expect(tab.map.has(RECORDING_KEY)).toBe(false);
+    // The record says which part was cut short: the two steps saved before the reload.
+    const whole = (await store.get(meta!.id))!;
+    expect(whole.steps).toHaveLength(7);
+    expect(whole.cutShort).toEqual([2]);
+    expect((await checkSession(JSON.parse(JSON.stringify(whole)))).ok).toBe(true);
+
+    // Opened again, it still says so; a fork of it from step 1 holds no cut, and is a new entry.
+    const third = await page(store, tab, '#/');
+    await third.sessions.openSaved(after[0]!);
+    await until('the reopened replay to end', () => third.run.phase === 'ended');
+    expect(third.sessions.keeper.shown).toMatchObject({ source: 'saved', session: { cutShort: [2] } });
+    await third.sessions.continueFrom(1);
+    await until('the fork to end', () => third.run.phase === 'ended' && third.run.records.length === 7);
+    await third.sessions.keeper.settled();
+    const fork = (await store.list()).find((m) => m.id !== meta!.id)!;
+    expect((await store.get(fork.id))!.cutShort).toBeUndefined();
   });
 });
 
