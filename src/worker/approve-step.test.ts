@@ -6,7 +6,7 @@
  * here" does the same. Only "Approve and run" on that step runs it — once, in a copy of the
  * workspace at that step — and its result comes back beside the record's.
  */
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedModel } from '../agent/models/scripted.ts';
 import { createEngine } from '../engine/create.ts';
 import { encodeText } from '../engine/text.ts';
@@ -16,11 +16,10 @@ import { recordRun } from '../session/recorder.ts';
 import { replaySession } from '../session/replay.ts';
 import { sandboxRunner } from '../workspace/memory/js-sandbox.ts';
 import { MemoryWorkspace } from '../workspace/memory/memory-workspace.ts';
-import type { EngineClient, RunEvent, RunSettings, SessionHeader, StepRecord } from './client.ts';
-import { connectInProcess } from './in-process.ts';
+import type { RunSettings } from './client.ts';
+import { connectRunClient, DONE_MODEL, doneEndpoint } from '../../tests/support/run-client.ts';
 import type { RunServices } from './run-host.ts';
 import { RUN_DEFAULTS } from './run-settings.ts';
-import { createTemplateSession } from './starter-session.ts';
 
 const SETTINGS: RunSettings = { ...RUN_DEFAULTS, paceMs: 0 };
 const MARKER = 'approved-marker';
@@ -44,48 +43,13 @@ beforeAll(async () => {
   }));
 });
 
-const open: EngineClient[] = [];
-afterEach(() => {
-  for (const c of open.splice(0)) c.dispose();
-});
-
+/** The shared in-process client, and whether the workspace at a step of a run holds the marker. */
 function connect(services: RunServices = {}) {
-  const { client } = connectInProcess(() => createTemplateSession(), services);
-  open.push(client);
-  const events: { runId: number; event: RunEvent }[] = [];
-  client.onRunEvent((runId, event) => events.push({ runId, event }));
-  const of = (runId: number) => events.filter((e) => e.runId === runId).map((e) => e.event);
-  const steps = (runId: number): StepRecord[] => of(runId).flatMap((e) => (e.kind === 'step' ? [e.record] : []));
-  async function ended(runId: number): Promise<void> {
-    const end = Date.now() + 15_000;
-    while (!of(runId).some((e) => e.kind === 'ended')) {
-      if (Date.now() > end) throw new Error(`timed out waiting for run ${runId} to end`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  }
-  function session(runId: number): Session {
-    const header = of(runId).find((e): e is { kind: 'session'; header: SessionHeader } => e.kind === 'session')!.header;
-    return { ...header, steps: steps(runId).map((r) => r.recorded!) };
-  }
+  const c = connectRunClient(services);
   const hasMarker = async (runId: number, step: number) =>
-    (await client.runTree(runId, step)).entries.some((e) => e.path === MARKER);
-  return { client, steps, ended, session, hasMarker };
+    (await c.client.runTree(runId, step)).entries.some((e) => e.path === MARKER);
+  return { ...c, hasMarker };
 }
-
-/** An OpenAI-compatible endpoint whose model always finishes. */
-const finishingEndpoint: typeof fetch = async () =>
-  new Response(
-    JSON.stringify({
-      choices: [
-        {
-          message: { role: 'assistant', content: JSON.stringify({ tool: 'done', args: { summary: 'left as it is' } }) },
-        },
-      ],
-    }),
-    {
-      headers: { 'content-type': 'application/json' },
-    },
-  );
 
 describe('opening a session whose gated step recorded an approval', () => {
   it('runs nothing: the step is marked, carries the recorded approval as history and the offer', async () => {
@@ -130,8 +94,8 @@ describe('opening a session whose gated step recorded an approval', () => {
   });
 
   it('the replayed prefix of "Continue from here" does not run it either', async () => {
-    const c = connect({ fetch: finishingEndpoint });
-    const model = { kind: 'openai', baseUrl: 'http://127.0.0.1:9/v1', model: 'stub' } as const;
+    const c = connect({ fetch: doneEndpoint });
+    const model = DONE_MODEL;
     const { runId } = await c.client.startSessionRun({ session: approved, upTo: 1, model, settings: SETTINGS });
     await c.ended(runId);
     const [gated, live] = c.steps(runId);
@@ -145,7 +109,7 @@ describe('opening a session whose gated step recorded an approval', () => {
   });
 
   it('in a continuation that asks, only live steps are put before the person: replayed file changes run as a replay runs them', async () => {
-    const c = connect({ fetch: finishingEndpoint });
+    const c = connect({ fetch: doneEndpoint });
     const ws = new MemoryWorkspace(undefined, undefined, sandboxRunner());
     const write = JSON.stringify({ tool: 'ws_write', args: { path: 'notes.md', content: 'kept\n' } });
     const { session } = await recordRun({
@@ -156,7 +120,7 @@ describe('opening a session whose gated step recorded an approval', () => {
       approve: async () => true,
     });
     expect(session.steps[0]!.approval).toBe('approved');
-    const model = { kind: 'openai', baseUrl: 'http://127.0.0.1:9/v1', model: 'stub' } as const;
+    const model = DONE_MODEL;
     const { runId } = await c.client.startSessionRun({
       session,
       upTo: 1,

@@ -4,27 +4,17 @@
  * and the run on screen is not stopped by it.
  */
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { STARTER_RUN } from '../agent/scripts/starter-run.ts';
 import { useNodeWasm } from '../platform/node-wasm.ts';
 import type { Session } from '../session/record.ts';
-import type { EngineClient, RunEvent } from './client.ts';
-import { connectInProcess } from './in-process.ts';
+import { connectRunClient } from '../../tests/support/run-client.ts';
 import { RUN_DEFAULTS } from './run-settings.ts';
-import { createTemplateSession } from './starter-session.ts';
 
 useNodeWasm();
 
-const open: EngineClient[] = [];
-afterEach(() => {
-  for (const c of open.splice(0)) c.dispose();
-});
-
-function connect(): EngineClient {
-  const { client } = connectInProcess(() => createTemplateSession());
-  open.push(client);
-  return client;
-}
+/** A client joined to a fresh host (the shared in-process one). */
+const connect = () => connectRunClient().client;
 
 const example = (name: string): Session =>
   JSON.parse(readFileSync(new URL(`../../examples/${name}.session.json`, import.meta.url), 'utf8')) as Session;
@@ -63,20 +53,17 @@ describe('replay-records', () => {
   });
 
   it('leaves the run on screen running', async () => {
-    const client = connect();
-    const events: RunEvent[] = [];
-    client.onRunEvent((_id, e) => events.push(e));
-    const info = await client.startRun({
+    const c = connectRunClient();
+    const info = await c.client.startRun({
       task: { kind: 'template', templateId: 'starter' },
       model: { kind: 'scripted', recordedId: STARTER_RUN.id },
       settings: { ...RUN_DEFAULTS, paceMs: 0 },
       paused: true,
     });
-    await client.replayRecords(example('drifted-edit'));
-    await client.controlRun(info.runId, 'resume');
-    await expect
-      .poll(() => events.find((e) => e.kind === 'ended'), { timeout: 30_000 })
-      .toMatchObject({ stop: { kind: 'done' } });
-    expect(events.filter((e) => e.kind === 'step')).toHaveLength(STARTER_RUN.outputs.length);
+    await c.client.replayRecords(example('drifted-edit'));
+    await c.client.controlRun(info.runId, 'resume');
+    await expect.poll(() => c.stop(info.runId), { timeout: 30_000 }).toMatchObject({ stop: { kind: 'done' } });
+    // The replay sent no run event of its own: every step the page got is the run's.
+    expect(c.events.filter((e) => e.event.kind === 'step')).toHaveLength(STARTER_RUN.outputs.length);
   });
 });

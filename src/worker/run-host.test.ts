@@ -5,7 +5,7 @@
  * captured workspace, dropped files through the jail, and WebLLM through a model worker host
  * with a stand-in backend.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MessageChannel } from 'node:worker_threads';
 import { ModelError } from '../agent/model.ts';
 import type { HostedModel } from '../agent/models/worker-host.ts';
@@ -13,17 +13,10 @@ import { serveModel } from './model-wire.ts';
 import { ScriptedModel } from '../agent/models/scripted.ts';
 import { STARTER_RUN } from '../agent/scripts/starter-run.ts';
 import { STARTER_TEMPLATE } from '../workspace/templates/index.ts';
-import type { EngineClient, RunConfig, RunEvent, RunSettings, StepRecord } from './client.ts';
-import { connectInProcess } from './in-process.ts';
+import type { RunConfig, RunSettings, StepRecord } from './client.ts';
+import { connectRunClient } from '../../tests/support/run-client.ts';
 import { RUN_DEFAULTS } from './run-settings.ts';
 import { ModelLink, type ModelPort } from './run-models.ts';
-import { createTemplateSession } from './starter-session.ts';
-import type { RunServices } from './run-host.ts';
-
-const open: EngineClient[] = [];
-afterEach(() => {
-  for (const c of open.splice(0)) c.dispose();
-});
 
 const SETTINGS: RunSettings = { ...RUN_DEFAULTS, paceMs: 0 };
 const SCRIPTED: RunConfig = {
@@ -32,41 +25,9 @@ const SCRIPTED: RunConfig = {
   settings: SETTINGS,
 };
 
-/** A client joined to a host with `services`, as the page is joined to the worker. */
-function connect(services: RunServices = {}): EngineClient {
-  const { client } = connectInProcess(() => createTemplateSession(), services);
-  open.push(client);
-  return client;
-}
-
-/** Every event of every run, and a way to wait for one. */
-function recorder(client: EngineClient) {
-  const events: { runId: number; event: RunEvent }[] = [];
-  const waiters: (() => void)[] = [];
-  client.onRunEvent((runId, event) => {
-    events.push({ runId, event });
-    for (const w of waiters.splice(0)) w();
-  });
-  const of = (runId: number) => events.filter((e) => e.runId === runId).map((e) => e.event);
-  async function until(what: string, cond: () => boolean, timeoutMs = 10_000): Promise<void> {
-    const end = Date.now() + timeoutMs;
-    while (!cond()) {
-      if (Date.now() > end)
-        throw new Error(`timed out waiting for ${what}; events: ${JSON.stringify(events.map((e) => e.event.kind))}`);
-      await new Promise<void>((resolve) => {
-        waiters.push(resolve);
-        setTimeout(resolve, 20);
-      });
-    }
-  }
-  const steps = (runId: number): StepRecord[] => of(runId).flatMap((e) => (e.kind === 'step' ? [e.record] : []));
-  const ended = (runId: number) => of(runId).find((e) => e.kind === 'ended');
-  return { of, until, steps, ended };
-}
-
 describe('run options', () => {
   it('offers the starter template, its recorded run, the WebLLM catalog and the defaults', async () => {
-    const client = connect();
+    const { client } = connectRunClient();
     const options = await client.runOptions();
     expect(options.templates.map((t) => [t.id, t.task])).toEqual([['starter', STARTER_TEMPLATE.task]]);
     expect(options.recorded).toEqual([
@@ -88,18 +49,18 @@ describe('run options', () => {
 
 describe('a scripted run of the starter task', () => {
   it('streams every step as an immutable record with its workspace change, then ends with done', async () => {
-    const client = connect();
-    const rec = recorder(client);
+    const rec = connectRunClient();
+    const { client } = rec;
     const info = await client.startRun(SCRIPTED);
     expect(info.model).toEqual({ label: `scripted: ${STARTER_RUN.title}`, scripted: true });
     expect(info.workspace).toMatchObject({ kind: 'template', id: 'starter', hash: STARTER_TEMPLATE.hash });
-    await rec.until('the end of the run', () => rec.ended(info.runId) !== undefined);
+    await rec.ended(info.runId);
 
     const kinds = rec.of(info.runId).map((e) => e.kind);
     expect(kinds[0]).toBe('phase');
     expect(kinds[1]).toBe('model');
     expect(kinds.at(-1)).toBe('ended');
-    expect(rec.ended(info.runId)).toMatchObject({ stop: { kind: 'done' } });
+    expect(rec.stop(info.runId)).toMatchObject({ stop: { kind: 'done' } });
 
     const steps = rec.steps(info.runId);
     expect(steps.map((r) => r.step.index)).toEqual([1, 2, 3, 4, 5, 6, 7]);
@@ -147,10 +108,10 @@ describe('a scripted run of the starter task', () => {
   });
 
   it('time travel: the tree and any file as they were at each step', async () => {
-    const client = connect();
-    const rec = recorder(client);
+    const rec = connectRunClient();
+    const { client } = rec;
     const info = await client.startRun(SCRIPTED);
-    await rec.until('the end of the run', () => rec.ended(info.runId) !== undefined);
+    await rec.ended(info.runId);
 
     const original = STARTER_TEMPLATE.files['src/strings.js']!;
     for (const [step, fixed] of [
@@ -182,8 +143,8 @@ describe('a scripted run of the starter task', () => {
 
 describe('run controls', () => {
   it('starts paused, walks one step per Step, and runs on after Resume', async () => {
-    const client = connect();
-    const rec = recorder(client);
+    const rec = connectRunClient();
+    const { client } = rec;
     const info = await client.startRun({ ...SCRIPTED, paused: true });
     await rec.until('the model', () => rec.of(info.runId).some((e) => e.kind === 'model'));
     expect(rec.of(info.runId)[0]).toEqual({ kind: 'phase', phase: 'paused' });
@@ -197,7 +158,7 @@ describe('run controls', () => {
       expect(rec.steps(info.runId)).toHaveLength(n);
     }
     await client.controlRun(info.runId, 'resume');
-    await rec.until('the end', () => rec.ended(info.runId) !== undefined);
+    await rec.ended(info.runId);
     expect(rec.steps(info.runId)).toHaveLength(7);
     expect(
       rec
@@ -208,8 +169,8 @@ describe('run controls', () => {
   });
 
   it('Pause holds the run before the next step; Stop ends it as stopped', async () => {
-    const client = connect();
-    const rec = recorder(client);
+    const rec = connectRunClient();
+    const { client } = rec;
     const info = await client.startRun({ ...SCRIPTED, settings: { ...SETTINGS, paceMs: 60 } });
     await rec.until('step 1', () => rec.steps(info.runId).length >= 1);
     await client.controlRun(info.runId, 'pause');
@@ -217,13 +178,13 @@ describe('run controls', () => {
     await new Promise((r) => setTimeout(r, 200));
     expect(rec.steps(info.runId)).toHaveLength(held);
     await client.controlRun(info.runId, 'stop');
-    await rec.until('the end', () => rec.ended(info.runId) !== undefined);
-    expect(rec.ended(info.runId)).toEqual({ kind: 'ended', stop: { kind: 'stopped' }, text: 'stopped by the user' });
+    await rec.ended(info.runId);
+    expect(rec.stop(info.runId)).toEqual({ kind: 'ended', stop: { kind: 'stopped' }, text: 'stopped by the user' });
   });
 
   it('the small tool set: the run offers only its tools, says so, and records it with the session', async () => {
-    const client = connect();
-    const rec = recorder(client);
+    const rec = connectRunClient();
+    const { client } = rec;
     const info = await client.startRun({ ...SCRIPTED, settings: { ...SETTINGS, toolSet: 'small', maxSteps: 1 } });
     expect(info.toolSet).toBe('small');
     expect([...info.tools].sort()).toEqual([
@@ -236,7 +197,7 @@ describe('run controls', () => {
       'ws_test',
       'ws_write',
     ]);
-    await rec.until('the end of the run', () => rec.ended(info.runId) !== undefined);
+    await rec.ended(info.runId);
     const header = rec.of(info.runId).flatMap((e) => (e.kind === 'session' ? [e.header] : []))[0]!;
     expect(header.settings.engine.tool_set).toBe('small');
     const full = await client.startRun({ ...SCRIPTED, paused: true });
@@ -245,13 +206,13 @@ describe('run controls', () => {
   });
 
   it('a new run stops the old one, whose id is then refused', async () => {
-    const client = connect();
-    const rec = recorder(client);
+    const rec = connectRunClient();
+    const { client } = rec;
     const first = await client.startRun({ ...SCRIPTED, paused: true });
     const second = await client.startRun(SCRIPTED);
     expect(second.runId).toBe(first.runId + 1);
-    await rec.until('the first run to end', () => rec.ended(first.runId) !== undefined);
-    expect(rec.ended(first.runId)).toEqual({ kind: 'ended', stop: { kind: 'stopped' }, text: 'stopped by the user' });
+    await rec.ended(first.runId);
+    expect(rec.stop(first.runId)).toEqual({ kind: 'ended', stop: { kind: 'stopped' }, text: 'stopped by the user' });
     await expect(client.runTree(first.runId, 0)).rejects.toThrow(
       `Run ${first.runId} is no longer kept: only the latest run is. Start a new run.`,
     );
@@ -263,7 +224,7 @@ describe('run controls', () => {
     ['a temperature above 2', { temperature: 3 }, /temperature/],
     ['a tool set that does not exist', { toolSet: 'tiny' }, /toolSet/],
   ])('refuses settings with %s, naming the field', async (_label, patch, field) => {
-    const client = connect();
+    const { client } = connectRunClient();
     const err = await client
       .startRun({ ...SCRIPTED, settings: { ...SETTINGS, ...patch } as RunSettings })
       .catch((e: unknown) => e as Error);
@@ -278,14 +239,14 @@ describe('approvals: ask', () => {
     [true, 'approved', true],
     [false, 'denied', false],
   ])('answering %s: the edit is %s and the file follows', async (answer, outcome, changed) => {
-    const client = connect();
-    const rec = recorder(client);
+    const rec = connectRunClient();
+    const { client } = rec;
     const info = await client.startRun({ ...SCRIPTED, settings: { ...SETTINGS, approval: 'ask' } });
     await rec.until('the approval question', () => rec.of(info.runId).some((e) => e.kind === 'approval' && e.ask));
     const asked = rec.of(info.runId).find((e) => e.kind === 'approval' && e.ask);
     expect(asked).toMatchObject({ ask: { id: 1, step: 5, tool: 'ws_edit', reason: 'writes' } });
     await client.answerApproval(info.runId, 1, answer);
-    await rec.until('the end', () => rec.ended(info.runId) !== undefined);
+    await rec.ended(info.runId);
     const edit = rec.steps(info.runId)[4]!;
     expect(edit.step.approval).toBe(outcome);
     expect(edit.changes.length > 0).toBe(changed);
@@ -295,25 +256,25 @@ describe('approvals: ask', () => {
   });
 
   it('Stop declines an open question and ends the run', async () => {
-    const client = connect();
-    const rec = recorder(client);
+    const rec = connectRunClient();
+    const { client } = rec;
     const info = await client.startRun({ ...SCRIPTED, settings: { ...SETTINGS, approval: 'ask' } });
     await rec.until('the approval question', () => rec.of(info.runId).some((e) => e.kind === 'approval' && e.ask));
     await client.controlRun(info.runId, 'stop');
-    await rec.until('the end', () => rec.ended(info.runId) !== undefined);
+    await rec.ended(info.runId);
     expect(
       rec
         .of(info.runId)
         .filter((e) => e.kind === 'approval')
         .at(-1),
     ).toEqual({ kind: 'approval', ask: null });
-    expect(rec.ended(info.runId)).toEqual({ kind: 'ended', stop: { kind: 'stopped' }, text: 'stopped by the user' });
+    expect(rec.stop(info.runId)).toEqual({ kind: 'ended', stop: { kind: 'stopped' }, text: 'stopped by the user' });
   });
 });
 
 describe('dropped files', () => {
   it('every path goes through the jail; refused ones are reported and left out', async () => {
-    const client = connect();
+    const { client } = connectRunClient();
     expect(await client.checkPaths(['src/a.js', './b.js', '../evil.js', '.slmcode/hooks.json'])).toEqual([
       { path: 'src/a.js', stored: 'src/a.js' },
       { path: './b.js', stored: 'b.js' },
@@ -323,7 +284,7 @@ describe('dropped files', () => {
   });
 
   it('a run on dropped files seeds only what the jail accepts', async () => {
-    const client = connect();
+    const { client } = connectRunClient();
     const files = { 'src/a.js': 'export const a = 1;\n', '../evil.js': 'x', '.slmcode/hooks.json': '{}' };
     const model = { kind: 'openai', baseUrl: 'http://127.0.0.1:9', model: 'm' } as const;
     const info = await client.startRun({
@@ -362,7 +323,7 @@ describe('dropped files', () => {
       /None of the dropped files/,
     ],
   ])('refuses %s', async (_label, config, message) => {
-    const client = connect();
+    const { client } = connectRunClient();
     await expect(client.startRun({ ...(config as unknown as RunConfig), settings: SETTINGS })).rejects.toThrow(message);
   });
 });
@@ -405,14 +366,14 @@ describe('models', () => {
         terminate: () => port2.close(),
       } satisfies ModelPort;
     });
-    const client = connect({ webllm: link });
-    const rec = recorder(client);
+    const rec = connectRunClient({ webllm: link });
+    const { client } = rec;
     const info = await client.startRun({
       ...SCRIPTED,
       model: { kind: 'webllm', modelId: 'Qwen2.5-Coder-1.5B-Instruct-q4f16_1-MLC' },
     });
     expect(info.model).toEqual({ label: 'WebLLM Qwen2.5-Coder 1.5B', scripted: false });
-    await rec.until('the end', () => rec.ended(info.runId) !== undefined);
+    await rec.ended(info.runId);
     const events = rec.of(info.runId);
     expect(events.find((e) => e.kind === 'loading')).toMatchObject({
       progress: { progress: 0.5, loadedBytes: 400 * 2 ** 20 },
@@ -421,16 +382,16 @@ describe('models', () => {
       kind: 'model',
       id: 'webllm:Qwen2.5-Coder-1.5B-Instruct-q4f16_1-MLC',
     });
-    expect(rec.ended(info.runId)).toMatchObject({ stop: { kind: 'done', summary: 'nothing to do' } });
+    expect(rec.stop(info.runId)).toMatchObject({ stop: { kind: 'done', summary: 'nothing to do' } });
     port1.close();
   });
 
   it('WebLLM without a model worker ends the run with a reason and the other choices', async () => {
-    const client = connect();
-    const rec = recorder(client);
+    const rec = connectRunClient();
+    const { client } = rec;
     const info = await client.startRun({ ...SCRIPTED, model: { kind: 'webllm', modelId: 'x' } });
-    await rec.until('the end', () => rec.ended(info.runId) !== undefined);
-    expect(rec.ended(info.runId)).toMatchObject({
+    await rec.ended(info.runId);
+    expect(rec.stop(info.runId)).toMatchObject({
       stop: { kind: 'model-error', message: expect.stringContaining('pick the scripted model or an endpoint') },
     });
     await expect(client.webllmCache()).rejects.toThrow(/WebLLM needs the model worker/);
@@ -455,7 +416,7 @@ describe('models', () => {
       { ok: false, message: expect.stringContaining('does not allow requests from this page (CORS)') },
     ],
   ])('probe-endpoint: %s', async (_label, fetchImpl, expected) => {
-    const client = connect({ fetch: fetchImpl as typeof fetch });
+    const { client } = connectRunClient({ fetch: fetchImpl as typeof fetch });
     expect(await client.probeEndpoint('http://127.0.0.1:11434', 'k')).toEqual(expected);
   });
 });

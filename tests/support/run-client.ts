@@ -52,5 +52,15 @@ export function connectRunClient(services: RunServices = {}) {
   }
   const verdicts = (runId: number) => of(runId).flatMap((e) => (e.kind === 'verdict' ? [e.verdict] : []));
   const stop = (runId: number) => of(runId).flatMap((e) => (e.kind === 'ended' ? [e] : []))[0];
-  return { client, of, steps, until, ended, session, verdicts, stop };
+  return {
+    client,
+    events: events as readonly { runId: number; event: RunEvent }[],
+    of,
+    steps,
+    until,
+    ended,
+    session,
+    verdicts,
+    stop,
+  };
 }
