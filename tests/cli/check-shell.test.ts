@@ -1,13 +1,14 @@
 /**
  * `slm check-shell`: one JSON line out per JSON line in, in order; malformed lines get a refuse
- * line saying what was wrong and the run goes on. In process through checkShellCommand, and once
- * through the real CLI as other checks run it.
+ * line saying what was wrong and the run goes on. In process through checkShellCommand, and
+ * through the real CLI as other checks run it: one process for a batch of lines (the contract
+ * answers every line in order), each given `cliTimeout` (a real process is slow under load).
  */
 import { PassThrough } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useNodeWasm } from '../support/node-wasm.ts';
 import { checkShellCommand } from '../../src/cli/commands/check-shell.ts';
-import { runCli } from './cli-process.ts';
+import { cliTimeout, runCli } from './cli-process.ts';
 
 interface Answer {
   decision: string;
@@ -74,23 +75,31 @@ describe('slm check-shell', () => {
     expect(answers[1]!.decision).toBe('allow');
   });
 
-  it('runs as `slm check-shell` through the real CLI', async () => {
-    const r = await runCli(
-      ['check-shell'],
-      `${JSON.stringify({ cmd: 'git status' })}\n{oops\n${JSON.stringify({ cmd: 'rm -rf /' })}\n`,
-    );
-    expect(r.code).toBe(0);
-    const answers = r.stdout
-      .trimEnd()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Answer);
-    expect(answers.map((a) => a.decision)).toEqual(['allow', 'refuse', 'refuse']);
-    expect(answers[1]!.rule).toBe('bad-input');
-  });
+  it(
+    'runs as `slm check-shell` through the real CLI',
+    async () => {
+      const r = await runCli(
+        ['check-shell'],
+        `${JSON.stringify({ cmd: 'git status' })}\n{oops\n${JSON.stringify({ cmd: 'rm -rf /' })}\n`,
+      );
+      expect(r.code).toBe(0);
+      const answers = r.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Answer);
+      expect(answers.map((a) => a.decision)).toEqual(['allow', 'refuse', 'refuse']);
+      expect(answers[1]!.rule).toBe('bad-input');
+    },
+    cliTimeout(1),
+  );
 
-  it('refuses arguments: the commands come on stdin', async () => {
-    const r = await runCli(['check-shell', 'ls'], '');
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('takes no arguments');
-  });
+  it(
+    'refuses arguments: the commands come on stdin',
+    async () => {
+      const r = await runCli(['check-shell', 'ls'], '');
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('takes no arguments');
+    },
+    cliTimeout(1),
+  );
 });

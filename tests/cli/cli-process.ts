@@ -20,8 +20,26 @@ function spawnCli(args: readonly string[], env?: NodeJS.ProcessEnv): ChildProces
   return spawn(TSX, [MAIN, ...args], { cwd: REPO, stdio: 'pipe', ...(env && { env }) });
 }
 
+/**
+ * How long one real CLI process may take in a test. Each starts tsx, which loads the whole CLI
+ * before any work (2–3 s on the shared 2-core machine at load 8), then does the command's work:
+ * 2–11 s a process there in all (check-shell's first answer waits for tree-sitter's bash
+ * grammar; a replay runs its steps again). Vitest's 30 s default is too near that under load,
+ * so a test gives each process it starts this long (`cliTimeout`).
+ */
+export const CLI_PROCESS_MS = 45_000;
+
+/** A process slower than this is named on the test's output with why, so a slow run can be told from a hung one. */
+const SLOW_CLI_MS = 15_000;
+
+/** The timeout of a test that starts `processes` CLI processes one after another. */
+export function cliTimeout(processes: number): number {
+  return processes * CLI_PROCESS_MS;
+}
+
 /** Runs `slm ARGS` to completion with `input` on stdin (and `env` instead of this process's environment). */
 export function runCli(args: readonly string[], input = '', env?: NodeJS.ProcessEnv): Promise<CliRun> {
+  const started = performance.now();
   const child = spawnCli(args, env);
   let stdout = '';
   let stderr = '';
@@ -30,7 +48,14 @@ export function runCli(args: readonly string[], input = '', env?: NodeJS.Process
   child.stdin.end(input);
   return new Promise((done, fail) => {
     child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
+    child.on('close', (code) => {
+      const ms = performance.now() - started;
+      if (ms > SLOW_CLI_MS)
+        console.warn(
+          `slm ${args[0] ?? ''} took ${(ms / 1000).toFixed(1)} s: a real CLI process starts tsx and loads the whole CLI before its work, and a loaded machine slows both; a test allows ${CLI_PROCESS_MS / 1000} s a process (cliTimeout).`,
+        );
+      done({ code, stdout, stderr });
+    });
   });
 }
 

@@ -7,7 +7,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, envWithoutBwrap, runCli, tempRoot } from '../cli/cli-process.ts';
+import { cleanup, cliTimeout, envWithoutBwrap, runCli, tempRoot } from '../cli/cli-process.ts';
 import { probeHostSandbox } from '../../src/workspace/node/host-sandbox.ts';
 
 const sandboxed = 'kind' in (await probeHostSandbox());
@@ -26,7 +26,8 @@ beforeAll(async () => {
 });
 afterAll(cleanup);
 
-describe('slm replay', () => {
+// Every test starts one real CLI process (two for run → replay), each allowed CLI_PROCESS_MS.
+describe('slm replay', { timeout: cliTimeout(1) }, () => {
   it('verifies a session file: exit 0 and the ✓ verdict', async () => {
     const r = await runCli(['replay', example]);
     expect(r.stderr).toBe('');
@@ -95,32 +96,40 @@ describe('slm replay', () => {
   });
 });
 
-describe('slm replay of a session whose steps ran tests (the loops-and-stalls lesson)', () => {
-  const lesson = 'lessons/loops-and-stalls.session.json';
-
-  it.skipIf(!sandboxed)(
-    'runs its commands again inside the OS sandbox, headless: exit 0 and the ✓ verdict',
-    async () => {
-      const r = await runCli(['replay', lesson]);
-      expect(r.stderr).toBe('');
-      expect(r.stdout).toMatch(
-        /^✓ reproduced: 8 steps on the memory backend( \(Node v[\d.]+\))? in \d+ ms, every result and workspace matches the record\n$/,
+describe(
+  'slm replay of a session whose steps ran tests (the loops-and-stalls lesson)',
+  { timeout: cliTimeout(1) },
+  () => {
+    const lesson = 'lessons/loops-and-stalls.session.json';
+    if (!sandboxed)
+      console.info(
+        'replay-cli: skips the sandboxed replay of loops-and-stalls: bubblewrap cannot run on this machine.',
       );
-      expect(r.code).toBe(0);
-    },
-  );
 
-  it('where bubblewrap cannot run, runs none of them, says so, and exits 1 at the first test run', async () => {
-    const r = await runCli(['replay', lesson], '', await envWithoutBwrap());
-    expect(r.stderr).toMatch(
-      /^slm replay: this session's commands were not run: the OS sandbox \(bubblewrap\) cannot run here — bwrap is not installed .*Install bubblewrap/,
+    it.skipIf(!sandboxed)(
+      'runs its commands again inside the OS sandbox, headless: exit 0 and the ✓ verdict',
+      async () => {
+        const r = await runCli(['replay', lesson]);
+        expect(r.stderr).toBe('');
+        expect(r.stdout).toMatch(
+          /^✓ reproduced: 8 steps on the memory backend( \(Node v[\d.]+\))? in \d+ ms, every result and workspace matches the record\n$/,
+        );
+        expect(r.code).toBe(0);
+      },
     );
-    expect(r.stdout).toMatch(/^✗ diverged at step 1 \(shell\): .*this replay's workspace runs no commands/);
-    expect(r.code).toBe(1);
-  });
-});
 
-describe('slm run --out → slm replay', () => {
+    it('where bubblewrap cannot run, runs none of them, says so, and exits 1 at the first test run', async () => {
+      const r = await runCli(['replay', lesson], '', await envWithoutBwrap());
+      expect(r.stderr).toMatch(
+        /^slm replay: this session's commands were not run: the OS sandbox \(bubblewrap\) cannot run here — bwrap is not installed .*Install bubblewrap/,
+      );
+      expect(r.stdout).toMatch(/^✗ diverged at step 1 \(shell\): .*this replay's workspace runs no commands/);
+      expect(r.code).toBe(1);
+    });
+  },
+);
+
+describe('slm run --out → slm replay', { timeout: cliTimeout(2) }, () => {
   it('a recorded headless run on the Node backend verifies in memory', async () => {
     const root = join(dir, 'project');
     await mkdir(join(root, 'src'), { recursive: true });
