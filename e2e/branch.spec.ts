@@ -3,8 +3,11 @@
  * from a read") is opened, step 3's raw output is edited (the pasted gutter taken off its first
  * line), and the run continues with the rest of the recorded outputs as a new session; that
  * session says where it branched, keeps itself in "Your sessions", and opens the split view
- * against the lesson on the branch point, where steps 1–2 are the same and step 3 differs.
+ * against the lesson on the branch point, where steps 1–2 are the same and step 3 differs. A
+ * branch saved before its run reached the edited step opens — from a file and from "Your
+ * sessions" — replays what it holds and says so.
  */
+import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, screenshot, test } from './console.ts';
 
@@ -57,4 +60,40 @@ test('edit step 3 of a lesson, continue with the scripted rest, compare with the
   await expect(page.getByTestId('compare-step-left')).toContainText('Edit refused');
   await expect(page.getByTestId('compare-step-right')).toContainText('edited src/numbers.js');
   await screenshot(page, 'branch-03-compare');
+});
+
+test('a branch saved before it reached its edited step opens from a file and from the list, and says so', async ({
+  page,
+  problems: _problems,
+}) => {
+  const lesson = JSON.parse(readFileSync('lessons/copying-from-a-read.session.json', 'utf8')) as {
+    steps: unknown[];
+  };
+  // What a branch at step 3 holds when it was saved after step 2 (a reload during its replay).
+  const short = {
+    ...lesson,
+    title: 'A branch cut before its edit',
+    steps: lesson.steps.slice(0, 2),
+    branch: { parentHash: '0123456789ab', parentId: 'lesson:copying-from-a-read', step: 3 },
+  };
+  const says = async () => {
+    await expect(page.getByTestId('replay-verdict')).toContainText('✓ Reproduced');
+    await expect(timeline(page).getByRole('option')).toHaveCount(2);
+    await expect(page.getByTestId('branch-of')).toHaveText('✎ Branch: step 3 edited (not reached)');
+    await expect(page.getByTestId('branch-short')).toContainText(
+      'Saved before it reached its edited step: it holds steps 1–2 of the original, replayed before step 3',
+    );
+  };
+  await page.goto('/');
+  await page.getByTestId('session-file-input').setInputFiles({
+    name: 'short-branch.session.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(short)),
+  });
+  await says();
+  await screenshot(page, 'branch-04-short');
+
+  await page.getByRole('link', { name: 'Start' }).click();
+  await page.getByRole('button', { name: 'Open A branch cut before its edit' }).click();
+  await says();
 });
