@@ -188,13 +188,18 @@ test('a reload in the middle of a run loses no step and offers to continue', asy
   await expect(timeline(page).getByRole('option')).toHaveCount(7);
   await expect(checks(page)).toHaveCount(2);
   await expect(page.getByTestId('saved-steps')).toHaveAttribute('data-saved', '7');
+  const cutNote = 'Cut short by a reload after step 2, and continued from there';
+  await expect(page.getByTestId('cut-short-note')).toContainText(cutNote);
 
-  // The same saved entry now holds the whole run.
+  // The same saved entry now holds the whole run, and still says which part the reload cut short.
   await page.getByRole('link', { name: 'Start' }).click();
   const saved = page.getByTestId('saved-sessions').getByRole('listitem');
   await expect(saved).toHaveCount(1);
   await expect(saved).toContainText('7 steps');
   await expect(saved).toContainText('finished with done');
+  await saved.getByRole('button', { name: /^Open / }).click();
+  await expect(verdict(page)).toHaveText('✓ Reproduced: all 7 replayed steps match the record');
+  await expect(page.getByTestId('cut-short-note')).toContainText(cutNote);
 });
 
 test('export, then import by the file picker and by dropping the file on the start screen', async ({
