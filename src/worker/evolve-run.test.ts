@@ -4,14 +4,13 @@
  * records that format, and leaves the table updated for the next run; a replay of a recorded
  * session recommends the recorded format and leaves the table as it was.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EditFormatBandit, type BanditTable, type EditFormat } from '../agent/evolve.ts';
 import { STARTER_RUN } from '../agent/scripts/starter-run.ts';
-import type { EngineClient, RunConfig, RunEvent, Session, SessionHeader, StepRecord } from './client.ts';
+import type { RunConfig, Session, SessionHeader } from './client.ts';
 import { MemoryBanditStore } from './evolve-store.ts';
-import { connectInProcess } from './in-process.ts';
+import { connectRunClient } from '../../tests/support/run-client.ts';
 import { RUN_DEFAULTS } from './run-settings.ts';
-import { createTemplateSession } from './starter-session.ts';
 
 const SETTINGS = { ...RUN_DEFAULTS, paceMs: 0 };
 const SCRIPTED: RunConfig = {
@@ -23,37 +22,15 @@ const SCRIPTED: RunConfig = {
 const KEY = { family: 'scripted', language: 'javascript' } as const;
 const ADVICE_LINE = /^Preferred edit format: (.*)$/m;
 
-const open: EngineClient[] = [];
-afterEach(() => {
-  for (const c of open.splice(0)) c.dispose();
-});
-
-/** A client whose worker keeps the bandit's table in `store`, and the events of its runs. */
+/** The shared in-process client, whose worker keeps the bandit's table in `store`, with the header and advice of a run. */
 function connect(store: MemoryBanditStore) {
-  const { client } = connectInProcess(() => createTemplateSession(), { bandits: store });
-  open.push(client);
-  const events: { runId: number; event: RunEvent }[] = [];
-  client.onRunEvent((runId, event) => void events.push({ runId, event }));
-  const of = (runId: number) => events.filter((e) => e.runId === runId).map((e) => e.event);
-  async function ended(runId: number): Promise<void> {
-    const end = Date.now() + 10_000;
-    while (!of(runId).some((e) => e.kind === 'ended')) {
-      if (Date.now() > end)
-        throw new Error(
-          `run ${runId} did not end; events: ${of(runId)
-            .map((e) => e.kind)
-            .join(', ')}`,
-        );
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  }
-  const steps = (runId: number): StepRecord[] => of(runId).flatMap((e) => (e.kind === 'step' ? [e.record] : []));
+  const c = connectRunClient({ bandits: store });
   const header = (runId: number): SessionHeader =>
-    of(runId).flatMap((e) => (e.kind === 'session' ? [e.header] : []))[0]!;
+    c.of(runId).flatMap((e) => (e.kind === 'session' ? [e.header] : []))[0]!;
   /** The line of the system prompt that recommends a format, or null when none does. */
   const advice = (runId: number): string | null =>
-    ADVICE_LINE.exec(steps(runId)[0]!.step.messages[0]!.content)?.[1] ?? null;
-  return { client, ended, steps, header, advice };
+    ADVICE_LINE.exec(c.steps(runId)[0]!.step.messages[0]!.content)?.[1] ?? null;
+  return { ...c, header, advice };
 }
 
 /** A table whose row for KEY makes `favoured` all but certain to be chosen. */
