@@ -101,7 +101,7 @@ export function branchShortOf(session: Session): { readonly held: number; readon
 /** What a person reads of a branch saved before it reached its edited step. */
 export function branchShortText(short: { readonly held: number; readonly step: number }): string {
   const held = short.held === 0 ? 'no step' : short.held === 1 ? 'step 1' : `steps 1–${short.held}`;
-  return `Saved before it reached its edited step: it holds ${held} of the original, replayed before step ${short.step}, whose edited output never ran and is not in the record. Continue from step ${short.held} to go on with a model, or branch the original again at step ${short.step}.`;
+  return `Saved before it reached its edited step: it holds ${held} of the original, replayed before step ${short.step}, whose edited output never ran and is not in the record. To go on with a model, pick step ${short.held} and press "Continue from here"; to make the edit, branch the original at step ${short.step} again.`;
 }
 
 /** One line for people: `Branched from step 3 of a session (a1b2c3d4e5f6), its output there edited.` */

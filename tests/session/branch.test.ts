@@ -107,7 +107,10 @@ describe('a branch point in a record', () => {
       /^Saved before it reached its edited step: it holds step 1 of the original, replayed before step 2,/,
     ],
     [{ held: 3, step: 5 }, /it holds steps 1–3 of the original, replayed before step 5, whose edited output never ran/],
-    [{ held: 3, step: 5 }, /Continue from step 3 to go on with a model, or branch the original again at step 5\.$/],
+    [
+      { held: 3, step: 5 },
+      /pick step 3 and press "Continue from here"; to make the edit, branch the original at step 5 again\.$/,
+    ],
   ])('says what a short branch holds and what to do: %j', (short, text) => {
     expect(branchShortText(short)).toMatch(text);
   });
