@@ -84,7 +84,22 @@ const agentText = fc.oneof(
   fc
     .array(
       fc.oneof(
-        fc.constantFrom('  ', '\n', '\n\n', '\t', ' ', "'s", "'LL", '=>', '{', '});', '<think>', '<|im_end|>'),
+        fc.constantFrom(
+          '  ',
+          '\n',
+          '\n\n',
+          '\t',
+          ' ',
+          "'s",
+          "'LL",
+          '=>',
+          '{',
+          '});',
+          '<think>',
+          '<|im_end|>',
+          '<|fim_prefix|>',
+          '</s>',
+        ),
         fc.stringMatching(/^[A-Za-z_]{1,12}$/),
         fc.stringMatching(/^\d{1,7}$/),
       ),

@@ -10,8 +10,9 @@
  *   its own is never split by the merges). A file with another pre-tokenizer, or a SentencePiece
  *   vocabulary, gets no counter: its budget stays an estimate, calibrated from the reported usage.
  * - User-defined tokens (`<think>`, `<tool_call>` …) are one token wherever they occur, as
- *   llama.cpp reads them even in plain text; control tokens (`<|im_start|>`) in a message's text
- *   are read as plain text, as the Node engine counts them.
+ *   llama.cpp reads them even in plain text; control tokens (`<|im_start|>`, and user-defined ones
+ *   spelled `<|…|>`, which llama.cpp makes control tokens) in a message's text are read as plain
+ *   text, as the Node engine counts them.
  */
 import { z } from 'zod';
 import { metaString, type GgufHeader } from './gguf-header.ts';
@@ -62,8 +63,9 @@ export function bpeVocabulary(h: GgufHeader): BpeVocabulary | undefined {
   const types = h.meta.get('tokenizer.ggml.token_type');
   if (!pre || !Array.isArray(tokens) || !Array.isArray(merges)) return undefined;
   if (!tokens.every((t) => typeof t === 'string') || !merges.every((m) => typeof m === 'string')) return undefined;
+  // llama.cpp reads a user-defined token spelled `<|…|>` (Qwen's FIM markers) as a control token.
   const userDefined = Array.isArray(types)
-    ? (tokens as string[]).filter((t, i) => types[i] === USER_DEFINED && t.length > 0)
+    ? (tokens as string[]).filter((t, i) => types[i] === USER_DEFINED && t.length > 0 && !/^<\|.*\|>$/.test(t))
     : [];
   return { pre, tokens: tokens as string[], merges: merges as string[], userDefined };
 }
