@@ -14,7 +14,8 @@
  *   conversation so far and reads only its new tokens.
  * - The budget counts in the file's own tokens where its vocabulary allows (bpe-counter.ts): the
  *   vocabulary goes back with the loaded model, with the chat template's overhead as llama.cpp
- *   counted it on two probe conversations at load.
+ *   counted it on two probe conversations at load (a template that refuses them leaves the
+ *   budget calibrated from the reported usage).
  * - Downloads are resumable (gguf-download.ts) and kept in the origin's private file system
  *   through wllama's cache; a file picked from disk is read in place.
  */
@@ -120,7 +121,8 @@ async function loadGguf(req: LoadRequest, onProgress: (p: LoadProgress) => void)
  * The file's tokenizer for the budget, when its vocabulary is one bpe-counter.ts applies: the
  * vocabulary, and its chat template's tokens per message and per prompt as llama.cpp renders and
  * counts them (two probe conversations answered with one token each; their prompt sizes are what
- * llama.cpp read). Undefined for another vocabulary, or when llama.cpp reports no prompt size.
+ * llama.cpp read). Undefined for another vocabulary, or when llama.cpp reports no prompt size or
+ * refuses a probe.
  */
 async function wireTokenizer(
   header: GgufHeader,
@@ -130,8 +132,16 @@ async function wireTokenizer(
   if (!vocabulary) return undefined;
   const read = async (messages: readonly ChatMessage[]) =>
     (await ask(messages, { seed: 0, temperature: 0, maxTokens: 1 })).usage?.promptTokens;
-  const one = await read(TEMPLATE_PROBES.one);
-  const two = await read(TEMPLATE_PROBES.two);
+  let one: number | undefined;
+  let two: number | undefined;
+  try {
+    one = await read(TEMPLATE_PROBES.one);
+    two = await read(TEMPLATE_PROBES.two);
+  } catch {
+    // A template that refuses the probes: the budget is calibrated, and the run's own first
+    // request says what the engine refuses.
+    return undefined;
+  }
   if (one === undefined || two === undefined) return undefined;
   return { vocabulary, ...templateOverhead(one, two, bpeCounter(vocabulary)) };
 }
