@@ -6,7 +6,8 @@
  * parts are the real tokens node-llama-cpp counts over the same file in the step-1 prompt rebuilt
  * here from the saved session with the loop's own builders (the record keeps no messages). The
  * engines differ by one token once per prompt: node-llama-cpp's ChatML wrapper starts with a
- * begin-of-text token the file does not ask for, and llama.cpp's own template does not.
+ * begin-of-text token the file does not ask for, and llama.cpp's own template does not. Steps 2
+ * and 3, with the history, are budgeted at what llama.cpp in the tab read too.
  */
 import { toolSpecs } from '../src/agent/call-schema.ts';
 import { buildContext } from '../src/agent/context.ts';
@@ -71,9 +72,12 @@ function barParts(label: string): Record<string, number> {
   return Object.fromEntries(parts.split(', ').map((p) => [p.replace(/ \d+$/, ''), Number(/\d+$/.exec(p)?.[0])]));
 }
 
+/** Steps run: step 1 is compared with Node; the later ones, with history, with what the tab's llama.cpp read. */
+const STEPS = 3;
+
 const run = needsNodeLlamaCpp('llama.cpp in the tab against llama.cpp in Node');
 
-test('llama.cpp in the tab budgets step 1 in real Qwen tokens: "counted", equal to what it read, its texts counted as llama.cpp in Node counts them', async ({
+test('llama.cpp in the tab budgets in real Qwen tokens: "counted", equal to what it read at every step, step 1\'s texts counted as llama.cpp in Node counts them', async ({
   page,
   problems: _problems,
 }) => {
@@ -83,7 +87,7 @@ test('llama.cpp in the tab budgets step 1 in real Qwen tokens: "counted", equal 
   const file = await testModelFile({ vocabulary: 'qwen' });
   await page.goto('/');
   await page.getByRole('radio', { name: /llama\.cpp in this tab/ }).check();
-  await page.getByLabel('Max steps').fill('1');
+  await page.getByLabel('Max steps').fill(String(STEPS));
   await page.getByLabel('A .gguf file on this computer').check();
   await page.getByTestId('gguf-file').setInputFiles(file);
   await expect(page.getByTestId('gguf-header')).toContainText('trained on');
@@ -99,6 +103,23 @@ test('llama.cpp in the tab budgets step 1 in real Qwen tokens: "counted", equal 
   const tab = barParts((await page.getByTestId('budget-bar').getAttribute('aria-label')) ?? '');
   await page.getByTestId('budget-bar').scrollIntoViewIfNeeded();
   await screenshot(page, '41b-llamacpp-budget-counted');
+  // Every later step too: its budget, history included, is what llama.cpp in the tab read.
+  const later: { step: number; budget: number; read: number }[] = [];
+  for (let i = 2; i <= STEPS; i++) {
+    await page
+      .getByRole('listbox', { name: 'Steps' })
+      .getByRole('option')
+      .filter({ hasText: `#${i}` })
+      .click();
+    await expect(counting).toHaveText('counted');
+    const text = await counting.locator('xpath=..').innerText();
+    const budget = Number(/(\d+) of \d+ tokens used by the prompt/.exec(text)?.[1]);
+    const read = Number(/The model reported (\d+) prompt/.exec(text)?.[1]);
+    later.push({ step: i, budget, read });
+  }
+  console.log(`later steps: ${JSON.stringify(later)}`);
+  expect(later.map((l) => l.budget)).toEqual(later.map((l) => l.read));
+  expect(later.every((l) => l.budget > used)).toBe(true);
 
   const { loadGgufNode } = await import('../src/agent/models/gguf-node.ts');
   let node: GgufNodeModel | undefined;
