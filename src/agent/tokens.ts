@@ -19,6 +19,37 @@ export function countMessages(c: TokenCounter, messages: readonly ChatMessage[])
 }
 
 /**
+ * The two conversations a chat template's overhead is read off: `one` is a system and a user
+ * message, `two` adds a reply and another user message; each is rendered with the reply's header.
+ */
+export const TEMPLATE_PROBES = {
+  one: [
+    { role: 'system', content: 'a' },
+    { role: 'user', content: 'b' },
+  ],
+  two: [
+    { role: 'system', content: 'a' },
+    { role: 'user', content: 'b' },
+    { role: 'assistant', content: 'c' },
+    { role: 'user', content: 'd' },
+  ],
+} as const satisfies Record<string, readonly ChatMessage[]>;
+
+/**
+ * The template's tokens per message and once per prompt, from the rendered sizes of the two
+ * probes (`one`, `two`) and the tokens of a text alone: what the probes hold beyond their texts.
+ */
+export function templateOverhead(
+  one: number,
+  two: number,
+  text: (s: string) => number,
+): { perMessage: number; perPrompt: number } {
+  const perMessage = Math.max(0, Math.ceil((two - one - text('c') - text('d')) / 2));
+  const perPrompt = Math.max(0, one - text('a') - text('b') - 2 * perMessage);
+  return { perMessage, perPrompt };
+}
+
+/**
  * A conservative count. Real vocabularies read the bundled sessions' texts at 2.3 (Phi-3.5's 32k
  * vocabulary on numbered `ws_read` lines) to 3.5 ASCII characters a token, and Qwen's splits
  * every digit: so a digit is a token, other ASCII 2.2 characters a token, and a character outside

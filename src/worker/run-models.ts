@@ -6,7 +6,7 @@
  * shows, and the start screen's model look-ups: an endpoint's model list, WebLLM's cache and
  * llama.cpp's cached files.
  */
-import { toModelError, type Model } from '../agent/model.ts';
+import { ModelError, type Model } from '../agent/model.ts';
 import { CATALOG } from '../agent/models/catalog.ts';
 import { ggufFileName, GGUF_CATALOG } from '../agent/models/gguf-catalog.ts';
 import { timedModel, type StepSpeed } from '../agent/models/step-speed.ts';
@@ -98,9 +98,16 @@ export class ModelLink {
     const key = loadKey(req);
     if (this.#loaded?.key === key) return this.#loaded.model;
     this.#loaded = null;
-    const model = await this.#call((c) => c.load(req, onProgress));
+    const model = this.#guarded(await this.#call((c) => c.load(req, onProgress)));
     this.#loaded = { modelId: req.modelId, key, model };
     return model;
+  }
+
+  /** `model` with its completions ended by the death of the worker that holds it, as every request to that worker is. */
+  #guarded(model: Model): Model {
+    const crashed = this.#worker?.crashed;
+    if (!crashed) return model;
+    return { ...model, complete: (messages, o) => Promise.race([model.complete(messages, o), crashed]) };
   }
 
   /** Every model file in the worker's cache (llama.cpp). */
@@ -145,10 +152,9 @@ export class ModelLink {
         this.#loaded = null;
       }
       fail(
-        toModelError(
-          new Error(
-            `the model worker stopped (${message || 'its script failed to load'}); try again, or pick another model`,
-          ),
+        new ModelError(
+          'load',
+          `The model worker stopped (${message || 'its script failed to load'}), so the model is gone from this tab; run again to load it in a new worker, or pick a smaller model if it ran out of memory.`,
         ),
       );
     });

@@ -50,6 +50,7 @@ import {
 import { contextError } from './context-errors.ts';
 import { modelFamily } from './catalog.ts';
 import { GgufFormatError, metaString, readGgufHeader, trainedContext, trainedContextKey } from './gguf-header.ts';
+import { TEMPLATE_PROBES, templateOverhead } from '../tokens.ts';
 import { bannedTokenIds } from './utf8-bans.ts';
 
 export interface GgufNodeOptions {
@@ -287,21 +288,9 @@ function history(messages: readonly ChatMessage[]): ChatHistoryItem[] {
  */
 function templateCounter(model: LlamaModel, chat: LlamaChat): TokenCounter {
   const text = (s: string) => (s ? model.tokenize(s, false).length : 0);
-  const rendered = (items: ChatHistoryItem[]) =>
-    chat.chatWrapper.generateContextState({ chatHistory: items }).contextText.tokenize(model.tokenizer).length;
-  const one = rendered([
-    { type: 'system', text: 'a' },
-    { type: 'user', text: 'b' },
-    { type: 'model', response: [] },
-  ]);
-  const two = rendered([
-    { type: 'system', text: 'a' },
-    { type: 'user', text: 'b' },
-    { type: 'model', response: ['c'] },
-    { type: 'user', text: 'd' },
-    { type: 'model', response: [] },
-  ]);
-  const perMessage = Math.max(0, Math.ceil((two - one - text('c') - text('d')) / 2));
-  const perPrompt = Math.max(0, one - text('a') - text('b') - 2 * perMessage);
-  return { counting: 'counted', text, perMessage, perPrompt };
+  const rendered = (messages: readonly ChatMessage[]) =>
+    chat.chatWrapper.generateContextState({ chatHistory: history(messages) }).contextText.tokenize(model.tokenizer)
+      .length;
+  const overhead = templateOverhead(rendered(TEMPLATE_PROBES.one), rendered(TEMPLATE_PROBES.two), text);
+  return { counting: 'counted', text, ...overhead };
 }

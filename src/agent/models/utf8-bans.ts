@@ -58,6 +58,19 @@ export function gpt2Bytes(token: string): Uint8Array | null {
   return Uint8Array.from(out);
 }
 
+const CHAR_OF_BYTE: readonly string[] = (() => {
+  const out: string[] = [];
+  for (const [ch, b] of BYTE_OF_CHAR) out[b] = String.fromCodePoint(ch);
+  return out;
+})();
+
+/** Bytes spelled as a byte-level BPE vocabulary spells them (GPT-2's byte map): the inverse of `gpt2Bytes`. */
+export function gpt2Chars(bytes: Uint8Array): string {
+  let s = '';
+  for (const b of bytes) s += CHAR_OF_BYTE[b]!;
+  return s;
+}
+
 const strict = new TextDecoder('utf-8', { fatal: true });
 
 function isCompleteUtf8(bytes: Uint8Array | null): boolean {

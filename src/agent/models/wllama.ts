@@ -12,6 +12,10 @@
  *   at load (a load-time seed would override them).
  * - One slot (`n_parallel: 1`) with `cache_prompt`, so each turn reuses the KV cache of the
  *   conversation so far and reads only its new tokens.
+ * - The budget counts in the file's own tokens where its vocabulary allows (bpe-counter.ts): the
+ *   vocabulary goes back with the loaded model, with the chat template's overhead as llama.cpp
+ *   counted it on two probe conversations at load (a template that refuses them leaves the
+ *   budget calibrated from the reported usage).
  * - Downloads are resumable (gguf-download.ts) and kept in the origin's private file system
  *   through wllama's cache; a file picked from disk is read in place.
  */
@@ -26,6 +30,8 @@ import {
   type FinishReason,
   type Usage,
 } from '../model.ts';
+import { TEMPLATE_PROBES, templateOverhead } from '../tokens.ts';
+import { bpeCounter, bpeVocabulary } from './bpe-counter.ts';
 import { contextError } from './context-errors.ts';
 import { modelFamily } from './catalog.ts';
 import { ggufFileName } from './gguf-catalog.ts';
@@ -35,7 +41,7 @@ import { detectGpu } from './gpu.ts';
 import { bannedTokenIds } from './utf8-bans.ts';
 import { threadCount } from './wasm-threads.ts';
 import type { HostedModel, ModelBackend } from './worker-host.ts';
-import type { CachedFile, GgufSource, LoadProgress, LoadRequest } from './worker-protocol.ts';
+import type { CachedFile, GgufSource, LoadProgress, LoadRequest, WireTokenizer } from './worker-protocol.ts';
 
 export const wllamaBackend: ModelBackend = {
   load: loadGguf,
@@ -99,13 +105,45 @@ async function loadGguf(req: LoadRequest, onProgress: (p: LoadProgress) => void)
   }
   const modelName = metaString(header, 'general.name') ?? name.replace(/\.gguf$/i, '');
   const bans = bannedTokenIds(header).map((id) => [id, false] as const);
+  const ask = (messages: readonly ChatMessage[], opts: CompleteOptions) => complete(wllama, name, bans, messages, opts);
+  const tokenizer = await wireTokenizer(header, ask);
   return {
     id: `gguf:${'url' in source ? source.url : name}`,
     family: modelFamily(modelName),
     contextWindow: nCtx,
-    complete: (messages, opts) => complete(wllama, name, bans, messages, opts),
+    ...(tokenizer && { wireTokenizer: tokenizer }),
+    complete: ask,
     unload: () => wllama.exit(),
   };
+}
+
+/**
+ * The file's tokenizer for the budget, when its vocabulary is one bpe-counter.ts applies: the
+ * vocabulary, and its chat template's tokens per message and per prompt as llama.cpp renders and
+ * counts them (two probe conversations answered with one token each; their prompt sizes are what
+ * llama.cpp read). Undefined for another vocabulary, or when llama.cpp reports no prompt size or
+ * refuses a probe.
+ */
+async function wireTokenizer(
+  header: GgufHeader,
+  ask: (messages: readonly ChatMessage[], opts: CompleteOptions) => Promise<Completion>,
+): Promise<WireTokenizer | undefined> {
+  const vocabulary = bpeVocabulary(header);
+  if (!vocabulary) return undefined;
+  const read = async (messages: readonly ChatMessage[]) =>
+    (await ask(messages, { seed: 0, temperature: 0, maxTokens: 1 })).usage?.promptTokens;
+  let one: number | undefined;
+  let two: number | undefined;
+  try {
+    one = await read(TEMPLATE_PROBES.one);
+    two = await read(TEMPLATE_PROBES.two);
+  } catch {
+    // A template that refuses the probes: the budget is calibrated, and the run's own first
+    // request says what the engine refuses.
+    return undefined;
+  }
+  if (one === undefined || two === undefined) return undefined;
+  return { vocabulary, ...templateOverhead(one, two, bpeCounter(vocabulary)) };
 }
 
 /** The file to load: picked from disk as it is, or from the cache (downloading it first when missing or cut short). */

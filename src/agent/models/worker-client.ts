@@ -1,11 +1,27 @@
 /**
  * The calling side of the model protocol: a loaded model as a `Model` over a model worker's
- * `ModelApi`. Its other requests are made on `remote` directly. A load's progress and a
- * completion's tokens come back as events tagged with their call; aborting a completion sends
- * `abort` and rejects at once.
+ * `ModelApi`, counting with the model's own tokenizer when the worker sent one. Its other
+ * requests are made on `remote` directly. A load's progress and a completion's tokens come back
+ * as events tagged with their call; aborting a completion sends `abort` and rejects at once.
  */
-import { ModelError, type ChatMessage, type Completion, type CompleteOptions, type Model } from '../model.ts';
-import type { LoadedModel, LoadProgress, LoadRequest, ModelApi, ModelEvents } from './worker-protocol.ts';
+import { z } from 'zod';
+import {
+  ModelError,
+  type ChatMessage,
+  type Completion,
+  type CompleteOptions,
+  type Model,
+  type TokenCounter,
+} from '../model.ts';
+import { bpeCounter, bpeVocabularySchema } from './bpe-counter.ts';
+import type {
+  LoadedModel,
+  LoadProgress,
+  LoadRequest,
+  ModelApi,
+  ModelEvents,
+  WireTokenizer,
+} from './worker-protocol.ts';
 
 export class ModelWorkerClient {
   #nextCall = 1;
@@ -33,10 +49,12 @@ export class ModelWorkerClient {
   }
 
   #remoteModel(info: LoadedModel): Model {
+    const tokenizer = info.tokenizer && tokenCounter(info.tokenizer);
     return {
       id: info.id,
       family: info.family,
       ...(info.contextWindow !== undefined && { contextWindow: info.contextWindow }),
+      ...(tokenizer && { tokenizer }),
       complete: (messages: readonly ChatMessage[], o: CompleteOptions): Promise<Completion> => {
         const stopped = () => new ModelError('aborted', 'The model request was stopped.');
         if (o.signal?.aborted) return Promise.reject(stopped());
@@ -66,4 +84,27 @@ export class ModelWorkerClient {
       },
     };
   }
+}
+
+const wireTokenizerSchema = z.object({
+  vocabulary: bpeVocabularySchema,
+  perMessage: z.int().min(0),
+  perPrompt: z.int().min(0),
+});
+
+/**
+ * The counter of a tokenizer the worker sent with its model, counting here, with no request per
+ * text. What arrived is checked first: a malformed one fails the load, saying so, rather than
+ * leaving a budget to count with it.
+ */
+function tokenCounter(wire: WireTokenizer): TokenCounter {
+  const checked = wireTokenizerSchema.safeParse(wire);
+  if (!checked.success)
+    throw new ModelError(
+      'bad-response',
+      `The model worker sent a tokenizer that cannot be counted with (${z.prettifyError(checked.error).replace(/\n/g, ' ')}); load the model again, or report this with the model file's name.`,
+    );
+  const { vocabulary, perMessage, perPrompt } = checked.data;
+  const text = bpeCounter(vocabulary);
+  return { counting: 'counted', text, perMessage, perPrompt };
 }

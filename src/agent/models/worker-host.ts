@@ -6,10 +6,12 @@
  */
 import { ModelError, type Model } from '../model.ts';
 import type { GpuReport } from './gpu.ts';
-import type { CachedFile, LoadProgress, LoadRequest, ModelApi, ModelEvents } from './worker-protocol.ts';
+import type { CachedFile, LoadProgress, LoadRequest, ModelApi, ModelEvents, WireTokenizer } from './worker-protocol.ts';
 
 /** A loaded model that can free its GPU memory. */
 export interface HostedModel extends Model {
+  /** The tokenizer sent back with the loaded model, for the budget on the calling side. */
+  readonly wireTokenizer?: WireTokenizer;
   unload(): Promise<void>;
 }
 
@@ -40,6 +42,7 @@ export function createModelHost(loadBackend: () => Promise<ModelBackend>, events
         id: model.id,
         family: model.family,
         ...(model.contextWindow !== undefined && { contextWindow: model.contextWindow }),
+        ...(model.wireTokenizer && { tokenizer: model.wireTokenizer }),
       };
     },
     async complete(call, messages, options) {

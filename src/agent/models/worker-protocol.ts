@@ -5,6 +5,7 @@
  * The messages are birpc's, wired where postMessage lives (src/worker/model-wire.ts).
  */
 import type { ChatMessage, Completion, ModelErrorCode } from '../model.ts';
+import type { BpeVocabulary } from './bpe-counter.ts';
 import type { GpuReport } from './gpu.ts';
 
 /** Download/compile progress of a model load. */
@@ -58,6 +59,18 @@ export interface LoadedModel {
   readonly id: string;
   readonly family: string;
   readonly contextWindow?: number;
+  /** The model's own tokenizer for the budget, when the engine can give it (llama.cpp, a BPE vocabulary). */
+  readonly tokenizer?: WireTokenizer;
+}
+
+/**
+ * A tokenizer as it crosses the boundary: the vocabulary, counted with on the calling side
+ * (bpe-counter.ts), and the chat template's tokens per message and once per prompt.
+ */
+export interface WireTokenizer {
+  readonly vocabulary: BpeVocabulary;
+  readonly perMessage: number;
+  readonly perPrompt: number;
 }
 
 export interface WireCompleteOptions {
