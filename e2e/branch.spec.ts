@@ -80,6 +80,8 @@ test('a branch saved before it reached its edited step opens from a file and fro
     await expect(page.getByTestId('replay-verdict')).toContainText('✓ Reproduced');
     await expect(timeline(page).getByRole('option')).toHaveCount(2);
     await expect(page.getByTestId('branch-of')).toHaveText('✎ Branch: step 3 edited (not reached)');
+    // Nothing to compare: the edited step never ran.
+    await expect(page.getByTestId('compare-branch')).toHaveCount(0);
     await expect(page.getByTestId('branch-short')).toContainText(
       'Saved before it reached its edited step: it holds steps 1–2 of the original, replayed before step 3',
     );
