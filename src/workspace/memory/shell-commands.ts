@@ -40,7 +40,8 @@ export const ADDED_PROGRAMS: Readonly<Record<string, string>> = {
   python3:
     'runs CPython in WebAssembly (Pyodide) in the sandbox, the standard library only (unittest included); it is fetched on the first python3, and no packages can be installed',
   python: 'the same as python3',
-  pytest: 'says it needs a connection (pytest is not in the standard library); run python3 -m unittest instead',
+  pytest:
+    "runs pytest in Pyodide when the page can fetch its wheels from Pyodide's package index (each checked against Pyodide's lock); offline it says it needs a connection and that python3 -m unittest works offline",
 };
 
 /** A CommandRun that runs nothing: enough to read the names of the commands a run registers. */
