@@ -14,7 +14,7 @@ import { singleCommand } from '../../engine/workspace.ts';
 import { MemoryWorkspace } from './memory-workspace.ts';
 import { SandboxJsEngine } from './js-sandbox.ts';
 import { PyodideEngine } from './py-sandbox.ts';
-import { PyodideHost, PYTHON_LOAD } from './py-sandbox-host.ts';
+import { PYODIDE_PYTHON, PyodideHost, PYTHON_LOAD, PYTHON_RUNTIME } from './py-sandbox-host.ts';
 import { ShellRunner } from './shell-runner.ts';
 import { pythonThreadWorker, threadWorker } from '../../../tests/support/sandbox-thread.ts';
 import { useNodeWasm } from '../../../tests/support/node-wasm.ts';
@@ -54,7 +54,8 @@ describe('python3 in Pyodide, in the sandbox worker', { timeout: 4 * TIMEOUT }, 
     });
     expect(ws.pythonState()).toBe('not-loaded');
     const r = await engine.call('ws_shell', { command: 'python3 hello.py' });
-    expect(r.text).toContain('hello from 3.14');
+    expect(r.text).toContain(`hello from ${PYODIDE_PYTHON}`);
+    expect(noteText(r)).toContain(`ran on ${PYTHON_RUNTIME}`);
     expect(ws.pythonState()).toBe('ready');
     expect(noteText(r)).toContain('python3 ran in Pyodide 314.0.8');
     stopListening();

@@ -20,7 +20,7 @@ import { applyWrites, filesForPython, readWrites, RETURN_BYTES, type PyWrites } 
 import mainSource from './py-sandbox-main.py?raw';
 import runtimeModule from './py-sandbox-runtime.js?raw';
 import { finished, runSandboxJob } from './sandbox-job.ts';
-import { PYODIDE_VERSION, type PyAssets, type PyodideHost } from './py-sandbox-host.ts';
+import { PYODIDE_VERSION, PYTHON_RUNTIME, type PyAssets, type PyodideHost } from './py-sandbox-host.ts';
 import { runtimeText } from './sandbox-source.ts';
 import { WheelError, type WheelCache, type WheelSet } from './py-wheels.ts';
 
@@ -64,6 +64,10 @@ export class PyodideEngine implements JsEngine {
 
   async run(req: JsRequest): Promise<ExecResult> {
     if (req.program !== 'python3') return finished(127, `${req.program} is not a Python program\n`, WHERE);
+    return { ...(await this.python(req)), runtime: PYTHON_RUNTIME };
+  }
+
+  private async python(req: JsRequest): Promise<ExecResult> {
     const timing = this.host.timeFirstLoad();
     let assets: PyAssets | null;
     try {

@@ -20,6 +20,7 @@ import {
   type LockPackage,
 } from './py-wheels.ts';
 import { runsPytest } from './py-sandbox.ts';
+import { PYODIDE_PYTHON } from './py-sandbox-host.ts';
 
 const BASE = 'http://index.test/pyodide/';
 const bytesOf = (text: string) => new TextEncoder().encode(text);
@@ -125,6 +126,8 @@ describe('closure', () => {
       Object.entries((JSON.parse(readFileSync(path, 'utf8')) as { packages: Record<string, LockPackage> }).packages),
     );
     const all = closure(packages, 'pytest');
+    // The Python a tab step records as its runtime is the one this lock is for.
+    expect((JSON.parse(readFileSync(path, 'utf8')) as { info: { python: string } }).info.python).toBe(PYODIDE_PYTHON);
     expect(all.at(-1)?.name).toBe('pytest');
     expect(all.map((p) => p.name)).toContain('pyparsing'); // setuptools' own dependency
     expect(all).toHaveLength(12);

@@ -54,6 +54,7 @@ const NAMES_ONLY: CommandRun = {
   note: () => {},
   omitted: () => {},
   interrupted: () => {},
+  ranOn: () => {},
 };
 const NO_ENGINE: JsEngine = { run: () => Promise.reject(new Error('lists names only')) };
 
