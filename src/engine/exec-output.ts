@@ -61,17 +61,9 @@ export function dropTimingLines(text: string): string {
   return out.join('\n');
 }
 
-/** The `detail` of the note that says what a command's programs ran on (a step records it as its runtime). */
-export const RUNTIME_NOTE = 'runtime';
-
-/** The note saying what a command's programs ran on, when that is not the workspace's runtime. */
-function runtimeNote(runtime: string): Note {
-  return { kind: 'shell', text: `ran on ${runtime}`, detail: RUNTIME_NOTE };
-}
-
-/** What a step's commands ran on, when one said (its runtime note), else undefined. */
+/** What a step's commands ran on, when one said (its `runtime` note, from ExecResult.runtime), else undefined. */
 export function stepRuntime(notes: readonly { readonly text: string; readonly detail?: string }[]): string | undefined {
-  return notes.find((n) => n.detail === RUNTIME_NOTE)?.text.replace(/^ran on /, '');
+  return notes.find((n) => n.detail === 'runtime')?.text.replace(/^ran on /, '');
 }
 
 export interface ExecView {
@@ -96,7 +88,7 @@ export interface ExecViewOptions {
 export function viewExec(r: ExecResult, o: ExecViewOptions): ExecView {
   const notes: Note[] = [];
   if (r.backendNote) notes.push({ kind: 'shell', text: r.backendNote, detail: 'backend' });
-  if (r.runtime) notes.push(runtimeNote(r.runtime));
+  if (r.runtime) notes.push({ kind: 'shell', text: `ran on ${r.runtime}`, detail: 'runtime' });
   const output = cleanOutput(r.output).replace(/\n+$/, '');
   const parts: string[] = [];
 
