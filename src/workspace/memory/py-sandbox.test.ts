@@ -213,6 +213,31 @@ describe('python3 in Pyodide, in the sandbox worker', { timeout: 4 * TIMEOUT }, 
       expect(r.text).toContain('[exit code 1]');
     });
 
+    it('a fetch that never answers ends at the timeout, as any command does', async () => {
+      const hung = new WheelCache(
+        () => ({ baseUrl: INDEX, lock: standInPytest().lock }),
+        (() => new Promise<Response>(() => {})) as typeof fetch,
+      );
+      const { ws } = await engineOver(project);
+      const timeout = AbortSignal.timeout(1500);
+      const signal = new AbortController();
+      // The shell aborts with a TimeoutError when its timeout fires; the engine itself must return then.
+      timeout.addEventListener('abort', () => signal.abort(new DOMException('timed out', 'TimeoutError')));
+      const r = await new PyodideEngine(host, hung).run({
+        program: 'python3',
+        fs: ws.fs,
+        root: ws.root,
+        cwd: ws.root,
+        args: ['-m', 'pytest'],
+        env: {},
+        timeoutMs: 1500,
+        maxOutputBytes: 4096,
+        signal: signal.signal,
+      });
+      expect(r.timedOut).toBe(true);
+      expect(r.exitCode).toBeNull();
+    });
+
     it('offline: says pytest needs a connection and that unittest works offline', async () => {
       const { cache } = index(null);
       const { engine } = await engineOver(project, cache);

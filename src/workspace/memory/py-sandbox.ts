@@ -44,6 +44,16 @@ export function runsPytest(args: readonly string[]): boolean {
   return false;
 }
 
+/** `p`, or null as soon as `signal` aborts (the timeout, a cancel): a shared fetch goes on for the next caller. */
+function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T | null> {
+  if (signal.aborted) return Promise.resolve(null);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve(null);
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.finally(() => signal.removeEventListener('abort', onAbort)).then(resolve, reject);
+  });
+}
+
 export class PyodideEngine implements JsEngine {
   /**
    * `host`: the files, the worker started ahead and the first load, shared by this thread's
@@ -85,7 +95,8 @@ export class PyodideEngine implements JsEngine {
     if (this.wheels && runsPytest(req.args)) {
       try {
         // Without Pyodide's files here (Node tests), only the index's own lock entries are known.
-        packages = await this.wheels.get(assets?.lock ?? '{}', 'pytest');
+        // Aborted meanwhile, the job below ends at once as a timed-out or cancelled run.
+        packages = await untilAborted(this.wheels.get(assets?.lock ?? '{}', 'pytest'), req.signal);
       } catch (e) {
         if (!(e instanceof WheelError)) throw e;
         // Offline, Python says pytest needs a connection; a wheel that is not the lock's is refused outright.
