@@ -58,6 +58,17 @@ export async function callTool(page: Page, name: string, args: Record<string, st
   return page.getByTestId('result-text');
 }
 
+/** callTool for a call that may take `ms` (the first python3 starts Pyodide, which takes seconds to tens of seconds). */
+export async function callSlowly(page: Page, name: string, args: Record<string, string>, ms: number): Promise<Locator> {
+  await toolCard(page, name).click();
+  for (const [field, value] of Object.entries(args)) await argField(page, field).fill(value);
+  const pane = page.locator('[data-call]');
+  const next = Number(await pane.getAttribute('data-call')) + 1;
+  await page.getByRole('button', { name: `Call ${name}` }).click();
+  await expect(pane).toHaveAttribute('data-call', String(next), { timeout: ms });
+  return page.getByTestId('result-text');
+}
+
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}.png` });

@@ -12,7 +12,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { listen } from './loopback-listener.ts';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { argField, callTool, expect, openConsole, screenshot, test, toolCard } from './console.ts';
+import { callSlowly, callTool, expect, openConsole, screenshot, test } from './console.ts';
 
 const FIXTURE = join(import.meta.dirname, '../tests/fixtures/python-unittest');
 /** Starting Pyodide takes seconds, and tens of seconds on a loaded machine. */
@@ -27,15 +27,7 @@ function fixtureFiles(dir = FIXTURE, base = ''): [string, string][] {
 }
 
 /** callTool with room for Pyodide to start. */
-async function slowCall(page: Page, name: string, args: Record<string, string>) {
-  await toolCard(page, name).click();
-  for (const [field, value] of Object.entries(args)) await argField(page, field).fill(value);
-  const pane = page.locator('[data-call]');
-  const next = Number(await pane.getAttribute('data-call')) + 1;
-  await page.getByRole('button', { name: `Call ${name}` }).click();
-  await expect(pane).toHaveAttribute('data-call', String(next), { timeout: SLOW_MS });
-  return page.getByTestId('result-text');
-}
+const slowCall = (page: Page, name: string, args: Record<string, string>) => callSlowly(page, name, args, SLOW_MS);
 
 const notes = (page: Page) => page.getByRole('list', { name: 'Notes' });
 

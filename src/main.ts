@@ -23,7 +23,8 @@ const target = document.getElementById('app');
 if (!target) throw new Error('index.html has no #app element to mount the playground into');
 
 const client = createEngineClient();
-connectSandboxFrame(client, document);
+// `window.slmcodePackageIndex` (set before the page loads, as the e2e specs do) names the index pytest's wheels come from.
+connectSandboxFrame(client, document, (window as { slmcodePackageIndex?: unknown }).slmcodePackageIndex);
 const router = new Router(window);
 // `?wcTimeout=MS` shortens WebContainer's boot timeout (the e2e specs use it).
 const wcTimeout = Number(new URLSearchParams(location.search).get('wcTimeout'));

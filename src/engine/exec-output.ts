@@ -61,6 +61,11 @@ export function dropTimingLines(text: string): string {
   return out.join('\n');
 }
 
+/** What a step's commands ran on, when one said (its `runtime` note, from ExecResult.runtime), else undefined. */
+export function stepRuntime(notes: readonly { readonly text: string; readonly detail?: string }[]): string | undefined {
+  return notes.find((n) => n.detail === 'runtime')?.text.replace(/^ran on /, '');
+}
+
 export interface ExecView {
   /** The text for the model. */
   readonly text: string;
@@ -83,6 +88,7 @@ export interface ExecViewOptions {
 export function viewExec(r: ExecResult, o: ExecViewOptions): ExecView {
   const notes: Note[] = [];
   if (r.backendNote) notes.push({ kind: 'shell', text: r.backendNote, detail: 'backend' });
+  if (r.runtime) notes.push({ kind: 'shell', text: `ran on ${r.runtime}`, detail: 'runtime' });
   const output = cleanOutput(r.output).replace(/\n+$/, '');
   const parts: string[] = [];
 

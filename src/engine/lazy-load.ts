@@ -21,11 +21,14 @@ export function onLoad(listener: Listener): () => void {
   return () => listeners.delete(listener);
 }
 
-/** Times `load` and tells the listeners; a load that fails tells nobody. */
-export async function timedLoad<T>(what: string, load: () => Promise<T>): Promise<T> {
+/**
+ * Times `load` and tells the listeners; a load that fails tells nobody. `what` may be said from
+ * the loaded value (how many files, how many bytes).
+ */
+export async function timedLoad<T>(what: string | ((value: T) => string), load: () => Promise<T>): Promise<T> {
   const t0 = performance.now();
   const value = await load();
-  const timing: LoadTiming = { what, ms: performance.now() - t0 };
+  const timing: LoadTiming = { what: typeof what === 'string' ? what : what(value), ms: performance.now() - t0 };
   for (const l of listeners) l(timing);
   return value;
 }

@@ -85,6 +85,12 @@ export interface ExecResult {
   readonly timedOut: boolean;
   /** A backend-specific note ("ran in just-bash", "node not available"), shown in the step. */
   readonly backendNote?: string;
+  /**
+   * What the command's programs ran on when that is not the workspace's `runtime`: a command
+   * that ran python3 says Python's version (`Python 3.14.2 (Pyodide 314.0.8)`, `Python 3.11.2`);
+   * a shell step records it in the workspace's place.
+   */
+  readonly runtime?: string;
 }
 
 /**

@@ -7,6 +7,7 @@
 import { LOOP_DEFAULTS, runLoop, type LoopOptions, type RunResult } from '../agent/loop.ts';
 import type { EditFormat } from '../agent/evolve.ts';
 import type { Step } from '../agent/step.ts';
+import { stepRuntime } from '../engine/exec-output.ts';
 import { TEST_TOOLS } from '../engine/tally.ts';
 import { WORKSPACE_PATH, type Workspace } from '../engine/workspace.ts';
 import { factsHash } from './equivalence.ts';
@@ -174,6 +175,8 @@ async function recordStep(
   web: RecordedStep['web'],
   mcp: RecordedStep['mcp'],
 ): Promise<RecordedStep> {
+  // A command that ran python3 says Python's runtime; other commands ran on the workspace's.
+  const runtime = stepRuntime(step.result?.notes ?? []) ?? ws.runtime;
   return {
     raw: step.raw,
     ...(step.call && { call: { tool: step.call.tool, args: step.call.args } }),
@@ -182,7 +185,7 @@ async function recordStep(
     resultText: step.observation,
     ...(isShellStep(step) && {
       backend: ws.kind,
-      ...(ws.runtime !== undefined && { runtime: ws.runtime }),
+      ...(runtime !== undefined && { runtime }),
       ...(ws.commandRoot !== undefined && ws.commandRoot !== WORKSPACE_PATH && { root: ws.commandRoot }),
       shellOutput: step.result!.text,
       shellHash: await shortHash(step.result!.text),

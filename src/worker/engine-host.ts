@@ -24,6 +24,7 @@ import { readGgufFacts } from '../agent/models/gguf-facts.ts';
 import { checkPaths } from './run-workspace.ts';
 import { snapshotWorkspace, viewFile } from './workspace-view.ts';
 import { sandboxFrame } from '../workspace/memory/sandbox-frame-link.ts';
+import { usePackageIndex } from '../workspace/memory/py-wheels.ts';
 import { shellCommandList } from '../workspace/memory/shell-commands.ts';
 
 export type { EngineSession, SessionFactory } from './engine-session.ts';
@@ -96,7 +97,7 @@ export function engineHost(
     runFile: (runId, step, path) => runs.file(runId, step, path),
     attachWorkspace: (port) => attached.attach(port),
     // Needs no session (and must not wait for one being rebuilt by a reset).
-    attachSandbox: (port) => sandboxFrame.attach(port),
+    attachSandbox: (port, packageIndex) => (usePackageIndex(packageIndex), sandboxFrame.attach(port)),
     openLink: (link) => decodeShare(link),
     openFile: (file) => openSessionFile(file),
     shareLink: (s, base) => shareLink(s, base),

@@ -567,9 +567,10 @@ export interface EngineApi {
   /**
    * Hands the worker a port (transferred) to the JavaScript sandbox frame (public/sandbox.html),
    * which the page creates; `node` in the memory workspace runs there. Answered at once, ahead of
-   * queued requests: a queued `node` waits for this port.
+   * queued requests: a queued `node` waits for this port. `packageIndex`: where `pytest`'s wheels
+   * come from, when the page names an index other than Pyodide's own (py-wheels.ts).
    */
-  attachSandbox(port: MessagePort): void;
+  attachSandbox(port: MessagePort, packageIndex?: unknown): void;
   /** Decodes a share link (untrusted): the session, or the codec's message saying why not. */
   openLink(link: string): SessionCheck;
   /** Checks a session file (untrusted) the same way; its size is checked before it is read. */

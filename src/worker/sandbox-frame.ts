@@ -5,6 +5,8 @@
  * time an engine worker is ready (a port dies with the worker it was given to). The frame has
  * `sandbox="allow-scripts"` and no `allow-same-origin`: its origin is opaque. `allow` lets it be
  * cross-origin isolated when the page is, which is what lets it measure its workers' memory.
+ * The engine worker is also told which package index `pytest`'s wheels come from, when the page
+ * names one (py-wheels.ts): the page fetches them, never the frame.
  */
 import type { EngineClient } from './client.ts';
 
@@ -15,7 +17,7 @@ export const SANDBOX_FRAME_URL = 'sandbox.html';
  * first one is ready, not before: nothing can run in it earlier, and loading a second document
  * would otherwise compete with the page's first paint.
  */
-export function connectSandboxFrame(client: EngineClient, doc: Document): void {
+export function connectSandboxFrame(client: EngineClient, doc: Document, packageIndex?: unknown): void {
   let loaded: Promise<HTMLIFrameElement> | null = null;
   const frame = (): Promise<HTMLIFrameElement> => (loaded ??= makeFrame(doc));
   const attach = async () => {
@@ -24,7 +26,7 @@ export function connectSandboxFrame(client: EngineClient, doc: Document): void {
     // The frame's origin is opaque, so no origin can be named; the frame checks that the message comes from this page.
     contentWindow?.postMessage({ type: 'slmcode-sandbox-connect' }, '*', [channel.port2]);
     // A worker that crashed meanwhile rejects; the status says so, and the next one is attached when ready.
-    await client.attachSandbox(channel.port1).catch(() => {});
+    await client.attachSandbox(channel.port1, packageIndex).catch(() => {});
   };
   if (client.status.state === 'ready') void attach();
   client.onStatus((status) => {

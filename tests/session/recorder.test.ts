@@ -16,7 +16,10 @@ import { workspaceHash } from '../../src/session/tree.ts';
 import { engineVersion } from '../../src/session/version.ts';
 import { MemoryWorkspace } from '../../src/workspace/memory/memory-workspace.ts';
 import { seedTemplate, STARTER_TEMPLATE } from '../../src/workspace/templates/index.ts';
-import { FIX_OUTPUTS, MATH, recordScript, workspaceWith } from './support.ts';
+import { copy, FIX_OUTPUTS, MATH, recordScript, workspaceWith } from './support.ts';
+import { decodeShare, encodeSession } from '../../src/session/share-codec.ts';
+import type { JsEngine } from '../../src/workspace/memory/node-commands.ts';
+import { ShellRunner } from '../../src/workspace/memory/shell-runner.ts';
 
 beforeAll(() => useNodeWasm());
 
@@ -122,5 +125,63 @@ describe('a recorded run', () => {
     const withDir = await workspaceWith({ 'a.txt': 'ab', 'b.txt': 'c' });
     await withDir.mkdir('d');
     expect(await workspaceHash(withDir)).not.toBe(base);
+  });
+});
+
+describe("a shell step's runtime", () => {
+  /** An engine that answers every program with `output`, and says `runtime` in its result when given one. */
+  const engine = (output: string, runtime?: string, own?: string): JsEngine => ({
+    ...(own !== undefined && { runtime: own }),
+    state: () => 'ready',
+    run: async () => ({
+      exitCode: 0,
+      output,
+      totalBytes: output.length,
+      truncated: false,
+      timedOut: false,
+      ...(runtime !== undefined && { runtime }),
+    }),
+  });
+  const shell = (command: string) => JSON.stringify({ tool: 'ws_shell', args: { command } });
+
+  it("is the workspace's for node, and Python's for a step that ran python3; a link and the file form keep it", async () => {
+    const ws = new MemoryWorkspace(
+      undefined,
+      undefined,
+      new ShellRunner(
+        engine('js ran\n', undefined, 'a stand-in JavaScript engine'),
+        engine('py ran\n', 'Python 9.9.9 (a stand-in engine)'),
+      ),
+    );
+    await ws.writeFile('a.js', encodeText('1;\n'));
+    await ws.writeFile('a.py', encodeText('1\n'));
+    const s = await recordScript({
+      outputs: [
+        shell('node a.js'),
+        shell('python3 a.py'),
+        shell('echo hi'),
+        shell('node a.js | python3 a.py'),
+        '{"tool": "done", "args": {"summary": "ran"}}',
+      ],
+      workspace: ws,
+    });
+    expect(sessionSchema.safeParse(s).success).toBe(true);
+    expect(s.steps.slice(0, 4).map((st) => st.runtime)).toEqual([
+      'a stand-in JavaScript engine',
+      'Python 9.9.9 (a stand-in engine)',
+      'a stand-in JavaScript engine',
+      'Python 9.9.9 (a stand-in engine)',
+    ]);
+    const back = await decodeShare(await encodeSession(s));
+    expect('session' in back && back.session.steps.slice(0, 4).map((st) => st.runtime)).toEqual(
+      s.steps.slice(0, 4).map((st) => st.runtime),
+    );
+  });
+
+  it('a record made before steps said their own runtime still parses, with the runtime it has', async () => {
+    const s = await recordScript({ outputs: [shell('echo hi'), '{"tool": "done", "args": {"summary": "ran"}}'] });
+    const old = copy(s);
+    old.steps[0] = { ...old.steps[0]!, runtime: 'Node v18.0.0' };
+    expect(sessionSchema.parse(old).steps[0]!.runtime).toBe('Node v18.0.0');
   });
 });

@@ -132,6 +132,7 @@ export async function runWithXargs(ctx: ToolContext, plan: ExecPlan, opts: ExecO
   let exit: { code: number; stop: boolean } | null = null;
   let timedOut = false;
   let backendNote: string | undefined;
+  let runtime: string | undefined;
   for (const argv of split.commands) {
     const r = await ctx.ws.exec({ stages: [asStage(argv)] }, { ...opts, timeoutMs: left() });
     total += r.totalBytes;
@@ -143,6 +144,7 @@ export async function runWithXargs(ctx: ToolContext, plan: ExecPlan, opts: ExecO
       kept += part.length;
     } else if (r.output.length) truncated = true;
     backendNote ??= r.backendNote;
+    runtime ??= r.runtime;
     if (r.timedOut) {
       timedOut = true;
       break;
@@ -162,6 +164,7 @@ export async function runWithXargs(ctx: ToolContext, plan: ExecPlan, opts: ExecO
     truncated,
     timedOut,
     ...(backendNote ? { backendNote } : {}),
+    ...(runtime ? { runtime } : {}),
   };
   return { ok: true, exec, notes: [note] };
 }

@@ -117,6 +117,11 @@ const ROWS: readonly Row[] = [
     /lowered to the cap/,
   ],
   [
+    { kind: 'shell', text: 'ran on Python 3.14.2 (Pyodide 314.0.8)', detail: 'runtime' },
+    'Runtime',
+    /python3 run names Python's version/,
+  ],
+  [
     { kind: 'shell', text: NO_RUNNER_NOTE, detail: 'backend' },
     'Did not run',
     /no process runner, so the command did not run/,

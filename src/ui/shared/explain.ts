@@ -433,6 +433,14 @@ export const SPECIFIC_EXPLANATIONS: readonly SpecificExplanation[] = [
   { kind: 'shell', matches: detailIs('backend'), explain: (n) => explainBackend(n.text) },
   {
     kind: 'shell',
+    matches: detailIs('runtime'),
+    explain: {
+      label: 'Runtime',
+      why: "The command's programs ran on this runtime, not the workspace's usual one (a python3 run names Python's version); the step records it, so a replay elsewhere can say where runtimes differ.",
+    },
+  },
+  {
+    kind: 'shell',
     matches: detailIs('xargs'),
     explain: {
       label: 'xargs',

@@ -28,6 +28,7 @@ import { ShellRunner } from './shell-runner.ts';
 import { PyodideEngine } from './py-sandbox.ts';
 import { PyodideHost } from './py-sandbox-host.ts';
 import { fetchPyodideAssets } from './pyodide-assets.ts';
+import { tabWheels } from './py-wheels.ts';
 
 /** One job's worker as the engine sees it; the sandbox frame's link and a worker_threads adapter (tests) implement it. */
 /** The memory a sandbox worker may use before it is stopped. */
@@ -89,7 +90,7 @@ export class SandboxJsEngine implements JsEngine {
 
 /** The browser memory workspace's runner: just-bash, with `node` in this sandbox and `python3` in Pyodide (py-sandbox.ts). */
 export function sandboxRunner(): ProcessRunner {
-  return new ShellRunner(new SandboxJsEngine(), new PyodideEngine(tabPython));
+  return new ShellRunner(new SandboxJsEngine(), new PyodideEngine(tabPython, tabWheels));
 }
 
 /** The tab's Python: Pyodide's files from the playground's origin, shared by every session of this worker. */

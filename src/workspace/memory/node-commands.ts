@@ -62,6 +62,8 @@ export interface CommandRun {
   omitted(bytes: number): void;
   /** Keeps what a program printed before the run was aborted (just-bash drops an aborted command's output). */
   interrupted(output: string): void;
+  /** Records what a program ran on, when its engine says (python3's interpreter). */
+  ranOn(runtime: string): void;
 }
 
 export type Out = { stdout: string; stderr: string; exitCode: number };
@@ -118,6 +120,7 @@ export async function runInEngine(
     signal: run.signal,
   });
   if (r.backendNote) run.note(r.backendNote);
+  if (r.runtime) run.ranOn(r.runtime);
   if (r.truncated) run.omitted(r.totalBytes - new TextEncoder().encode(r.output).length);
   if (r.exitCode === null) run.interrupted(r.output);
   // A killed program has no exit code; 124 is what `timeout` reports for the same event.

@@ -167,6 +167,12 @@ export class NodePyEngine implements JsEngine {
         `pytest is not installed for this machine's Python ${python.version} (${python.executable}); ` +
           "install it there (python3 -m pip install pytest), or run the standard library's runner: python3 -m unittest discover",
       );
-    return runOnCopy(this.sandbox, [python.executable, ...req.args], `python3 ran in Python ${python.version}`, req);
+    const r = await runOnCopy(
+      this.sandbox,
+      [python.executable, ...req.args],
+      `python3 ran in Python ${python.version}`,
+      req,
+    );
+    return { ...r, runtime: `Python ${python.version}` };
   }
 }

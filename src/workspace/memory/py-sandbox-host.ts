@@ -31,6 +31,12 @@ export type PyAssetSource = () => Promise<PyAssets | null>;
 /** The Pyodide version the package ships. */
 export const PYODIDE_VERSION = '314.0.8';
 
+/** The CPython that Pyodide version is (its pyodide-lock.json's `info.python`). */
+export const PYODIDE_PYTHON = '3.14.2';
+
+/** What a step that ran python3 in the tab ran on (ExecResult.runtime). */
+export const PYTHON_RUNTIME = `Python ${PYODIDE_PYTHON} (Pyodide ${PYODIDE_VERSION})`;
+
 /** What the first use loads, in the words a step's timing uses (lazy-load.ts). */
 export const PYTHON_LOAD = `Python (Pyodide ${PYODIDE_VERSION}: CPython 3.14 and its standard library)`;
 

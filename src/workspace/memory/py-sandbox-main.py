@@ -4,8 +4,9 @@ CPython's own options, as far as a program can see them: `-c CMD`, `-m MOD`, a s
 `-` (the program on stdin), `-I`, `-E`, `-s`, `-S`, `-P`, `-B`, `-u`, `-q`, `-O`, `-W ARG`,
 `-X ARG`, `-V`, `-h`. `sys.argv` and `sys.path[0]` are set as CPython sets them; SystemExit
 gives the exit code; an uncaught exception prints its traceback without this file's frames.
-`pytest` is not in the standard library and the sandbox has no network to fetch it: it says so
-and names the runner that works offline. Returns the exit code.
+`pytest` is not in the standard library and the sandbox has no network to fetch it: the page
+brings its wheels when Pyodide's package index is reachable (py-wheels.ts); without them it says
+so and names the runner that works offline. Returns the exit code.
 """
 
 import os
@@ -14,7 +15,7 @@ import sys
 USAGE = "usage: python3 [option] ... [-c cmd | -m mod | file | -] [arg] ..."
 NO_PYTEST = (
     "pytest needs a connection: it is not part of Python's standard library, in the browser it comes from "
-    "Pyodide's package index, and this sandbox has no network.\n"
+    "Pyodide's package index, which could not be reached (the sandbox itself has no network).\n"
     "python3 -m unittest works offline: run python3 -m unittest discover (test files named test_*.py, "
     "with test classes that subclass unittest.TestCase)."
 )
@@ -70,6 +71,13 @@ def parse(argv):
     return opts, warnings, "file", argv[i], argv[i + 1 :]
 
 
+def has_module(name):
+    """Whether `name` can be imported (the page installs pytest's wheels when it could fetch them)."""
+    import importlib.util
+
+    return importlib.util.find_spec(name) is not None
+
+
 def refuse_network():
     """Emscripten's sockets answer connect() at once and only then try a WebSocket, which the
     frame's policy blocks: the program would be told it connected. Say what is true instead."""
@@ -119,7 +127,7 @@ def main(argv, stdin_has_data, env):
         print(what, file=sys.stderr)
         print(USAGE + "\nTry `python -h' for more information.", file=sys.stderr)
         return 2
-    if what == "m" and target == "pytest":
+    if what == "m" and target == "pytest" and not has_module("pytest"):
         print(NO_PYTEST, file=sys.stderr)
         return 1
     if what == "stdin" and not stdin_has_data:

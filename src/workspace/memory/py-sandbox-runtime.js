@@ -8,7 +8,9 @@
  * Emscripten module become blob: modules, and while Pyodide starts, `fetch` answers its two
  * file requests (the wasm, the standard library) from the job's bytes and nothing else.
  *
- * One job: start Pyodide (as soon as the files arrive, before the job), copy the workspace's files into its in-memory filesystem at the same
+ * One job: start Pyodide (as soon as the files arrive, before the job), unpack the wheels the
+ * job brings (fetched and checked against Pyodide's lock by the page, py-wheels.ts) into its
+ * site-packages, copy the workspace's files into its in-memory filesystem at the same
  * path, run python3's command line (py-sandbox-main.py) with stdin from the job, then send back
  * what changed under the workspace (the host decides what it keeps) and the exit code. Output
  * is bounded as it is written (sandbox-output.js). Python's `js` module is an empty object, so
@@ -19,7 +21,7 @@ import { makeOutput } from './sandbox-output.js';
 /**
  * @typedef {{ loader: string, asm: string, wasm: ArrayBuffer, stdlib: ArrayBuffer, lock: string }} PyAssets
  * @typedef {{ assets: PyAssets | null }} PyStart
- * @typedef {{ files: [string, Uint8Array][], root: string, cwd: string, argv: string[], env: Record<string, string>, stdin: Uint8Array | null, main: string, headChars: number, tailChars: number, returnBytes: number }} PyJob
+ * @typedef {{ files: [string, Uint8Array][], wheels: [string, ArrayBuffer][], root: string, cwd: string, argv: string[], env: Record<string, string>, stdin: Uint8Array | null, main: string, headChars: number, tailChars: number, returnBytes: number }} PyJob
  * @typedef {{ type: 'head', text: string } | { type: 'tail', text: string, total: number } | { type: 'exit', code: number } | { type: 'loaded', ms: number } | { type: 'files', changed: [string, Uint8Array][], removed: string[], over: string[] }} PyMessage
  * @typedef {{ post(message: PyMessage): void, load(start: PyStart, options: Record<string, unknown>): Promise<any> }} PyIo
  * @typedef {{ postMessage(message: unknown): void, onmessage: ((event: { data: unknown }) => void) | null }} JobPort
@@ -132,6 +134,17 @@ export async function runJob(job, started, io) {
       return n;
     },
   });
+
+  try {
+    if (job.wheels.length) {
+      const site = pyodide.runPython('import site; site.getsitepackages()[0]');
+      for (const [, bytes] of job.wheels) pyodide.unpackArchive(bytes, 'wheel', { extractDir: site });
+      pyodide.runPython('import importlib; importlib.invalidate_caches()');
+    }
+  } catch (e) {
+    out.write(`python3: the packages could not be installed: ${e instanceof Error ? e.message : String(e)}\n`);
+    return exit(70);
+  }
 
   const FS = pyodide.FS;
   /** @type {Map<string, Uint8Array>} */

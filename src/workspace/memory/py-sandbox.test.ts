@@ -14,10 +14,12 @@ import { singleCommand } from '../../engine/workspace.ts';
 import { MemoryWorkspace } from './memory-workspace.ts';
 import { SandboxJsEngine } from './js-sandbox.ts';
 import { PyodideEngine } from './py-sandbox.ts';
-import { PyodideHost, PYTHON_LOAD } from './py-sandbox-host.ts';
+import { PYODIDE_PYTHON, PyodideHost, PYTHON_LOAD, PYTHON_RUNTIME } from './py-sandbox-host.ts';
 import { ShellRunner } from './shell-runner.ts';
 import { pythonThreadWorker, threadWorker } from '../../../tests/support/sandbox-thread.ts';
 import { useNodeWasm } from '../../../tests/support/node-wasm.ts';
+import { standInPytest, STAND_IN_WHEEL } from '../../../tests/support/stand-in-wheel.ts';
+import { WheelCache } from './py-wheels.ts';
 import { filesUnder } from '../../../tests/support/files-under.ts';
 
 useNodeWasm();
@@ -31,11 +33,11 @@ const loads: LoadTiming[] = [];
 const stopListening = onLoad((l) => loads.push(l));
 const host = new PyodideHost(async () => null, pythonThreadWorker);
 
-async function engineOver(files: Record<string, string>) {
+async function engineOver(files: Record<string, string>, wheels?: WheelCache) {
   const ws = new MemoryWorkspace(
     undefined,
     undefined,
-    new ShellRunner(new SandboxJsEngine(threadWorker), new PyodideEngine(host)),
+    new ShellRunner(new SandboxJsEngine(threadWorker), new PyodideEngine(host, wheels)),
   );
   for (const [p, t] of Object.entries(files)) await ws.writeFile(p, new TextEncoder().encode(t));
   return { ws, engine: createEngine(ws, { shell_timeout: TIMEOUT }) };
@@ -52,7 +54,8 @@ describe('python3 in Pyodide, in the sandbox worker', { timeout: 4 * TIMEOUT }, 
     });
     expect(ws.pythonState()).toBe('not-loaded');
     const r = await engine.call('ws_shell', { command: 'python3 hello.py' });
-    expect(r.text).toContain('hello from 3.14');
+    expect(r.text).toContain(`hello from ${PYODIDE_PYTHON}`);
+    expect(noteText(r)).toContain(`ran on ${PYTHON_RUNTIME}`);
     expect(ws.pythonState()).toBe('ready');
     expect(noteText(r)).toContain('python3 ran in Pyodide 314.0.8');
     stopListening();
@@ -155,5 +158,93 @@ describe('python3 in Pyodide, in the sandbox worker', { timeout: 4 * TIMEOUT }, 
     expect(r.ok).toBe(false);
     expect(noteText(r)).toContain('killed after');
     expect(noteText(r)).toContain('(the sandbox worker was terminated)');
+  });
+
+  describe("pytest with wheels from a package index (a test stand-in for pytest's wheel)", () => {
+    const INDEX = 'http://index.test/';
+    const project = {
+      'calc.py': 'def add(a, b):\n    return a + b\n',
+      'tests/test_calc.py':
+        'from calc import add\n\ndef test_add():\n    assert add(1, 2) == 3\n\ndef test_zero():\n    assert add(0, 0) == 0\n\ndef test_wrong():\n    assert add(2, 2) == 5\n',
+    };
+    /** A cache over a fake index serving `served` as the stand-in's wheel; counts the requests. */
+    function index(served: Uint8Array | null) {
+      const standIn = standInPytest();
+      const asked: string[] = [];
+      const fetchFn = (async (u: RequestInfo | URL) => {
+        asked.push(String(u));
+        if (!served) throw new TypeError('Failed to fetch');
+        return String(u) === `${INDEX}${STAND_IN_WHEEL}`
+          ? new Response(served.slice())
+          : new Response('', { status: 404 });
+      }) as typeof fetch;
+      return { cache: new WheelCache(() => ({ baseUrl: INDEX, lock: standIn.lock }), fetchFn), asked, standIn };
+    }
+
+    it('fetches, verifies and installs the wheel once; pytest runs and its summary is tallied', async () => {
+      const { cache, asked, standIn } = index(standInPytest().bytes);
+      const heard: LoadTiming[] = [];
+      const stop = onLoad((l) => heard.push(l));
+      const { engine } = await engineOver(project, cache);
+      const r = await engine.call('ws_shell', { command: 'pytest tests' });
+      stop();
+      expect(r.text).toContain('pytest test stand-in');
+      expect(r.text).toContain('FAILED tests/test_calc.py::test_wrong - AssertionError');
+      expect(r.text).toMatch(/==== 1 failed, 2 passed in [\d.]+s ====/);
+      expect(tallyOf(r)).toBe('tally:2/1');
+      expect(noteText(r)).toContain("pytest from Pyodide's package index (1 wheel, each checked against its lock)");
+      const mb = (standIn.bytes.length / 1e6).toFixed(1);
+      expect(heard.map((l) => l.what)).toContain(
+        `1 wheel (${mb} MB) for pytest from ${INDEX}, each matching pyodide-lock.json's sha256`,
+      );
+      const again = await engine.call('ws_shell', { command: 'python3 -m pytest tests/test_calc.py' });
+      expect(tallyOf(again)).toBe('tally:2/1');
+      expect(asked).toEqual([`${INDEX}${STAND_IN_WHEEL}`]);
+    });
+
+    it('refuses a wheel that does not match the lock, and runs nothing', async () => {
+      const tampered = standInPytest().bytes;
+      tampered.set([tampered.at(-30)! ^ 1], tampered.length - 30);
+      const { cache } = index(tampered);
+      const { engine } = await engineOver(project, cache);
+      const r = await engine.call('ws_shell', { command: 'pytest' });
+      expect(r.text).toContain(`${STAND_IN_WHEEL} was refused: the download did not match the lock`);
+      expect(r.text).not.toContain('stand-in');
+      expect(r.text).toContain('[exit code 1]');
+    });
+
+    it('a fetch that never answers ends at the timeout, as any command does', async () => {
+      const hung = new WheelCache(
+        () => ({ baseUrl: INDEX, lock: standInPytest().lock }),
+        (() => new Promise<Response>(() => {})) as typeof fetch,
+      );
+      const { ws } = await engineOver(project);
+      const timeout = AbortSignal.timeout(1500);
+      const signal = new AbortController();
+      // The shell aborts with a TimeoutError when its timeout fires; the engine itself must return then.
+      timeout.addEventListener('abort', () => signal.abort(new DOMException('timed out', 'TimeoutError')));
+      const r = await new PyodideEngine(host, hung).run({
+        program: 'python3',
+        fs: ws.fs,
+        root: ws.root,
+        cwd: ws.root,
+        args: ['-m', 'pytest'],
+        env: {},
+        timeoutMs: 1500,
+        maxOutputBytes: 4096,
+        signal: signal.signal,
+      });
+      expect(r.timedOut).toBe(true);
+      expect(r.exitCode).toBeNull();
+    });
+
+    it('offline: says pytest needs a connection and that unittest works offline', async () => {
+      const { cache } = index(null);
+      const { engine } = await engineOver(project, cache);
+      const r = await engine.call('ws_shell', { command: 'pytest' });
+      expect(r.text).toContain('pytest needs a connection');
+      expect(r.text).toContain('python3 -m unittest works offline');
+      expect(noteText(r)).toContain("pytest's wheels could not be fetched from Pyodide's package index");
+    });
   });
 });

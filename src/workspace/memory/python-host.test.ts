@@ -50,6 +50,7 @@ describe.skipIf(!sandbox || !python)('python3 in the memory workspace on a Node 
     expect(r.text).toContain('test_calc.MeanTest.test_fraction');
     expect(r.text).toContain('AssertionError: 1 != 1.5');
     expect(tallyOf(r)).toBe('tally:5/2');
+    expect(r.notes.find((n) => n.detail === 'runtime')?.text).toBe(`ran on Python ${python!.version}`);
   });
 
   it.each([

@@ -38,9 +38,10 @@ export const ADDED_PROGRAMS: Readonly<Record<string, string>> = {
   npm: `runs package.json scripts only: npm ${or(Object.keys(NPM_SCRIPT_COMMANDS))} (the script's one command, if this shell runs it); every other npm command — install, ci, exec … — says it is not available: there is no registry and no node_modules here`,
   npx: `runs only ${or(SPEC_RUNNERS)} (the sandbox's runner); any other package says it is not available: there is no registry to fetch it from`,
   python3:
-    'runs CPython in WebAssembly (Pyodide) in the sandbox, the standard library only (unittest included); it is fetched on the first python3, and no packages can be installed',
+    'runs CPython in WebAssembly (Pyodide) in the sandbox, the standard library only (unittest included); it is fetched on the first python3, and no packages can be installed (pytest alone is fetched, online, for python3 -m pytest)',
   python: 'the same as python3',
-  pytest: 'says it needs a connection (pytest is not in the standard library); run python3 -m unittest instead',
+  pytest:
+    "runs pytest in Pyodide when the page can fetch its wheels from Pyodide's package index (each checked against Pyodide's lock); offline it says it needs a connection and that python3 -m unittest works offline",
 };
 
 /** A CommandRun that runs nothing: enough to read the names of the commands a run registers. */
@@ -53,6 +54,7 @@ const NAMES_ONLY: CommandRun = {
   note: () => {},
   omitted: () => {},
   interrupted: () => {},
+  ranOn: () => {},
 };
 const NO_ENGINE: JsEngine = { run: () => Promise.reject(new Error('lists names only')) };
 

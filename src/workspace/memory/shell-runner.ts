@@ -64,7 +64,7 @@ export class ShellRunner implements ProcessRunner {
     return this.py ? (this.py.state?.() ?? 'ready') : 'none';
   }
 
-  /** `node` is the one program whose runtime varies: the JavaScript engine's. */
+  /** `node`'s runtime, the JavaScript engine's; a command that ran python3 says Python's in its result. */
   get runtime(): string | undefined {
     return this.js.runtime;
   }
@@ -95,6 +95,8 @@ export class ShellRunner implements ProcessRunner {
     const notes = new Set<string>([BACKEND]);
     let omitted = 0;
     let interrupted = '';
+    // What a program that names its own runtime ran on (python3); the last one said is kept.
+    let runtime: string | undefined;
     const liveCap = Math.max(opts.maxOutputBytes, SHELL_LIVE_OUTPUT_BYTES);
     const commandRun: CommandRun = {
       fs: target.fs,
@@ -105,6 +107,7 @@ export class ShellRunner implements ProcessRunner {
       note: (n) => notes.add(n),
       omitted: (bytes) => (omitted += Math.max(0, bytes)),
       interrupted: (output) => (interrupted += output),
+      ranOn: (r) => (runtime = r),
     };
     // One Bash per stage: its variables are the environment the program sees (exported).
     const shellFor = (env: Readonly<Record<string, string>>): Bash =>
@@ -173,6 +176,7 @@ export class ShellRunner implements ProcessRunner {
         truncated: capped.truncated || hitLimit || omitted > 0,
         timedOut,
         backendNote: [...notes].join('; '),
+        ...(runtime !== undefined && { runtime }),
       };
     } finally {
       clearTimeout(timer);

@@ -38,7 +38,7 @@ import { orMissing, toWorkspaceError } from '../fs-errors.ts';
 import { undoneText } from '../protected-state.ts';
 import { nestedGitEntries } from './git-entries.ts';
 import { UNSANDBOXED, type CommandSandbox } from './host-sandbox.ts';
-import { hostPython } from './host-python.ts';
+import { hostPython, PYTHON_NAMES } from './host-python.ts';
 import { runPlan } from './node-exec.ts';
 
 /** Directories no command may create or write: the repository and the harness's own state. */
@@ -273,7 +273,10 @@ export class NodeWorkspace implements Workspace {
       memoryCap: this.sandbox.kind === 'bwrap' ? this.sandbox.memoryCap : null,
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
-    return this.undoProtectedDirs(plan, absent, nestedBefore, result);
+    const kept = this.undoProtectedDirs(plan, absent, nestedBefore, result);
+    // A command that ran python3 (or pytest) ran on this machine's Python, which says its version.
+    const python = plan.stages.some((s) => PYTHON_NAMES.has(posix.basename(s.argv[0] ?? ''))) ? hostPython() : null;
+    return python ? { ...kept, runtime: `Python ${python.version}` } : kept;
   }
 
   /**
