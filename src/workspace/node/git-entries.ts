@@ -7,7 +7,8 @@
  * entries before and after a command to remove the ones it made (node-workspace.ts).
  */
 import { existsSync, readdirSync, readSync, closeSync, openSync, fstatSync, realpathSync, constants } from 'node:fs';
-import { dirname, isAbsolute, join } from 'node:path';
+import { join } from 'node:path';
+import { answerSync, firstLineOf, namedGitDirs } from '../../engine/git-dirs.ts';
 
 /** Directory entries the walk for nested `.git` looks at, most, per command. */
 export const GIT_WALK_ENTRIES = 50_000;
@@ -70,17 +71,12 @@ function firstLine(p: string): string | undefined {
     if (!fstatSync(fd).isFile()) return undefined;
     const buf = Buffer.alloc(POINTER_BYTES);
     const n = readSync(fd, buf, 0, POINTER_BYTES, 0);
-    return buf.toString('utf8', 0, n).split('\n')[0]!.replace(/\r$/, '');
+    return firstLineOf(buf.toString('utf8', 0, n));
   } catch {
     return undefined;
   } finally {
     closeSync(fd);
   }
-}
-
-/** A path as git reads it from a pointer file: absolute as it is, relative from `base`. */
-function pointed(base: string, path: string): string {
-  return isAbsolute(path) ? path : join(base, path);
 }
 
 /**
@@ -100,15 +96,11 @@ export function gitStatePaths(
     const real = realInsideRoot(root, entry);
     if (!real) continue;
     paths.add(real);
-    const gitdir = /^gitdir: (.+)$/.exec(firstLine(real) ?? '')?.[1];
-    if (gitdir === undefined) continue;
-    // git reads a relative gitdir from the directory the `.git` file is in.
-    const repo = realInsideRoot(root, pointed(dirname(entry), gitdir));
-    if (!repo) continue;
-    paths.add(repo);
-    const common = firstLine(join(repo, 'commondir'));
-    const commonDir = common ? realInsideRoot(root, pointed(repo, common)) : undefined;
-    if (commonDir) paths.add(commonDir);
+    // The pointer rule every backend shares; here a named directory counts where it exists (it is mounted).
+    const named = answerSync(namedGitDirs(entry, real), (q) =>
+      'place' in q ? realInsideRoot(root, q.place) : firstLine(q.firstLine),
+    );
+    for (const dir of named) paths.add(dir);
   }
   return { paths: [...paths], cut: nested.cut };
 }
