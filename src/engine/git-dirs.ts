@@ -14,7 +14,7 @@
  */
 import { insideRoot, walk } from './jail-walk.ts';
 import { baseName, dirName, MAX_WALK_ENTRIES, walkTree, type WalkEntry } from './walk.ts';
-import type { EntryType, Workspace } from './workspace.ts';
+import { WORKSPACE_PATH, type EntryType, type Workspace } from './workspace.ts';
 
 /** One question the pointer rule asks: the first line of the file at a path, or where a path really is (undefined: nowhere it counts). */
 export type GitDirQuestion = { readonly firstLine: string } | { readonly place: string };
@@ -53,6 +53,16 @@ export function* namedGitDirs(entry: string, readAt: string = entry): Resolution
   const common = yield { firstLine: `${repo}/commondir` };
   const commonDir = common ? yield { place: pointedPath(repo, common) } : undefined;
   return commonDir === undefined ? [repo] : [repo, commonDir];
+}
+
+/**
+ * An absolute pointer as a path on the backend's filesystem: one below `commandRoot` (the root
+ * as commands see it — a `.git` file git wrote inside the host sandbox names `/ws/…`) is read
+ * below `root`; any other path as it is.
+ */
+export function onBackend(abs: string, root: string, commandRoot: string): string {
+  if (commandRoot === root || !(abs === commandRoot || abs.startsWith(`${commandRoot}/`))) return abs;
+  return `${root}${abs.slice(commandRoot.length)}`;
 }
 
 /** Runs the pointer rule with synchronous answers. */
@@ -159,8 +169,9 @@ export interface NamedGitDir {
 export async function gitDirsNamed(ws: Workspace, survey: GitSurvey): Promise<NamedGitDir[]> {
   const root = ws.root.replace(/\/+$/, '');
   const relOf = (abs: string) => abs.slice(root.length + 1);
+  const commandRoot = ws.commandRoot ?? WORKSPACE_PATH;
   const physical = async (abs: string): Promise<string | undefined> => {
-    const segs = insideRoot(root, abs);
+    const segs = insideRoot(root, onBackend(abs, root, commandRoot));
     if (!segs?.length) return undefined;
     const walked = await walk(ws, segs, 'read', JSON.stringify(abs));
     return walked.ok && walked.segments.length ? `${root}/${walked.segments.join('/')}` : undefined;
