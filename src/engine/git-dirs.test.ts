@@ -129,11 +129,17 @@ describe("git's test for a repository directory (setup.c is_git_directory)", () 
         { path: 'y', type: 'dir' },
         { path: 'y/HEAD', type: 'symlink' },
         { path: 'y/commondir', type: 'file' },
+        // Names an object's prototype has are no markers (nor a crash).
+        { path: 'z', type: 'dir' },
+        { path: 'z/constructor', type: 'file' },
+        { path: 'z/__proto__', type: 'dir' },
+        { path: 'z/toString', type: 'file' },
       ],
       false,
     );
     expect(gitShaped(survey.markers.get('x'))).toBe(false);
     expect(gitShaped(survey.markers.get('y'))).toBe(true);
+    expect(survey.markers.has('z')).toBe(false);
   });
 });
 

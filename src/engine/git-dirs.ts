@@ -82,12 +82,13 @@ async function answerAsync(run: Resolution, answer: (q: GitDirQuestion) => Promi
 /** The names git looks for to take a directory for a repository. */
 export type GitMarker = 'HEAD' | 'objects' | 'refs' | 'commondir';
 
-const MARKER_TYPES: Readonly<Record<GitMarker, readonly EntryType[]>> = {
-  HEAD: ['file', 'symlink'],
-  objects: ['dir'],
-  refs: ['dir'],
-  commondir: ['file'],
-};
+/** Each marker and the entry types it counts as (a Map: a name such as `constructor` is no marker). */
+const MARKER_TYPES: ReadonlyMap<string, readonly EntryType[]> = new Map([
+  ['HEAD', ['file', 'symlink']],
+  ['objects', ['dir']],
+  ['refs', ['dir']],
+  ['commondir', ['file']],
+]);
 
 /** Git's own test (setup.c, is_git_directory): a HEAD, and objects/ with refs/ or a commondir naming where they are. */
 export function gitShaped(markers: ReadonlySet<GitMarker> | undefined): boolean {
@@ -115,10 +116,9 @@ export function surveyOf(entries: Iterable<WalkEntry>, cut: boolean): GitSurvey 
     const name = baseName(path);
     if (name === '.git') gitEntries.push(path);
     else if (type === 'dir') dirs.add(path);
-    const marker = name in MARKER_TYPES ? (name as GitMarker) : undefined;
-    if (marker && MARKER_TYPES[marker].includes(type)) {
+    if (MARKER_TYPES.get(name)?.includes(type)) {
       const dir = dirName(path);
-      markers.set(dir, (markers.get(dir) ?? new Set<GitMarker>()).add(marker));
+      markers.set(dir, (markers.get(dir) ?? new Set<GitMarker>()).add(name as GitMarker));
     }
   }
   return { gitEntries, dirs, markers, cut };

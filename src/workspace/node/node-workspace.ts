@@ -35,9 +35,9 @@ import {
 import { dirName } from '../../engine/walk.ts';
 import { MAX_WHOLE_FILE_BYTES, tooLargeText } from '../../engine/file-size.ts';
 import { orMissing, toWorkspaceError } from '../fs-errors.ts';
-import { madeGitDirs, type GitSurvey } from '../../engine/git-dirs.ts';
+import { isAtOrBelow, madeGitDirs, type GitSurvey } from '../../engine/git-dirs.ts';
 import { isGitAlone, madeGitDirsText, undoneText } from '../protected-state.ts';
-import { gitStatePaths, hostSurvey, nestedGitEntries } from './git-entries.ts';
+import { gitStatePaths, hostSurvey } from './git-entries.ts';
 import { UNSANDBOXED, type CommandSandbox } from './host-sandbox.ts';
 import { hostPython } from './host-python.ts';
 import { runPlan } from './node-exec.ts';
@@ -296,9 +296,10 @@ export class NodeWorkspace implements Workspace {
   ): ExecResult {
     const gitAlone = isGitAlone(plan);
     const nestedBefore = new Set(before.gitEntries);
+    const after = hostSurvey(this.root);
     const made = [
       ...absent.filter((d) => lstatSync(this.abs(d), { throwIfNoEntry: false }) !== undefined),
-      ...nestedGitEntries(this.root).found.filter((rel) => !nestedBefore.has(rel)),
+      ...after.gitEntries.filter((rel) => rel !== '.git' && !nestedBefore.has(rel)),
     ]
       .filter((rel) => !(gitAlone && posix.basename(rel) === '.git'))
       // A `.git` inside a `.slmcode/` the command also made goes with it.
@@ -306,7 +307,8 @@ export class NodeWorkspace implements Workspace {
     const notes = [result.backendNote];
     if (made.length) notes.push(this.removeMade(made, undoneText));
     const kept = gitAlone ? gitStatePaths(this.root).paths.map((p) => p.slice(this.root.length + 1)) : [];
-    const repos = madeGitDirs(before, hostSurvey(this.root), kept);
+    // What went with an entry removed above is not named again.
+    const repos = madeGitDirs(before, after, kept).filter((rel) => !made.some((d) => isAtOrBelow(rel, d)));
     if (repos.length) notes.push(this.removeMade(repos, madeGitDirsText));
     const note = notes.filter((n): n is string => !!n).join('; ');
     return note ? { ...result, backendNote: note } : result;
