@@ -144,12 +144,23 @@ export async function runHeld<E>(
   const after = await surveyWorkspace(ws);
   const kept = isGitAlone(plan) ? (await gitDirsNamed(ws, after)).map((n) => n.dir) : [];
   const made = madeGitDirs(before, after, kept);
-  for (const rel of made) await ws.remove(rel);
+  const failed: string[] = [];
+  for (const rel of made) {
+    try {
+      await ws.remove(rel);
+    } catch (e) {
+      failed.push(`${rel} (${e instanceof Error ? e.message : String(e)})`);
+    }
+  }
   const notes = [
     result.backendNote,
     store.note?.(),
     undone.length ? undoneText(undone) : undefined,
-    made.length ? madeGitDirsText(made) : undefined,
+    failed.length
+      ? `the command made a git directory outside .git/ at ${made.join(', ')}; removing failed for ${failed.join(', ')} — delete it by hand before running git here`
+      : made.length
+        ? madeGitDirsText(made)
+        : undefined,
   ].filter((n): n is string => !!n);
   return notes.length ? { ...result, backendNote: notes.join('; ') } : result;
 }
