@@ -94,6 +94,20 @@ describe('the file tools refuse writes into a git directory a .git file names', 
     );
   });
 
+  it('a directory moved to where the named repository would be (its parent not there yet) is refused', async () => {
+    const ws = await seedWorkspace({
+      'w/.git': 'gitdir: ../store/x\n',
+      'staging/x/config': '[core]\n\tfsmonitor = sh evil.sh\n',
+    });
+    const engine = new Engine({ workspace: ws, tools: FILE_TOOLS, settings: { loop_guard: false } });
+    const before = await snapshotFs(ws);
+    const r = await engine.call('ws_mv', { from: 'staging', to: 'store' });
+    expect(r.ok, r.text).toBe(false);
+    expect(r.text).toContain('write refused — store (→ store/x/, the git directory w/.git names)');
+    expect(await snapshotFs(ws)).toEqual(before);
+    expect((await engine.call('ws_mv', { from: 'staging', to: 'elsewhere' })).ok).toBe(true);
+  });
+
   it('a .git file naming a directory outside the root, or the root itself, protects nothing else', async () => {
     for (const pointer of ['/elsewhere/repo', '../../outside', '.']) {
       const ws = await seedWorkspace({ '.git': `gitdir: ${pointer}\n`, 'a.txt': 'a\n' });

@@ -198,9 +198,16 @@ export function isAtOrBelow(path: string, dir: string): boolean {
   return path === dir || path.startsWith(`${dir}/`);
 }
 
-/** The git directory a `.git` file in `ws` names that holds (or is) the root-relative `path`, if any. */
+/**
+ * The git directory a `.git` file in `ws` names that a write at the root-relative `path` would
+ * change, if any: one that holds (or is) `path`, or one below a `path` that is not there yet (a
+ * directory moved there would bring the repository's files with it).
+ */
 export async function gitDirHolding(ws: Workspace, path: string): Promise<NamedGitDir | undefined> {
   const survey = await surveyWorkspace(ws);
   if (survey.gitEntries.length === 0) return undefined;
-  return (await gitDirsNamed(ws, survey)).find((n) => isAtOrBelow(path, n.dir));
+  const named = await gitDirsNamed(ws, survey);
+  const held = named.find((n) => isAtOrBelow(path, n.dir));
+  if (held || path === '' || (await ws.lstat(path))) return held;
+  return named.find((n) => isAtOrBelow(n.dir, path));
 }
