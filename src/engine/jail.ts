@@ -15,9 +15,11 @@
  * same message whether the backend would have failed (Node: ENAMETOOLONG) or not (memory).
  */
 import { skeletons } from './confusables.ts';
+import { gitDirHolding } from './git-dirs.ts';
+import { walk, type JailOp } from './jail-walk.ts';
 import type { Workspace } from './workspace.ts';
 
-export type JailOp = 'read' | 'write';
+export type { JailOp } from './jail-walk.ts';
 
 export type JailResult =
   | {
@@ -31,7 +33,6 @@ export type JailResult =
 
 export const HARNESS_DIR = '.slmcode';
 export const SCRATCH_DIR = 'scratch';
-const MAX_LINK_HOPS = 40;
 /** The longest file or directory name, in UTF-8 bytes: NAME_MAX on Linux and macOS, and Windows' 255 UTF-16 units are at least as many. */
 export const NAME_MAX_BYTES = 255;
 /** The longest absolute path, root included, in UTF-8 bytes: Linux's PATH_MAX (4096) less the terminating NUL. */
@@ -285,84 +286,6 @@ export function protectedArea(segments: readonly string[]): 'harness' | 'git-sta
   return gitState(segments) ? 'git-state' : null;
 }
 
-/** Converts an absolute link target to root-relative segments, or null when it is outside the root. */
-function insideRoot(root: string, target: string): string[] | null {
-  const rootSegs = root.split('/').filter(Boolean);
-  const tSegs: string[] = [];
-  for (const s of target.split('/')) {
-    if (s === '' || s === '.') continue;
-    if (s === '..') tSegs.pop();
-    else tSegs.push(s);
-  }
-  if (tSegs.length < rootSegs.length) return null;
-  for (let i = 0; i < rootSegs.length; i++) if (tSegs[i] !== rootSegs[i]) return null;
-  return tSegs.slice(rootSegs.length);
-}
-
-/** Joins a relative link target onto the link's directory; null when it climbs above the root. */
-function relativeTarget(dir: readonly string[], target: string): string[] | null {
-  const out = [...dir];
-  for (const s of target.split('/')) {
-    if (s === '' || s === '.') continue;
-    if (s === '..') {
-      if (out.length === 0) return null;
-      out.pop();
-    } else out.push(s);
-  }
-  return out;
-}
-
-type Walk = { ok: true; segments: string[] } | { ok: false; rule: string; text: string };
-
-/**
- * Resolves symlinks physically, component by component. When `op` is a write, a symlink in the
- * last component is refused rather than followed (O_NOFOLLOW semantics).
- */
-async function walk(ws: Workspace, segments: readonly string[], op: JailOp, shown: string): Promise<Walk> {
-  const resolved: string[] = [];
-  // Each pending component remembers whether the model spelled it or it came from a link's target.
-  const pending = segments.map((seg) => ({ seg, spelled: true }));
-  let spelledLeft = segments.length;
-  let hops = 0;
-  while (pending.length > 0) {
-    const { seg, spelled } = pending.shift()!;
-    if (spelled) spelledLeft--;
-    const candidate = [...resolved, seg].join('/');
-    const st = ws.supportsSymlinks ? await ws.lstat(candidate) : null;
-    const target = st?.type === 'symlink' ? await ws.readlink(candidate) : null;
-    if (target === null) {
-      resolved.push(seg);
-      continue;
-    }
-    if (op === 'write' && spelled && spelledLeft === 0) {
-      return {
-        ok: false,
-        rule: 'final-symlink',
-        text: `refused — ${shown} is a symlink (${candidate} → ${target}); tools that change files never follow a symlink in the last part of the path. Name the file it points at by its own path.`,
-      };
-    }
-    if (++hops > MAX_LINK_HOPS) {
-      return {
-        ok: false,
-        rule: 'symlink-loop',
-        text: `path refused — ${shown} runs into a symlink loop at ${candidate}. Use ws_list to see the real files.`,
-      };
-    }
-    const base = target.startsWith('/') ? insideRoot(ws.root, target) : relativeTarget(resolved, target);
-    if (base === null) {
-      return {
-        ok: false,
-        rule: 'symlink-out',
-        text: `path refused — ${shown} goes through the symlink ${candidate} → ${target}, which points outside the project root. Only files inside the workspace can be used.`,
-      };
-    }
-    // Continue from the link's target: its components replace the link's.
-    resolved.length = 0;
-    pending.unshift(...base.map((s) => ({ seg: s, spelled: false })));
-  }
-  return { ok: true, segments: resolved };
-}
-
 /**
  * The refusal for a `..` that climbs out of a symlink (`prefix`'s last segment), or null. The
  * kernel resolves the link before it applies `..`, so `link/..` is the parent of the link's
@@ -389,9 +312,10 @@ async function climbedLink(
 }
 
 /**
- * Jails one path. Reads may name the root ('' or '.'); writes must name something inside it
- * and outside `.slmcode/` (except strictly below `.slmcode/scratch/`), checked on both the
- * spelled and the physically resolved path.
+ * Jails one path. Reads may name the root ('' or '.'); writes must name something inside it,
+ * outside `.slmcode/` (except strictly below `.slmcode/scratch/`) and outside git's state — any
+ * `.git`, and any git directory a `.git` file names (git-dirs.ts) — checked on both the spelled
+ * and the physically resolved path.
  */
 export async function resolvePath(ws: Workspace, input: string, op: JailOp): Promise<JailResult> {
   const lexed = lexical(input, op, ws.root);
@@ -420,6 +344,10 @@ export async function resolvePath(ws: Workspace, input: string, op: JailOp): Pro
   }
   if (op === 'write' && gitState(walked.segments)) {
     return refuse('git-state', gitRefusal(`${display} (→ ${walked.segments.join('/')})`));
+  }
+  const named = op === 'write' ? await gitDirHolding(ws, walked.segments.join('/')) : undefined;
+  if (named) {
+    return refuse('git-state', gitRefusal(`${display} (→ ${named.dir}/, the git directory ${named.by} names)`));
   }
   return { ok: true, path: walked.segments.join('/'), display };
 }

@@ -6,11 +6,16 @@
  * `tar -xf` can hold `.git/config` among its members; `node x.js` can write `.git/HEAD`). So
  * the workspace takes the protected entries aside before a command and puts them back after
  * it: whatever the command added there is removed, whatever it changed or removed is restored,
- * and the result says so. Each backend says how its entries are listed, compared and put back
- * (`HeldStore`); the hold, the comparison, the restore and the words are shared here.
+ * and the result says so. The git directories `.git` files name (`gitdir:`, and their
+ * `commondir`) are held the same way, and a git directory a command made anywhere else (a bare
+ * repository: `git init --bare sub`, or a script writing HEAD, objects/ and refs/) is removed,
+ * as the Node host removes a `.git` a command made (../engine/git-dirs.ts has both rules). Each
+ * backend says how its entries are listed, compared and put back (`HeldStore`); the hold, the
+ * comparison, the restore and the words are shared here.
  */
+import { gitDirsNamed, isAtOrBelow, madeGitDirs, surveyWorkspace } from '../engine/git-dirs.ts';
 import { HARNESS_DIR, protectedArea, SCRATCH_DIR } from '../engine/jail.ts';
-import type { ExecResult } from '../engine/workspace.ts';
+import type { ExecPlan, ExecResult, Workspace } from '../engine/workspace.ts';
 
 /**
  * Whether `rel` (root-relative, no leading slash) is state a command may not change: the file
@@ -24,10 +29,18 @@ export function isProtectedState(rel: string): boolean {
   return protectedArea(segs) !== null;
 }
 
+/** Whether `rel` is protected state or at or below one of the git directories `named` (root-relative, physical). */
+export function isHeld(rel: string, named: readonly string[]): boolean {
+  return isProtectedState(rel) || named.some((dir) => isAtOrBelow(rel, dir));
+}
+
 /** How one backend lists, compares and puts back its protected entries (`E`: what it keeps of one). */
 export interface HeldStore<E> {
-  /** Every protected entry now, by root-relative path, each kept as it is now (later changes do not reach it). */
-  snapshot(): Promise<ReadonlyMap<string, E>>;
+  /**
+   * Every protected entry now (`isHeld`, with the git directories `named` that `.git` files
+   * name), by root-relative path, each kept as it is now (later changes do not reach it).
+   */
+  snapshot(named: readonly string[]): Promise<ReadonlyMap<string, E>>;
   isDir(entry: E): boolean;
   same(a: E, b: E): boolean;
   /** Removes `rel` and everything below it. */
@@ -44,11 +57,15 @@ function harmless<E>(store: HeldStore<E>, rel: string, entry: E): boolean {
 }
 
 /** A snapshot of the protected entries; `restore` puts them back as they were and names, sorted, every path it undid. */
-export async function holdProtectedState<E>(store: HeldStore<E>): Promise<{ restore(): Promise<string[]> }> {
-  const before = await store.snapshot();
+export async function holdProtectedState<E>(
+  store: HeldStore<E>,
+  named: readonly string[] = [],
+): Promise<{ restore(): Promise<string[]> }> {
+  const before = await store.snapshot(named);
   return {
     async restore() {
-      const after = await store.snapshot();
+      // The same named directories after: a `.git` file the command re-pointed is put back itself.
+      const after = await store.snapshot(named);
       const undone: string[] = [];
       const drop: string[] = [];
       const put: [string, E][] = [];
@@ -90,13 +107,60 @@ export function undoneText(undone: readonly string[]): string {
   return `the command changed ${shown} — .git/ and .slmcode/ are never written by commands, so those changes were undone`;
 }
 
-/** Runs a command with the protected entries of `store` held as they were: what it changed there is undone and said. */
-export async function runHeld<E>(store: HeldStore<E>, run: () => Promise<ExecResult>): Promise<ExecResult> {
-  const held = await holdProtectedState(store);
+/** What a result says about the git directories a command made outside `.git/`, which were removed. */
+export function madeGitDirsText(made: readonly string[]): string {
+  const shown = made.length > 5 ? `${made.slice(0, 5).join(', ')} and ${made.length - 5} more` : made.join(', ');
+  return (
+    `the command made a git directory outside .git/ (a HEAD with objects/ and refs/, or with a commondir), so ${shown} was removed — ` +
+    `git would run such a directory's hooks and config; keep history in the project's own .git (git init in the root)`
+  );
+}
+
+/** Whether `plan` is git alone (`git init`, which a person approves), the one command that may make a repository. */
+export function isGitAlone(plan: ExecPlan): boolean {
+  const argv0 = plan.stages.length === 1 ? (plan.stages[0]!.argv[0] ?? '') : '';
+  return argv0.slice(argv0.lastIndexOf('/') + 1) === 'git';
+}
+
+/**
+ * Runs `plan` (through `run`) with the protected entries of `store` held as they were, the git
+ * directories `.git` files in `ws` name included: what it changed there is undone, a git
+ * directory it made elsewhere is removed (one a kept `.git` file names after git alone is
+ * left), and both are said.
+ */
+export async function runHeld<E>(
+  ws: Workspace,
+  store: HeldStore<E>,
+  plan: ExecPlan,
+  run: () => Promise<ExecResult>,
+): Promise<ExecResult> {
+  const before = await surveyWorkspace(ws);
+  const held = await holdProtectedState(
+    store,
+    (await gitDirsNamed(ws, before)).map((n) => n.dir),
+  );
   const result = await run();
   const undone = await held.restore();
-  const notes = [result.backendNote, store.note?.(), undone.length ? undoneText(undone) : undefined].filter(
-    (n): n is string => !!n,
-  );
+  const after = await surveyWorkspace(ws);
+  const kept = isGitAlone(plan) ? (await gitDirsNamed(ws, after)).map((n) => n.dir) : [];
+  const made = madeGitDirs(before, after, kept);
+  const failed: string[] = [];
+  for (const rel of made) {
+    try {
+      await ws.remove(rel);
+    } catch (e) {
+      failed.push(`${rel} (${e instanceof Error ? e.message : String(e)})`);
+    }
+  }
+  const notes = [
+    result.backendNote,
+    store.note?.(),
+    undone.length ? undoneText(undone) : undefined,
+    failed.length
+      ? `the command made a git directory outside .git/ at ${made.join(', ')}; removing failed for ${failed.join(', ')} — delete it by hand before running git here`
+      : made.length
+        ? madeGitDirsText(made)
+        : undefined,
+  ].filter((n): n is string => !!n);
   return notes.length ? { ...result, backendNote: notes.join('; ') } : result;
 }

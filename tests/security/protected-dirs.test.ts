@@ -13,7 +13,7 @@ import { Engine } from '../../src/engine/engine.ts';
 import { CODING_TOOLS } from '../../src/engine/tools/index.ts';
 import { probeHostSandbox, type HostSandbox } from '../../src/workspace/node/host-sandbox.ts';
 import { NodeWorkspace } from '../../src/workspace/node/node-workspace.ts';
-import { undoneText } from '../../src/workspace/protected-state.ts';
+import { madeGitDirsText, undoneText } from '../../src/workspace/protected-state.ts';
 import { useNodeWasm } from '../support/node-wasm.ts';
 
 const probed = await probeHostSandbox();
@@ -91,5 +91,31 @@ describe.skipIf(!sandbox)('commands cannot write .git/ or .slmcode/, existing or
     expect(r.text).toMatch(/DEEP/);
     expect(r.text).not.toMatch(/internal error/);
     expect(existsSync(join(root, '.slmcode'))).toBe(false);
+  });
+
+  it('a bare repository a script makes is removed; the repository a .git file names is refused to the file tools and read-only to commands', async () => {
+    const bare =
+      "const fs = require('fs'); for (const d of ['b/objects', 'b/refs/heads']) fs.mkdirSync(d, { recursive: true }); fs.writeFileSync('b/HEAD', 'ref: refs/heads/main\\n'); fs.writeFileSync('b/config', '[core]\\n\\tfsmonitor = touch FSMON\\n');\n";
+    const hook =
+      "try { require('fs').writeFileSync('.repo/hooks/pre-commit', '#!/bin/sh\\ntouch HOOK\\n'); console.log('WROTE'); } catch (e) { console.log('refused', e.code); }\n";
+    const { root, engine } = await workspace(
+      {
+        'bare.js': bare,
+        'hook.js': hook,
+        'w/.git': 'gitdir: ../.repo\n',
+        '.repo/HEAD': 'ref: refs/heads/main\n',
+        '.repo/config': '[core]\n',
+        '.repo/hooks/.keep': '',
+      },
+      true,
+    );
+    const made = await engine.call('ws_shell', { command: 'node bare.js' });
+    expect(made.notes.map((n) => n.text).join('\n')).toContain(madeGitDirsText(['b']));
+    expect(existsSync(join(root, 'b'))).toBe(false);
+    const w = await engine.call('ws_write', { path: '.repo/hooks/pre-commit', content: '#!/bin/sh\ntouch HOOK\n' });
+    expect(w.text).toContain("the git directory w/.git names) is inside .git/, git's own state");
+    const r = await engine.call('ws_shell', { command: 'node hook.js' });
+    expect(r.text).toMatch(/refused EROFS/);
+    expect(existsSync(join(root, '.repo/hooks/pre-commit'))).toBe(false);
   });
 });

@@ -5,11 +5,13 @@
  * says what was undone. What it writes elsewhere, and into `.slmcode/scratch/`, stays.
  */
 import { execFileSync } from 'node:child_process';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { singleCommand, type ExecOptions } from '../../engine/workspace.ts';
 import { MemoryWorkspace } from './memory-workspace.ts';
 import { NodeJsEngine } from './node-runner.ts';
-import { isProtectedState } from '../protected-state.ts';
+import { isProtectedState, madeGitDirsText } from '../protected-state.ts';
+import { walkTree } from '../../engine/walk.ts';
 import { ShellRunner } from './shell-runner.ts';
 
 const OPTS: ExecOptions = { timeoutMs: 20_000, maxOutputBytes: 64 * 1024 };
@@ -122,4 +124,71 @@ describe('a command in the memory workspace leaves .git/ and .slmcode/ as they w
     expect(dec(await ws.readFile('copy.md'))).toBe('# demo\n');
     expect(r.backendNote ?? '').not.toMatch(/undone/);
   });
+});
+
+/** Every file below the root as text, and every directory as `/`. */
+async function treeOf(ws: MemoryWorkspace): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const e of (await walkTree(ws, '', { skip: new Set() })).entries)
+    out.set(e.path, e.type === 'file' ? dec(await ws.readFile(e.path)) : '/');
+  return out;
+}
+
+const below = (tree: Map<string, string>, dir: string) => new Map([...tree].filter(([p]) => p.startsWith(`${dir}/`)));
+
+// The members a command may write: into the repository `w/.git` names, into its commondir,
+// a bare repository's three markers, and an ordinary file.
+const MEMBERS: readonly (readonly [string, string])[] = [
+  ['.repo/config', '[core]\n\tfsmonitor = sh evil.sh\n'],
+  ['.repo/hooks/pre-commit', '#!/bin/sh\necho pwned\n'],
+  ['shared/config', '[core]\n\tfsmonitor = sh evil.sh\n'],
+  ['shared/hooks/post-checkout', '#!/bin/sh\n'],
+  ['b/HEAD', 'ref: refs/heads/main\n'],
+  ['b/objects/info/packs', '\n'],
+  ['b/refs/heads/main', '0000000000000000000000000000000000000000\n'],
+  ['ok.txt', 'an ordinary member\n'],
+];
+
+describe('a command in the memory workspace: the repositories .git files name, and the ones it makes', () => {
+  it('property: what it writes into a named repository (and its commondir) is undone, a bare repository it makes is removed, the rest stays', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          absolute: fc.boolean(),
+          common: fc.boolean(),
+          members: fc.subarray([...MEMBERS], { minLength: 1 }),
+        }),
+        async ({ absolute, common, members }) => {
+          const ws = await workspace();
+          await ws.writeFile('w/.git', enc(`gitdir: ${absolute ? '/ws/.repo' : '../.repo'}\n`));
+          for (const [p, t] of [
+            ['.repo/HEAD', 'ref: refs/heads/main\n'],
+            ['.repo/config', '[core]\n'],
+            ['.repo/objects/.keep', ''],
+            ['.repo/refs/heads/.keep', ''],
+          ])
+            await ws.writeFile(p!, enc(t!));
+          if (common) await ws.writeFile('.repo/commondir', enc('../shared\n'));
+          await ws.writeFile('shared/config', enc('[core]\n'));
+          await ws.writeFile('t.tar', tarOf(members));
+          const before = await treeOf(ws);
+          const r = await ws.exec(singleCommand(['tar', '-xf', 't.tar']), OPTS);
+          expect(r.exitCode, r.output).toBe(0);
+          const after = await treeOf(ws);
+          expect(below(after, '.repo')).toEqual(below(before, '.repo'));
+          const wrote = (p: string) => members.some(([m]) => m === p);
+          if (common) expect(below(after, 'shared')).toEqual(below(before, 'shared'));
+          else for (const [m, t] of members) if (m.startsWith('shared/')) expect(after.get(m)).toBe(t);
+          const bare = ['b/HEAD', 'b/objects/info/packs', 'b/refs/heads/main'].every(wrote);
+          if (bare) expect(after.has('b')).toBe(false);
+          else for (const [m, t] of members) if (m.startsWith('b/')) expect(after.get(m)).toBe(t);
+          if (wrote('ok.txt')) expect(after.get('ok.txt')).toBe('an ordinary member\n');
+          const undone = members.some(([m]) => m.startsWith('.repo/') || (common && m.startsWith('shared/')));
+          expect(/so those changes were undone/.test(r.backendNote ?? '')).toBe(undone);
+          expect(r.backendNote?.includes(madeGitDirsText(['b'])) ?? false).toBe(bare);
+        },
+      ),
+      { numRuns: 25 },
+    );
+  }, 120_000);
 });

@@ -210,6 +210,7 @@ export class MemoryWorkspace implements Workspace {
   private runGuarded(runner: ProcessRunner, plan: ExecPlan, opts: ExecOptions): Promise<ExecResult> {
     const tracked = trackFs(this.fs);
     if (!tracked) return runner.run(this, plan, opts);
-    return runHeld(heldEntries(tracked.entries as Map<string, FsEntry>, this.root), () => runner.run(this, plan, opts));
+    const held = heldEntries(tracked.entries as Map<string, FsEntry>, this.root);
+    return runHeld(this, held, plan, () => runner.run(this, plan, opts));
   }
 }

@@ -11,7 +11,10 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { gitStatePaths, isInside } from './git-entries.ts';
+import { gitDirsNamed, surveyWorkspace } from '../../engine/git-dirs.ts';
+import { gitStatePaths, isInside, nestedGitEntries } from './git-entries.ts';
+import { UNSANDBOXED } from './host-sandbox.ts';
+import { NodeWorkspace } from './node-workspace.ts';
 
 /** Where a repository's git directory is kept, for one work tree. */
 type Kept = 'inside' | 'inside-relative' | 'outside' | 'own';
@@ -42,9 +45,9 @@ const layout = fc.uniqueArray(
 );
 
 describe('gitStatePaths: every repository git resolves inside the root is mounted read-only', () => {
-  it('agrees with git rev-parse on generated layouts', () => {
-    fc.assert(
-      fc.property(layout, (repos) => {
+  it('agrees with git rev-parse on generated layouts, and the file tools name the same repositories', async () => {
+    await fc.assert(
+      fc.asyncProperty(layout, async (repos) => {
         const root = realpathSync(mkdtempSync(join(tmpdir(), 'slm-gitstate-')));
         const outside = realpathSync(mkdtempSync(join(tmpdir(), 'slm-gitstate-out-')));
         try {
@@ -73,6 +76,13 @@ describe('gitStatePaths: every repository git resolves inside the root is mounte
           });
           const { paths, cut } = gitStatePaths(root);
           expect(cut).toBe(false);
+          // The file tools' reading of the same pointers (over the Workspace) names exactly the
+          // repositories the sandbox mounts, besides the `.git` entries themselves.
+          const ws = await NodeWorkspace.open(root, { sandbox: UNSANDBOXED });
+          const gitEntries = new Set(['.git', ...nestedGitEntries(root).found].map((r) => join(root, r)));
+          const notEntry = (p: string) => !gitEntries.has(p);
+          const named = (await gitDirsNamed(ws, await surveyWorkspace(ws))).map((n) => join(root, n.dir));
+          expect(new Set(named.filter(notEntry))).toEqual(new Set(paths.filter(notEntry)));
           for (const tree of trees)
             for (const dir of resolvedByGit(tree))
               if (isInside(dir, root)) expect(paths.some((p) => isInside(dir, p))).toBe(true);

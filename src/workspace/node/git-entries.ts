@@ -7,7 +7,10 @@
  * entries before and after a command to remove the ones it made (node-workspace.ts).
  */
 import { existsSync, readdirSync, readSync, closeSync, openSync, fstatSync, realpathSync, constants } from 'node:fs';
-import { dirname, isAbsolute, join } from 'node:path';
+import { join } from 'node:path';
+import { answerSync, firstLineOf, namedGitDirs, onBackend, surveyOf, type GitSurvey } from '../../engine/git-dirs.ts';
+import { WORKSPACE_PATH } from '../../engine/workspace.ts';
+import type { WalkEntry } from '../../engine/walk.ts';
 
 /** Directory entries the walk for nested `.git` looks at, most, per command. */
 export const GIT_WALK_ENTRIES = 50_000;
@@ -28,16 +31,14 @@ export function realInsideRoot(root: string, p: string): string | undefined {
 }
 
 /**
- * Every `.git` below the root but the top-level one (a directory, a submodule's `.git` file, a
- * link), breadth first, never following a link to a directory nor descending into a `.git`.
- * `cut` is set when more than `limit` entries were looked at: the rest was not walked.
+ * The survey (../../engine/git-dirs.ts) of the tree at `root`: every `.git` (a directory, a
+ * submodule's `.git` file, a link), every directory and git's markers, breadth first, never
+ * following a link to a directory nor descending into a `.git`. `cut` is set when more than
+ * `limit` entries were looked at: the rest was not walked.
  */
-export function nestedGitEntries(
-  root: string,
-  limit = GIT_WALK_ENTRIES,
-): { readonly found: string[]; readonly cut: boolean } {
-  const found: string[] = [];
-  let seen = 0;
+export function hostSurvey(root: string, limit = GIT_WALK_ENTRIES): GitSurvey {
+  const seen: WalkEntry[] = [];
+  let count = 0;
   for (let queue = [''], next: string[] = []; queue.length; queue = next, next = []) {
     for (const dir of queue) {
       let entries;
@@ -47,15 +48,24 @@ export function nestedGitEntries(
         continue;
       }
       for (const e of entries) {
-        if (++seen > limit) return { found, cut: true };
-        const rel = dir === '' ? e.name : `${dir}/${e.name}`;
-        if (e.name === '.git') {
-          if (dir !== '') found.push(rel);
-        } else if (e.isDirectory()) next.push(rel);
+        if (++count > limit) return surveyOf(seen, true);
+        const path = dir === '' ? e.name : `${dir}/${e.name}`;
+        const type = e.isSymbolicLink() ? 'symlink' : e.isDirectory() ? 'dir' : 'file';
+        seen.push({ path, type });
+        if (type === 'dir' && e.name !== '.git') next.push(path);
       }
     }
   }
-  return { found, cut: false };
+  return surveyOf(seen, false);
+}
+
+/** Every `.git` below the root but the top-level one, from the survey; `cut` is its. */
+export function nestedGitEntries(
+  root: string,
+  limit = GIT_WALK_ENTRIES,
+): { readonly found: string[]; readonly cut: boolean } {
+  const survey = hostSurvey(root, limit);
+  return { found: survey.gitEntries.filter((rel) => rel !== '.git'), cut: survey.cut };
 }
 
 /** The first line of the regular file at `p` (never a FIFO or a device: opened without blocking, read only when regular), or undefined. */
@@ -70,17 +80,12 @@ function firstLine(p: string): string | undefined {
     if (!fstatSync(fd).isFile()) return undefined;
     const buf = Buffer.alloc(POINTER_BYTES);
     const n = readSync(fd, buf, 0, POINTER_BYTES, 0);
-    return buf.toString('utf8', 0, n).split('\n')[0]!.replace(/\r$/, '');
+    return firstLineOf(buf.toString('utf8', 0, n));
   } catch {
     return undefined;
   } finally {
     closeSync(fd);
   }
-}
-
-/** A path as git reads it from a pointer file: absolute as it is, relative from `base`. */
-function pointed(base: string, path: string): string {
-  return isAbsolute(path) ? path : join(base, path);
 }
 
 /**
@@ -100,15 +105,12 @@ export function gitStatePaths(
     const real = realInsideRoot(root, entry);
     if (!real) continue;
     paths.add(real);
-    const gitdir = /^gitdir: (.+)$/.exec(firstLine(real) ?? '')?.[1];
-    if (gitdir === undefined) continue;
-    // git reads a relative gitdir from the directory the `.git` file is in.
-    const repo = realInsideRoot(root, pointed(dirname(entry), gitdir));
-    if (!repo) continue;
-    paths.add(repo);
-    const common = firstLine(join(repo, 'commondir'));
-    const commonDir = common ? realInsideRoot(root, pointed(repo, common)) : undefined;
-    if (commonDir) paths.add(commonDir);
+    // The pointer rule every backend shares; here a named directory counts where it exists (it is
+    // mounted), and `/ws/…` (a path git wrote inside the sandbox) is read below the root.
+    const named = answerSync(namedGitDirs(entry, real), (q) =>
+      'place' in q ? realInsideRoot(root, onBackend(q.place, root, WORKSPACE_PATH)) : firstLine(q.firstLine),
+    );
+    for (const dir of named) paths.add(dir);
   }
   return { paths: [...paths], cut: nested.cut };
 }

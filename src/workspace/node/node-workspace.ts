@@ -35,8 +35,9 @@ import {
 import { dirName } from '../../engine/walk.ts';
 import { MAX_WHOLE_FILE_BYTES, tooLargeText } from '../../engine/file-size.ts';
 import { orMissing, toWorkspaceError } from '../fs-errors.ts';
-import { undoneText } from '../protected-state.ts';
-import { nestedGitEntries } from './git-entries.ts';
+import { isAtOrBelow, madeGitDirs, type GitSurvey } from '../../engine/git-dirs.ts';
+import { isGitAlone, madeGitDirsText, undoneText } from '../protected-state.ts';
+import { gitStatePaths, hostSurvey } from './git-entries.ts';
 import { UNSANDBOXED, type CommandSandbox } from './host-sandbox.ts';
 import { hostPython, PYTHON_NAMES } from './host-python.ts';
 import { runPlan } from './node-exec.ts';
@@ -260,7 +261,7 @@ export class NodeWorkspace implements Workspace {
       ...opts.env,
     };
     const absent = PROTECTED_DIRS.filter((d) => !existsSync(this.abs(d)));
-    const nestedBefore = new Set(nestedGitEntries(this.root).found);
+    const before = hostSurvey(this.root);
     const result = await runPlan({
       plan: { stages: plan.stages.map((s) => ({ ...s, env: { ...stageEnv, ...s.env } })) },
       root: this.root,
@@ -273,7 +274,7 @@ export class NodeWorkspace implements Workspace {
       memoryCap: this.sandbox.kind === 'bwrap' ? this.sandbox.memoryCap : null,
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
-    const kept = this.undoProtectedDirs(plan, absent, nestedBefore, result);
+    const kept = this.undoProtectedDirs(plan, absent, before, result);
     // A command that ran python3 (or pytest) ran on this machine's Python, which says its version.
     const python = plan.stages.some((s) => PYTHON_NAMES.has(posix.basename(s.argv[0] ?? ''))) ? hostPython() : null;
     return python ? { ...kept, runtime: `Python ${python.version}` } : kept;
@@ -283,25 +284,41 @@ export class NodeWorkspace implements Workspace {
    * The sandbox mounts `.git/` and `.slmcode/` read-only only where they exist. A command that
    * created one of them — the top-level `.git` or `.slmcode`, or a `.git` at any depth (a script
    * making `sub/.git/config` with core.fsmonitor, or `.slmcode/hooks.json`) — has every process
-   * ended once it returns, so removing what it made leaves nothing of it behind. Only a plan that
-   * is git alone may create a repository (`git init`, which a person approves). Each entry is
-   * first renamed out of the way (one step, however deep it is), then deleted.
+   * ended once it returns, so removing what it made leaves nothing of it behind. Then a git
+   * directory it made anywhere else (`git init --bare sub`, or HEAD, objects/ and refs/ written by
+   * a script) goes the same way, by the rule every backend shares (madeGitDirs). Only a plan that
+   * is git alone may create a repository with a `.git` (`git init`, which a person approves), and
+   * the directory a `.git` file it made names. Each entry is first renamed out of the way (one
+   * step, however deep it is), then deleted.
    */
   private undoProtectedDirs(
     plan: ExecPlan,
     absent: readonly string[],
-    nestedBefore: ReadonlySet<string>,
+    before: GitSurvey,
     result: ExecResult,
   ): ExecResult {
-    const gitAlone = plan.stages.length === 1 && posix.basename(plan.stages[0]!.argv[0] ?? '') === 'git';
+    const gitAlone = isGitAlone(plan);
+    const nestedBefore = new Set(before.gitEntries);
+    const after = hostSurvey(this.root);
     const made = [
       ...absent.filter((d) => lstatSync(this.abs(d), { throwIfNoEntry: false }) !== undefined),
-      ...nestedGitEntries(this.root).found.filter((rel) => !nestedBefore.has(rel)),
+      ...after.gitEntries.filter((rel) => rel !== '.git' && !nestedBefore.has(rel)),
     ]
       .filter((rel) => !(gitAlone && posix.basename(rel) === '.git'))
       // A `.git` inside a `.slmcode/` the command also made goes with it.
       .filter((rel, _, all) => !all.some((d) => rel.startsWith(`${d}/`)));
-    if (made.length === 0) return result;
+    const notes = [result.backendNote];
+    if (made.length) notes.push(this.removeMade(made, undoneText));
+    const kept = gitAlone ? gitStatePaths(this.root).paths.map((p) => p.slice(this.root.length + 1)) : [];
+    // What went with an entry removed above is not named again.
+    const repos = madeGitDirs(before, after, kept).filter((rel) => !made.some((d) => isAtOrBelow(rel, d)));
+    if (repos.length) notes.push(this.removeMade(repos, madeGitDirsText));
+    const note = notes.filter((n): n is string => !!n).join('; ');
+    return note ? { ...result, backendNote: note } : result;
+  }
+
+  /** Removes each of `made` (renamed aside, then deleted) and says so in `said`'s words, or what could not be removed. */
+  private removeMade(made: readonly string[], said: (made: readonly string[]) => string): string {
     const failed: string[] = [];
     for (const rel of made) {
       const aside = this.abs(`.slm-removed-${process.pid}-${Date.now()}-${++removals}`);
@@ -313,10 +330,9 @@ export class NodeWorkspace implements Workspace {
         failed.push(`${rel} (${e instanceof Error ? e.message : String(e)})`);
       }
     }
-    const note = failed.length
+    return failed.length
       ? `the command created ${made.join(', ')}, which commands may not write; removing failed for ${failed.join(', ')} — delete it by hand before running git here`
-      : undoneText(made);
-    return { ...result, backendNote: result.backendNote ? `${result.backendNote}; ${note}` : note };
+      : said(made);
   }
 }
 

@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { singleCommand } from '../../engine/workspace.ts';
 import { distrust, parseTestTally } from '../../engine/tally.ts';
 import { MemoryWorkspace } from '../memory/memory-workspace.ts';
-import { undoneText } from '../protected-state.ts';
+import { madeGitDirsText, undoneText } from '../protected-state.ts';
 import { NodeJsEngine } from '../memory/node-runner.ts';
 import { ShellRunner } from '../memory/shell-runner.ts';
 import { useNodeWasm } from '../../platform/node-wasm.ts';
@@ -97,6 +97,68 @@ describe.runIf(ready)('the Node host sandbox: writes to .git never stick', () =>
       expect(r.exitCode).toBe(0);
       expect(existsSync(join(root, 'sub/.git/config'))).toBe(true);
       expect(r.backendNote ?? '').not.toMatch(/changes were undone/);
+    });
+  });
+
+  // Each row: a git directory outside `.git/` a command makes (git would open it with GIT_DIR or
+  // from inside it, and run its config's core.fsmonitor and its hooks) → removed afterwards, and
+  // said; only what the command made goes.
+  const bare: [string, string[], string[], string[]][] = [
+    ['git init --bare sub (git alone)', ['git', 'init', '-q', '--bare', 'sub'], ['sub'], ['sub']],
+    [
+      'HEAD, objects/ and refs/ written by a script',
+      [
+        'python3',
+        '-c',
+        "import os; os.makedirs('b/objects'); os.makedirs('b/refs'); open('b/HEAD','w').write('ref: refs/heads/main\\n')",
+      ],
+      ['b'],
+      ['b'],
+    ],
+    [
+      'a linked shape (HEAD and commondir) in a deep new directory',
+      [
+        'python3',
+        '-c',
+        "import os; os.makedirs('x/y/w'); open('x/y/w/HEAD','w').write('ref: refs/heads/main\\n'); open('x/y/w/commondir','w').write('../../../.git\\n')",
+      ],
+      ['x/y/w'],
+      ['x/y/w'],
+    ],
+    [
+      'an existing directory given HEAD and refs/: the markers it added',
+      ['python3', '-c', "import os; os.makedirs('lib/refs'); open('lib/HEAD','w').write('ref: refs/heads/main\\n')"],
+      ['lib/HEAD', 'lib/refs'],
+      ['lib/HEAD', 'lib/refs'],
+    ],
+  ];
+  it.each(bare)('a git directory made by a command (%s) is removed afterwards', async (_what, argv, gone, said) => {
+    await withRoot(async (root) => {
+      execFileSync('git', ['init', '-q', root]);
+      execFileSync('mkdir', ['-p', join(root, 'lib/objects')]);
+      writeFileSync(join(root, 'lib/objects/kept.txt'), 'kept\n');
+      const ws = await NodeWorkspace.open(root, { sandbox });
+      const r = await ws.exec(singleCommand(argv), LIMITS);
+      expect(r.exitCode, r.output).toBe(0);
+      for (const rel of gone) expect(existsSync(join(root, rel)), rel).toBe(false);
+      expect(existsSync(join(root, 'lib/objects/kept.txt'))).toBe(true);
+      expect(r.backendNote).toContain(madeGitDirsText(said));
+    });
+  });
+
+  it('git alone may make a repository a .git file names (git init --separate-git-dir), read-only from then on', async () => {
+    await withRoot(async (root) => {
+      const ws = await NodeWorkspace.open(root, { sandbox });
+      const r = await ws.exec(singleCommand(['git', 'init', '-q', '--separate-git-dir=store', 'sub']), LIMITS);
+      expect(r.exitCode, r.output).toBe(0);
+      expect(existsSync(join(root, 'store/HEAD'))).toBe(true);
+      expect(r.backendNote ?? '').not.toMatch(/git directory outside/);
+      // git wrote the pointer as the sandbox sees the root (`gitdir: /ws/store`): a later command
+      // still finds that repository read-only.
+      const before = await readFile(join(root, 'store/config'), 'utf8');
+      const w = await ws.exec(py("open('store/config','a').write('[core]\\n\\tfsmonitor = x\\n')"), LIMITS);
+      expect(w.output).toMatch(/Read-only file system/);
+      expect(await readFile(join(root, 'store/config'), 'utf8')).toBe(before);
     });
   });
 

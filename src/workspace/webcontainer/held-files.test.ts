@@ -15,7 +15,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { singleCommand, type ExecOptions, type Workspace } from '../../engine/workspace.ts';
 import { walkTree } from '../../engine/walk.ts';
-import { isProtectedState } from '../protected-state.ts';
+import { isHeld, madeGitDirsText } from '../protected-state.ts';
 import { heldFiles } from './held-files.ts';
 import { NodeWebContainer } from './node-webcontainer.fixture.ts';
 import type { SpawnedProcess } from './spawn-capped.ts';
@@ -83,6 +83,33 @@ console.log('wrote');
     );
   });
 
+  it('the repository a .git file names and its commondir: undone; a bare repository the process makes: removed; each said', async () => {
+    const ws = await workspace();
+    await ws.writeFile('w/.git', enc('gitdir: ../.repo\n'));
+    await ws.writeFile('.repo/HEAD', enc('ref: refs/heads/main\n'));
+    await ws.writeFile('.repo/commondir', enc('../shared\n'));
+    await ws.writeFile('shared/config', enc('[core]\n'));
+    await ws.writeFile(
+      'x.js',
+      enc(`const fs = require('node:fs');
+fs.writeFileSync('.repo/config', '[core]\\n\\tfsmonitor = sh evil.sh\\n');
+fs.writeFileSync('shared/config', 'pwned\\n');
+for (const d of ['b/objects', 'b/refs/heads']) fs.mkdirSync(d, { recursive: true });
+fs.writeFileSync('b/HEAD', 'ref: refs/heads/main\\n');
+fs.writeFileSync('out.txt', 'an ordinary file\\n');
+`),
+    );
+    const r = await ws.exec(singleCommand(['node', 'x.js']), OPTS);
+    expect(r.exitCode).toBe(0);
+    expect(await ws.lstat('.repo/config')).toBeNull();
+    expect(await text(ws, 'shared/config')).toBe('[core]\n');
+    expect(await ws.lstat('b')).toBeNull();
+    expect(await text(ws, 'out.txt')).toBe('an ordinary file\n');
+    expect(r.backendNote).toBe(
+      `the command changed .repo/config, shared/config — .git/ and .slmcode/ are never written by commands, so those changes were undone; ${madeGitDirsText(['b'])}`,
+    );
+  });
+
   it('.GIT/config, sub/.Git/hooks and .SLMCODE made by a process (spellings the jail refuses): removed and said', async () => {
     const ws = await workspace();
     await ws.writeFile(
@@ -130,7 +157,7 @@ fs.writeFileSync('.SLMCODE/hooks.json', '{}\\n');
     for (let i = 0; i < 6; i++) await ws.writeFile(`many/f${i}.txt`, enc(''));
     for (let i = 0; i < 3; i++) await ws.writeFile(`.git/refs/r${i}`, enc(''));
     const store = heldFiles(ws, 4);
-    const held = await store.snapshot();
+    const held = await store.snapshot([]);
     expect(store.note?.()).toBe(
       '.git has more than 4 entries, so only its first 4 were held; the workspace has more than 4 entries, so only the nested .git directories among the first 4 were held; the top-level .git and .slmcode always are',
     );
@@ -162,10 +189,16 @@ const PATHS = [
   '.slmcode/scratch/a.txt',
   'sub/.git/config',
   'sub/file.txt',
+  '.repo/HEAD',
+  '.repo/config',
+  '.repo/hooks/pre-commit',
   'src/index.js',
   'README.md',
 ] as const;
-const ROOTS = ['.git', '.git/refs', '.slmcode', '.slmcode/scratch', 'sub/.git', 'sub', 'src'] as const;
+const ROOTS = ['.git', '.git/refs', '.slmcode', '.slmcode/scratch', 'sub/.git', 'sub', 'src', '.repo', 'w'] as const;
+/** `w/.git` is a file naming `.repo`, which is then held as `.git/` is. */
+const POINTER = 'gitdir: ../.repo\n';
+const held = (p: string) => isHeld(p, ['.repo']);
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({
@@ -214,11 +247,13 @@ describe('the hold, as a property', () => {
         const wc = new DrawnProcess(dir);
         const ws = new WebContainerWorkspace(wc);
         for (const p of PATHS) await ws.writeFile(p, enc(`${p}\n`));
+        await ws.writeFile('w/.git', enc(POINTER));
         const before = await tree(dir);
         // What the process alone makes of the tree, applied to a copy with no hold.
         const bare = await tempDir();
         const plain = new DrawnProcess(bare);
         for (const p of PATHS) await new WebContainerWorkspace(plain).writeFile(p, enc(`${p}\n`));
+        await new WebContainerWorkspace(plain).writeFile('w/.git', enc(POINTER));
         plain.ops = ops;
         await plain.spawn();
         const unheld = await tree(bare);
@@ -227,13 +262,13 @@ describe('the hold, as a property', () => {
         const r = await ws.exec(singleCommand(['program']), OPTS);
         const after = await tree(dir);
         // A directory above a protected entry comes back with it (`sub` for `sub/.git`), whatever the process did to it.
-        const above = (p: string) => [...before.keys()].some((q) => isProtectedState(q) && q.startsWith(`${p}/`));
+        const above = (p: string) => [...before.keys()].some((q) => held(q) && q.startsWith(`${p}/`));
         const part = (t: Map<string, string>, prot: boolean) =>
-          [...t].filter(([p]) => isProtectedState(p) === prot && (prot || !above(p)));
+          [...t].filter(([p]) => held(p) === prot && (prot || !above(p)));
         expect(part(after, true)).toEqual(part(before, true));
         expect(part(after, false)).toEqual(part(unheld, false));
         const changed = [...new Set([...before.keys(), ...unheld.keys()])]
-          .filter((p) => isProtectedState(p) && before.get(p) !== unheld.get(p))
+          .filter((p) => held(p) && before.get(p) !== unheld.get(p))
           .sort();
         if (changed.length === 0) expect(r.backendNote).toBeUndefined();
         else {

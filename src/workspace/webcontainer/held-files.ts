@@ -1,6 +1,6 @@
 /**
- * The WebContainer workspace's protected entries (`.git/`, `.slmcode/` outside scratch —
- * ../protected-state.ts) read through the workspace's own file API, which is all WebContainer
+ * The WebContainer workspace's protected entries (`.git/`, `.slmcode/` outside scratch, the git
+ * directories `.git` files name — ../protected-state.ts) read through the workspace's own file API, which is all WebContainer
  * offers: the top-level `.git` and `.slmcode` always, and every other protected entry (a nested
  * `.git`, a case or look-alike spelling of either) a bounded walk of the tree finds (never inside `node_modules`, where a process's `.git` reaches no harness).
  * Each file is kept as its bytes, so what a command changed can be put back as it was. A walk
@@ -8,7 +8,7 @@
  */
 import { baseName, MAX_WALK_ENTRIES, walkTree } from '../../engine/walk.ts';
 import { isWorkspaceError, type Workspace } from '../../engine/workspace.ts';
-import { isProtectedState, type HeldStore } from '../protected-state.ts';
+import { isHeld, isProtectedState, type HeldStore } from '../protected-state.ts';
 
 /** A protected entry as held: a directory, or a file's bytes. */
 export type HeldFile = { readonly type: 'dir' } | { readonly type: 'file'; readonly bytes: Uint8Array };
@@ -36,8 +36,8 @@ async function unlessGone<T>(op: () => Promise<T>): Promise<T | null> {
 export function heldFiles(ws: Workspace, maxEntries = MAX_WALK_ENTRIES): HeldStore<HeldFile> {
   const cut = new Set<string>();
 
-  /** `rel` and everything below it, when it is there, into `out` (protected paths only). */
-  const hold = async (rel: string, out: Map<string, HeldFile>): Promise<void> => {
+  /** `rel` and everything below it, when it is there, into `out` (held paths only: `isHeld` with `named`). */
+  const hold = async (rel: string, out: Map<string, HeldFile>, named: readonly string[]): Promise<void> => {
     const st = await ws.lstat(rel);
     if (!st) return;
     const paths: { path: string; type: 'file' | 'dir' | 'symlink' }[] = [{ path: rel, type: st.type }];
@@ -48,7 +48,7 @@ export function heldFiles(ws: Workspace, maxEntries = MAX_WALK_ENTRIES): HeldSto
       paths.push(...below.entries);
     }
     for (const { path, type } of paths) {
-      if (!isProtectedState(path)) continue;
+      if (!isHeld(path, named)) continue;
       if (type === 'dir') out.set(path, { type: 'dir' });
       else {
         const bytes = await unlessGone(() => ws.readFile(path));
@@ -58,11 +58,10 @@ export function heldFiles(ws: Workspace, maxEntries = MAX_WALK_ENTRIES): HeldSto
   };
 
   return {
-    async snapshot() {
+    async snapshot(named) {
       cut.clear();
       const out = new Map<string, HeldFile>();
-      await hold('.git', out);
-      await hold('.slmcode', out);
+      for (const rel of ['.git', '.slmcode', ...named]) await hold(rel, out, named);
       const tree = await walkTree(ws, '', { skip: NOT_ENTERED, maxEntries });
       if (tree.truncated)
         cut.add(
@@ -71,7 +70,7 @@ export function heldFiles(ws: Workspace, maxEntries = MAX_WALK_ENTRIES): HeldSto
       // Every other protected entry whose parent is not (a nested `.git`, a `.GIT` or a look-alike spelling).
       for (const e of tree.entries) {
         const parent = e.path.slice(0, Math.max(0, e.path.length - baseName(e.path).length - 1));
-        if (isProtectedState(e.path) && (parent === '' || !isProtectedState(parent))) await hold(e.path, out);
+        if (isProtectedState(e.path) && (parent === '' || !isProtectedState(parent))) await hold(e.path, out, named);
       }
       return out;
     },

@@ -212,7 +212,7 @@ export class WebContainerWorkspace implements Workspace {
     }
     const env = { ...opts.env, ...stage.env };
     // `.git/` and `.slmcode/` are held around the process, which can write both (held-files.ts).
-    const r = await runHeld(heldFiles(this), () =>
+    const r = await runHeld(this, heldFiles(this), plan, () =>
       spawnCapped(
         (cmd, args, o) => this.wc.spawn(cmd, args, o),
         stage.argv,
