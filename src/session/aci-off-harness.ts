@@ -10,13 +10,13 @@
  * the result says what would have run. Pure TypeScript: it runs in the browser worker and in
  * Node alike.
  */
-import picomatch from 'picomatch';
 import { matchObject } from '../agent/json-scan.ts';
 import type { FileChange } from '../engine/result.ts';
 import { parsePatchText } from '../engine/patch/parse.ts';
 import { plainName } from '../engine/patch/unified.ts';
 import { splitLines } from '../engine/text.ts';
 import { numberedLine } from '../engine/tools/ws_read.ts';
+import { globMatcher, isGlobRefusal } from '../engine/glob-match.ts';
 
 /** A file the naive harness would have written, created or removed. */
 export interface NaiveChange extends FileChange {
@@ -222,7 +222,8 @@ function naiveList(files: Files, args: Args): NaiveOutcome {
 function naiveGlob(files: Files, args: Args): NaiveOutcome {
   const pattern = str(args, 'pattern');
   if (pattern === undefined) return missing('ws_glob', 'pattern');
-  const isMatch = picomatch(pattern, { dot: true });
+  const isMatch = globMatcher(pattern);
+  if (isGlobRefusal(isMatch)) return result(`ws_glob: ${isMatch.refused}`, false);
   return result(
     [...files.keys()]
       .filter((p) => isMatch(p))

@@ -20,9 +20,21 @@ function spawnCli(args: readonly string[], env?: NodeJS.ProcessEnv): ChildProces
   return spawn(TSX, [MAIN, ...args], { cwd: REPO, stdio: 'pipe', ...(env && { env }) });
 }
 
-/** Runs `slm ARGS` to completion with `input` on stdin (and `env` instead of this process's environment). */
-export function runCli(args: readonly string[], input = '', env?: NodeJS.ProcessEnv): Promise<CliRun> {
+/**
+ * Runs `slm ARGS` to completion with `input` on stdin (and `env` instead of this process's
+ * environment); with `killAfterMs`, a run still going then is killed (its code is then null).
+ */
+export function runCli(
+  args: readonly string[],
+  input = '',
+  env?: NodeJS.ProcessEnv,
+  killAfterMs?: number,
+): Promise<CliRun> {
   const child = spawnCli(args, env);
+  if (killAfterMs !== undefined) {
+    const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    child.on('close', () => clearTimeout(timer));
+  }
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
