@@ -8,7 +8,24 @@ import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
 import { globMatcher, isGlobRefusal, type GlobMatcher } from './glob-match.ts';
 
-const PIECES = ['a', 'b', '.', '/', '*', '**', '?', '[ab]', '[!a]', '{a,b}', '{x,a/b}', '+(a|b)', '@(a)', '*(b)', '?(a)', '\\*'];
+const PIECES = [
+  'a',
+  'b',
+  '.',
+  '/',
+  '*',
+  '**',
+  '?',
+  '[ab]',
+  '[!a]',
+  '{a,b}',
+  '{x,a/b}',
+  '+(a|b)',
+  '@(a)',
+  '*(b)',
+  '?(a)',
+  '\\*',
+];
 const SEGMENTS = ['a', 'b', 'ab', 'ba', '.a', 'a.b', 'a.', '..a', 'aa', '*', 'b.b', '.'.concat('b.')];
 
 const pattern = fc.array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 6 }).map((p) => p.join(''));

@@ -32,7 +32,8 @@ export function runCli(
 ): Promise<CliRun> {
   const child = spawnCli(args, env);
   if (killAfterMs !== undefined) {
-    const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    // SIGTERM, which tsx passes on to the node it started (a SIGKILL would end tsx alone).
+    const timer = setTimeout(() => child.kill('SIGTERM'), killAfterMs);
     child.on('close', () => clearTimeout(timer));
   }
   let stdout = '';
