@@ -3,10 +3,13 @@
  *
  * Glob patterns from the model are matched in linear time: picomatch's backtracking expression
  * for `*a*a*…*b` against a long name ran for minutes synchronously, so `slm batch` (and the tab's
- * engine, and a replayed session) never answered and no timeout could end it.
+ * engine, and a replayed session) never answered and no timeout could end it. The same held for
+ * a Jest path filter (`npx jest '(a|aa)+$'`) in the memory workspace, which tried the model's
+ * regex in the workspace's own thread against the spec files' names.
  */
+import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanup, runCli, tempRoot } from '../cli/cli-process.ts';
 
@@ -40,4 +43,46 @@ describe('glob patterns are matched in bounded time', () => {
       expect.stringMatching(/^1 hit in 1 file for "needle"/),
     ]);
   }, 120_000);
+});
+
+const REPO = resolve(import.meta.dirname, '../..');
+
+/** Runs `code` (TypeScript, in the repository) in a child tsx; SIGTERM after `ms`. */
+function tsxWithin(code: string, ms: number): Promise<{ code: number | null; stdout: string }> {
+  const child = spawn(join(REPO, 'node_modules/.bin/tsx'), ['-e', code], {
+    cwd: REPO,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let stdout = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+  const timer = setTimeout(() => child.kill('SIGTERM'), ms);
+  return new Promise((done) =>
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      done({ code, stdout });
+    }),
+  );
+}
+
+describe('a Jest path filter in the memory workspace is matched in bounded time', () => {
+  it("npx jest '(a|aa)+$' beside a long spec name answers at once", async () => {
+    // The memory workspace's own planning of `npx jest PATTERN`, as ws_shell reaches it.
+    const code = `(async () => {
+      const { InMemoryFs } = await import('just-bash');
+      const { planSpecs } = await import('./src/workspace/memory/test-runner-args.ts');
+      const fs = new InMemoryFs();
+      await fs.mkdir('/ws', { recursive: true });
+      await fs.writeFile('/ws/' + 'a'.repeat(60) + '!.test.js', 'x');
+      await fs.writeFile('/ws/aa.test.js', 'x');
+      for (const f of ['(a|aa)+$', 'aa\\.test']) console.log(JSON.stringify(await planSpecs(fs, '/ws', '/ws', 'jest', [f])));
+    })()`;
+    const r = await tsxWithin(code, 60_000);
+    expect(r.code).toBe(0);
+    const [none, one] = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { text?: string; files?: string[] });
+    expect(none?.text).toMatch(/^No tests found in \/ws: .* matching \(a\|aa\)\+\$/);
+    expect(one).toMatchObject({ mode: 'jest', files: ['/ws/aa.test.js'] });
+  }, 90_000);
 });
