@@ -6,12 +6,24 @@
  * engine, and a replayed session) never answered and no timeout could end it. The same held for
  * a Jest path filter (`npx jest '(a|aa)+$'`) in the memory workspace, which tried the model's
  * regex in the workspace's own thread against the spec files' names.
+ *
+ * A `.git` a command makes is removed however many entries it hides behind: a script that made
+ * 50,001 files and then `zz/.git/config` with core.fsmonitor left that repository in the
+ * project (the walk after the command stopped at 50,000 entries), and a person's next
+ * `git status` there ran the planted command on the host.
  */
 import { spawn } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { lstat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanup, runCli, tempRoot } from '../cli/cli-process.ts';
+import { probeHostSandbox } from '../../src/workspace/node/host-sandbox.ts';
+import { GIT_WALK_ENTRIES } from '../../src/workspace/node/git-entries.ts';
+
+const probed = await probeHostSandbox();
+const sandboxed = 'kind' in probed;
+if (!sandboxed) console.log(`review-round5: the nested .git case skipped: bubblewrap cannot run here (${probed.why})`);
 
 afterAll(cleanup);
 
@@ -85,4 +97,28 @@ describe('a Jest path filter in the memory workspace is matched in bounded time'
     expect(none?.text).toMatch(/^No tests found in \/ws: .* matching \(a\|aa\)\+\$/);
     expect(one).toMatchObject({ mode: 'jest', files: ['/ws/aa.test.js'] });
   }, 90_000);
+});
+
+describe.skipIf(!sandboxed)('a .git a command makes is removed however many entries it hides behind', () => {
+  it('a nested repository made after more than the walk limit of files is gone, and said', async () => {
+    const root = await tempRoot();
+    execFileSync('git', ['init', '-q'], { cwd: root });
+    const script = [
+      'import os',
+      `for i in range(${GIT_WALK_ENTRIES + 1}):`,
+      "    open('f%06d' % i, 'w').close()",
+      "os.makedirs('zz/.git', exist_ok=True)",
+      "open('zz/.git/config', 'w').write('[core]\\n\\tfsmonitor = touch /tmp/never\\n')",
+    ].join('\n');
+    const lines = [
+      { root, tool: 'ws_write', args: { path: 'mk.py', content: `${script}\n` } },
+      { root, tool: 'ws_shell', args: { command: 'python3 mk.py', timeout_ms: 120_000 } },
+    ];
+    const r = await runCli(['batch'], lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    expect(r.code).toBe(0);
+    const ran = JSON.parse(r.stdout.trim().split('\n')[1]!) as { ok: boolean; notes: { text: string }[] };
+    expect(ran.ok).toBe(true);
+    expect(ran.notes.map((n) => n.text).join('\n')).toMatch(/zz\/\.git/);
+    await expect(lstat(join(root, 'zz/.git'))).rejects.toThrow(/ENOENT/);
+  }, 240_000);
 });

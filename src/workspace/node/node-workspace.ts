@@ -260,7 +260,7 @@ export class NodeWorkspace implements Workspace {
       ...opts.env,
     };
     const absent = PROTECTED_DIRS.filter((d) => !existsSync(this.abs(d)));
-    const nestedBefore = new Set(nestedGitEntries(this.root).found);
+    const nestedBefore = nestedGitEntries(this.root);
     const result = await runPlan({
       plan: { stages: plan.stages.map((s) => ({ ...s, env: { ...stageEnv, ...s.env } })) },
       root: this.root,
@@ -277,6 +277,19 @@ export class NodeWorkspace implements Workspace {
   }
 
   /**
+   * The nested `.git` entries there are now and were not before the command. When the walk
+   * before was whole, every one there was is known, so the walk after is whole too (it lists
+   * what the command made, in about the time the command took to make it): a `.git` made behind
+   * more than GIT_WALK_ENTRIES new entries is still found. When it was cut (the result says so),
+   * both walks are cut alike.
+   */
+  private nestedMade(before: { readonly found: readonly string[]; readonly cut: boolean }): string[] {
+    const had = new Set(before.found);
+    const now = before.cut ? nestedGitEntries(this.root) : nestedGitEntries(this.root, Infinity);
+    return now.found.filter((rel) => !had.has(rel));
+  }
+
+  /**
    * The sandbox mounts `.git/` and `.slmcode/` read-only only where they exist. A command that
    * created one of them — the top-level `.git` or `.slmcode`, or a `.git` at any depth (a script
    * making `sub/.git/config` with core.fsmonitor, or `.slmcode/hooks.json`) — has every process
@@ -287,13 +300,13 @@ export class NodeWorkspace implements Workspace {
   private undoProtectedDirs(
     plan: ExecPlan,
     absent: readonly string[],
-    nestedBefore: ReadonlySet<string>,
+    nestedBefore: { readonly found: readonly string[]; readonly cut: boolean },
     result: ExecResult,
   ): ExecResult {
     const gitAlone = plan.stages.length === 1 && posix.basename(plan.stages[0]!.argv[0] ?? '') === 'git';
     const made = [
       ...absent.filter((d) => lstatSync(this.abs(d), { throwIfNoEntry: false }) !== undefined),
-      ...nestedGitEntries(this.root).found.filter((rel) => !nestedBefore.has(rel)),
+      ...this.nestedMade(nestedBefore),
     ]
       .filter((rel) => !(gitAlone && posix.basename(rel) === '.git'))
       // A `.git` inside a `.slmcode/` the command also made goes with it.
