@@ -10,6 +10,7 @@
  * the result says what would have run. Pure TypeScript: it runs in the browser worker and in
  * Node alike.
  */
+import { RE2JS } from 're2js';
 import { matchObject } from '../agent/json-scan.ts';
 import type { FileChange } from '../engine/result.ts';
 import { parsePatchText } from '../engine/patch/parse.ts';
@@ -236,9 +237,11 @@ function naiveGlob(files: Files, args: Args): NaiveOutcome {
 function naiveGrep(files: Files, args: Args): NaiveOutcome {
   const pattern = str(args, 'pattern');
   if (pattern === undefined) return missing('ws_grep', 'pattern');
-  let re: RegExp;
+  // RE2, as the engine's own ws_grep: a backtracking pattern such as `(a|aa)+$` beside a long
+  // line would block this thread, past a replay's deadline, on a record that asked for it.
+  let re: RE2JS;
   try {
-    re = new RegExp(pattern, args.case_insensitive === true ? 'i' : '');
+    re = RE2JS.compile(pattern, args.case_insensitive === true ? RE2JS.CASE_INSENSITIVE : 0);
   } catch (e) {
     return result(`Error: invalid regular expression: ${(e as Error).message}`, false);
   }

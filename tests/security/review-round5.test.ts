@@ -11,10 +11,15 @@
  * 50,001 files and then `zz/.git/config` with core.fsmonitor left that repository in the
  * project (the walk after the command stopped at 50,000 entries), and a person's next
  * `git status` there ran the planted command on the host.
+ *
+ * A tampered record that names the naive harness is replayed in bounded time: its ws_grep tried
+ * the record's pattern as a JavaScript RegExp, so `(a|aa)+$` beside a long line kept `slm replay`
+ * (and a link opened in the tab) busy past the whole replay's deadline, which cannot interrupt a
+ * synchronous match.
  */
 import { spawn } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
-import { lstat, writeFile } from 'node:fs/promises';
+import { lstat, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanup, runCli, tempRoot } from '../cli/cli-process.ts';
@@ -121,4 +126,35 @@ describe.skipIf(!sandboxed)('a .git a command makes is removed however many entr
     expect(ran.notes.map((n) => n.text).join('\n')).toMatch(/zz\/\.git/);
     await expect(lstat(join(root, 'zz/.git'))).rejects.toThrow(/ENOENT/);
   }, 240_000);
+});
+
+describe("a tampered record's naive-harness search is bounded", () => {
+  it.each([
+    ['ws_grep', { pattern: '(a|aa)+$' }, { 'f.txt': `${'a'.repeat(80)}!\n` }],
+    ['ws_glob', { pattern: `${'*a'.repeat(12)}*b` }, { ['a'.repeat(120)]: 'x' }],
+  ])(
+    'slm replay answers a record whose %s step backtracks',
+    async (tool, args, files) => {
+      const base = JSON.parse(await readFile(join(REPO, 'examples/drifted-edit.session.json'), 'utf8')) as Record<
+        string,
+        unknown
+      >;
+      const raw = JSON.stringify({ thought: 'x', tool, args });
+      const session = {
+        ...base,
+        harness: 'naive',
+        workspace: { files },
+        steps: [
+          { raw, call: { tool, args }, resultHash: '71e01d00c14f', workspaceHash: 'bfae8a23ecd3', resultText: 'x' },
+        ],
+      };
+      const file = join(await tempRoot(), 't.session.json');
+      await writeFile(file, JSON.stringify(session));
+      const r = await runCli(['replay', file], '', undefined, KILL_AFTER_MS);
+      // Exit 1: the step was replayed and diverged from the altered record (not killed: null or 143).
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stdout + r.stderr).toMatch(/diverged at step 1/);
+    },
+    120_000,
+  );
 });
