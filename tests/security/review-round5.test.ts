@@ -16,6 +16,11 @@
  * the record's pattern as a JavaScript RegExp, so `(a|aa)+$` beside a long line kept `slm replay`
  * (and a link opened in the tab) busy past the whole replay's deadline, which cannot interrupt a
  * synchronous match.
+ *
+ * A reply that opens tens of thousands of brackets (`{"tool":"ws_read","args":[[[[…`, under the
+ * record's 100,000-character cap) is refused as a call: it was repaired into arguments that deep,
+ * whose first recursive reader overflowed the stack, so `slm parse` lost every later line and
+ * `slm replay` (and a run) ended as an internal error.
  */
 import { spawn } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
@@ -157,4 +162,42 @@ describe("a tampered record's naive-harness search is bounded", () => {
     },
     120_000,
   );
+});
+
+describe('arguments nested past the bound are refused, not a crash', () => {
+  const deep = (open: string) =>
+    `{"tool":"ws_write","args":{"path":"a.txt","content":${open.repeat(90_000 / open.length)}`;
+
+  it('slm parse answers each deep reply and the line after it', async () => {
+    const lines = [deep('['), deep('{"a":'), '{"tool":"ws_read","args":{"path":"a.txt"}}'];
+    const r = await runCli(
+      ['parse'],
+      lines.map((raw) => JSON.stringify({ raw })).join('\n') + '\n',
+      undefined,
+      KILL_AFTER_MS,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const out = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { call: unknown; error: string | null });
+    expect(out[0]).toEqual({ call: null, format: null, error: expect.stringMatching(/nest more than 64 levels deep/) });
+    expect(out[2]).toMatchObject({ call: { tool: 'ws_read', args: { path: 'a.txt' } } });
+  }, 120_000);
+
+  it('slm replay of a record whose step is that reply diverges instead of failing', async () => {
+    const base = JSON.parse(await readFile(join(REPO, 'examples/drifted-edit.session.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    const session = {
+      ...base,
+      steps: [{ raw: deep('['), resultHash: '71e01d00c14f', workspaceHash: 'bfae8a23ecd3', resultText: 'x' }],
+    };
+    const file = join(await tempRoot(), 'deep.session.json');
+    await writeFile(file, JSON.stringify(session));
+    const r = await runCli(['replay', file], '', undefined, KILL_AFTER_MS);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout + r.stderr).toMatch(/nest more than 64 levels deep/);
+  }, 120_000);
 });
