@@ -23,6 +23,7 @@ import {
 } from './formats/index.ts';
 import { typeTextValues, type TypedValue } from './formats/typed-values.ts';
 import { matchObject, parseLenient, parseUnclosed, type JsonRepair } from './json-scan.ts';
+import { MAX_ARGS_DEPTH, nestingDepth, TOO_DEEP } from './args-depth.ts';
 
 export interface ParsedCall {
   readonly tool: string;
@@ -116,8 +117,11 @@ export function parseCall(raw: string, opts: ParseOptions = {}): ParseOutcome {
     const wrapped = json.calls.includes(first) ? wrapping(text, first.start, end, found.slice(1)) : [];
     const dropped = [...first.calls.slice(1), ...found.slice(1).flatMap((b) => b.calls)].map((c) => c.tool);
     const call = first.calls[0]!;
+    if (nestingDepth(call.args) > MAX_ARGS_DEPTH) return { ok: false, error: 'invalid-json', message: TOO_DEEP };
     const typed =
       first.textValues && isRecord(call.args) ? typeTextValues(call.args, opts.schemas?.get(call.tool)) : undefined;
+    if (typed && nestingDepth(typed.args) > MAX_ARGS_DEPTH)
+      return { ok: false, error: 'invalid-json', message: TOO_DEEP };
     return {
       ok: true,
       call: typed ? { ...call, args: typed.args } : call,

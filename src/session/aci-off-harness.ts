@@ -10,13 +10,14 @@
  * the result says what would have run. Pure TypeScript: it runs in the browser worker and in
  * Node alike.
  */
-import picomatch from 'picomatch';
+import { RE2JS } from 're2js';
 import { matchObject } from '../agent/json-scan.ts';
 import type { FileChange } from '../engine/result.ts';
 import { parsePatchText } from '../engine/patch/parse.ts';
 import { plainName } from '../engine/patch/unified.ts';
 import { splitLines } from '../engine/text.ts';
 import { numberedLine } from '../engine/tools/ws_read.ts';
+import { globMatcher, isGlobRefusal } from '../engine/glob-match.ts';
 
 /** A file the naive harness would have written, created or removed. */
 export interface NaiveChange extends FileChange {
@@ -222,7 +223,8 @@ function naiveList(files: Files, args: Args): NaiveOutcome {
 function naiveGlob(files: Files, args: Args): NaiveOutcome {
   const pattern = str(args, 'pattern');
   if (pattern === undefined) return missing('ws_glob', 'pattern');
-  const isMatch = picomatch(pattern, { dot: true });
+  const isMatch = globMatcher(pattern);
+  if (isGlobRefusal(isMatch)) return result(`ws_glob: ${isMatch.refused}`, false);
   return result(
     [...files.keys()]
       .filter((p) => isMatch(p))
@@ -235,9 +237,11 @@ function naiveGlob(files: Files, args: Args): NaiveOutcome {
 function naiveGrep(files: Files, args: Args): NaiveOutcome {
   const pattern = str(args, 'pattern');
   if (pattern === undefined) return missing('ws_grep', 'pattern');
-  let re: RegExp;
+  // RE2, as the engine's own ws_grep: a backtracking pattern such as `(a|aa)+$` beside a long
+  // line would block this thread, past a replay's deadline, on a record that asked for it.
+  let re: RE2JS;
   try {
-    re = new RegExp(pattern, args.case_insensitive === true ? 'i' : '');
+    re = RE2JS.compile(pattern, args.case_insensitive === true ? RE2JS.CASE_INSENSITIVE : 0);
   } catch (e) {
     return result(`Error: invalid regular expression: ${(e as Error).message}`, false);
   }

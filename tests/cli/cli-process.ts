@@ -37,10 +37,23 @@ export function cliTimeout(processes: number): number {
   return processes * CLI_PROCESS_MS;
 }
 
-/** Runs `slm ARGS` to completion with `input` on stdin (and `env` instead of this process's environment). */
-export function runCli(args: readonly string[], input = '', env?: NodeJS.ProcessEnv): Promise<CliRun> {
+/**
+ * Runs `slm ARGS` to completion with `input` on stdin (and `env` instead of this process's
+ * environment); with `killAfterMs`, a run still going then is killed (its code is then null).
+ */
+export function runCli(
+  args: readonly string[],
+  input = '',
+  env?: NodeJS.ProcessEnv,
+  killAfterMs?: number,
+): Promise<CliRun> {
   const started = performance.now();
   const child = spawnCli(args, env);
+  if (killAfterMs !== undefined) {
+    // SIGTERM, which tsx passes on to the node it started (a SIGKILL would end tsx alone).
+    const timer = setTimeout(() => child.kill('SIGTERM'), killAfterMs);
+    child.on('close', () => clearTimeout(timer));
+  }
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));

@@ -4,12 +4,12 @@
  * pattern names them, and no symlink is followed.
  */
 import { z } from 'zod';
-import picomatch from 'picomatch';
 import { defineTool } from '../tool.ts';
 import { fail, ok, type Note } from '../result.ts';
 import { jail, notTextResult } from '../file-io.ts';
 import { skipDirsFor, walkTree, type WalkEntry } from '../walk.ts';
 import type { Workspace } from '../workspace.ts';
+import { globMatcher, isGlobRefusal, type GlobMatcher } from '../glob-match.ts';
 
 /** At most this many hits are listed. */
 export const GLOB_CAP = 200;
@@ -27,8 +27,7 @@ async function label(ws: Workspace, e: WalkEntry): Promise<string> {
 }
 
 /** Entries under `base` matching `pattern`, tried against the path relative to `base` and to the root. */
-function matching(entries: readonly WalkEntry[], base: string, pattern: string): WalkEntry[] {
-  const isMatch = picomatch(pattern, { dot: true });
+function matching(entries: readonly WalkEntry[], base: string, isMatch: GlobMatcher): WalkEntry[] {
   const cut = base === '' ? 0 : base.length + 1;
   return entries.filter((e) => isMatch(e.path.slice(cut)) || (cut > 0 && isMatch(e.path)));
 }
@@ -62,15 +61,18 @@ export const wsGlob = defineTool({
       );
     }
 
+    const isMatch = globMatcher(pattern);
+    if (isGlobRefusal(isMatch)) return fail(`ws_glob: ${isMatch.refused}.`);
     const walked = await walkTree(ctx.ws, base.path, { skip: skipDirsFor(pattern) });
     const notes: Note[] = [];
     const where = base.path === '' ? 'the project' : `${base.display}/`;
     let used = pattern;
-    let hits = matching(walked.entries, base.path, pattern);
+    let hits = matching(walked.entries, base.path, isMatch);
     let lead = '';
     // `*.ts` finds only top-level files; when that finds nothing the model almost always meant any depth.
     if (hits.length === 0 && !pattern.includes('/') && !pattern.startsWith('**')) {
-      const deep = matching(walked.entries, base.path, `**/${pattern}`);
+      const deepMatch = globMatcher(`**/${pattern}`);
+      const deep = isGlobRefusal(deepMatch) ? [] : matching(walked.entries, base.path, deepMatch);
       if (deep.length) {
         used = `**/${pattern}`;
         hits = deep;

@@ -5,12 +5,12 @@
  * announced; binary files, node_modules/ and .git/ are skipped, and symlinks are not followed.
  */
 import { z } from 'zod';
-import picomatch from 'picomatch';
 import { RE2JS } from 're2js';
 import { defineTool } from '../tool.ts';
 import { fail, ok, type Note } from '../result.ts';
 import { jail, notTextResult, searchedFileState } from '../file-io.ts';
 import { skipDirsFor, walkTree } from '../walk.ts';
+import { globMatcher, isGlobRefusal } from '../glob-match.ts';
 import { lineMatcher, matchingLines, type LineMatcher } from './grep-lines.ts';
 
 /** At most this many hits are listed. */
@@ -80,7 +80,8 @@ export const wsGrep = defineTool({
     if (!st) return notTextResult(ctx, base, { kind: 'missing' }, 'ws_grep');
 
     // As in ripgrep's -g: a glob without a slash matches file names at any depth.
-    const inGlob = args.glob ? picomatch(args.glob, { dot: true, basename: !args.glob.includes('/') }) : null;
+    const inGlob = args.glob ? globMatcher(args.glob, { basename: !args.glob.includes('/') }) : null;
+    if (inGlob && isGlobRefusal(inGlob)) return fail(`ws_grep glob=: ${inGlob.refused}.`);
     const cut = base.path === '' ? 0 : base.path.length + 1;
     const walked = st.type === 'dir' ? await walkTree(ctx.ws, base.path, { skip: skipDirsFor(args.glob) }) : null;
     const files = walked

@@ -6,6 +6,7 @@
  * rather than silently running something else than was asked.
  */
 import type { InMemoryFs } from 'just-bash';
+import { RE2JS } from 're2js';
 import { findTestFiles, walkFiles } from './js-sandbox-args.ts';
 import { resolveSpecifier } from './specifiers.ts';
 
@@ -142,7 +143,11 @@ export async function planSpecs(
   return { mode: 'jest', files: found.files, namePatterns };
 }
 
-/** Jest's and Vitest's spec files under `cwd`; positional words filter them (a regex for Jest, a substring for Vitest). */
+/**
+ * Jest's and Vitest's spec files under `cwd`; positional words filter them (a regex for Jest, a
+ * substring for Vitest). Jest's regex runs on RE2: it is tried here, in the workspace's own
+ * thread, where a backtracking `(a|aa)+$` beside a long spec name would block past any timeout.
+ */
 async function specFiles(
   fs: InMemoryFs,
   cwd: string,
@@ -154,7 +159,7 @@ async function specFiles(
   const tests = filters.map((f): ((path: string) => boolean) => {
     if (runner === 'vitest') return (path) => path.includes(f.replace(/^\.\//, ''));
     try {
-      const re = new RegExp(f);
+      const re = RE2JS.compile(f);
       return (path) => re.test(path);
     } catch {
       return (path) => path.includes(f);

@@ -367,7 +367,7 @@ function protectedMounts(root: string): { readonly args: string[]; readonly note
   const git = gitStatePaths(root);
   for (const p of git.paths) out.push('--ro-bind', p, placed(root, p));
   if (!git.cut) return { args: out };
-  const note = `the workspace has more than ${GIT_WALK_ENTRIES} entries, so only the nested .git directories among the first ${GIT_WALK_ENTRIES} (breadth first) were made read-only; the top-level .git and .slmcode always are`;
+  const note = `the workspace has more than ${GIT_WALK_ENTRIES} entries, so only the nested .git directories among the first ${GIT_WALK_ENTRIES} (breadth first) were made read-only, and a nested .git a command makes is looked for (and removed) only among them; the top-level .git and .slmcode always are`;
   return { args: out, note };
 }
 

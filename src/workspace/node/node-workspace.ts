@@ -299,7 +299,10 @@ export class NodeWorkspace implements Workspace {
   ): ExecResult {
     const gitAlone = isGitAlone(plan);
     const nestedBefore = new Set(before.gitEntries);
-    const after = hostSurvey(this.root);
+    // When the walk before was whole, every entry there was is known, so the walk after is whole
+    // too (it lists what the command made, in about the time it took to make it): a git directory
+    // made behind more than GIT_WALK_ENTRIES new entries is still found. A cut walk stays cut.
+    const after = before.cut ? hostSurvey(this.root) : hostSurvey(this.root, Infinity);
     const made = [
       ...absent.filter((d) => lstatSync(this.abs(d), { throwIfNoEntry: false }) !== undefined),
       ...after.gitEntries.filter((rel) => rel !== '.git' && !nestedBefore.has(rel)),
