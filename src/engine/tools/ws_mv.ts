@@ -76,7 +76,7 @@ export const wsMv = defineTool({
     const to = dst.file;
 
     const srcState = await fileState(ctx.ws, from.path);
-    if (srcState.kind === 'missing') return notTextResult(ctx, from, srcState, 'ws_mv');
+    if (srcState.kind === 'missing' || srcState.kind === 'special') return notTextResult(ctx, from, srcState, 'ws_mv');
     if (from.path === to.path) {
       return refusal(
         `Nothing to move — ${from.display} and ${to.display} are the same path. Give "to" the new name.`,

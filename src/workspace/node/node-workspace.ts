@@ -222,6 +222,13 @@ export class NodeWorkspace implements Workspace {
     });
   }
 
+  async specialKind(path: string): Promise<string | null> {
+    return orMissing(path, () => {
+      const st = lstatSync(this.abs(path), { throwIfNoEntry: false });
+      return st ? specialFileKind(st) : null;
+    });
+  }
+
   async readlink(path: string): Promise<string | null> {
     const st = await this.lstat(path);
     if (st?.type !== 'symlink') return null;
