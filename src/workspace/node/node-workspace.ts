@@ -237,7 +237,7 @@ export class NodeWorkspace implements Workspace {
 
   async rename(from: string, to: string): Promise<void> {
     // fs.rename silently replaces an existing file; the contract refuses instead.
-    if (await this.lstat(to)) throw new WorkspaceError('EEXIST', to);
+    if ((await this.lstat(to)) || (await this.specialKind(to))) throw new WorkspaceError('EEXIST', to);
     if (!(await this.lstat(from))) throw new WorkspaceError('ENOENT', from);
     await this.mkdir(dirName(to));
     await this.guard(from, () => rename(this.abs(from), this.abs(to)));

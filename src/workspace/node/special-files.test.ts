@@ -106,6 +106,20 @@ describe('special files in a Node workspace', () => {
     expect(execFileSync('stat', ['-c', '%F', join(dir, name)], { encoding: 'utf8' }).trim()).toBe(stat);
   });
 
+  it.each(kinds)('ws_mv onto %s refuses, saying it is %s, and replaces nothing', async (name, kind, stat) => {
+    if (name === 'dev' && !hasDevice) {
+      console.log('skipped: ws_mv onto a device — mknod could not make one here (needs root outside a nodev mount)');
+      return;
+    }
+    const engine = new Engine({ workspace: ws, tools: CODING_TOOLS });
+    const r = await engine.call('ws_mv', { from: 'a.txt', to: name });
+    expect(r.ok).toBe(false);
+    expect(r.text).toContain(`Move refused — ${name} is ${kind}, not a regular file`);
+    await expect(ws.rename('a.txt', name)).rejects.toMatchObject({ code: 'EEXIST' });
+    expect(execFileSync('stat', ['-c', '%F', join(dir, name)], { encoding: 'utf8' }).trim()).toBe(stat);
+    expect(await ws.readFile('a.txt')).toEqual(new TextEncoder().encode('needle\n'));
+  });
+
   it('a FIFO made by a command is named as one by ws_read', async () => {
     const engine = new Engine({ workspace: ws, tools: CODING_TOOLS });
     const made = await engine.call('ws_shell', { command: 'mkfifo made' }, { approved: true });
