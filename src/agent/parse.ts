@@ -134,6 +134,7 @@ export function parseCall(raw: string, opts: ParseOptions = {}): ParseOutcome {
   }
   const broken = blocks.find((b): b is BrokenBlock => 'problem' in b);
   if (broken) return { ok: false, error: 'broken-call', message: brokenCall(broken), format: broken.format };
+  if (json.stopped && !json.badJson) return { ok: false, error: 'invalid-json', message: TOO_TANGLED };
   if (json.truncated) return { ok: false, error: 'truncated', message: TRUNCATED };
   if (json.badJson)
     return { ok: false, error: 'invalid-json', message: invalidJson(json.badJson.error, json.badJson.snippet) };
@@ -156,15 +157,31 @@ type Block = CallBlock | BrokenBlock;
 interface JsonScan {
   readonly calls: CallBlock[];
   readonly truncated: boolean;
+  /** The scan spent its work budget before it reached the end of the text. */
+  readonly stopped: boolean;
   readonly badJson?: { error: string; snippet: string };
   readonly shapeless?: string[];
 }
 
 const OBJECT_OPENS = /\s*["'}]/y;
 
-/** Every JSON envelope call in `text`, and why the objects that are not calls failed. */
-function scanJson(text: string, known: ReadonlySet<string>): JsonScan {
+/**
+ * The characters the JSON scan may match and parse, per character of the reply, beyond a floor.
+ * Each candidate `{` costs the length of its span, and an object that never closes spans the
+ * rest of the reply: thousands of them (a call pasted over and over, brackets opened and never
+ * closed) would cost the square of the reply's length. Past the budget the scan stops.
+ */
+export const SCAN_WORK_PER_CHAR = 16;
+const SCAN_WORK_FLOOR = 100_000;
+
+/**
+ * Every JSON envelope call in `text`, and why the objects that are not calls failed; `work`, when
+ * given, counts the characters matched and parsed.
+ */
+export function scanJson(text: string, known: ReadonlySet<string>, work = { chars: 0 }): JsonScan {
   const calls: CallBlock[] = [];
+  const budget = SCAN_WORK_PER_CHAR * text.length + SCAN_WORK_FLOOR;
+  let stopped = false;
   let truncated = false;
   let badJson: { error: string; snippet: string } | undefined;
   let shapeless: string[] | undefined;
@@ -172,7 +189,13 @@ function scanJson(text: string, known: ReadonlySet<string>): JsonScan {
     // Only a `{` followed by a key's quote (or `}`) can open an object; skipping the rest keeps long brace runs linear.
     OBJECT_OPENS.lastIndex = i + 1;
     if (!OBJECT_OPENS.test(text)) continue;
+    if (work.chars > budget) {
+      stopped = true;
+      break;
+    }
     const span = matchObject(text, i);
+    // Matched once, then parsed (and perhaps repaired) once.
+    work.chars += 2 * (span.end - span.start);
     const parsed = span.closed ? parseLenient(text.slice(span.start, span.end)) : parseUnclosed(text, span);
     if (!parsed.ok) {
       if (!span.closed) truncated = true;
@@ -197,7 +220,7 @@ function scanJson(text: string, known: ReadonlySet<string>): JsonScan {
       i = span.end - 1;
     }
   }
-  return { calls, truncated, ...(badJson && { badJson }), ...(shapeless && { shapeless }) };
+  return { calls, truncated, stopped, ...(badJson && { badJson }), ...(shapeless && { shapeless }) };
 }
 
 /** The text the loop appends to a result when further calls were dropped. */
@@ -222,6 +245,12 @@ const TRUNCATED =
   'Your reply was cut off inside a JSON object (it never closed), so nothing was run. Send the call again, complete, as one JSON object:\n' +
   `${CANONICAL_CALL}\n` +
   'If the call is long, make it smaller: change one span with ws_edit instead of rewriting a whole file with ws_write.';
+
+const TOO_TANGLED =
+  'Your reply opens more JSON objects than are read in one reply (most of them never close, or nest inside each other), so the search for a call stopped and nothing was run. ' +
+  'Send exactly one complete JSON object and nothing else, for example:\n' +
+  `${CANONICAL_CALL}\n` +
+  `When the task is complete: ${CANONICAL_DONE}`;
 
 function invalidJson(error: string, snippet: string): string {
   return (

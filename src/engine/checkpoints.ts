@@ -9,7 +9,7 @@
  */
 import type { ToolContext } from './context.ts';
 import { fail, ok, type FileChange, type ToolResult } from './result.ts';
-import { fileState, jail, recordCheckpoint, writeErrorText } from './file-io.ts';
+import { fileState, jail, recordCheckpoint, specialFileText, writeErrorText } from './file-io.ts';
 import { encodeText } from './text.ts';
 import { isWorkspaceError } from './workspace.ts';
 
@@ -35,6 +35,8 @@ export async function restoreCheckpoint(ctx: ToolContext, id: number): Promise<T
         `and restoring would destroy it. Move it away first (ws_mv), then restore.`,
     );
   }
+  if (now.kind === 'special')
+    return fail(`Cannot restore checkpoint #${id}: ${specialFileText(file, now.what, RESTORE_TOOL)}`);
   const current = now.kind === 'text' ? now.text : null;
   if (current === cp.before) {
     return ok(`${file.display} already matches checkpoint #${id} (before ${cp.tool}); nothing to restore.`);

@@ -20,13 +20,18 @@ export interface JailedPath {
 export type FileState =
   | { readonly kind: 'missing' }
   | { readonly kind: 'dir' }
+  /** A FIFO, socket or device a command made: never read (a read could wait forever). */
+  | { readonly kind: 'special'; readonly what: string }
   | { readonly kind: 'binary'; readonly size: number }
   | { readonly kind: 'text'; readonly text: string };
 
 /** What is at a jailed path. Never throws for a missing file. */
 export async function fileState(ws: Workspace, path: string, known?: Stat | null): Promise<FileState> {
   const st = known === undefined ? await ws.lstat(path) : known;
-  if (!st) return { kind: 'missing' };
+  if (!st) {
+    const what = await ws.specialKind?.(path);
+    return what ? { kind: 'special', what } : { kind: 'missing' };
+  }
   if (st.type === 'dir') return { kind: 'dir' };
   if (st.type === 'symlink') {
     // The jail resolves every link before a tool sees a path; a link here is an engine bug.
@@ -82,6 +87,14 @@ export function directoryText(file: JailedPath): string {
   return `${file.display} is a directory, not a file. Use ws_list ${JSON.stringify({ path: file.display })} to see what is in it, then name one of its files.`;
 }
 
+/** Why a file tool does not touch a FIFO, socket or device at `file`, and what to do instead. */
+export function specialFileText(file: JailedPath, what: string, tool: string): string {
+  return (
+    `${file.display} is ${what}, not a regular file: the file tools do not read or write it (a read could wait forever), so ${tool} leaves it as it is. ` +
+    `A command made it: use ws_shell to work with it (rm ${file.display} removes it), or name a regular file — ws_list shows them.`
+  );
+}
+
 export function binaryText(file: JailedPath, size: number, tool: string): string {
   if (size > MAX_WHOLE_FILE_BYTES)
     return `${tooLargeText(file.display, size)}; ${tool} works on text files it can read whole. Look inside it with a command (head -c, tail -c, grep, wc), or find the file you need with ws_glob or ws_grep.`;
@@ -105,6 +118,10 @@ export async function notTextResult(
       ]);
     case 'dir':
       return fail(directoryText(file), [{ kind: 'hint', text: `${file.display} is a directory`, detail: 'directory' }]);
+    case 'special':
+      return fail(specialFileText(file, state.what, tool), [
+        { kind: 'hint', text: `${file.display} is ${state.what}`, detail: 'special' },
+      ]);
     case 'binary':
       return fail(binaryText(file, state.size, tool), [
         { kind: 'hint', text: `${file.display} is binary`, detail: 'binary' },

@@ -132,6 +132,12 @@ export interface Workspace {
    * engine asks `lstat` first, then `readFile`.
    */
   readUpTo?(path: string, maxBytes: number): Promise<Uint8Array | { readonly tooLarge: number } | null>;
+  /**
+   * Optional, where commands can make entries that are not files: for a path `lstat` reports as
+   * nothing there, what stands there instead when it is a FIFO, a socket or a device, in words
+   * ('a FIFO (named pipe)', 'a socket', 'a device'), or null when nothing is there.
+   */
+  specialKind?(path: string): Promise<string | null>;
   /** Creates missing parent directories. */
   writeFile(path: string, data: Uint8Array): Promise<void>;
   mkdir(path: string): Promise<void>;

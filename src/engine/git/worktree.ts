@@ -12,7 +12,7 @@ import { MAX_WHOLE_FILE_BYTES, ReadBudget } from '../file-size.ts';
 import { encodeText } from '../text.ts';
 import { joinPath, MAX_WALK_ENTRIES } from '../walk.ts';
 import { MODE } from './fs-adapter.ts';
-import { loadGit } from './isomorphic.ts';
+import { IgnoreRules } from './ignore-rules.ts';
 import { blobId, type FileMap, type GitBlob, type Repo } from './repo.ts';
 
 /**
@@ -76,10 +76,11 @@ export async function scanWorktree(repo: Repo, index: FileMap, opts: { keepBytes
   // Kept bytes are read bytes, so one budget bounds both the scan's work and what a diff holds.
   const budget = new ReadBudget();
 
-  const git = await loadGit();
-  const ignored = (path: string): Promise<boolean> => git.isIgnored({ fs: repo.fs, dir: repo.dir, filepath: path });
+  // Each directory's .gitignore is read once, when the walk enters it.
+  const rules = await IgnoreRules.load(ws);
 
   const visit = async (dir: string): Promise<void> => {
+    await rules.enter(dir);
     let entries;
     try {
       entries = await ws.readdir(dir);
@@ -100,10 +101,10 @@ export async function scanWorktree(repo: Repo, index: FileMap, opts: { keepBytes
       if (!st) continue;
       const tracked = index.has(path);
       if (st.type === 'dir') {
-        if (inIndex.has(path) || !(await ignored(`${path}/`))) await visit(path);
+        if (inIndex.has(path) || !rules.ignored(path, true)) await visit(path);
         continue;
       }
-      if (!tracked && (await ignored(path))) continue;
+      if (!tracked && rules.ignored(path, false)) continue;
       if (!tracked) untracked.push(path);
       const recorded = index.get(path);
       const mode = workMode(st.type, recorded);

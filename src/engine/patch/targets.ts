@@ -13,6 +13,7 @@ import {
   fileState,
   jail,
   notTextResult,
+  specialFileText,
   type FileState,
   type JailedPath,
 } from '../file-io.ts';
@@ -97,6 +98,11 @@ async function resolveOne(
     return { ok: false, result: refusal(`Patch refused — ${directoryText(file)}`, 'directory') };
   if (state.kind === 'binary')
     return { ok: false, result: refusal(`Patch refused — ${binaryText(file, state.size, 'ws_patch')}`, 'binary') };
+  if (state.kind === 'special')
+    return {
+      ok: false,
+      result: refusal(`Patch refused — ${specialFileText(file, state.what, 'ws_patch')}`, 'special'),
+    };
   const text = state.kind === 'text' ? state.text : null;
   if (mode === 'create') {
     if (text !== null && text.trim() !== '')

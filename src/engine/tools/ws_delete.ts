@@ -25,7 +25,7 @@ export const wsDelete = defineTool({
     if (!j.ok) return j.result;
     const { file } = j;
     const state = await fileState(ctx.ws, file.path);
-    if (state.kind === 'missing') return notTextResult(ctx, file, state, 'ws_delete');
+    if (state.kind === 'missing' || state.kind === 'special') return notTextResult(ctx, file, state, 'ws_delete');
     if (state.kind === 'dir') {
       return refusal(
         `Delete refused — ${file.display} is a directory; ws_delete deletes files only. ` +

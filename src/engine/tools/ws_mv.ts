@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { defineTool } from '../tool.ts';
 import { ok, refusal, type FileChange } from '../result.ts';
-import { fileState, jail, notTextResult, writeErrorText } from '../file-io.ts';
+import { fileState, jail, notTextResult, specialFileText, writeErrorText } from '../file-io.ts';
 import { isWorkspaceError } from '../workspace.ts';
 import { baseName, joinPath, walkTree } from '../walk.ts';
 import { recordRename, type RenameRecord } from '../git/rename.ts';
@@ -76,7 +76,7 @@ export const wsMv = defineTool({
     const to = dst.file;
 
     const srcState = await fileState(ctx.ws, from.path);
-    if (srcState.kind === 'missing') return notTextResult(ctx, from, srcState, 'ws_mv');
+    if (srcState.kind === 'missing' || srcState.kind === 'special') return notTextResult(ctx, from, srcState, 'ws_mv');
     if (from.path === to.path) {
       return refusal(
         `Nothing to move — ${from.display} and ${to.display} are the same path. Give "to" the new name.`,
@@ -101,6 +101,10 @@ export const wsMv = defineTool({
         'target-exists',
       );
     }
+
+    // A FIFO, socket or device in the way is no file to the Workspace, but a rename would replace it.
+    const dstSpecial = await ctx.ws.specialKind?.(to.path);
+    if (dstSpecial) return refusal(`Move refused — ${specialFileText(to, dstSpecial, 'ws_mv')}`, 'special');
 
     const changes = await moveChanges(ctx, from.path, to.path, isDir);
     try {

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { defineTool } from '../tool.ts';
 import { ok, refusal } from '../result.ts';
 import { encodeText, splitLines } from '../text.ts';
-import { binaryText, commitText, directoryText, fileState, jail } from '../file-io.ts';
+import { binaryText, commitText, directoryText, fileState, jail, specialFileText } from '../file-io.ts';
 
 /** The body's canonical key and its accepted aliases, as the messages name them. */
 export const BODY_KEYS = ['content', 'contents', 'text', 'body'] as const;
@@ -70,6 +70,8 @@ export const wsWrite = defineTool({
     const { file } = j;
     const state = await fileState(ctx.ws, file.path);
     if (state.kind === 'dir') return refusal(`Write refused — ${directoryText(file)}`, 'directory');
+    if (state.kind === 'special')
+      return refusal(`Write refused — ${specialFileText(file, state.what, 'ws_write')}`, 'special');
     if (state.kind === 'binary') {
       return refusal(
         `Write refused — ${binaryText(file, state.size, 'ws_write')} Overwriting it with text would destroy it.`,

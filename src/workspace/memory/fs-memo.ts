@@ -22,6 +22,8 @@ export class FsMemo {
   private listings: Map<string, DirEntry[]> | null = null;
   private readonly dirs = new Map<string, boolean>();
   private readonly stats = new Map<string, Stat | null>();
+  /** Directories that, with every ancestor, stat'ed as directories in this version of the tree. */
+  private readonly chains = new Set<string>();
 
   constructor(fs: InMemoryFs) {
     this.tracked = trackFs(fs);
@@ -35,6 +37,7 @@ export class FsMemo {
       this.listings = null;
       this.dirs.clear();
       this.stats.clear();
+      this.chains.clear();
     }
     return true;
   }
@@ -47,6 +50,22 @@ export class FsMemo {
     const value = await compute();
     if (this.fresh() && this.seen === version) map.set(key, value);
     return value;
+  }
+
+  /** The tree's version now, for `markChain`: the checks a mark rests on start in it. */
+  version(): number {
+    this.fresh();
+    return this.seen;
+  }
+
+  /** Whether `abs` and each of its ancestors were found to be directories in this version. */
+  chainChecked(abs: string): boolean {
+    return this.fresh() && this.chains.has(abs);
+  }
+
+  /** Keeps that `abs` and its ancestors are directories, when the tree is still at `version`. */
+  markChain(abs: string, version: number): void {
+    if (this.fresh() && this.seen === version) this.chains.add(abs);
   }
 
   /** Whether `abs` is a directory following links; null when it cannot be stat'ed. */

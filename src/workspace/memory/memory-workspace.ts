@@ -86,9 +86,16 @@ export class MemoryWorkspace implements Workspace {
    * first one that exists and is not a directory; stop quietly at the first missing one.
    */
   private async checkAncestors(path: string): Promise<void> {
-    const parts = path === '' ? [] : path.split('/');
-    for (let i = 1; i < parts.length; i++) {
-      const prefix = parts.slice(0, i).join('/');
+    // Where each ancestor ends; the checks start below the deepest one already known to be a
+    // directory with all of its own ancestors, so a walk deep down a tree does not check the
+    // whole chain again for every entry.
+    const ends: number[] = [];
+    for (let i = path.indexOf('/'); i >= 0; i = path.indexOf('/', i + 1)) ends.push(i);
+    const version = this.memo.version();
+    let from = ends.length;
+    while (from > 0 && !this.memo.chainChecked(this.abs(path.slice(0, ends[from - 1])))) from--;
+    for (let i = from; i < ends.length; i++) {
+      const prefix = path.slice(0, ends[i]);
       const abs = this.abs(prefix);
       const isDir = await this.memo.isDir(abs, () =>
         this.fs.stat(abs).then(
@@ -98,6 +105,7 @@ export class MemoryWorkspace implements Workspace {
       );
       if (isDir === null) return;
       if (!isDir) throw new WorkspaceError('ENOTDIR', path, `ENOTDIR: ${prefix} is not a directory`);
+      this.memo.markChain(abs, version);
     }
   }
 

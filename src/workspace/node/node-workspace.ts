@@ -222,6 +222,13 @@ export class NodeWorkspace implements Workspace {
     });
   }
 
+  async specialKind(path: string): Promise<string | null> {
+    return orMissing(path, () => {
+      const st = lstatSync(this.abs(path), { throwIfNoEntry: false });
+      return st ? specialFileKind(st) : null;
+    });
+  }
+
   async readlink(path: string): Promise<string | null> {
     const st = await this.lstat(path);
     if (st?.type !== 'symlink') return null;
@@ -230,7 +237,7 @@ export class NodeWorkspace implements Workspace {
 
   async rename(from: string, to: string): Promise<void> {
     // fs.rename silently replaces an existing file; the contract refuses instead.
-    if (await this.lstat(to)) throw new WorkspaceError('EEXIST', to);
+    if ((await this.lstat(to)) || (await this.specialKind(to))) throw new WorkspaceError('EEXIST', to);
     if (!(await this.lstat(from))) throw new WorkspaceError('ENOENT', from);
     await this.mkdir(dirName(to));
     await this.guard(from, () => rename(this.abs(from), this.abs(to)));
