@@ -24,7 +24,7 @@ import { MemoryWorkspace } from '../src/workspace/memory/memory-workspace.ts';
 import { testModelFile } from '../tests/support/gguf/test-model-file.ts';
 import { needsNodeLlamaCpp } from '../tests/support/node-llama-cpp.ts';
 import { expect, screenshot, test } from './console.ts';
-import type { Page } from '@playwright/test';
+import { latestSavedSession } from './saved-session.ts';
 
 /** What the step-1 prompt is rebuilt from. */
 interface SavedSession {
@@ -33,22 +33,6 @@ interface SavedSession {
     readonly engine: Partial<EngineSettings>;
     readonly agent: { readonly contextTokens: number; readonly outputTokens: number; readonly editFormat?: EditFormat };
   };
-}
-
-/** The session the page saved for the latest run (IndexedDB, as the sessions keeper stores it). */
-async function savedSession(page: Page): Promise<SavedSession> {
-  return page.evaluate(
-    () =>
-      new Promise((resolve, reject) => {
-        const open = indexedDB.open('slmcode-sessions');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const all = open.result.transaction('records').objectStore('records').getAll();
-          all.onsuccess = () => resolve((all.result as { session?: unknown }[]).at(-1)?.session ?? all.result.at(-1));
-          all.onerror = () => reject(all.error);
-        };
-      }),
-  );
 }
 
 /** The step-1 prompt the loop sends for `s`: its parts and messages, built as loop.ts builds them. */
@@ -126,7 +110,7 @@ test('llama.cpp in the tab budgets in real Qwen tokens: "counted", equal to what
   try {
     node = await loadGgufNode({ file, contextTokens: 4096, threads: 1 });
     const n = node.tokenizer;
-    const { parts, messages } = stepOnePrompt(await savedSession(page));
+    const { parts, messages } = stepOnePrompt(await latestSavedSession<SavedSession>(page));
     const inNode = countPrompt(n, messages);
     const description = `budget in the tab ${used} (${JSON.stringify(tab)}), llama.cpp in the tab read ${reported}, llama.cpp in Node ${inNode} (${n.perMessage} a message, ${n.perPrompt} once)`;
     test.info().annotations.push({ type: 'step-1 prompt tokens', description });

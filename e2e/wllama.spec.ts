@@ -18,6 +18,7 @@ import { CODING_TOOLS } from '../src/engine/tools/index.ts';
 import { makeTestModel, TEST_MODEL_FILE, TEST_MODEL_NAME } from '../tests/support/gguf/test-model.ts';
 import { expect, screenshot, test } from './console.ts';
 import type { Page } from '@playwright/test';
+import { latestSavedSession } from './saved-session.ts';
 
 /** The trained context of the test models: every window the start screen offers fits the prompt (about 3,000 tokens). */
 const CONTEXT = 32768;
@@ -81,23 +82,6 @@ async function chooseSource(page: Page, source: 'A .gguf file on this computer' 
   await page.getByLabel(source).check();
 }
 
-/** The session the page saved for the latest run (IndexedDB, as the sessions keeper stores it). */
-async function savedSession(page: Page): Promise<{ model: { id: string }; steps: { raw: string }[] }> {
-  return page.evaluate(
-    () =>
-      new Promise((resolve, reject) => {
-        const open = indexedDB.open('slmcode-sessions');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const all = open.result.transaction('records').objectStore('records').getAll();
-          all.onsuccess = () =>
-            resolve((all.result as { savedAt?: string; session?: unknown }[]).at(-1)?.session ?? all.result.at(-1));
-          all.onerror = () => reject(all.error);
-        };
-      }),
-  );
-}
-
 test('a generated GGUF picked from disk runs the agent for five steps, every output schema-valid and executed', async ({
   page,
   problems: _problems,
@@ -144,7 +128,7 @@ test('a generated GGUF picked from disk runs the agent for five steps, every out
   await expect(page.getByTestId('step-speed')).toContainText('prompt tokens from the KV cache');
   await screenshot(page, '41-llamacpp-run');
 
-  const session = await savedSession(page);
+  const session = await latestSavedSession<{ model: { id: string }; steps: { raw: string }[] }>(page);
   expect(session.model.id).toBe(`gguf:${TEST_MODEL_FILE}`);
   const call = z.fromJSONSchema(callJsonSchema(toolSpecs(CODING_TOOLS)) as z.core.JSONSchema.JSONSchema);
   expect(session.steps.length).toBe(steps);
