@@ -81,9 +81,7 @@ describe('IgnoreRules', () => {
       fc.asyncProperty(tree, async ({ seed, dirs }) => {
         const ws = await seedWorkspace(seed);
         const fs = gitFs(ws, { readOnly: true });
-        const rules = await IgnoreRules.load(ws);
-        // Parents sort before their children, so each is entered before its entries are asked about.
-        for (const dir of dirs) await rules.enter(dir);
+        const rules = new IgnoreRules(ws);
         const asked = [
           ...dirs.map((path) => ({ path, isDir: true })),
           ...Object.keys(seed)
@@ -92,16 +90,28 @@ describe('IgnoreRules', () => {
         ];
         for (const { path, isDir } of asked) {
           const expected = await git.isIgnored({ fs, dir: GIT_WORKDIR, filepath: isDir ? `${path}/` : path });
-          expect({ path, isDir, ignored: rules.ignored(path, isDir) }).toEqual({ path, isDir, ignored: expected });
+          expect({ path, isDir, ignored: await rules.ignored(path, isDir) }).toEqual({
+            path,
+            isDir,
+            ignored: expected,
+          });
         }
       }),
       { numRuns: 300 },
     );
   });
 
-  it('refuses a question about a directory that was not entered', async () => {
-    const rules = await IgnoreRules.load(await seedWorkspace({ 'a/b/f': 'x' }));
-    expect(() => rules.ignored('a/b/f', false)).toThrow('"a/b" was not entered');
+  it("reads a directory's rules only when an entry below it is asked about, and once", async () => {
+    const inner = await seedWorkspace({ 'a/b/f': 'x', 'a/.gitignore': 'f\n', 'c/g': 'y' });
+    const reads: string[] = [];
+    const ws = { ...inner, readFile: (p: string) => (reads.push(p), inner.readFile(p)) } as unknown as Workspace;
+    const rules = new IgnoreRules(ws);
+    expect(reads).toEqual([]);
+    expect(await rules.ignored('a/b/f', false)).toBe(true);
+    expect(reads).toEqual(['.git/info/exclude', '.gitignore', 'a/.gitignore', 'a/b/.gitignore']);
+    expect(await rules.ignored('a/b', true)).toBe(false);
+    expect(await rules.ignored('c/g', false)).toBe(false);
+    expect(reads.slice(4)).toEqual(['c/.gitignore']);
   });
 
   it('git_status and git_diff on a tree 600 directories deep read each .gitignore once', async () => {

@@ -3,9 +3,8 @@
  *
  * isomorphic-git's `isIgnored` re-reads `.git/info/exclude` and the `.gitignore` of every parent
  * directory, and builds a fresh matcher for each, on every call: a scan that asks once per entry
- * does work that grows with the square of the tree's depth (and more). Here the scan enters
- * directories top-down; each one's rules are read and compiled once, when it is entered, and kept
- * for everything below it. The answers are isomorphic-git's (a differential property test checks
+ * does work that grows with the square of the tree's depth (and more). Here each directory's
+ * rules are read and compiled once, the first time they are needed, and kept for everything below it. The answers are isomorphic-git's (a differential property test checks
  * them against `isIgnored`): the root's rules (the exclude file, then `.gitignore`) see the path
  * from the root, each deeper `.gitignore` sees it relative to its own directory, a deeper file
  * may re-include (`!pattern`) what a shallower one ignored, and a path under a directory some
@@ -41,36 +40,21 @@ function parentOf(path: string): string {
 }
 
 /**
- * The ignore rules in force during one scan. Call `enter(dir)` for each directory before asking
- * about its entries (the root's rules are loaded by `load`); `ignored` then reads nothing.
+ * The ignore rules in force during one scan. A directory's rules are read the first time an
+ * entry in it or below it is asked about, and kept: a scan that meets only tracked entries
+ * reads no ignore file at all, and each one is read at most once however deep the tree.
  */
 export class IgnoreRules {
   /** Directory → the levels with rules at or above it, shallowest first (shared when it adds none). */
   private readonly levels = new Map<string, readonly Level[]>();
 
-  private constructor(private readonly ws: Workspace) {}
+  constructor(private readonly ws: Workspace) {}
 
-  /** Reads the exclude file and the root `.gitignore`. */
-  static async load(ws: Workspace): Promise<IgnoreRules> {
-    const rules = new IgnoreRules(ws);
-    const text = `${await textOrEmpty(ws, EXCLUDE_FILE)}\n${await textOrEmpty(ws, '.gitignore')}`;
-    rules.levels.set('', text.trim() === '' ? [] : [{ dir: '', rules: ignore().add(text) }]);
-    return rules;
-  }
-
-  /** Reads `dir`'s `.gitignore` (once); its parent must have been entered. */
-  async enter(dir: string): Promise<void> {
-    if (this.levels.has(dir)) return;
-    const above = this.levelsOf(parentOf(dir) === '.' ? '' : parentOf(dir));
-    const text = await textOrEmpty(this.ws, joinPath(dir, '.gitignore'));
-    this.levels.set(dir, text.trim() === '' ? above : [...above, { dir, rules: ignore().add(text) }]);
-  }
-
-  /** Whether git ignores `path` (a directory when `isDir`), whose parent has been entered. */
-  ignored(path: string, isDir: boolean): boolean {
+  /** Whether git ignores `path` (a directory when `isDir`). */
+  async ignored(path: string, isDir: boolean): Promise<boolean> {
     const parent = parentOf(path);
     let status = false;
-    for (const { dir, rules } of this.levelsOf(parent === '.' ? '' : parent)) {
+    for (const { dir, rules } of await this.levelsOf(parent === '.' ? '' : parent)) {
       // The root sees the whole path, a directory's with its trailing slash; a deeper level sees
       // the path below its directory, without one — as isomorphic-git asks.
       const rel = dir === '' ? (isDir ? `${path}/` : path) : path.slice(dir.length + 1);
@@ -81,10 +65,30 @@ export class IgnoreRules {
     return status;
   }
 
-  private levelsOf(dir: string): readonly Level[] {
-    const found = this.levels.get(dir);
-    if (!found)
-      throw new Error(`IgnoreRules: ${JSON.stringify(dir)} was not entered before its entries were asked about`);
-    return found;
+  /** The levels in force in `dir`, reading (top-down, once each) the rules not read yet. */
+  private async levelsOf(dir: string): Promise<readonly Level[]> {
+    const unread: string[] = [];
+    for (let d = dir; !this.levels.has(d); d = above(d)) {
+      unread.push(d);
+      if (d === '') break;
+    }
+    for (const d of unread.reverse()) {
+      if (d === '') {
+        // The exclude file applies as if it were at the root, before the root's .gitignore.
+        const text = `${await textOrEmpty(this.ws, EXCLUDE_FILE)}\n${await textOrEmpty(this.ws, '.gitignore')}`;
+        this.levels.set('', text.trim() === '' ? [] : [{ dir: '', rules: ignore().add(text) }]);
+        continue;
+      }
+      const outer = this.levels.get(above(d))!;
+      const text = await textOrEmpty(this.ws, joinPath(d, '.gitignore'));
+      this.levels.set(d, text.trim() === '' ? outer : [...outer, { dir: d, rules: ignore().add(text) }]);
+    }
+    return this.levels.get(dir)!;
   }
+}
+
+/** The directory holding `dir` ('' for the root's children). */
+function above(dir: string): string {
+  const p = parentOf(dir);
+  return p === '.' ? '' : p;
 }

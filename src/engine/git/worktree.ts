@@ -76,11 +76,10 @@ export async function scanWorktree(repo: Repo, index: FileMap, opts: { keepBytes
   // Kept bytes are read bytes, so one budget bounds both the scan's work and what a diff holds.
   const budget = new ReadBudget();
 
-  // Each directory's .gitignore is read once, when the walk enters it.
-  const rules = await IgnoreRules.load(ws);
+  // Each directory's .gitignore is read once, when an untracked entry first needs it.
+  const rules = new IgnoreRules(ws);
 
   const visit = async (dir: string): Promise<void> => {
-    await rules.enter(dir);
     let entries;
     try {
       entries = await ws.readdir(dir);
@@ -101,10 +100,10 @@ export async function scanWorktree(repo: Repo, index: FileMap, opts: { keepBytes
       if (!st) continue;
       const tracked = index.has(path);
       if (st.type === 'dir') {
-        if (inIndex.has(path) || !rules.ignored(path, true)) await visit(path);
+        if (inIndex.has(path) || !(await rules.ignored(path, true))) await visit(path);
         continue;
       }
-      if (!tracked && rules.ignored(path, false)) continue;
+      if (!tracked && (await rules.ignored(path, false))) continue;
       if (!tracked) untracked.push(path);
       const recorded = index.get(path);
       const mode = workMode(st.type, recorded);

@@ -28,6 +28,11 @@ const ROWS: readonly Row[] = [
   [{ kind: 'hint', text: 'src/x.js does not exist', detail: 'missing' }, 'No such file', /does not exist/],
   [{ kind: 'hint', text: 'src is a directory', detail: 'directory' }, 'A directory', /is a directory/],
   [{ kind: 'hint', text: 'logo.png is binary', detail: 'binary' }, 'Binary file', /binary/],
+  [
+    { kind: 'hint', text: 'p is a FIFO (named pipe)', detail: 'special' },
+    'Not a regular file',
+    /FIFO, socket or device/,
+  ],
   [{ kind: 'hint', text: 'closest span: lines 3–5', detail: 'closest' }, 'Closest span', /most similar lines/],
   [
     { kind: 'hint', text: 'src/a.js hunk 1: closest span lines 3–5', detail: 'closest' },

@@ -324,6 +324,14 @@ export const SPECIFIC_EXPLANATIONS: readonly SpecificExplanation[] = [
   },
   {
     kind: 'hint',
+    matches: detailIs('special'),
+    explain: {
+      label: 'Not a regular file',
+      why: 'A command made a FIFO, socket or device there; the file tools leave it alone (reading a FIFO could wait forever) and say what it is, so the model uses ws_shell for it or names a regular file.',
+    },
+  },
+  {
+    kind: 'hint',
     matches: detailIs('closest'),
     explain: {
       label: 'Closest span',
