@@ -5,9 +5,9 @@
  * new worker.
  */
 import { describe, expect, it } from 'vitest';
-import { isModelError, ModelError } from '../agent/model.ts';
+import { isModelError } from '../agent/model.ts';
 import type { HostedModel } from '../agent/models/worker-host.ts';
-import { serveModel } from './model-wire.ts';
+import { inProcessModelPort } from '../../tests/support/model-port.ts';
 import { ModelLink, type ModelPort } from './run-models.ts';
 
 /** A link whose workers' models never answer; `crash` fires the latest worker's error event. */
@@ -16,42 +16,20 @@ function hangingLink(): { link: ModelLink; crash(message: string): void; spawned
   let fail: (e: Event) => void = () => {};
   const spawn = (): ModelPort => {
     spawned++;
-    const listeners: ((e: Event) => void)[] = [];
-    let toHost: (message: unknown) => void = () => {};
-    serveModel(
-      {
-        post: (m) => setTimeout(() => listeners.forEach((l) => l(new MessageEvent('message', { data: m })))),
-        listen: (receive) => (toHost = receive),
-      },
-      async () => ({
-        async load(req): Promise<HostedModel> {
-          return {
-            id: `gguf:${req.modelId}`,
-            family: 'qwen2.5-coder',
-            wireTokenizer: {
-              vocabulary: { pre: 'qwen2', tokens: ['a', 'b', 'ab'], merges: ['a b'], userDefined: [] },
-              perMessage: 5,
-              perPrompt: 3,
-            },
-            complete: () => new Promise(() => {}),
-            unload: async () => {},
-          };
+    return inProcessModelPort(
+      async (req): Promise<HostedModel> => ({
+        id: `gguf:${req.modelId}`,
+        family: 'qwen2.5-coder',
+        wireTokenizer: {
+          vocabulary: { pre: 'qwen2', tokens: ['a', 'b', 'ab'], merges: ['a b'], userDefined: [] },
+          perMessage: 5,
+          perPrompt: 3,
         },
-        isCached: async () => false,
-        deleteCached: async () => {},
-        gpu: async () => {
-          throw new ModelError('gpu', 'not used');
-        },
+        complete: () => new Promise(() => {}),
+        unload: async () => {},
       }),
+      (l) => (fail = l),
     );
-    return {
-      postMessage: (m) => setTimeout(() => toHost(m)),
-      addEventListener: (type, l) => {
-        if (type === 'message') listeners.push(l);
-        else fail = l;
-      },
-      terminate: () => {},
-    };
   };
   return {
     link: new ModelLink(spawn),

@@ -6,11 +6,10 @@
  * that made its record.
  */
 import { describe, expect, it } from 'vitest';
-import { ModelError } from '../agent/model.ts';
 import { ScriptedModel } from '../agent/models/scripted.ts';
 import type { HostedModel } from '../agent/models/worker-host.ts';
 import type { LoadRequest } from '../agent/models/worker-protocol.ts';
-import { serveModel } from './model-wire.ts';
+import { inProcessModelPort } from '../../tests/support/model-port.ts';
 import type { ModelChoice } from './protocol.ts';
 import { GGUF_CATALOG } from '../agent/models/gguf-catalog.ts';
 import { createModel, ModelLink, modelLabel, replayLabel, type ModelPort } from './run-models.ts';
@@ -22,40 +21,18 @@ const choice = (url: string): ModelChoice => ({ kind: 'webllm', modelId: `custom
 /** A model link over an in-process model host whose backend records every load request. */
 function link(): { link: ModelLink; loads: LoadRequest[] } {
   const loads: LoadRequest[] = [];
-  const spawn = (): ModelPort => {
-    const listeners: ((e: Event) => void)[] = [];
-    let toHost: (message: unknown) => void = () => {};
-    // Messages arrive a task later each way, as they would from a real worker.
-    serveModel(
-      {
-        post: (m) => setTimeout(() => listeners.forEach((l) => l(new MessageEvent('message', { data: m })))),
-        listen: (receive) => (toHost = receive),
-      },
-      async () => ({
-        async load(req): Promise<HostedModel> {
-          loads.push(req);
-          const inner = new ScriptedModel([]);
-          return {
-            id: `webllm:${req.modelId}`,
-            family: 'qwen2.5-coder',
-            contextWindow: 4096,
-            complete: (m, o) => inner.complete(m, o),
-            unload: async () => {},
-          };
-        },
-        isCached: async () => false,
-        deleteCached: async () => {},
-        gpu: async () => {
-          throw new ModelError('gpu', 'not used');
-        },
-      }),
-    );
-    return {
-      postMessage: (m) => setTimeout(() => toHost(m)),
-      addEventListener: (type, l) => void (type === 'message' && listeners.push(l)),
-      terminate: () => {},
-    };
-  };
+  const spawn = (): ModelPort =>
+    inProcessModelPort(async (req): Promise<HostedModel> => {
+      loads.push(req);
+      const inner = new ScriptedModel([]);
+      return {
+        id: `webllm:${req.modelId}`,
+        family: 'qwen2.5-coder',
+        contextWindow: 4096,
+        complete: (m, o) => inner.complete(m, o),
+        unload: async () => {},
+      };
+    });
   return { link: new ModelLink(spawn), loads };
 }
 
